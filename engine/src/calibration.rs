@@ -1,0 +1,1 @@
+//! STUB (being written): the measured figures of shared/calibration/measurements.toml.

@@ -1,0 +1,351 @@
+//! Platform presets: one parameter set per measured platform, every value named after the
+//! physical quantity it stands for and documented with where it came from.
+//!
+//! The values are fitted so that the simulated throughput reproduces
+//! `shared/calibration/measurements.toml` (see [`crate::calibration`]); the fit is checked by
+//! `engine/tests/calibration.rs`. The structure of the fit follows the request path: software
+//! time per request is paid on the CPU of whoever runs that part of the path, the bus carries
+//! one command and one data transfer at a time, and the card adds access latency and busy time.
+
+use crate::scenario::{HsqDepth, MmcPath};
+
+/// Host CPU time per request, per part of the kernel path (nanoseconds).
+///
+/// These are latencies on the CPU that runs that part (the submitting fio thread, the IRQ
+/// handler, kblockd); the SoCs have 8 cores, so the model does not make them contend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostTiming {
+    /// fio's pread/pwrite, bio build and `blk_mq_submit_bio` insert, per I/O.
+    pub submit_ns: u64,
+    /// `mmc_mq_queue_rq` -> `mmc_blk_mq_issue_rq`: issue-type check, building CMD23 + CMD18/25.
+    pub issue_ns: u64,
+    /// pre_req (`dma_map_sg`) + post_req (`dma_unmap_sg`) for a read, fixed part; half is paid
+    /// at map time, half at unmap time. Reads cost more: unmap invalidates the CPU cache.
+    pub dma_read_ns: u64,
+    /// The same for a write (map cleans the CPU cache).
+    pub dma_write_ns: u64,
+    /// dma map + unmap per KiB transferred (cache maintenance scales with the buffer).
+    pub dma_per_kib_ns: u64,
+    /// From the transfer-complete interrupt to the next command on the bus
+    /// (`sdhci_irq` -> `mmc_hsq_finalize_request` -> `mmc_hsq_pump_requests` -> `sdhci_request`).
+    pub irq_to_next_cmd_ns: u64,
+    /// Completion pass per request: `mmc_blk_hsq_req_done`, post_req, `blk_mq_complete_request`,
+    /// in_flight-- (`mmc_blk_mq_dec_in_flight`).
+    pub completion_ns: u64,
+    /// `blk_mq_run_hw_queues(q, true)` from the completion: kblockd work until the next
+    /// `queue_rq` of a request waiting on `hctx->dispatch`.
+    pub rerun_ns: u64,
+    /// fio wakes in its system call and records the completion.
+    pub reap_ns: u64,
+    /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
+    /// and completing it (one interrupt, one completion pass for the whole chain).
+    pub adma3_chain_ns: u64,
+    /// The controller's largest request (`mmc->max_req_size`), bytes.
+    pub max_req_bytes: u64,
+    /// ADMA3 chain length the controller supports (0 = no ADMA3).
+    pub max_packed: u32,
+}
+
+/// The MMC bus between controller and card.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BusTiming {
+    /// Bus mode, for display ("HS400 ES").
+    pub mode: &'static str,
+    /// Effective data bandwidth, bytes per second.
+    pub bytes_per_sec: u64,
+    /// CMD23 (SET_BLOCK_COUNT) + CMD18/CMD25 with their responses.
+    pub cmd_ns: u64,
+}
+
+/// The card (eMMC or SD) behind the bus.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CardTiming {
+    /// Read access time when the data is in the card's read-ahead buffer (sequential reads).
+    pub read_latency_seq_ns: u64,
+    /// Read access time of a NAND page read (random reads).
+    pub read_latency_random_ns: u64,
+    /// Share of random reads (parts per million) that hit a card-side buffer without a NAND read.
+    pub random_read_hit_ppm: u32,
+    /// Bytes the card prefetches after a read (its read-ahead buffer).
+    pub read_ahead_bytes: u64,
+    /// Rate at which the card accepts write data into its cache, bytes per second (the data
+    /// phase runs at the lower of this and the bus bandwidth).
+    pub write_accept_bytes_per_sec: u64,
+    /// Busy time after a write's data, before the card answers (write into cache).
+    pub write_busy_ns: u64,
+    /// Volatile write cache size, bytes (0 = the card has none).
+    pub cache_bytes: u64,
+    /// Rate at which the card programs NAND (draining the cache, or cache-less writes).
+    pub nand_program_bytes_per_sec: u64,
+    /// Reliable write (CMD23 bit 31): fixed commit time after the data is programmed.
+    pub reliable_write_fixed_ns: u64,
+    /// Reliable write: program rate of the written data itself.
+    pub reliable_write_bytes_per_sec: u64,
+    /// CMD6 FLUSH_CACHE: fixed time on top of draining the cache.
+    pub flush_fixed_ns: u64,
+    /// The card supports reliable write (so the host may advertise FUA).
+    pub reliable_write: bool,
+}
+
+/// Host switches the platform runs with unless the scenario says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostDefaults {
+    pub mmc_path: MmcPath,
+    pub nonblocking: bool,
+    pub hsq_depth: HsqDepth,
+    pub packed: u32,
+    pub fua: bool,
+    pub cache: bool,
+}
+
+/// Software costs of the kernel's mmc_test module (drivers/mmc/core/mmc_test.c), which drives
+/// the host directly, without blk-mq or fio.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MmcTestTiming {
+    /// `mmc_test_nonblock_transfer` loop: building the request and `mmc_start_req`, per transfer.
+    pub start_ns: u64,
+    /// Waking the test thread on completion (`mmc_wait_for_req_done`).
+    pub wait_done_ns: u64,
+}
+
+/// One measured platform.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Platform {
+    pub name: &'static str,
+    /// One line for `--list-platforms`.
+    pub description: &'static str,
+    /// The patch series whose measurements this preset reproduces.
+    pub source: &'static str,
+    pub defaults: HostDefaults,
+    pub host: HostTiming,
+    pub bus: BusTiming,
+    pub card: CardTiming,
+    pub mmc_test: MmcTestTiming,
+}
+
+/// The preset used when a scenario names none.
+pub const DEFAULT_PLATFORM: &str = "sprd-hs400es-2020";
+
+const MB: u64 = 1_000_000;
+const KIB: u64 = 1024;
+const MIB: u64 = 1024 * 1024;
+
+/// Spreadtrum SDHCI with ADMA3 and an HS400 ES eMMC (Baolin Wang's packed-request RFC, 2020).
+///
+/// Fitted to the 8 figures of the RFC's table (20 psync jobs of 4 KiB):
+/// - non-packed sequential read 60.68 MiB/s = 64 us per request with a window of 3 (hsq allows
+///   in_flight <= 2 + the one being queued): software per request ~170 us for reads, ~140 us
+///   for writes (`issue + dma + irq + completion + rerun`);
+/// - non-packed random read 31.36 MiB/s = 125 us per request, bus-bound: a 100 us NAND read;
+/// - packed sequential read 229.6 MiB/s = 17 us per request: 8 requests per ADMA3 chain, each
+///   still CMD23 + CMD18 (3 us) + 10.24 us of data at 400 MB/s + 2 us read-ahead hit.
+pub const SPRD_HS400ES_2020: Platform = Platform {
+    name: "sprd-hs400es-2020",
+    description: "Spreadtrum sdhci-sprd, ADMA3, eMMC HBG4a2 at HS400 ES, hsq (packed-request RFC, 2020)",
+    source: "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
+    defaults: HostDefaults {
+        mmc_path: MmcPath::Hsq,
+        nonblocking: true,
+        hsq_depth: HsqDepth::Fixed(2),
+        packed: 0,
+        fua: true,
+        cache: true,
+    },
+    host: HostTiming {
+        submit_ns: 20_000,
+        issue_ns: 30_000,
+        dma_read_ns: 40_000,
+        dma_write_ns: 15_000,
+        dma_per_kib_ns: 0,
+        irq_to_next_cmd_ns: 8_000,
+        completion_ns: 45_000,
+        rerun_ns: 35_000,
+        reap_ns: 10_000,
+        adma3_chain_ns: 30_000,
+        max_req_bytes: 512 * KIB,
+        max_packed: 8,
+    },
+    bus: BusTiming { mode: "HS400 ES", bytes_per_sec: 400 * MB, cmd_ns: 3_000 },
+    card: CardTiming {
+        read_latency_seq_ns: 2_000,
+        read_latency_random_ns: 100_000,
+        random_read_hit_ppm: 0,
+        read_ahead_bytes: 512 * KIB,
+        write_accept_bytes_per_sec: 400 * MB,
+        write_busy_ns: 7_000,
+        cache_bytes: 32 * MIB,
+        nand_program_bytes_per_sec: 180 * MB,
+        reliable_write_fixed_ns: 227_000,
+        reliable_write_bytes_per_sec: 160 * MB,
+        flush_fixed_ns: 200_000,
+        reliable_write: true,
+    },
+    mmc_test: MmcTestTiming { start_ns: 10_000, wait_done_ns: 10_000 },
+};
+
+/// Unisoc SDHCI with an eMMC with write cache and reliable write (Wenchao Chen's FUA patch, 2022).
+///
+/// One synchronous job (AndroBench on F2FS, see measurements.toml): every part of the path is
+/// serial, so the per-request software time adds straight to each I/O.
+/// - random write FUA off 70.32 MiB/s = 55.5 us, FUA on 12.68 MiB/s = 308 us: a reliable write
+///   adds ~250 us per 4 KiB (commit + program);
+/// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;
+/// - random read 98.81 MiB/s = 39.5 us, below a NAND read: AndroBench reads back the file it has
+///   just written, so most reads hit the card's buffer (`random_read_hit_ppm`).
+pub const UNISOC_FUA_2022: Platform = Platform {
+    name: "unisoc-fua-2022",
+    description: "Unisoc sdhci-sprd, eMMC with cache + reliable write, hsq, one sync job (FUA patch, 2022)",
+    source: "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
+    defaults: HostDefaults {
+        mmc_path: MmcPath::Hsq,
+        nonblocking: true,
+        hsq_depth: HsqDepth::Fixed(2),
+        packed: 0,
+        fua: true,
+        cache: true,
+    },
+    host: HostTiming {
+        submit_ns: 5_000,
+        issue_ns: 4_000,
+        dma_read_ns: 2_000,
+        dma_write_ns: 2_000,
+        dma_per_kib_ns: 0,
+        irq_to_next_cmd_ns: 4_000,
+        completion_ns: 4_000,
+        rerun_ns: 10_000,
+        reap_ns: 3_000,
+        adma3_chain_ns: 30_000,
+        max_req_bytes: 512 * KIB,
+        max_packed: 8,
+    },
+    bus: BusTiming { mode: "HS400", bytes_per_sec: 285 * MB, cmd_ns: 3_000 },
+    card: CardTiming {
+        read_latency_seq_ns: 2_000,
+        read_latency_random_ns: 60_000,
+        random_read_hit_ppm: 950_000,
+        read_ahead_bytes: 512 * KIB,
+        write_accept_bytes_per_sec: 285 * MB,
+        write_busy_ns: 18_000,
+        cache_bytes: 8 * MIB,
+        nand_program_bytes_per_sec: 210 * MB,
+        reliable_write_fixed_ns: 230_000,
+        reliable_write_bytes_per_sec: 180 * MB,
+        flush_fixed_ns: 200_000,
+        reliable_write: true,
+    },
+    mmc_test: MmcTestTiming { start_ns: 10_000, wait_done_ns: 10_000 },
+};
+
+/// ST-Ericsson U300 (ARM926) with an ARM PL180 MMCI and an SD card (Per Forlin's non-blocking
+/// request series, 2011), measured with mmc_test cases 37-40.
+///
+/// - 4 KiB write blocking 2818 KiB/s = 1.42 ms per request: the SD card dominates;
+/// - non-blocking hides dma map + unmap: 18 us (read) / 9 us (write) + 3.55 us per KiB on an
+///   ARM926 without L2 (MODEL.md), matching the measured gains (23 us per 4 KiB write);
+/// - 63.5 KiB read 8069 KiB/s: ~111 us per KiB on the bus (~9.2 MB/s through the MMCI FIFO/DMA);
+/// - 63.5 KiB write 4749 KiB/s: the card programs at ~12 MB/s after the data.
+pub const U300_MMCI_2011: Platform = Platform {
+    name: "u300-mmci-2011",
+    description: "ST-Ericsson U300 (ARM926), PL180 MMCI + DMA, SD card, legacy path (non-blocking series, 2011)",
+    source: "Per Forlin, '[PATCH v8 00/12] use nonblock mmc requests to minimize latency', tested by Linus Walleij, 2011-07-01",
+    defaults: HostDefaults {
+        mmc_path: MmcPath::Legacy,
+        nonblocking: true,
+        hsq_depth: HsqDepth::Fixed(2),
+        packed: 0,
+        fua: false,
+        cache: false,
+    },
+    host: HostTiming {
+        submit_ns: 30_000,
+        issue_ns: 30_000,
+        dma_read_ns: 18_000,
+        dma_write_ns: 9_000,
+        dma_per_kib_ns: 3_550,
+        irq_to_next_cmd_ns: 20_000,
+        completion_ns: 30_000,
+        rerun_ns: 30_000,
+        reap_ns: 20_000,
+        adma3_chain_ns: 0,
+        max_req_bytes: 127 * 512,
+        max_packed: 0,
+    },
+    bus: BusTiming { mode: "SD 25 MHz 4-bit (MMCI DMA)", bytes_per_sec: 9_200_000, cmd_ns: 40_000 },
+    card: CardTiming {
+        read_latency_seq_ns: 480_000,
+        read_latency_random_ns: 600_000,
+        random_read_hit_ppm: 0,
+        read_ahead_bytes: 0,
+        write_accept_bytes_per_sec: 9_200_000,
+        write_busy_ns: 500_000,
+        cache_bytes: 0,
+        nand_program_bytes_per_sec: 12 * MB,
+        reliable_write_fixed_ns: 500_000,
+        reliable_write_bytes_per_sec: 12 * MB,
+        flush_fixed_ns: 0,
+        reliable_write: false,
+    },
+    mmc_test: MmcTestTiming { start_ns: 15_000, wait_done_ns: 15_000 },
+};
+
+/// Unisoc SDHCI with an eMMC, hsq without packing (Wenchao Chen's dynamic hsq depth, 2023).
+///
+/// 8 psync jobs. From MODEL.md's fit: 332 MB/s effective bus, 96.5 us software per request,
+/// 60 us NAND read, writes into the cache at 14.6 us + size / 193 MB/s, NAND program 174 MB/s.
+/// - 4 KiB random write fixed 82.87 MiB/s = 47 us = (96.5 + 45) / 3: software-bound with a
+///   window of 3, so a window of 6 (dynamic depth 5) helps until the bus (45 us) binds: +4.6%;
+/// - 4 KiB random read 48.03 MiB/s = 81 us: bus-bound (60 us NAND read), no gain from depth.
+pub const UNISOC_HSQ_2023: Platform = Platform {
+    name: "unisoc-hsq-2023",
+    description: "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
+    source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
+    defaults: HostDefaults {
+        mmc_path: MmcPath::Hsq,
+        nonblocking: true,
+        hsq_depth: HsqDepth::Dynamic,
+        packed: 0,
+        fua: true,
+        cache: true,
+    },
+    host: HostTiming {
+        submit_ns: 10_000,
+        issue_ns: 20_000,
+        dma_read_ns: 10_000,
+        dma_write_ns: 10_000,
+        dma_per_kib_ns: 0,
+        irq_to_next_cmd_ns: 6_000,
+        completion_ns: 30_000,
+        rerun_ns: 30_500,
+        reap_ns: 5_000,
+        adma3_chain_ns: 30_000,
+        max_req_bytes: 512 * KIB,
+        max_packed: 8,
+    },
+    bus: BusTiming { mode: "HS400", bytes_per_sec: 332 * MB, cmd_ns: 3_000 },
+    card: CardTiming {
+        read_latency_seq_ns: 2_000,
+        read_latency_random_ns: 60_000,
+        random_read_hit_ppm: 0,
+        read_ahead_bytes: 512 * KIB,
+        write_accept_bytes_per_sec: 193 * MB,
+        write_busy_ns: 14_600,
+        cache_bytes: 16 * MIB,
+        nand_program_bytes_per_sec: 174 * MB,
+        reliable_write_fixed_ns: 227_000,
+        reliable_write_bytes_per_sec: 160 * MB,
+        flush_fixed_ns: 200_000,
+        reliable_write: true,
+    },
+    mmc_test: MmcTestTiming { start_ns: 10_000, wait_done_ns: 10_000 },
+};
+
+/// Every preset, in the order `--list-platforms` prints them.
+pub const PLATFORMS: [&Platform; 4] = [&SPRD_HS400ES_2020, &UNISOC_FUA_2022, &U300_MMCI_2011, &UNISOC_HSQ_2023];
+
+pub fn by_name(name: &str) -> Option<&'static Platform> {
+    PLATFORMS.iter().copied().find(|p| p.name == name)
+}
+
+pub fn names() -> Vec<&'static str> {
+    PLATFORMS.iter().map(|p| p.name).collect()
+}

@@ -1,0 +1,127 @@
+//! The results of a finished run, in the shape fio reports them: per job (clone), per direction.
+//! The CLI formats these as fio's normal and JSON output; the web app shows them as a table.
+
+use crate::metrics::histogram::LatencyHistogram;
+use crate::trace::Stage;
+
+/// Per-direction statistics of one job (fio's `read` / `write` objects).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DirStats {
+    /// Bytes completed.
+    pub io_bytes: u64,
+    /// I/Os completed.
+    pub total_ios: u64,
+    /// Simulated ns from the job's start to its last completion in this direction.
+    pub runtime_ns: u64,
+    /// Completion latency: from the job's system call to its completion being reaped.
+    pub clat: LatencyHistogram,
+}
+
+impl DirStats {
+    /// Bandwidth in bytes per second of simulated time (fio `bw_bytes`).
+    pub fn bw_bytes(&self) -> f64 {
+        if self.runtime_ns == 0 { 0.0 } else { self.io_bytes as f64 * 1e9 / self.runtime_ns as f64 }
+    }
+    /// IOPS (fio `iops`).
+    pub fn iops(&self) -> f64 {
+        if self.runtime_ns == 0 { 0.0 } else { self.total_ios as f64 * 1e9 / self.runtime_ns as f64 }
+    }
+    /// MiB/s, as fio's normal output prints first.
+    pub fn mib_s(&self) -> f64 {
+        self.bw_bytes() / (1024.0 * 1024.0)
+    }
+    pub fn merge(&mut self, o: &DirStats) {
+        self.io_bytes += o.io_bytes;
+        self.total_ios += o.total_ios;
+        self.runtime_ns = self.runtime_ns.max(o.runtime_ns);
+        self.clat.merge(&o.clat);
+    }
+}
+
+/// One job clone's results (or a whole group with group_reporting).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobReport {
+    /// fio `jobname`.
+    pub name: String,
+    /// Index of the clone (fio's job number), 0-based.
+    pub index: u32,
+    pub read: DirStats,
+    pub write: DirStats,
+    /// Cache flushes issued by `fsync=N`.
+    pub flushes: u64,
+    /// I/Os that ended in an error.
+    pub errors: u64,
+    /// Simulated ns from the job's start to its last completion.
+    pub runtime_ns: u64,
+}
+
+/// Simulator-side figures of a run (the `mmcsim` object of the JSON output).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimStats {
+    /// Simulated time at the end of the run.
+    pub simulated_ns: u64,
+    /// Discrete events processed.
+    pub events: u64,
+    /// Host controller interrupts raised.
+    pub interrupts: u64,
+    /// Data commands (CMD18/CMD25) plus flush (CMD6) sent on the bus.
+    pub bus_commands: u64,
+    /// mmc_mq_queue_rq refusals (BLK_STS_RESOURCE) and the requeues they caused.
+    pub requeues: u64,
+    /// Requests handed to the controller per interrupt: index i = batches of i requests.
+    pub batch_hist: Vec<u64>,
+    /// Total ns requests spent in each stage, indexed by [`Stage::index`].
+    pub stage_ns: Vec<u64>,
+    /// Bus busy time (command + card access + data + card busy).
+    pub bus_busy_ns: u64,
+}
+
+impl SimStats {
+    /// Average requests per interrupt.
+    pub fn avg_batch(&self) -> f64 {
+        let (n, s) = self.batch_hist.iter().enumerate().fold((0u64, 0u64), |(n, s), (i, &c)| (n + c, s + c * i as u64));
+        if n == 0 { 0.0 } else { s as f64 / n as f64 }
+    }
+    /// Time spent in one stage, summed over requests.
+    pub fn stage(&self, s: Stage) -> u64 {
+        self.stage_ns.get(s.index()).copied().unwrap_or(0)
+    }
+}
+
+/// Everything a finished run reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub platform: String,
+    /// One entry per job clone (fio's `jobs[]`).
+    pub jobs: Vec<JobReport>,
+    pub sim: SimStats,
+}
+
+impl Report {
+    /// All jobs merged into one, as fio's group_reporting prints them.
+    pub fn merged(&self) -> JobReport {
+        let mut it = self.jobs.iter();
+        let mut m = it.next().cloned().unwrap_or(JobReport {
+            name: String::new(),
+            index: 0,
+            read: DirStats::default(),
+            write: DirStats::default(),
+            flushes: 0,
+            errors: 0,
+            runtime_ns: 0,
+        });
+        for j in it {
+            m.read.merge(&j.read);
+            m.write.merge(&j.write);
+            m.flushes += j.flushes;
+            m.errors += j.errors;
+            m.runtime_ns = m.runtime_ns.max(j.runtime_ns);
+        }
+        m
+    }
+    /// Total bandwidth of all jobs in MiB/s (read + write).
+    pub fn total_mib_s(&self) -> f64 {
+        let m = self.merged();
+        m.read.mib_s() + m.write.mib_s()
+    }
+}

@@ -1,0 +1,72 @@
+//! Trace events: where a request is, and when it got there. The UI animates these and the
+//! exporters turn them into timelines.
+
+/// The stages of a request's life, in kernel-path order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    /// fio's system call, bio build and blk-mq insert (`blk_mq_submit_bio`).
+    Submit,
+    /// Waiting in blk-mq: no tag, or on `hctx->dispatch` after BLK_STS_RESOURCE.
+    BlkMq,
+    /// `mmc_mq_queue_rq` -> `mmc_blk_mq_issue_rq`: building the mrq, pre_req (`dma_map_sg`).
+    Issue,
+    /// In a host queue slot (hsq slot, legacy prepared request, CQE task) waiting for the bus.
+    HostQueue,
+    /// CMD23 + CMD18/CMD25 (or CMD6 flush) on the command line.
+    Command,
+    /// Card read latency, or a write waiting for cache space.
+    CardAccess,
+    /// Data on the DAT lines.
+    Data,
+    /// Card busy on DAT0: write into cache, reliable-write program, or cache flush.
+    CardBusy,
+    /// Transfer over, waiting for the interrupt and the completion pass (`mmc_hsq_finalize_request`).
+    Irq,
+    /// post_req (`dma_unmap_sg`), `blk_mq_complete_request`, fio reaping the completion.
+    Complete,
+    /// Completed and reaped.
+    Done,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 11] = [
+        Stage::Submit,
+        Stage::BlkMq,
+        Stage::Issue,
+        Stage::HostQueue,
+        Stage::Command,
+        Stage::CardAccess,
+        Stage::Data,
+        Stage::CardBusy,
+        Stage::Irq,
+        Stage::Complete,
+        Stage::Done,
+    ];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Submit => "submit",
+            Stage::BlkMq => "blk-mq",
+            Stage::Issue => "issue",
+            Stage::HostQueue => "host queue",
+            Stage::Command => "command",
+            Stage::CardAccess => "card access",
+            Stage::Data => "data",
+            Stage::CardBusy => "card busy",
+            Stage::Irq => "irq",
+            Stage::Complete => "complete",
+            Stage::Done => "done",
+        }
+    }
+}
+
+/// One timestamped trace event: request `req` entered `stage` at `t_ns`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceEvent {
+    pub t_ns: u64,
+    pub req: u64,
+    pub job: u32,
+    pub stage: Stage,
+}
