@@ -4,9 +4,71 @@
 //! options every later job inherits and `[NAME]` for a job named NAME; `key=value` or a bare
 //! `key` for flags, whitespace around `=` ignored; lines starting with `;` or `#` are comments.
 
-use super::options::{lookup, OptionScope, ScenarioBuilder};
+use super::options::{apply_option, lookup, resolve, set_job, validate, OptionKind, OptionScope};
 use super::units::{format_size, format_time_ns};
 use super::{HsqDepth, JobSpec, Scenario, ScenarioError, DEFAULT_RANDSEED};
+
+/// fio's section semantics on top of [`apply_option`]: job options given in global scope set the
+/// template that later job sections start from (and, before the first section, every job of the
+/// base scenario); [`ScenarioBuilder::begin_job`] starts a section from that template. As in fio,
+/// a `[global]` after a job section changes only the jobs that follow it.
+#[derive(Clone, Debug)]
+pub struct ScenarioBuilder {
+    scn: Scenario,
+    template: JobSpec,
+    sections: usize,
+}
+
+impl ScenarioBuilder {
+    /// Starts from `base`: its scenario-wide settings are kept and its first job is the template.
+    /// Its jobs are replaced by the job sections given, if any.
+    pub fn new(base: Scenario) -> Self {
+        let template = base.jobs.first().cloned().unwrap_or_default();
+        ScenarioBuilder { scn: base, template, sections: 0 }
+    }
+
+    /// Sets an option in global scope.
+    pub fn global(&mut self, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
+        let info = resolve(key, value)?;
+        if info.kind != OptionKind::Job {
+            return apply_option(&mut self.scn, OptionScope::Global, key, value);
+        }
+        set_job(&mut self.template, info.name, key, value)?;
+        if self.sections == 0 {
+            apply_option(&mut self.scn, OptionScope::Global, key, value)?;
+        }
+        Ok(())
+    }
+
+    /// Starts a job section named `name`, inheriting the global options given so far.
+    pub fn begin_job(&mut self, name: &str) -> Result<(), ScenarioError> {
+        let mut job = self.template.clone();
+        set_job(&mut job, "name", "name", Some(name))?;
+        if self.sections == 0 {
+            self.scn.jobs.clear();
+        }
+        self.scn.jobs.push(job);
+        self.sections += 1;
+        Ok(())
+    }
+
+    /// Sets an option in the current job section (global scope before the first section).
+    pub fn job(&mut self, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
+        match self.sections {
+            0 => self.global(key, value),
+            _ => {
+                let last = self.scn.jobs.len().saturating_sub(1);
+                apply_option(&mut self.scn, OptionScope::Job(last), key, value)
+            }
+        }
+    }
+
+    /// The scenario, checked with [`validate`].
+    pub fn finish(self) -> Result<Scenario, ScenarioError> {
+        validate(&self.scn)?;
+        Ok(self.scn)
+    }
+}
 
 /// Parses a fio job file on top of `base` (see [`ScenarioBuilder::new`]): `base`'s first job
 /// is the template the sections start from, so options given on the command line before the job

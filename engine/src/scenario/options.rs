@@ -5,6 +5,7 @@
 //! inherited by later job sections) and [`parse_args`] reads a fio command line with it.
 
 use super::units::{parse_bool, parse_size, parse_time_ns, parse_uint};
+pub use super::jobfile::ScenarioBuilder;
 use super::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError};
 
 /// Where an option is applied: to the whole scenario / every job (`[global]`, CLI before the
@@ -140,7 +141,7 @@ fn unknown(key: &str) -> ScenarioError {
 }
 
 /// Resolves `key` and checks a value is present where one is needed.
-fn resolve(key: &str, value: Option<&str>) -> Result<&'static OptionInfo, ScenarioError> {
+pub(super) fn resolve(key: &str, value: Option<&str>) -> Result<&'static OptionInfo, ScenarioError> {
     let info = lookup(key).ok_or_else(|| unknown(key))?;
     if value.is_none() && !value_optional(info) {
         return Err(ScenarioError::new(key, format!("needs a value ({}), e.g. {}=VALUE", info.accepted, key)));
@@ -209,7 +210,7 @@ fn size(key: &str, value: &str, min: u64, max: u64, align: u64) -> Result<u64, S
     Ok(v)
 }
 
-fn set_job(job: &mut JobSpec, name: &str, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
+pub(super) fn set_job(job: &mut JobSpec, name: &str, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
     let v = value.unwrap_or("1");
     match name {
         "name" => {
@@ -330,68 +331,6 @@ pub fn validate(scn: &Scenario) -> Result<(), ScenarioError> {
         }
     }
     Ok(())
-}
-
-/// fio's section semantics on top of [`apply_option`]: job options given in global scope set the
-/// template that later job sections start from (and, before the first section, every job of the
-/// base scenario); [`ScenarioBuilder::begin_job`] starts a section from that template. As in fio,
-/// a `[global]` after a job section changes only the jobs that follow it.
-#[derive(Clone, Debug)]
-pub struct ScenarioBuilder {
-    scn: Scenario,
-    template: JobSpec,
-    sections: usize,
-}
-
-impl ScenarioBuilder {
-    /// Starts from `base`: its scenario-wide settings are kept and its first job is the template.
-    /// Its jobs are replaced by the job sections given, if any.
-    pub fn new(base: Scenario) -> Self {
-        let template = base.jobs.first().cloned().unwrap_or_default();
-        ScenarioBuilder { scn: base, template, sections: 0 }
-    }
-
-    /// Sets an option in global scope.
-    pub fn global(&mut self, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
-        let info = resolve(key, value)?;
-        if info.kind != OptionKind::Job {
-            return apply_option(&mut self.scn, OptionScope::Global, key, value);
-        }
-        set_job(&mut self.template, info.name, key, value)?;
-        if self.sections == 0 {
-            apply_option(&mut self.scn, OptionScope::Global, key, value)?;
-        }
-        Ok(())
-    }
-
-    /// Starts a job section named `name`, inheriting the global options given so far.
-    pub fn begin_job(&mut self, name: &str) -> Result<(), ScenarioError> {
-        let mut job = self.template.clone();
-        set_job(&mut job, "name", "name", Some(name))?;
-        if self.sections == 0 {
-            self.scn.jobs.clear();
-        }
-        self.scn.jobs.push(job);
-        self.sections += 1;
-        Ok(())
-    }
-
-    /// Sets an option in the current job section (global scope before the first section).
-    pub fn job(&mut self, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
-        match self.sections {
-            0 => self.global(key, value),
-            _ => {
-                let last = self.scn.jobs.len().saturating_sub(1);
-                apply_option(&mut self.scn, OptionScope::Job(last), key, value)
-            }
-        }
-    }
-
-    /// The scenario, checked with [`validate`].
-    pub fn finish(self) -> Result<Scenario, ScenarioError> {
-        validate(&self.scn)?;
-        Ok(self.scn)
-    }
 }
 
 /// Splits one command-line argument `--key=value`, `-key=value`, `--flag`, or (for URL query
