@@ -1,0 +1,107 @@
+//! The command line: CLI-only options are taken out here; everything else is a fio option for the
+//! engine's scenario parser, or (without a leading dash) a job file, as with fio.
+
+use mmcsim_engine::scenario::options::split_arg;
+
+/// `--output-format=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Normal,
+    Json,
+}
+
+/// What the command line asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cli {
+    pub help: bool,
+    pub version: bool,
+    pub list_platforms: bool,
+    pub calibration: bool,
+    pub format: Format,
+    /// `--output=FILE`: write the report there instead of stdout.
+    pub output: Option<String>,
+    /// `--write_trace=FILE` (not available yet).
+    pub write_trace: Option<String>,
+    /// fio options for the scenario, in order.
+    pub fio_args: Vec<String>,
+    /// Job files, in order.
+    pub job_files: Vec<String>,
+}
+
+fn value<'a>(key: &str, v: Option<&'a str>) -> Result<&'a str, String> {
+    match v {
+        Some(v) if !v.is_empty() => Ok(v),
+        _ => Err(format!("{}: needs a value, e.g. --{}=VALUE", key, key)),
+    }
+}
+
+/// Splits the arguments (without the program name).
+pub fn parse(args: &[String]) -> Result<Cli, String> {
+    let mut cli = Cli {
+        help: false,
+        version: false,
+        list_platforms: false,
+        calibration: false,
+        format: Format::Normal,
+        output: None,
+        write_trace: None,
+        fio_args: Vec::new(),
+        job_files: Vec::new(),
+    };
+    for arg in args {
+        if !arg.starts_with('-') || arg == "-" {
+            cli.job_files.push(arg.clone());
+            continue;
+        }
+        let (key, v) = split_arg(arg).map_err(|e| e.to_string())?;
+        match key.replace('_', "-").as_str() {
+            "help" | "h" => cli.help = true,
+            "version" => cli.version = true,
+            "list-platforms" => cli.list_platforms = true,
+            "calibration" => cli.calibration = true,
+            "output-format" => {
+                cli.format = match value(key, v)? {
+                    "normal" => Format::Normal,
+                    "json" => Format::Json,
+                    other => return Err(format!("{}: '{}' is not an output format; accepted: normal, json", key, other)),
+                }
+            }
+            "output" => cli.output = Some(value(key, v)?.to_string()),
+            "write-trace" => cli.write_trace = Some(value(key, v)?.to_string()),
+            _ => cli.fio_args.push(arg.clone()),
+        }
+    }
+    Ok(cli)
+}
+
+/// The `--size=` among the fio options, for `--calibration`.
+pub fn size_override(fio_args: &[String]) -> Result<Option<u64>, String> {
+    let mut size = None;
+    for a in fio_args {
+        if let Ok(("size", Some(v))) = split_arg(a) {
+            size = Some(mmcsim_engine::scenario::units::parse_size(v).map_err(|e| format!("size: {}", e))?);
+        }
+    }
+    Ok(size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn splits_cli_options_from_fio_options() {
+        let c = parse(&s(&["--output-format=json", "-output=x.json", "--bs=4k", "jobs.fio", "--name=a"])).unwrap();
+        assert_eq!(c.format, Format::Json);
+        assert_eq!(c.output.as_deref(), Some("x.json"));
+        assert_eq!(c.fio_args, s(&["--bs=4k", "--name=a"]));
+        assert_eq!(c.job_files, s(&["jobs.fio"]));
+        assert!(parse(&s(&["--output-format=xml"])).unwrap_err().contains("accepted: normal, json"));
+        assert!(parse(&s(&["--output="])).is_err());
+        assert_eq!(size_override(&s(&["--size=64m"])), Ok(Some(64 << 20)));
+    }
+}

@@ -1,0 +1,44 @@
+//! `--help` and `--list-platforms`.
+
+use mmcsim_engine::scenario::options::{OptionKind, OPTIONS};
+use std::fmt::Write;
+
+/// Usage text, with the option table of the engine's scenario parser.
+pub fn usage() -> String {
+    let mut out = String::from(
+        "mmcsim: fio command lines and job files against a model of the Linux eMMC block I/O path\n\
+         \n\
+         usage: mmcsim [OPTIONS] [JOBFILE...]\n\
+         \n\
+         Options are fio's, written --name=value or -name=value (a flag may be bare: --group_reporting).\n\
+         Options before the first --name are global; each --name=X starts a job that inherits them.\n\
+         Job files are fio job files ([global] and [job] sections); command-line options act as their globals.\n\
+         \n\
+         mmcsim options:\n\
+         \x20 --output-format=normal|json  fio's normal or JSON output (default normal)\n\
+         \x20 --output=FILE                write the output to FILE\n\
+         \x20 --list-platforms             list the measured platform presets\n\
+         \x20 --calibration                simulate every measured case and compare (--size= shortens runs)\n\
+         \x20 --help, --version\n",
+    );
+    for (title, kind) in [
+        ("job options (fio)", OptionKind::Job),
+        ("scenario options (one value for the whole run)", OptionKind::Scenario),
+        ("accepted and ignored (fio compatibility)", OptionKind::Ignored),
+    ] {
+        let _ = writeln!(out, "\n{}:", title);
+        for o in OPTIONS.iter().filter(|o| o.kind == kind) {
+            let _ = writeln!(out, "  {:<16} {:<40} {}", o.name, o.accepted, o.help);
+        }
+    }
+    out
+}
+
+/// One line per platform preset: name and description, then the measurements it reproduces.
+pub fn platforms() -> String {
+    let mut out = String::new();
+    for p in mmcsim_engine::platform::PLATFORMS {
+        let _ = writeln!(out, "{:<20} {}\n{:<20} source: {}", p.name, p.description, "", p.source);
+    }
+    out
+}

@@ -1,0 +1,199 @@
+//! fio's normal (human-readable) output (`stat.c` `show_thread_status_normal` and
+//! `show_run_stats`), with "(simulated)" in place of the wall-clock date and an `mmcsim:` line for
+//! the simulator's own figures.
+
+use crate::num2str::{lat_unit, num2str, percentile_unit, scale_down, Unit};
+use mmcsim_engine::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
+use mmcsim_engine::{DirStats, JobReport, JobSpec, Report, Scenario, Stage};
+use std::fmt::Write;
+
+/// One printed job: a clone, or a whole group with group_reporting.
+pub struct Block<'a> {
+    pub job: JobReport,
+    /// Clones in this block (fio's `jobs=`).
+    pub clones: usize,
+    /// The job section it came from (None for mmc_test transfers).
+    pub spec: Option<&'a JobSpec>,
+}
+
+/// The blocks fio would print: one per clone, or one merged block with group_reporting.
+pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
+    let mut specs: Vec<&JobSpec> = Vec::new();
+    if scn.mmc_test.is_none() {
+        for j in &scn.jobs {
+            specs.extend(std::iter::repeat(j).take(j.numjobs as usize));
+        }
+    }
+    let spec_of = |i: usize| if specs.len() == rep.jobs.len() { specs.get(i).copied() } else { None };
+    if scn.group_reporting && scn.mmc_test.is_none() {
+        return vec![Block { job: rep.merged(), clones: rep.jobs.len(), spec: spec_of(0) }];
+    }
+    rep.jobs.iter().enumerate().map(|(i, j)| Block { job: j.clone(), clones: 1, spec: spec_of(i) }).collect()
+}
+
+/// ns to fio's msec runtime.
+pub fn runtime_ms(ns: u64) -> u64 {
+    ns.saturating_add(500_000) / 1_000_000
+}
+
+/// The whole normal output of a run.
+pub fn render(scn: &Scenario, rep: &Report) -> String {
+    let mut out = String::new();
+    for b in blocks(scn, rep) {
+        job_block(&mut out, &b, scn.mmc_test.is_some());
+    }
+    sim_lines(&mut out, rep);
+    let _ = writeln!(out, "\nRun status group 0 (all jobs):");
+    group_line(&mut out, "   READ", rep.jobs.iter().map(|j| &j.read));
+    group_line(&mut out, "  WRITE", rep.jobs.iter().map(|j| &j.write));
+    out
+}
+
+fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
+    let err = if b.job.errors > 0 { 5 } else { 0 };
+    let _ = writeln!(out, "{}: (groupid=0, jobs={}): err={:2}: pid=0: (simulated)", b.job.name, b.clones, err);
+    for (name, d) in [("read", &b.job.read), ("write", &b.job.write)] {
+        if d.total_ios == 0 {
+            continue;
+        }
+        dir_lines(out, name, d);
+        if mmc_test {
+            mmc_test_line(out, d);
+        }
+    }
+    if b.job.flushes > 0 {
+        let _ = writeln!(out, "  fsync/fdatasync/sync_file_range:\n    sync: total={}", b.job.flushes);
+    }
+}
+
+fn dir_lines(out: &mut String, name: &str, d: &DirStats) {
+    let ms = runtime_ms(d.runtime_ns);
+    let bw = d.bw_bytes() as u64;
+    let _ = writeln!(
+        out,
+        "  {}: IOPS={}, BW={} ({})({}/{}msec)",
+        name,
+        num2str(d.iops() as u64, 4, false, Unit::None),
+        num2str(bw, 4, true, Unit::BytePerSec),
+        num2str(bw, 4, false, Unit::BytePerSec),
+        num2str(d.io_bytes, 4, true, Unit::Byte),
+        ms
+    );
+    lat_line(out, "clat", &d.clat);
+    percentiles(out, "clat", &d.clat);
+}
+
+fn lat_line(out: &mut String, name: &str, h: &LatencyHistogram) {
+    let (unit, div) = lat_unit(h.min(), h.max(), h.stddev());
+    let min = (h.min() as f64 / div) as u64;
+    let max = (h.max() as f64 / div) as u64;
+    let _ = writeln!(
+        out,
+        "    {} ({}): min={}, max={}, avg={:5.02}, stdev={:5.02}",
+        name,
+        unit,
+        num2str(min, 6, false, Unit::None),
+        num2str(max, 6, false, Unit::None),
+        h.mean() / div,
+        h.stddev() / div
+    );
+}
+
+/// fio's percentile table: four per line, `|` at the start of each.
+fn percentiles(out: &mut String, name: &str, h: &LatencyHistogram) {
+    let vals: Vec<u64> = FIO_PERCENTILES.iter().map(|&p| h.percentile(p)).collect();
+    let minv = vals.iter().copied().min().unwrap_or(0);
+    let maxv = vals.iter().copied().max().unwrap_or(0);
+    let (unit, times) = percentile_unit(minv, maxv);
+    let width = scale_down(maxv, times).to_string().len().max(5);
+    let _ = write!(out, "    {} percentiles ({}):\n     |", name, unit);
+    for (j, (p, v)) in FIO_PERCENTILES.iter().zip(&vals).enumerate() {
+        if j != 0 && j % 4 == 0 {
+            out.push_str("     |");
+        }
+        let last = j == vals.len() - 1;
+        let _ = write!(out, " {:5.2}th=[{:>w$}]{}", p, scale_down(*v, times), if last { '\n' } else { ',' }, w = width);
+        if !last && j % 4 == 3 {
+            out.push('\n');
+        }
+    }
+}
+
+/// The line the kernel's mmc_test prints for a performance case (`mmc_test_print_avg_rate`).
+fn mmc_test_line(out: &mut String, d: &DirStats) {
+    let count = d.total_ios.max(1);
+    let sectors = d.io_bytes / count / 512;
+    let half = if sectors % 2 == 1 { ".5" } else { "" };
+    let rate = d.bw_bytes() as u64;
+    let iops100 = (d.iops() * 100.0) as u64;
+    let _ = writeln!(
+        out,
+        "  mmc0: Transfer of {} x {} sectors ({} x {}{} KiB) took {}.{:09} seconds ({} kB/s, {} KiB/s, {}.{:02} IOPS, sg_len 1)",
+        d.total_ios,
+        sectors,
+        d.total_ios,
+        sectors / 2,
+        half,
+        d.runtime_ns / 1_000_000_000,
+        d.runtime_ns % 1_000_000_000,
+        rate / 1000,
+        rate / 1024,
+        iops100 / 100,
+        iops100 % 100
+    );
+}
+
+/// The simulator's own figures, after the job blocks.
+fn sim_lines(out: &mut String, rep: &Report) {
+    let s = &rep.sim;
+    let _ = writeln!(
+        out,
+        "  mmcsim: simulated={:.3}s events={} interrupts={} bus_cmds={} requeues={} avg_batch={:.2} bus_busy={:.1}%",
+        s.simulated_ns as f64 / 1e9,
+        s.events,
+        s.interrupts,
+        s.bus_commands,
+        s.requeues,
+        s.avg_batch(),
+        if s.simulated_ns == 0 { 0.0 } else { s.bus_busy_ns as f64 * 100.0 / s.simulated_ns as f64 }
+    );
+    let ios: u64 = rep.jobs.iter().map(|j| j.read.total_ios + j.write.total_ios).sum();
+    if ios > 0 && s.stage_ns.iter().any(|&t| t > 0) {
+        let parts: Vec<String> = Stage::ALL
+            .iter()
+            .filter(|&&st| st != Stage::Done)
+            .map(|&st| format!("{}={:.1}", st.name(), s.stage(st) as f64 / ios as f64 / 1e3))
+            .collect();
+        let _ = writeln!(out, "  stages (usec/request): {}", parts.join(", "));
+    }
+}
+
+/// fio's `Run status group` line of one direction over all clones.
+fn group_line<'a>(out: &mut String, label: &str, dirs: impl Iterator<Item = &'a DirStats>) {
+    let dirs: Vec<&DirStats> = dirs.filter(|d| d.total_ios > 0).collect();
+    if dirs.is_empty() {
+        return;
+    }
+    let io: u64 = dirs.iter().map(|d| d.io_bytes).sum();
+    let max_run = dirs.iter().map(|d| d.runtime_ns).max().unwrap_or(0);
+    let min_run = dirs.iter().map(|d| d.runtime_ns).min().unwrap_or(0);
+    let agg = if max_run == 0 { 0 } else { (io as f64 * 1e9 / max_run as f64) as u64 };
+    let min_bw = dirs.iter().map(|d| d.bw_bytes() as u64).min().unwrap_or(0);
+    let max_bw = dirs.iter().map(|d| d.bw_bytes() as u64).max().unwrap_or(0);
+    let bw = |v: u64, pow2: bool| num2str(v, 4, pow2, Unit::BytePerSec);
+    let _ = writeln!(
+        out,
+        "{}: bw={} ({}), {}-{} ({}-{}), io={} ({}), run={}-{}msec",
+        label,
+        bw(agg, true),
+        bw(agg, false),
+        bw(min_bw, true),
+        bw(max_bw, true),
+        bw(min_bw, false),
+        bw(max_bw, false),
+        num2str(io, 4, true, Unit::Byte),
+        num2str(io, 4, false, Unit::Byte),
+        runtime_ms(min_run),
+        runtime_ms(max_run)
+    );
+}
