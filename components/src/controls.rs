@@ -1,0 +1,280 @@
+//! The scenario form: platform preset, workload and host switches.
+//!
+//! Every control is named after the scenario option it sets (fio's name where fio has one),
+//! and reports `(name, text)` exactly as typed: the app hands that to the engine's option
+//! parser, the one parser the CLI and job files use too, and passes back either the accepted
+//! text or the parser's message. The form never interprets a value itself.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use mmcsim_engine::platform::{by_name, PLATFORMS};
+use mmcsim_engine::scenario::{HsqDepth, IoEngine, MmcPath, Rw, OPTIONS};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// One choice of a select: the option text the parser receives, and what the user reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub value: String,
+    pub label: String,
+}
+
+impl Choice {
+    fn same(v: &str) -> Self {
+        Choice { value: v.to_string(), label: v.to_string() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControlKind {
+    Select(Vec<Choice>),
+    /// Free text (sizes such as `4k`, counts); an empty text means the platform default.
+    Text { placeholder: String },
+}
+
+/// One control: `name` is the scenario option it sets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Control {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub help: String,
+    pub kind: ControlKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControlGroup {
+    pub title: &'static str,
+    pub controls: Vec<Control>,
+}
+
+/// A rejected value: the parser's message, and a sequence number that changes with every
+/// rejection so the control snaps back to its last good value even for the same bad text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    pub message: String,
+    pub seq: u32,
+}
+
+/// Help text of an option: the engine's option table when it has one, else ours.
+fn help(name: &str, fallback: &str) -> String {
+    OPTIONS.iter().find(|o| o.name == name).map(|o| o.help.to_string()).unwrap_or_else(|| fallback.to_string())
+}
+
+fn on_off(default: bool) -> ControlKind {
+    let d = if default { "on" } else { "off" };
+    ControlKind::Select(vec![
+        Choice { value: String::new(), label: format!("platform default ({d})") },
+        Choice { value: "1".into(), label: "on".into() },
+        Choice { value: "0".into(), label: "off".into() },
+    ])
+}
+
+fn hsq_depth_text(d: HsqDepth) -> String {
+    match d {
+        HsqDepth::Fixed(n) => n.to_string(),
+        HsqDepth::Dynamic => "dynamic".to_string(),
+    }
+}
+
+/// The controls, in the order the form shows them. Host-switch defaults come from the selected
+/// platform preset, so "platform default" always says what it stands for.
+pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
+    let p = by_name(platform).unwrap_or(PLATFORMS[0]);
+    let d = &p.defaults;
+    let mut paths = vec![Choice { value: String::new(), label: format!("platform default ({})", d.mmc_path.name()) }];
+    paths.extend(MmcPath::ALL.iter().map(|m| Choice::same(m.name())));
+    vec![
+        ControlGroup {
+            title: "Platform",
+            controls: vec![Control {
+                name: "platform",
+                label: "Preset",
+                help: p.description.to_string(),
+                kind: ControlKind::Select(PLATFORMS.iter().map(|p| Choice::same(p.name)).collect()),
+            }],
+        },
+        ControlGroup {
+            title: "Workload (fio)",
+            controls: vec![
+                Control {
+                    name: "rw",
+                    label: "rw",
+                    help: help("rw", "I/O pattern: sequential or random, read or write"),
+                    kind: ControlKind::Select(Rw::ALL.iter().map(|r| Choice::same(r.name())).collect()),
+                },
+                Control {
+                    name: "bs",
+                    label: "bs",
+                    help: help("bs", "Block size of each I/O, e.g. 4k, 512k"),
+                    kind: ControlKind::Text { placeholder: "4k".into() },
+                },
+                Control {
+                    name: "numjobs",
+                    label: "numjobs",
+                    help: help("numjobs", "Jobs (threads) running the same workload"),
+                    kind: ControlKind::Text { placeholder: "1".into() },
+                },
+                Control {
+                    name: "iodepth",
+                    label: "iodepth",
+                    help: help("iodepth", "I/Os each job keeps outstanding (async engines only)"),
+                    kind: ControlKind::Text { placeholder: "1".into() },
+                },
+                Control {
+                    name: "ioengine",
+                    label: "ioengine",
+                    help: help("ioengine", "psync/sync: one I/O at a time; libaio/io_uring: up to iodepth"),
+                    kind: ControlKind::Select(IoEngine::ALL.iter().map(|e| Choice::same(e.name())).collect()),
+                },
+                Control {
+                    name: "size",
+                    label: "size",
+                    help: help("size", "Bytes each job transfers, e.g. 64m"),
+                    kind: ControlKind::Text { placeholder: "64m".into() },
+                },
+            ],
+        },
+        ControlGroup {
+            title: "Host",
+            controls: vec![
+                Control {
+                    name: "mmc_path",
+                    label: "mmc_path",
+                    help: help("mmc_path", "Request path: hsq (host software queue), legacy, or cqe (command queueing)"),
+                    kind: ControlKind::Select(paths),
+                },
+                Control {
+                    name: "hsq_depth",
+                    label: "hsq_depth",
+                    help: help("hsq_depth", "hsq window: a number, or dynamic (2, or 5 for 4 KiB writes)"),
+                    kind: ControlKind::Text { placeholder: format!("default: {}", hsq_depth_text(d.hsq_depth)) },
+                },
+                Control {
+                    name: "packed",
+                    label: "packed",
+                    help: help("packed", "ADMA3 chain length, 0 = off"),
+                    kind: ControlKind::Text { placeholder: format!("default: {}", d.packed) },
+                },
+                Control {
+                    name: "fua",
+                    label: "fua",
+                    help: help("fua", "Host advertises FUA: sync writes use reliable write"),
+                    kind: on_off(d.fua),
+                },
+                Control {
+                    name: "nonblocking",
+                    label: "nonblocking",
+                    help: help("nonblocking", "Legacy path: prepare the next request during the current one"),
+                    kind: on_off(d.nonblocking),
+                },
+            ],
+        },
+    ]
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsFormProps {
+    /// The selected platform preset (for the "platform default" labels).
+    pub platform: AttrValue,
+    /// The current, accepted text of each control by option name ("" = platform default).
+    pub values: Rc<BTreeMap<String, String>>,
+    /// Rejected values by option name.
+    #[prop_or_default]
+    pub errors: Rc<BTreeMap<String, FieldError>>,
+    /// True while a simulation runs.
+    #[prop_or_default]
+    pub disabled: bool,
+    /// `(option name, text as entered)`.
+    pub on_change: Callback<(String, String)>,
+}
+
+#[function_component(ControlsForm)]
+pub fn controls_form(props: &ControlsFormProps) -> Html {
+    let groups = form_spec(&props.platform);
+    html! {
+        <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            { for groups.into_iter().map(|g| html! {
+                <fieldset class="group" disabled={props.disabled}>
+                    <legend>{ g.title }</legend>
+                    { for g.controls.into_iter().map(|c| {
+                        let value = props.values.get(c.name).cloned().unwrap_or_default();
+                        let error = props.errors.get(c.name).cloned();
+                        html! { <Field control={c} {value} {error} on_change={props.on_change.clone()} /> }
+                    }) }
+                </fieldset>
+            }) }
+        </form>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FieldProps {
+    control: Control,
+    value: String,
+    error: Option<FieldError>,
+    on_change: Callback<(String, String)>,
+}
+
+#[function_component(Field)]
+fn field(props: &FieldProps) -> Html {
+    let c = &props.control;
+    let id = format!("ctl-{}", c.name);
+    let node = use_node_ref();
+    // Put the accepted value back into the element whenever it changes or a new rejection
+    // arrives: a rejected text does not stay on screen as if it were in effect.
+    {
+        let node = node.clone();
+        let seq = props.error.as_ref().map(|e| e.seq);
+        use_effect_with((props.value.clone(), seq), move |(value, _)| {
+            if let Some(i) = node.cast::<HtmlInputElement>() {
+                if i.value() != *value {
+                    i.set_value(value);
+                }
+            } else if let Some(s) = node.cast::<HtmlSelectElement>() {
+                if s.value() != *value {
+                    s.set_value(value);
+                }
+            }
+        });
+    }
+    let name = c.name.to_string();
+    let cb = props.on_change.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let text = if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+            i.value()
+        } else if let Some(s) = e.target_dyn_into::<HtmlSelectElement>() {
+            s.value()
+        } else {
+            return;
+        };
+        cb.emit((name.clone(), text.trim().to_string()));
+    });
+    let invalid = props.error.is_some();
+    let class = classes!("field", invalid.then_some("invalid"));
+    let input = match &c.kind {
+        ControlKind::Select(choices) => html! {
+            <select id={id.clone()} name={c.name} ref={node} {onchange} aria-invalid={invalid.to_string()}>
+                { for choices.iter().map(|ch| html! {
+                    <option value={ch.value.clone()} selected={ch.value == props.value}>{ &ch.label }</option>
+                }) }
+            </select>
+        },
+        ControlKind::Text { placeholder } => html! {
+            <input id={id.clone()} name={c.name} type="text" ref={node} value={props.value.clone()}
+                   placeholder={placeholder.clone()} spellcheck="false" autocomplete="off"
+                   {onchange} aria-invalid={invalid.to_string()} />
+        },
+    };
+    html! {
+        <div {class}>
+            <label for={id}>{ c.label }</label>
+            { input }
+            if let Some(e) = &props.error {
+                <p class="error" id={format!("err-{}", c.name)} role="alert">{ &e.message }</p>
+            } else {
+                <p class="help">{ &c.help }</p>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,100 @@
+//! The results of a finished run: fio's headline figures per direction, the simulator's own
+//! counters, and the measured figure the run reproduces when the calibration data has one.
+
+use std::rc::Rc;
+
+use mmcsim_engine::{DirStats, Report};
+use yew::prelude::*;
+
+use crate::format;
+
+/// A measured figure for this scenario and the simulated figure in the same unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    pub measured: f64,
+    pub simulated: f64,
+    /// "MiB/s" or "IOPS".
+    pub unit: String,
+    /// Where the measurement was published.
+    pub source: String,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ResultsTableProps {
+    pub report: Rc<Report>,
+    #[prop_or_default]
+    pub measured: Option<Measured>,
+}
+
+#[function_component(ResultsTable)]
+pub fn results_table(props: &ResultsTableProps) -> Html {
+    let r = &props.report;
+    let m = r.merged();
+    // Columns: each direction that moved data (a read-only run shows one column).
+    let mut dirs: Vec<(&str, &DirStats)> = Vec::new();
+    if m.read.total_ios > 0 {
+        dirs.push(("read", &m.read));
+    }
+    if m.write.total_ios > 0 {
+        dirs.push(("write", &m.write));
+    }
+    let row = |label: &str, key: &str, f: &dyn Fn(&DirStats) -> String| {
+        html! {
+            <tr data-metric={key.to_string()}>
+                <th scope="row">{ label }</th>
+                { for dirs.iter().map(|(_, d)| html! { <td>{ f(d) }</td> }) }
+            </tr>
+        }
+    };
+    let total_iops: f64 = dirs.iter().map(|(_, d)| d.iops()).sum();
+    html! {
+        <div class="results">
+            <div class="headline">
+                <div class="figure" data-metric="total-mib-s">
+                    <span class="value">{ format::mib_s(r.total_mib_s()) }</span>
+                    <span class="unit">{ "MiB/s" }</span>
+                </div>
+                <div class="figure" data-metric="total-iops">
+                    <span class="value">{ format::count(total_iops) }</span>
+                    <span class="unit">{ "IOPS" }</span>
+                </div>
+                if let Some(ms) = &props.measured {
+                    <div class="figure measured" data-metric="measured">
+                        <span class="value">{ format!("{:.2}", ms.measured) }</span>
+                        <span class="unit">{ format!("{} measured", ms.unit) }</span>
+                        <span class="delta" data-metric="error">{ format!("simulated {}", format::error_pct(ms.simulated, ms.measured)) }</span>
+                    </div>
+                }
+            </div>
+            if dirs.is_empty() {
+                <p class="empty">{ "The run completed no I/O." }</p>
+            } else {
+                <table class="metrics">
+                    <thead>
+                        <tr><th></th>{ for dirs.iter().map(|(n, _)| html! { <th scope="col">{ *n }</th> }) }</tr>
+                    </thead>
+                    <tbody>
+                        { row("Bandwidth (MiB/s)", "mib-s", &|d| format::mib_s(d.mib_s())) }
+                        { row("IOPS", "iops", &|d| format::count(d.iops())) }
+                        { row("I/Os completed", "ios", &|d| format::count(d.total_ios as f64)) }
+                        { row("clat p50", "p50", &|d| format::latency(d.clat.percentile(50.0))) }
+                        { row("clat p99", "p99", &|d| format::latency(d.clat.percentile(99.0))) }
+                        { row("clat p99.9", "p99.9", &|d| format::latency(d.clat.percentile(99.9))) }
+                    </tbody>
+                </table>
+            }
+            <table class="metrics sim">
+                <tbody>
+                    <tr data-metric="interrupts"><th scope="row">{ "Host interrupts" }</th><td>{ format::count(r.sim.interrupts as f64) }</td></tr>
+                    <tr data-metric="avg-batch"><th scope="row">{ "Requests per interrupt (avg)" }</th><td>{ format!("{:.2}", r.sim.avg_batch()) }</td></tr>
+                    <tr data-metric="requeues"><th scope="row">{ "Requeues (BLK_STS_RESOURCE)" }</th><td>{ format::count(r.sim.requeues as f64) }</td></tr>
+                    <tr data-metric="simulated"><th scope="row">{ "Simulated time" }</th><td>{ format::sim_time(r.sim.simulated_ns) }</td></tr>
+                    <tr data-metric="events"><th scope="row">{ "Events processed" }</th><td>{ format::count(r.sim.events as f64) }</td></tr>
+                </tbody>
+            </table>
+            if let Some(ms) = &props.measured {
+                <p class="source">{ "Measured figure: " }{ &ms.source }</p>
+            }
+        </div>
+    }
+}

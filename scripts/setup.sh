@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs what the web app's build and tests need on a fresh machine of this kind, and skips
+# whatever is already there at the right version (so a second run takes about a second).
+#
+#   scripts/setup.sh            wasm target, trunk, wasm-bindgen-cli, npm tools (wasm-opt)
+#   scripts/setup.sh --browser  the same, plus Debian's chromium + chromium-driver (tests)
+#
+# Versions: see the variables below and docs in /README.md ("Web app"). The traps behind
+# them (trunk 0.22 needs a newer rustc, `--locked` breaks wasm-bindgen-cli, Debian's
+# binaryen is too old for rustc 1.95) are why nothing here says "latest".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+# wasm-bindgen-cli must match the wasm-bindgen crate exactly: read it from Cargo.lock.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+BROWSER=0
+[[ "${1:-}" == "--browser" ]] && BROWSER=1
+
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+say() { printf '[setup] %s\n' "$*"; }
+
+if [[ -z "$WASM_BINDGEN_VERSION" ]]; then
+    echo "[setup] cannot find the wasm-bindgen version in Cargo.lock" >&2
+    exit 1
+fi
+if ! grep -qx "wasm_bindgen = \"$WASM_BINDGEN_VERSION\"" Trunk.toml; then
+    echo "[setup] Trunk.toml's [tools] wasm_bindgen must be \"$WASM_BINDGEN_VERSION\" (the version in Cargo.lock)" >&2
+    exit 1
+fi
+
+# 1. The wasm target of the one rustup toolchain.
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "wasm32-unknown-unknown: present"
+else
+    say "adding rustup target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+fi
+
+# 2. trunk (about 6 minutes to build on 2 cores).
+if [[ "$(trunk --version 2>/dev/null || true)" == "trunk $TRUNK_VERSION" ]]; then
+    say "trunk $TRUNK_VERSION: present"
+else
+    say "installing trunk $TRUNK_VERSION (cargo install, several minutes)"
+    cargo install --locked --force trunk --version "$TRUNK_VERSION"
+fi
+
+# 3. wasm-bindgen-cli, same version as the crate (without --locked: its lockfile names a
+#    crate version the registry lacks).
+if [[ "$(wasm-bindgen --version 2>/dev/null || true)" == "wasm-bindgen $WASM_BINDGEN_VERSION" \
+   && -x "$HOME/.cargo/bin/wasm-bindgen-test-runner" ]]; then
+    say "wasm-bindgen-cli $WASM_BINDGEN_VERSION: present"
+else
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, about 2 minutes)"
+    cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# 4. npm tools pinned in package-lock.json: binaryen 132 (wasm-opt) and playwright-core.
+want_wasm_opt="version_132"
+want_playwright=$(node -p "require('./package.json').devDependencies['playwright-core']")
+have_playwright=$(node -p "try { require('playwright-core/package.json').version } catch (e) { '' }" 2>/dev/null || true)
+if [[ "$(wasm-opt --version 2>/dev/null || true)" == *"($want_wasm_opt)"* && "$have_playwright" == "$want_playwright" ]]; then
+    say "npm tools (wasm-opt $want_wasm_opt, playwright-core $want_playwright): present"
+else
+    say "installing npm tools (npm ci)"
+    npm ci --no-audit --no-fund
+fi
+
+# 5. Browser for the tests: Debian's chromium and the chromedriver of the same version
+#    (browser downloads by npm tools fail on this network).
+if (( BROWSER )); then
+    chrome_v=$(/usr/bin/chromium --version 2>/dev/null | awk '{ print $2 }' || true)
+    driver_v=$(/usr/bin/chromedriver --version 2>/dev/null | awk '{ print $2 }' || true)
+    if [[ -n "$chrome_v" && "$chrome_v" == "$driver_v" ]]; then
+        say "chromium + chromedriver $chrome_v: present"
+    else
+        sudo=""
+        (( EUID != 0 )) && sudo="sudo"
+        say "installing Debian chromium + chromium-driver (apt-get)"
+        $sudo apt-get update
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium chromium-driver
+    fi
+fi
+say "done"

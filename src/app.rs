@@ -1,0 +1,262 @@
+//! The page: scenario form, Run/Stop, progress, live chart and results.
+//!
+//! State lives here; the components only draw it. A run advances only in `Msg::Frame`, one
+//! budgeted slice per animation frame, so the page stays responsive whatever the scenario.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use gloo::render::{request_animation_frame, AnimationFrame};
+use mmcsim_components::{ControlsForm, FieldError, Measured, ProgressBar, ResultsTable, ThroughputChart};
+use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::{Report, Scenario};
+use yew::prelude::*;
+
+use crate::engine_bridge::{self as bridge, Run};
+use crate::slicer::{Slicer, FRAME_BUDGET_MS};
+
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// Read the scenario from the page's URL query and keep the URL in step with the controls
+    /// (off in tests, whose page URL belongs to the test runner).
+    #[prop_or(true)]
+    pub use_url: bool,
+}
+
+impl Default for AppProps {
+    fn default() -> Self {
+        AppProps { use_url: true }
+    }
+}
+
+pub enum Msg {
+    /// A control's text as entered: `(option name, text)`.
+    Control(String, String),
+    Run,
+    Stop,
+    Frame,
+}
+
+pub struct App {
+    /// The last scenario the parser accepted in full: what Run simulates.
+    scenario: Scenario,
+    /// The accepted text of each control.
+    texts: Rc<BTreeMap<String, String>>,
+    errors: Rc<BTreeMap<String, FieldError>>,
+    error_seq: u32,
+    /// Messages that concern no single control (URL query, starting a run).
+    notices: Vec<String>,
+    run: Option<Run>,
+    slicer: Slicer,
+    frame: Option<AnimationFrame>,
+    /// `performance.now()` when the run started, ms.
+    started_ms: f64,
+    wall_ms: f64,
+    progress: f64,
+    sim_ns: u64,
+    series: Rc<Vec<SeriesPoint>>,
+    result: Option<(Rc<Report>, Option<Measured>)>,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// The page's query string as pairs, in order.
+fn url_pairs() -> Vec<(String, String)> {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else { return Vec::new() };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return Vec::new() };
+    let mut pairs = Vec::new();
+    let entries = js_sys::try_iter(&params).ok().flatten();
+    for entry in entries.into_iter().flatten().flatten() {
+        let arr = js_sys::Array::from(&entry);
+        if let (Some(k), Some(v)) = (arr.get(0).as_string(), arr.get(1).as_string()) {
+            pairs.push((k, v));
+        }
+    }
+    pairs
+}
+
+/// Replaces the URL's query with the options that differ from the defaults (no new history
+/// entry per keystroke), so a page can be shared and reloaded as it is.
+fn write_url(texts: &BTreeMap<String, String>) {
+    let Some(w) = web_sys::window() else { return };
+    let Ok(params) = web_sys::UrlSearchParams::new() else { return };
+    for (k, v) in bridge::changed_options(texts) {
+        params.append(k, &v);
+    }
+    let q: String = params.to_string().into();
+    let path = w.location().pathname().unwrap_or_default();
+    let url = if q.is_empty() { path } else { format!("{path}?{q}") };
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = AppProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let (scenario, notices) = if ctx.props().use_url {
+            let (s, errs) = bridge::scenario_from_query(&url_pairs());
+            (s, errs.into_iter().map(|e| format!("URL: {e}")).collect())
+        } else {
+            (Scenario::default(), Vec::new())
+        };
+        App {
+            texts: Rc::new(bridge::control_texts(&scenario)),
+            scenario,
+            errors: Rc::default(),
+            error_seq: 0,
+            notices,
+            run: None,
+            slicer: Slicer::default(),
+            frame: None,
+            started_ms: 0.0,
+            wall_ms: 0.0,
+            progress: 0.0,
+            sim_ns: 0,
+            series: Rc::default(),
+            result: None,
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Control(name, text) => {
+                let mut errors = (*self.errors).clone();
+                match bridge::apply_control(&self.scenario, &name, &text) {
+                    Ok(next) => {
+                        self.scenario = next;
+                        self.texts = Rc::new(bridge::control_texts(&self.scenario));
+                        errors.remove(&name);
+                        if ctx.props().use_url {
+                            write_url(&self.texts);
+                        }
+                    }
+                    Err(message) => {
+                        self.error_seq += 1;
+                        let kept = self.texts.get(&name).cloned().unwrap_or_default();
+                        let kept = if kept.is_empty() { "the platform default".to_string() } else { kept };
+                        let message = format!("{message} (kept {kept})");
+                        errors.insert(name, FieldError { message, seq: self.error_seq });
+                    }
+                }
+                self.errors = Rc::new(errors);
+                true
+            }
+            Msg::Run => {
+                self.notices.clear();
+                match Run::start(&self.scenario) {
+                    Ok(run) => {
+                        self.run = Some(run);
+                        self.result = None;
+                        self.series = Rc::default();
+                        self.progress = 0.0;
+                        self.sim_ns = 0;
+                        self.started_ms = now_ms();
+                        self.wall_ms = 0.0;
+                        self.schedule(ctx);
+                    }
+                    Err(e) => self.notices.push(e),
+                }
+                true
+            }
+            Msg::Stop => {
+                self.frame = None;
+                self.run = None;
+                true
+            }
+            Msg::Frame => {
+                self.frame = None;
+                let Some(run) = self.run.as_mut() else { return false };
+                let done = self.slicer.run_slice(|n| run.step(n), now_ms, FRAME_BUDGET_MS);
+                self.progress = run.progress();
+                self.sim_ns = run.now_ns();
+                self.series = Rc::new(run.series());
+                self.wall_ms = now_ms() - self.started_ms;
+                if done {
+                    let report = run.report();
+                    let measured = bridge::measured_for(&self.scenario).and_then(|m| {
+                        bridge::simulated_in(&report, &m.unit).map(|simulated| Measured {
+                            measured: m.value,
+                            simulated,
+                            unit: m.unit,
+                            source: m.source,
+                        })
+                    });
+                    self.result = Some((Rc::new(report), measured));
+                    self.progress = 1.0;
+                    self.run = None;
+                } else {
+                    self.schedule(ctx);
+                }
+                true
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let running = self.run.is_some();
+        let on_change = link.callback(|(n, t)| Msg::Control(n, t));
+        let platform: AttrValue = self.scenario.platform.clone().into();
+        html! {
+            <div class="page">
+                <header class="top">
+                    <h1>{ "mmcsim" }</h1>
+                    <p class="tagline">{ "The Linux eMMC block I/O path, simulated event by event in your browser" }</p>
+                </header>
+                { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
+                <main class="layout">
+                    <section class="panel scenario" aria-label="Scenario">
+                        <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
+                                      disabled={running} {on_change} />
+                        <div class="actions">
+                            if running {
+                                <button id="stop" class="button secondary" onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
+                            } else {
+                                <button id="run" class="button primary" onclick={link.callback(|_| Msg::Run)}>{ "Run" }</button>
+                            }
+                        </div>
+                        <div class="cmdline">
+                            <span>{ "Same run from the command line" }</span>
+                            <code id="command-line">{ bridge::command_line(&self.texts) }</code>
+                        </div>
+                    </section>
+                    <section class="panel output" aria-label="Results">
+                        <ProgressBar fraction={self.progress} label={self.status()} />
+                        <ThroughputChart points={self.series.clone()} />
+                        <div id="results">
+                            if let Some((report, measured)) = &self.result {
+                                <ResultsTable report={report.clone()} measured={measured.clone()} />
+                            } else if !running {
+                                <p class="placeholder">{ "Choose a scenario and press Run. Results appear here when the run ends." }</p>
+                            }
+                        </div>
+                    </section>
+                </main>
+                <footer class="foot">
+                    { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
+                </footer>
+            </div>
+        }
+    }
+}
+
+impl App {
+    fn schedule(&mut self, ctx: &Context<Self>) {
+        let link = ctx.link().clone();
+        self.frame = Some(request_animation_frame(move |_| link.send_message(Msg::Frame)));
+    }
+
+    fn status(&self) -> AttrValue {
+        if self.run.is_none() && self.result.is_none() {
+            return AttrValue::from("");
+        }
+        let sim = mmcsim_components::format::sim_time(self.sim_ns);
+        let wall = self.wall_ms / 1e3;
+        AttrValue::from(format!("{sim} simulated in {wall:.1} s"))
+    }
+}

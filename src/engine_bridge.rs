@@ -1,0 +1,190 @@
+//! Every call from the web app into `mmcsim-engine`, in one place.
+//!
+//! The UI drives the very API that the CLI and the engine's tests drive (the option parser,
+//! `Simulator`, `Report`), nothing more; if that API changes, this file is the one to follow it.
+//! It holds no browser code, so it builds (and could be tested) natively too.
+
+use std::collections::BTreeMap;
+
+use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::scenario::{apply_option, HsqDepth, OptionScope};
+use mmcsim_engine::{Report, Scenario};
+
+/// The controls of the first screen, by scenario option name (the names the CLI, fio job
+/// files and the URL query use), in the order the command line lists them.
+pub const CONTROLS: [&str; 12] = [
+    "platform", "mmc_path", "hsq_depth", "packed", "fua", "nonblocking", "rw", "bs", "numjobs", "iodepth", "ioengine",
+    "size",
+];
+
+/// Host switches: an empty text means "the platform's default" (`None` in `HostOptions`).
+fn is_host_switch(name: &str) -> bool {
+    matches!(name, "mmc_path" | "hsq_depth" | "packed" | "fua" | "nonblocking" | "cache")
+}
+
+/// The scenario with one control changed, or the engine parser's message.
+///
+/// Every value goes through [`apply_option`], the parser the CLI and job files use; the only
+/// thing decided here is that clearing a host switch restores the platform default (the option
+/// syntax has no spelling for "unset").
+pub fn apply_control(scn: &Scenario, name: &str, text: &str) -> Result<Scenario, String> {
+    let mut next = scn.clone();
+    if text.is_empty() && is_host_switch(name) {
+        let h = &mut next.host;
+        match name {
+            "mmc_path" => h.mmc_path = None,
+            "hsq_depth" => h.hsq_depth = None,
+            "packed" => h.packed = None,
+            "fua" => h.fua = None,
+            "nonblocking" => h.nonblocking = None,
+            _ => h.cache = None,
+        }
+    } else {
+        apply_option(&mut next, OptionScope::Global, name, Some(text)).map_err(|e| e.to_string())?;
+    }
+    Ok(next)
+}
+
+/// A byte count in fio's size syntax, with the largest power-of-1024 suffix that divides it.
+pub fn size_text(b: u64) -> String {
+    for (suffix, unit) in [("g", 1u64 << 30), ("m", 1 << 20), ("k", 1 << 10)] {
+        if b >= unit && b % unit == 0 {
+            return format!("{}{suffix}", b / unit);
+        }
+    }
+    b.to_string()
+}
+
+fn bool_text(b: Option<bool>) -> String {
+    b.map(|b| if b { "1" } else { "0" }.to_string()).unwrap_or_default()
+}
+
+/// The text each control shows for a scenario (its first job; the UI edits one job).
+pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
+    let job = scn.jobs.first().cloned().unwrap_or_default();
+    let h = &scn.host;
+    let mut t = BTreeMap::new();
+    let mut put = |k: &str, v: String| {
+        t.insert(k.to_string(), v);
+    };
+    put("platform", scn.platform.clone());
+    put("mmc_path", h.mmc_path.map(|m| m.name().to_string()).unwrap_or_default());
+    put(
+        "hsq_depth",
+        h.hsq_depth
+            .map(|d| match d {
+                HsqDepth::Fixed(n) => n.to_string(),
+                HsqDepth::Dynamic => "dynamic".to_string(),
+            })
+            .unwrap_or_default(),
+    );
+    put("packed", h.packed.map(|p| p.to_string()).unwrap_or_default());
+    put("fua", bool_text(h.fua));
+    put("nonblocking", bool_text(h.nonblocking));
+    put("rw", job.rw.name().to_string());
+    put("bs", size_text(job.bs));
+    put("numjobs", job.numjobs.to_string());
+    put("iodepth", job.iodepth.to_string());
+    put("ioengine", job.ioengine.name().to_string());
+    put("size", size_text(job.size));
+    t
+}
+
+/// The options that differ from the default scenario, in [`CONTROLS`] order: what the URL
+/// query and the command line need to say.
+pub fn changed_options(texts: &BTreeMap<String, String>) -> Vec<(&'static str, String)> {
+    let defaults = control_texts(&Scenario::default());
+    CONTROLS
+        .iter()
+        .filter_map(|&k| {
+            let v = texts.get(k).cloned().unwrap_or_default();
+            (!v.is_empty() && defaults.get(k) != Some(&v)).then_some((k, v))
+        })
+        .collect()
+}
+
+/// The same run from a shell: the CLI reads fio's `--name=value` syntax.
+pub fn command_line(texts: &BTreeMap<String, String>) -> String {
+    let mut s = String::from("mmcsim");
+    for (k, v) in changed_options(texts) {
+        s.push_str(&format!(" --{k}={v}"));
+    }
+    s.push_str(" --name=web");
+    s
+}
+
+/// A scenario from a URL query (`?bs=512k&rw=write`), applied option by option with the same
+/// parser; every rejected pair gives one message and changes nothing.
+pub fn scenario_from_query(pairs: &[(String, String)]) -> (Scenario, Vec<String>) {
+    let mut scn = Scenario::default();
+    let mut errors = Vec::new();
+    for (k, v) in pairs {
+        match apply_control(&scn, k, v) {
+            Ok(next) => scn = next,
+            Err(e) => errors.push(e),
+        }
+    }
+    (scn, errors)
+}
+
+/// A measured figure for a scenario, with the simulated figure in the same unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredFigure {
+    pub value: f64,
+    pub unit: String,
+    pub source: String,
+}
+
+/// ADAPTER, to be replaced by `mmcsim_engine::calibration::measured_for(&Scenario)` once the
+/// engine has it: until then no scenario has a measured figure and the results table shows none.
+pub fn measured_for(_scn: &Scenario) -> Option<MeasuredFigure> {
+    None
+}
+
+/// The simulated figure in a measured figure's unit ("MiB/s" or "IOPS").
+pub fn simulated_in(report: &Report, unit: &str) -> Option<f64> {
+    match unit {
+        "MiB/s" => Some(report.total_mib_s()),
+        "IOPS" => {
+            let m = report.merged();
+            Some(m.read.iops() + m.write.iops())
+        }
+        _ => None,
+    }
+}
+
+/// A simulation being run a slice at a time.
+pub struct Run {
+    // PENDING: `sim: mmcsim_engine::Simulator` once the engine's simulator lands; until then a
+    // run cannot be created (see `Run::start`) and the methods below are unreachable.
+    never: std::convert::Infallible,
+}
+
+impl Run {
+    /// Builds the simulator for a scenario, or the engine's message.
+    pub fn start(scn: &Scenario) -> Result<Run, String> {
+        // PENDING: Simulator::new(scn).map(|sim| Run { sim }).map_err(|e| e.to_string())
+        match mmcsim_engine::run(scn) {
+            Err(e) => Err(format!("the engine cannot simulate yet: {e}")),
+            Ok(_) => Err("the engine's Simulator is not wired into the web app yet".to_string()),
+        }
+    }
+    /// Processes at most `max_events` events; true once the run is over.
+    pub fn step(&mut self, _max_events: u64) -> bool {
+        match self.never {}
+    }
+    /// 0..=1.
+    pub fn progress(&self) -> f64 {
+        match self.never {}
+    }
+    /// Simulated time, ns.
+    pub fn now_ns(&self) -> u64 {
+        match self.never {}
+    }
+    pub fn series(&self) -> Vec<SeriesPoint> {
+        match self.never {}
+    }
+    pub fn report(&self) -> Report {
+        match self.never {}
+    }
+}

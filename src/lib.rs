@@ -1,0 +1,31 @@
+//! # mmcsim web app
+//!
+//! The eMMC block I/O path simulator in the browser: a Yew app that edits a scenario with the
+//! engine's own option parser, runs `mmcsim_engine::Simulator` in budgeted slices inside
+//! `requestAnimationFrame`, and shows progress, live throughput and the final report. The
+//! visual components are in the `mmcsim-components` crate; this crate holds the page, the
+//! run loop and every call into the engine ([`engine_bridge`]).
+//!
+//! The browser parts only build for `wasm32`, so a native build of the workspace skips them.
+
+pub mod engine_bridge;
+pub mod slicer;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod panic;
+
+#[cfg(target_arch = "wasm32")]
+pub use app::{App, AppProps};
+
+/// Mounts the app on `#app` (or the body) with the panic hook installed.
+#[cfg(target_arch = "wasm32")]
+pub fn start() {
+    panic::install();
+    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => yew::Renderer::<App>::with_root(root).render(),
+        None => yew::Renderer::<App>::new().render(),
+    };
+}
