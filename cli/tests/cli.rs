@@ -1,0 +1,121 @@
+//! The `mmcsim` binary as a user runs it.
+//!
+//! Tests named `run_*` need the simulator (`mmcsim_engine::run`); they fail while it is a stub.
+
+use std::process::{Command, Output};
+
+fn mmcsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mmcsim")).args(args).output().expect("run mmcsim")
+}
+
+/// Exit status 2 and exactly one line on stderr that contains `expect`.
+fn bad(args: &[&str], expect: &str) {
+    let out = mmcsim(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{:?}: {}", args, err);
+    assert_eq!(err.lines().count(), 1, "{:?}: {}", args, err);
+    assert!(err.starts_with("mmcsim: ") && err.contains(expect), "{:?}: {}", args, err);
+    assert!(!err.contains("panicked"), "{}", err);
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    bad(&["--ioengine=mmap"], "mmcsim: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring");
+    bad(&["--iodeth=4"], "did you mean 'iodepth'?");
+    bad(&["--bs="], "bs: '' is not a size");
+    bad(&["--bs"], "bs: needs a value");
+    bad(&["--numjobs=0"], "numjobs: '0' is not a number in 1..=256");
+    bad(&["--size=12q"], "size: '12q' is not a size");
+    bad(&["--platform=pc"], "accepted: sprd-hs400es-2020");
+    bad(&[""], "job file ''");
+    bad(&["/nonexistent/job.fio"], "job file '/nonexistent/job.fio'");
+    bad(&["--output-format=xml"], "accepted: normal, json");
+    bad(&["-"], "job file '-'");
+    bad(&["--=3"], "unexpected argument");
+}
+
+#[test]
+fn job_file_errors_name_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("mmcsim-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.fio");
+    std::fs::write(&path, "[global]\nbs=4k\n\n[x]\nioengine=mmap\n").unwrap();
+    let p = path.to_string_lossy().to_string();
+    bad(&[&p], &format!("{}: line 5: ioengine: 'mmap' is not modelled", p));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn list_platforms_lists_the_four_presets() {
+    let out = mmcsim(&["--list-platforms"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for p in ["sprd-hs400es-2020", "unisoc-fua-2022", "u300-mmci-2011", "unisoc-hsq-2023"] {
+        assert!(text.lines().any(|l| l.starts_with(p)), "{} missing:\n{}", p, text);
+    }
+}
+
+#[test]
+fn help_lists_the_options() {
+    let out = mmcsim(&["--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for o in ["ioengine", "hsq_depth", "mmc_test", "--output-format", "filename"] {
+        assert!(text.contains(o), "{} missing", o);
+    }
+}
+
+const RFC: &[&str] = &[
+    "--filename=/dev/mmcblk0p30",
+    "--direct=1",
+    "--iodepth=20",
+    "--rw=randread",
+    "--bs=4K",
+    "--size=1M",
+    "--group_reporting",
+    "--numjobs=20",
+    "--name=test",
+];
+
+#[test]
+fn run_normal_output() {
+    let out = mmcsim(RFC);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}", err);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("test: (groupid=0, jobs=20): err= 0: pid=0: (simulated)\n"), "{}", text);
+    assert!(text.contains("  read: IOPS="), "{}", text);
+    assert!(text.contains("Run status group 0 (all jobs):\n   READ: bw="), "{}", text);
+}
+
+#[test]
+fn run_json_output_parses_and_is_deterministic() {
+    let mut args = RFC.to_vec();
+    args.push("--output-format=json");
+    let a = mmcsim(&args);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).expect("valid JSON");
+    let jobs = v["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 1, "group_reporting merges the 20 clones");
+    let j = &jobs[0];
+    assert_eq!(j["jobname"], "test");
+    assert_eq!(j["read"]["io_bytes"], 20 << 20);
+    assert_eq!(j["read"]["total_ios"], 20 * 256);
+    assert!(j["read"]["bw_bytes"].as_u64().unwrap() > 0);
+    assert!(j["read"]["clat_ns"]["percentile"]["50.000000"].as_u64().unwrap() > 0);
+    assert!(j["mmcsim"]["simulated_ns"].as_u64().unwrap() > 0);
+    let b = mmcsim(&args);
+    assert_eq!(a.stdout, b.stdout, "same scenario and seed, same bytes");
+}
+
+#[test]
+fn run_output_file() {
+    let path = std::env::temp_dir().join(format!("mmcsim-cli-out-{}.json", std::process::id()));
+    let p = format!("--output={}", path.display());
+    let out = mmcsim(&["--size=256k", "--output-format=json", &p]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let _ = std::fs::remove_file(&path);
+}
