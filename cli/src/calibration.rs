@@ -24,21 +24,29 @@ impl Row {
     }
 }
 
-/// Runs every calibration case; `size_override` shortens each run (`--size=`).
-///
-/// HOOK: the engine's `mmcsim_engine::calibration::run_all(size_override: Option<u64>)` is
-/// expected to return `Result<Vec<CaseResult>, ScenarioError>` with public fields `platform`,
-/// `case`, `column`, `unit`, `measured: f64`, `simulated: f64` (strings as `String` or
-/// `&'static str`). Once it exists, replace the body with the mapping below.
+/// Runs every calibration case through `mmcsim_engine::calibration::run_all`, two rows per
+/// case (the authors' two columns); `size_override` shortens each run (`--size=`).
 pub fn run(size_override: Option<u64>) -> Result<Vec<Row>, String> {
-    let _ = size_override;
-    // mmcsim_engine::calibration::run_all(size_override)
-    //     .map_err(|e| e.to_string())
-    //     .map(|cases| cases.into_iter().map(|c| Row {
-    //         platform: c.platform.to_string(), case: c.case.to_string(), column: c.column.to_string(),
-    //         unit: c.unit.to_string(), measured: c.measured, simulated: c.simulated,
-    //     }).collect())
-    Err("calibration: not available yet (the engine's calibration::run_all is still a stub)".to_string())
+    let cases = mmcsim_engine::calibration::run_all(size_override).map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for r in cases {
+        let series = r.case.series();
+        let outlier = if r.case.outlier.is_some() { " (outlier)" } else { "" };
+        for (column, measured, simulated) in [
+            (series.columns.0, r.case.measured.0, r.simulated.0),
+            (series.columns.1, r.case.measured.1, r.simulated.1),
+        ] {
+            rows.push(Row {
+                platform: r.case.platform.to_string(),
+                case: format!("{}{}", r.case.label(), outlier),
+                column: column.to_string(),
+                unit: series.unit.name().to_string(),
+                measured,
+                simulated,
+            });
+        }
+    }
+    Ok(rows)
 }
 
 /// The comparison table, one line per figure, columns aligned.
