@@ -15,14 +15,24 @@
 //! Drive it with [`Simulator`] (step, run until a time, run to the end, snapshot, trace, live
 //! metrics) or [`run`] for a whole run at once.
 
+pub mod blk_mq;
+pub mod bus;
 pub mod calibration;
+pub mod card;
+pub mod cqe;
+pub mod host;
+pub mod hsq;
+pub mod legacy;
 pub mod metrics;
+pub mod mmc_queue;
+pub mod mmc_test;
 pub mod platform;
 pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
 pub mod trace;
+pub mod workload;
 
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, Report, SimStats};

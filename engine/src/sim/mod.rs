@@ -1,4 +1,300 @@
-//! STUB (being written): the simulator.
-use crate::{Report, Scenario, ScenarioError};
-pub struct Simulator;
-pub fn run(_s: &Scenario) -> Result<Report, ScenarioError> { Err(ScenarioError::general("not yet")) }
+//! The simulator: owns every layer's state and the event queue, and runs events in time order.
+//! Each layer's behaviour lives in the module named after it (`workload`, `blk_mq`, `mmc_queue`,
+//! `hsq`, `legacy`, `cqe`, `host`, `bus`, `card`, `mmc_test`); this module only dispatches
+//! events to them and offers the observation API (step, run until, snapshot, trace, metrics).
+
+pub mod event;
+pub mod limits;
+pub mod observe;
+pub mod request;
+mod trace_buf;
+
+use crate::blk_mq::BlkMq;
+use crate::bus::Bus;
+use crate::card::Card;
+use crate::cqe::Cqe;
+use crate::host::HostCtl;
+use crate::hsq::Hsq;
+use crate::legacy::Legacy;
+use crate::metrics::{SeriesPoint, TimeSeries};
+use crate::mmc_queue::MmcQueue;
+use crate::mmc_test::{MmcTest, MMC_TEST_BYTES};
+use crate::platform::Platform;
+use crate::report::{Report, SimStats};
+use crate::rng::Rng;
+use crate::scenario::{HostConfig, MmcPath, Scenario, ScenarioError};
+use crate::trace::{Stage, TraceEvent};
+use crate::workload::Job;
+
+pub use event::{Event, EventQueue, ReqIdx};
+pub use observe::Snapshot;
+use request::Slab;
+use trace_buf::TraceBuf;
+
+/// Largest batch the batch-size histogram counts separately (SDHCI: 16 descriptor pairs).
+pub const MAX_BATCH: usize = 16;
+
+/// Random streams derived from `randseed` (one per job clone, one for the card).
+const CARD_STREAM: u64 = u64::MAX;
+
+pub struct Simulator {
+    pub(crate) now: u64,
+    pub(crate) q: EventQueue,
+    pub(crate) reqs: Slab,
+    pub(crate) next_req_id: u64,
+    pub(crate) platform: &'static Platform,
+    pub(crate) cfg: HostConfig,
+    pub(crate) jobs: Vec<Job>,
+    pub(crate) blk: BlkMq,
+    pub(crate) mq: MmcQueue,
+    pub(crate) hsq: Hsq,
+    pub(crate) legacy: Legacy,
+    pub(crate) cqe: Cqe,
+    pub(crate) host: HostCtl,
+    pub(crate) bus: Bus,
+    pub(crate) card: Card,
+    pub(crate) mmc_test: Option<MmcTest>,
+    pub(crate) stats: SimStats,
+    pub(crate) series: TimeSeries,
+    pub(crate) bytes_done: u64,
+    bytes_total: u64,
+    runtime_ns: Option<u64>,
+    trace: TraceBuf,
+    events: u64,
+}
+
+impl Simulator {
+    /// Builds a simulator for `scn`, checking everything the option parser cannot check alone
+    /// (platform limits, combinations, bounds).
+    pub fn new(scn: &Scenario) -> Result<Simulator, ScenarioError> {
+        let platform = scn.platform()?;
+        let mut cfg = scn.host_config()?;
+        limits::check(scn, platform, &cfg)?;
+        if let Some(case) = scn.mmc_test {
+            // mmc_test drives the legacy path; the case number says blocking or not.
+            cfg.mmc_path = MmcPath::Legacy;
+            cfg.nonblocking = case % 2 == 0;
+            cfg.packed = 0;
+        }
+        let mut jobs = Vec::new();
+        let mut bytes_total = 0u64;
+        let mut runtime_ns = None;
+        if scn.mmc_test.is_none() {
+            for spec in &scn.jobs {
+                for _ in 0..spec.numjobs {
+                    let index = jobs.len() as u32;
+                    jobs.push(Job::new(spec, index, scn.randseed, index as u64));
+                    bytes_total += (spec.size / spec.bs.max(1)).max(1) * spec.bs;
+                }
+                if spec.time_based {
+                    runtime_ns = runtime_ns.max(spec.runtime_ns);
+                }
+            }
+        }
+        let mmc_test = scn.mmc_test.map(|case| {
+            let per_size = scn.jobs.first().map(|j| j.size).filter(|&s| s != crate::scenario::JobSpec::default().size).unwrap_or(MMC_TEST_BYTES);
+            MmcTest::new(case, platform.host.max_req_bytes, per_size)
+        });
+        if let Some(t) = &mmc_test {
+            bytes_total = t.sizes.len() as u64 * t.bytes_per_size;
+        }
+        let mut stats = SimStats { batch_hist: vec![0; MAX_BATCH + 1], stage_ns: vec![0; Stage::ALL.len()], ..Default::default() };
+        stats.simulated_ns = 0;
+        let mut sim = Simulator {
+            now: 0,
+            q: EventQueue::default(),
+            reqs: Slab::default(),
+            next_req_id: 0,
+            platform,
+            cfg,
+            jobs,
+            blk: BlkMq::new(cfg.packed > 0),
+            mq: MmcQueue::new(cfg.hsq_depth),
+            hsq: Hsq::default(),
+            legacy: Legacy::default(),
+            cqe: Cqe::default(),
+            host: HostCtl::default(),
+            bus: Bus::new(platform.bus),
+            card: Card::new(platform.card, cfg.cache, Rng::new(scn.randseed, CARD_STREAM)),
+            mmc_test,
+            stats,
+            series: TimeSeries::new(100_000, 512),
+            bytes_done: 0,
+            bytes_total: bytes_total.max(1),
+            runtime_ns,
+            trace: TraceBuf::default(),
+            events: 0,
+        };
+        if sim.mmc_test.is_some() {
+            sim.mmc_test_begin();
+        } else {
+            for j in 0..sim.jobs.len() as u32 {
+                sim.job_kick(j);
+            }
+        }
+        Ok(sim)
+    }
+
+    /// Simulated time now, ns.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The platform preset in use.
+    pub fn platform(&self) -> &'static Platform {
+        self.platform
+    }
+
+    /// The host switches in effect (platform defaults filled in).
+    pub fn host_config(&self) -> HostConfig {
+        self.cfg
+    }
+
+    /// No event is left: every job finished.
+    pub fn is_finished(&self) -> bool {
+        self.q.is_empty()
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Time of the next event, if any.
+    pub fn next_event_time(&self) -> Option<u64> {
+        self.q.peek_time()
+    }
+
+    /// Fraction done, 0..=1 (bytes for size-bound runs, time for time-based ones).
+    pub fn progress(&self) -> f64 {
+        if self.is_finished() {
+            return 1.0;
+        }
+        if let Some(t) = &self.mmc_test {
+            return t.progress();
+        }
+        let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
+        let by_time = self.runtime_ns.map(|r| self.now as f64 / r.max(1) as f64).unwrap_or(0.0);
+        by_bytes.max(by_time).min(1.0)
+    }
+
+    /// Processes one event. Returns false when nothing is left.
+    pub fn step(&mut self) -> bool {
+        let Some((t, ev)) = self.q.pop() else { return false };
+        self.now = t;
+        self.events += 1;
+        match ev {
+            Event::JobIssue { job } => self.job_issue(job),
+            Event::BlkMqInsert { req } => self.blk_mq_submit(req),
+            Event::Dispatch { issued } => self.blk_mq_dispatch(issued),
+            Event::Rerun => self.blk_mq_rerun(),
+            Event::HostStart => self.host_start_event(),
+            Event::TransferIrq { gen } => self.host_irq(gen),
+            Event::CqeTaskDone { req } => self.cqe_task_done(req),
+            Event::Completed { req } => self.mmc_complete(req),
+            Event::Reaped { req } => self.job_reaped(req),
+            Event::MmcTestStep => self.mmc_test_step(),
+            Event::PowerCut => {}
+        }
+        if self.trace.enabled() {
+            self.trace.release(self.now);
+        }
+        true
+    }
+
+    /// Runs every event up to and including time `t`, then stands at `t`.
+    pub fn run_until(&mut self, t: u64) {
+        while self.q.peek_time().is_some_and(|n| n <= t) {
+            self.step();
+        }
+        if t > self.now && !self.is_finished() {
+            self.now = t;
+            if self.trace.enabled() {
+                self.trace.release(self.now);
+            }
+        }
+    }
+
+    /// Runs at most `max_events` events (a budgeted slice for the UI). Returns true when the
+    /// run is finished.
+    pub fn run_events(&mut self, max_events: u64) -> bool {
+        for _ in 0..max_events {
+            if !self.step() {
+                break;
+            }
+        }
+        self.is_finished()
+    }
+
+    /// Runs to the end.
+    pub fn run_to_end(&mut self) {
+        while self.step() {}
+    }
+
+    /// Throughput, IOPS and in-flight count over simulated time so far.
+    pub fn series(&self) -> Vec<SeriesPoint> {
+        self.series.points(self.now)
+    }
+
+    /// Keep the last `n` trace events (0 = tracing off, the default).
+    pub fn set_trace_capacity(&mut self, n: usize) {
+        self.trace.set_capacity(n);
+    }
+
+    /// Takes the trace events recorded since the last call, in time order.
+    pub fn drain_trace(&mut self) -> Vec<TraceEvent> {
+        self.trace.drain()
+    }
+
+    /// Keep the last `n` bus timeline segments (0 = off, the default).
+    pub fn set_timeline_capacity(&mut self, n: usize) {
+        self.bus.keep_segments(n);
+    }
+
+    /// Bus and host timeline segments kept, oldest first.
+    pub fn timeline(&self) -> Vec<crate::bus::Segment> {
+        self.bus.timeline().copied().collect()
+    }
+
+    /// Results so far (complete once [`is_finished`](Self::is_finished)).
+    pub fn report(&self) -> Report {
+        let mut sim = self.stats.clone();
+        sim.simulated_ns = self.now;
+        sim.events = self.events;
+        sim.bus_busy_ns = self.bus.busy_ns;
+        let jobs = match &self.mmc_test {
+            Some(t) => t.reports.clone(),
+            None => self.jobs.iter().map(|j| j.report()).collect(),
+        };
+        Report { platform: self.platform.name.to_string(), jobs, sim }
+    }
+
+    /// Moves a request to `stage` now, accounting the time spent in the previous stage.
+    pub(crate) fn set_stage(&mut self, req: ReqIdx, stage: Stage) {
+        self.stage_at(req, stage, self.now);
+    }
+
+    /// Moves a request to `stage` at time `t` (>= its current stage's start).
+    pub(crate) fn stage_at(&mut self, req: ReqIdx, stage: Stage, t: u64) {
+        let r = self.reqs.get_mut(req);
+        self.stats.stage_ns[r.stage.index()] += t.saturating_sub(r.t_stage);
+        r.stage = stage;
+        r.t_stage = t;
+        self.trace_stage(req, stage, t);
+    }
+
+    /// Records a trace event (when tracing is on); `t` may lie in the future.
+    pub(crate) fn trace_stage(&mut self, req: ReqIdx, stage: Stage, t: u64) {
+        if self.trace.enabled() {
+            let r = self.reqs.get(req);
+            self.trace.push(self.now, TraceEvent { t_ns: t, req: r.id, job: r.job, stage });
+        }
+    }
+}
+
+/// Runs a whole scenario and returns its report.
+pub fn run(scn: &Scenario) -> Result<Report, ScenarioError> {
+    let mut sim = Simulator::new(scn)?;
+    sim.run_to_end();
+    Ok(sim.report())
+}

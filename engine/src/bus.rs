@@ -1,0 +1,96 @@
+//! The MMC bus: one command and one data transfer at a time. Timing comes from the platform's
+//! bus mode (bandwidth) and command time; the bus timeline keeps the last segments of what the
+//! bus and the host CPU did, for the UI's strip chart and trace export.
+
+use std::collections::VecDeque;
+
+use crate::platform::BusTiming;
+
+/// What a stretch of bus (or host) time was spent on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SegmentKind {
+    /// CMD23 + CMD18/CMD25 (or CMD6) with responses.
+    Command,
+    /// Card read access or waiting for cache room.
+    CardAccess,
+    /// Data on the DAT lines.
+    Data,
+    /// Card busy on DAT0 (write into cache, reliable write, flush).
+    CardBusy,
+    /// Host software between an interrupt and the next command (IRQ, finalize, pump).
+    HostGap,
+    /// Building an ADMA3 chain (command descriptors + ADMA2 tables).
+    ChainBuild,
+}
+
+impl SegmentKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SegmentKind::Command => "command",
+            SegmentKind::CardAccess => "card access",
+            SegmentKind::Data => "data",
+            SegmentKind::CardBusy => "card busy",
+            SegmentKind::HostGap => "irq + software",
+            SegmentKind::ChainBuild => "ADMA3 chain build",
+        }
+    }
+}
+
+/// One stretch of the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub kind: SegmentKind,
+    pub start: u64,
+    pub end: u64,
+    /// Request id (None for host segments not tied to one request).
+    pub req: Option<u64>,
+}
+
+#[derive(Debug)]
+pub struct Bus {
+    pub t: BusTiming,
+    timeline: VecDeque<Segment>,
+    keep: usize,
+    /// Total time the bus carried commands, data or card busy.
+    pub busy_ns: u64,
+}
+
+impl Bus {
+    pub fn new(t: BusTiming) -> Bus {
+        Bus { t, timeline: VecDeque::new(), keep: 0, busy_ns: 0 }
+    }
+
+    /// Keep the last `n` segments (0 = keep none).
+    pub fn keep_segments(&mut self, n: usize) {
+        self.keep = n;
+        while self.timeline.len() > n {
+            self.timeline.pop_front();
+        }
+    }
+
+    pub fn record(&mut self, kind: SegmentKind, start: u64, end: u64, req: Option<u64>) {
+        if end <= start {
+            return;
+        }
+        if !matches!(kind, SegmentKind::HostGap | SegmentKind::ChainBuild) {
+            self.busy_ns += end - start;
+        }
+        if self.keep == 0 {
+            return;
+        }
+        if self.timeline.len() == self.keep {
+            self.timeline.pop_front();
+        }
+        self.timeline.push_back(Segment { kind, start, end, req });
+    }
+
+    /// Segments kept, oldest first.
+    pub fn timeline(&self) -> impl Iterator<Item = &Segment> {
+        self.timeline.iter()
+    }
+
+    /// Data time of `bytes` on this bus.
+    pub fn data_ns(&self, bytes: u64) -> u64 {
+        crate::card::xfer_ns(bytes, self.t.bytes_per_sec)
+    }
+}

@@ -1,0 +1,160 @@
+//! A read-only picture of where every request is at the current simulated time, for the
+//! animation and for tests.
+
+use super::request::Op;
+use super::Simulator;
+use crate::blk_mq::MMC_QUEUE_DEPTH;
+use crate::scenario::{HsqDepth, MmcPath};
+use crate::trace::Stage;
+
+/// One live request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestView {
+    pub id: u64,
+    pub job: u32,
+    pub op: Op,
+    pub offset: u64,
+    pub len: u64,
+    /// Carries REQ_FUA and the host executes it as a reliable write.
+    pub reliable: bool,
+    /// The stage it is in at `now` (bus phases resolved from their start times).
+    pub stage: Stage,
+    /// When it entered that stage.
+    pub since_ns: u64,
+    /// blk-mq tag = hsq slot.
+    pub tag: Option<u16>,
+    /// ADMA3 chain it travels in.
+    pub chain: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobView {
+    pub name: String,
+    pub index: u32,
+    pub inflight: u32,
+    pub outstanding_max: u32,
+    pub issued: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub now_ns: u64,
+    pub requests: Vec<RequestView>,
+    pub jobs: Vec<JobView>,
+    /// blk-mq tags in use of [`MMC_QUEUE_DEPTH`].
+    pub tags_in_use: u16,
+    pub tags_total: u16,
+    /// `hctx->dispatch` (refused, waiting for a re-run), request ids in order.
+    pub dispatch_list: Vec<u64>,
+    /// Inserted, not yet dispatched.
+    pub sw_queue: Vec<u64>,
+    pub requeues: u64,
+    /// `mq->in_flight` (async + sync) and the window the host allows.
+    pub in_flight: u32,
+    pub window: u32,
+    /// Current `host->hsq_depth` and whether it is dynamic.
+    pub hsq_depth: u32,
+    pub hsq_dynamic: bool,
+    pub hsq_depth_changes: u64,
+    /// Waiting for the controller, FIFO order (hsq slots / legacy prepared / CQE tasks).
+    pub host_queue: Vec<u64>,
+    /// On the controller now (one, or an ADMA3 chain).
+    pub on_host: Vec<u64>,
+    pub chained: bool,
+    /// The request whose command or data is on the bus now, and the phase.
+    pub bus: Option<(u64, Stage)>,
+    /// The IRQ handler runs (between an interrupt and the next command).
+    pub in_irq: bool,
+    pub cache_dirty: u64,
+    pub cache_capacity: u64,
+    pub interrupts: u64,
+    pub bytes_done: u64,
+}
+
+impl Simulator {
+    /// Stage of a request at `now`, resolving bus phases computed ahead of time.
+    fn stage_now(&self, r: &super::request::Request) -> (Stage, u64) {
+        if r.stage == Stage::Command {
+            let p = r.phases;
+            let now = self.now;
+            return if now < p.cmd {
+                (Stage::HostQueue, r.t_stage)
+            } else if now < p.access {
+                (Stage::Command, p.cmd)
+            } else if now < p.data {
+                (Stage::CardAccess, p.access)
+            } else if now < p.busy {
+                (Stage::Data, p.data)
+            } else if now < p.end {
+                (Stage::CardBusy, p.busy)
+            } else {
+                (Stage::Irq, p.end)
+            };
+        }
+        (r.stage, r.t_stage)
+    }
+
+    /// Where everything is at the current simulated time.
+    pub fn snapshot(&mut self) -> Snapshot {
+        let now = self.now;
+        let mut requests: Vec<RequestView> = self
+            .reqs
+            .iter()
+            .map(|(_, r)| {
+                let (stage, since) = self.stage_now(r);
+                RequestView {
+                    id: r.id,
+                    job: r.job,
+                    op: r.op,
+                    offset: r.offset,
+                    len: r.len,
+                    reliable: r.fua && self.cfg.fua && self.card.timing().reliable_write,
+                    stage,
+                    since_ns: since,
+                    tag: r.tag,
+                    chain: r.chain,
+                }
+            })
+            .collect();
+        requests.sort_by_key(|r| r.id);
+        let bus = requests
+            .iter()
+            .find(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data | Stage::CardBusy))
+            .map(|r| (r.id, r.stage));
+        let ids = |v: &mut dyn Iterator<Item = &super::ReqIdx>| v.map(|&i| self.reqs.get(i).id).collect::<Vec<_>>();
+        let host_queue = match self.cfg.mmc_path {
+            MmcPath::Hsq => ids(&mut self.hsq.fifo.iter()),
+            MmcPath::Legacy => ids(&mut self.legacy.queue.iter()),
+            MmcPath::Cqe => ids(&mut self.cqe.tasks.iter().map(|(r, _)| r)),
+        };
+        let on_host = ids(&mut self.host.active.iter());
+        Snapshot {
+            now_ns: now,
+            jobs: self
+                .jobs
+                .iter()
+                .map(|j| JobView { name: j.name.clone(), index: j.index, inflight: j.inflight, outstanding_max: j.outstanding_max, issued: j.issued })
+                .collect(),
+            tags_in_use: self.blk.tags_in_use(),
+            tags_total: MMC_QUEUE_DEPTH,
+            dispatch_list: ids(&mut self.blk.dispatch.iter()),
+            sw_queue: ids(&mut self.blk.sw_queue.iter().chain(self.blk.tag_waiters.iter())),
+            requeues: self.stats.requeues,
+            in_flight: self.mq.total_in_flight(),
+            window: self.mmc_window(),
+            hsq_depth: self.mq.hsq_depth,
+            hsq_dynamic: self.cfg.hsq_depth == HsqDepth::Dynamic,
+            hsq_depth_changes: self.hsq.depth_changes,
+            host_queue,
+            on_host,
+            chained: self.host.chained && !self.host.active.is_empty(),
+            bus,
+            in_irq: now < self.host.irq_busy_until,
+            cache_dirty: self.card.dirty_at(now),
+            cache_capacity: self.card.cache_capacity(),
+            interrupts: self.stats.interrupts,
+            bytes_done: self.bytes_done,
+            requests,
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Requests in flight, kept in a slab whose size is bounded by the number of outstanding I/Os
+//! (never by the number simulated).
+
+use super::event::ReqIdx;
+use crate::trace::Stage;
+
+/// What a request asks of the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Read,
+    Write,
+    /// REQ_OP_FLUSH: CMD6 FLUSH_CACHE.
+    Flush,
+}
+
+impl Op {
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::Write => "write",
+            Op::Flush => "flush",
+        }
+    }
+}
+
+/// Bus phases of a request, absolute ns (set when the host starts it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BusPhases {
+    pub cmd: u64,
+    pub access: u64,
+    pub data: u64,
+    pub busy: u64,
+    pub end: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// Unique, increasing id (for traces and the UI).
+    pub id: u64,
+    pub job: u32,
+    pub op: Op,
+    /// Byte offset on the device.
+    pub offset: u64,
+    pub len: u64,
+    /// REQ_FUA: executed as a reliable write when the host advertises FUA.
+    pub fua: bool,
+    /// When fio issued it (start of the system call).
+    pub t_issue: u64,
+    pub stage: Stage,
+    pub t_stage: u64,
+    /// blk-mq tag (also the hsq slot index).
+    pub tag: Option<u16>,
+    /// Set once the request has been accepted by `mmc_mq_queue_rq`.
+    pub in_mmc: bool,
+    /// ADMA3 chain (batch) it travelled in, if any.
+    pub chain: Option<u32>,
+    pub phases: BusPhases,
+    /// The I/O failed (power cut, retries exhausted).
+    pub failed: bool,
+    /// Issued by the mmc_test thread straight to the host (no blk-mq, no fio).
+    pub from_mmc_test: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Slab {
+    items: Vec<Option<Request>>,
+    free: Vec<ReqIdx>,
+    live: usize,
+}
+
+impl Slab {
+    pub fn insert(&mut self, r: Request) -> ReqIdx {
+        self.live += 1;
+        if let Some(i) = self.free.pop() {
+            self.items[i as usize] = Some(r);
+            i
+        } else {
+            self.items.push(Some(r));
+            (self.items.len() - 1) as ReqIdx
+        }
+    }
+    pub fn remove(&mut self, i: ReqIdx) -> Request {
+        let r = self.items[i as usize].take().expect("request slot in use");
+        self.free.push(i);
+        self.live -= 1;
+        r
+    }
+    pub fn get(&self, i: ReqIdx) -> &Request {
+        self.items[i as usize].as_ref().expect("request slot in use")
+    }
+    pub fn get_mut(&mut self, i: ReqIdx) -> &mut Request {
+        self.items[i as usize].as_mut().expect("request slot in use")
+    }
+    pub fn live(&self) -> usize {
+        self.live
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (ReqIdx, &Request)> {
+        self.items.iter().enumerate().filter_map(|(i, r)| r.as_ref().map(|r| (i as ReqIdx, r)))
+    }
+}
