@@ -239,7 +239,7 @@ proptest! {
     }
 
     #[test]
-    fn random_values_never_panic(i in 0..OPTIONS.len(), v in "\\PC{0,24}|[0-9]{15,30}[kmgt]?|[0-9.]{1,8}[a-z]{0,4}") {
+    fn random_values_never_panic(i in 0..OPTIONS.len(), v in "\\PC{0,24}|[0-9]{15,30}[kmgt]?|[0-9.]{1,8}[a-z]{0,4}|[0-9]{0,40}\\.[0-9]{0,40}(k|m|g|t|d|h|s|ms)?") {
         let _ = apply_option(&mut Scenario::default(), OptionScope::Global, OPTIONS[i].name, Some(&v));
         let _ = apply_option(&mut Scenario::default(), OptionScope::Job(0), OPTIONS[i].name, None);
     }

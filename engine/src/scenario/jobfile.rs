@@ -1,4 +1,5 @@
-//! fio job files, and writing a scenario back as options, command-line arguments or a job file.
+//! fio job files and fio's section semantics ([`ScenarioBuilder`]), and writing a scenario back
+//! as options, command-line arguments or a job file.
 //!
 //! The job-file syntax is fio's (HOWTO, "Job file format"): INI-style sections, `[global]` for
 //! options every later job inherits and `[NAME]` for a job named NAME; `key=value` or a bare

@@ -4,7 +4,7 @@
 //! [`apply_option`] sets one option; [`ScenarioBuilder`] adds fio's section semantics (globals
 //! inherited by later job sections) and [`parse_args`] reads a fio command line with it.
 
-use super::units::{parse_bool, parse_size, parse_time_ns, parse_uint};
+use super::units::{format_size, parse_bool, parse_size, parse_time_ns, parse_uint};
 pub use super::jobfile::ScenarioBuilder;
 use super::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError};
 
@@ -200,11 +200,8 @@ fn size(key: &str, value: &str, min: u64, max: u64, align: u64) -> Result<u64, S
     let v = parse_size(value).map_err(|m| ScenarioError::new(key, m))?;
     if v < min || v > max || v % align != 0 {
         let what = format!("out of range ({} bytes)", v);
-        let accepted = if align > 1 {
-            format!("{}..={} bytes, a multiple of {}", min, max, align)
-        } else {
-            format!("{}..={} bytes", min, max)
-        };
+        let range = format!("{}..={}", format_size(min), format_size(max));
+        let accepted = if align > 1 { format!("{}, a multiple of {}", range, align) } else { range };
         return Err(bad(key, value, &what, &accepted));
     }
     Ok(v)

@@ -72,7 +72,8 @@ fn parse_decimal_times(num: &str, mult: u64) -> Option<u64> {
     // The fraction digit by digit: each digit d at position k adds d * mult / 10^k.
     let mut scale: u128 = 1;
     let mut frac_sum: u128 = 0;
-    for b in frac.bytes().take(30) {
+    // 18 digits keep `frac_sum * mult` far inside u128; later digits cannot change the result.
+    for b in frac.bytes().take(18) {
         scale *= 10;
         frac_sum = frac_sum * 10 + u128::from(b - b'0');
     }
@@ -166,6 +167,8 @@ mod tests {
         assert!(parse_size("99999999999999999999t").is_err());
         assert!(parse_size("16777216t").is_err());
         assert!(parse_size("-1").is_err());
+        assert_eq!(parse_size("1.99999999999999999999999999999999999t"), Ok((2 << 40) - 1));
+        assert!(parse_time_ns("9.99999999999999999999999999999999999d").is_ok());
     }
 
     #[test]
