@@ -21,7 +21,7 @@ pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
     let mut specs: Vec<&JobSpec> = Vec::new();
     if scn.mmc_test.is_none() {
         for j in &scn.jobs {
-            specs.extend(std::iter::repeat(j).take(j.numjobs as usize));
+            specs.extend(std::iter::repeat_n(j, j.numjobs as usize));
         }
     }
     let spec_of = |i: usize| if specs.len() == rep.jobs.len() { specs.get(i).copied() } else { None };

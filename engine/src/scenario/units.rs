@@ -124,7 +124,7 @@ pub fn parse_uint(text: &str, min: u64, max: u64) -> Result<u64, String> {
 /// The shortest exact fio form of a size: "4k", "512k", "64m", "1g", "2t", else bytes.
 pub fn format_size(bytes: u64) -> String {
     for (suffix, mult) in [("t", KIB << 30), ("g", KIB << 20), ("m", KIB << 10), ("k", KIB)] {
-        if bytes != 0 && bytes % mult == 0 {
+        if bytes != 0 && bytes.is_multiple_of(mult) {
             return format!("{}{}", bytes / mult, suffix);
         }
     }
@@ -140,7 +140,7 @@ pub fn format_time_ns(ns: u64) -> String {
         ("ms", 1_000_000),
         ("us", 1_000),
     ] {
-        if ns != 0 && ns % mult == 0 {
+        if ns != 0 && ns.is_multiple_of(mult) {
             return format!("{}{}", ns / mult, suffix);
         }
     }
