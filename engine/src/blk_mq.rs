@@ -61,7 +61,8 @@ impl Simulator {
             Some(tag) => {
                 self.reqs.get_mut(req).tag = Some(tag);
                 self.blk.sw_queue.push_back(req);
-                self.q.push(self.now, Event::Dispatch { issued: None });
+                // blk_mq_run_hw_queue from the submitting context, synchronously.
+                self.blk_mq_dispatch(None);
             }
             None => self.blk.tag_waiters.push_back(req),
         }

@@ -230,10 +230,10 @@ impl Simulator {
     /// Starts the job's next system call if it may issue and none is pending.
     pub(crate) fn job_kick(&mut self, j: u32) {
         let now = self.now;
-        let job = &mut self.jobs[j as usize];
+        let job = &self.jobs[j as usize];
         if !job.issuing && job.can_issue(now) {
-            job.issuing = true;
-            self.q.push(now, Event::JobIssue { job: j });
+            // The thread is running: it enters its next system call right away.
+            self.job_issue(j);
         }
     }
 }
