@@ -7,7 +7,7 @@
 use crate::normal::{blocks, runtime_ms, Block};
 use mmcsim_engine::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
 use mmcsim_engine::scenario::options::OptionScope;
-use mmcsim_engine::{DirStats, Report, Scenario, SimStats, Stage};
+use mmcsim_engine::{DirStats, Report, Scenario, Stage};
 
 /// A JSON value whose objects keep their key order.
 pub enum Json {
@@ -107,9 +107,23 @@ fn dir_obj(d: &DirStats) -> Json {
     ])
 }
 
-fn sim_obj(s: &SimStats) -> Json {
-    let stages = Stage::ALL.iter().map(|&st| (st.name().to_string(), Json::U(s.stage(st)))).collect();
+fn power_cut_obj(p: &mmcsim_engine::PowerCutReport) -> Json {
+    let ranges = p.lost_ranges.iter().map(|&(o, l)| obj(vec![("offset", Json::U(o)), ("len", Json::U(l))])).collect();
     obj(vec![
+        ("at_ns", Json::U(p.at_ns)),
+        ("acked_writes", Json::U(p.acked_writes)),
+        ("lost_acked_writes", Json::U(p.lost_acked_writes)),
+        ("lost_acked_bytes", Json::U(p.lost_acked_bytes)),
+        ("failed_in_flight", Json::U(p.failed_in_flight)),
+        ("acked_reliable_writes", Json::U(p.acked_reliable_writes)),
+        ("lost_ranges", Json::Arr(ranges)),
+    ])
+}
+
+fn sim_obj(rep: &Report) -> Json {
+    let s = &rep.sim;
+    let stages = Stage::ALL.iter().map(|&st| (st.name().to_string(), Json::U(s.stage(st)))).collect();
+    let mut v = vec![
         ("simulated_ns", Json::U(s.simulated_ns)),
         ("events", Json::U(s.events)),
         ("interrupts", Json::U(s.interrupts)),
@@ -119,7 +133,14 @@ fn sim_obj(s: &SimStats) -> Json {
         ("batch_hist", Json::Arr(s.batch_hist.iter().map(|&c| Json::U(c)).collect())),
         ("stage_ns", Json::Obj(stages)),
         ("bus_busy_ns", Json::U(s.bus_busy_ns)),
-    ])
+        ("crc_errors", Json::U(s.crc_errors)),
+        ("retries", Json::U(s.retries)),
+        ("card_resets", Json::U(s.resets)),
+    ];
+    if let Some(p) = &rep.power_cut {
+        v.push(("power_cut", power_cut_obj(p)));
+    }
+    obj(v)
 }
 
 /// The options of one scope as fio's `"job options"` / `"global options"` object.
@@ -128,7 +149,7 @@ fn options_obj(scn: &Scenario, want: impl Fn(OptionScope) -> bool) -> Json {
     Json::Obj(v)
 }
 
-fn job_obj(scn: &Scenario, b: &Block, sim: &SimStats) -> Json {
+fn job_obj(scn: &Scenario, b: &Block, rep: &Report) -> Json {
     let spec_idx = b.spec.and_then(|sp| scn.jobs.iter().position(|j| std::ptr::eq(j, sp)));
     let job_opts = match spec_idx {
         Some(i) => options_obj(scn, |s| s == OptionScope::Job(i)),
@@ -146,13 +167,13 @@ fn job_obj(scn: &Scenario, b: &Block, sim: &SimStats) -> Json {
         ("write", dir_obj(&b.job.write)),
         ("trim", dir_obj(&DirStats::default())),
         ("sync", sync),
-        ("mmcsim", sim_obj(sim)),
+        ("mmcsim", sim_obj(rep)),
     ])
 }
 
 /// The whole JSON document of a run, with a trailing newline.
 pub fn render(scn: &Scenario, rep: &Report) -> String {
-    let jobs = blocks(scn, rep).iter().map(|b| job_obj(scn, b, &rep.sim)).collect();
+    let jobs = blocks(scn, rep).iter().map(|b| job_obj(scn, b, rep)).collect();
     let doc = obj(vec![
         ("fio version", Json::S(format!("mmcsim-{}", env!("CARGO_PKG_VERSION")))),
         ("timestamp", Json::U(0)),

@@ -166,6 +166,42 @@ fn sim_lines(out: &mut String, rep: &Report) {
             .collect();
         let _ = writeln!(out, "  stages (usec/request): {}", parts.join(", "));
     }
+    if s.crc_errors > 0 {
+        let errors: u64 = rep.jobs.iter().map(|j| j.errors).sum();
+        let _ = writeln!(
+            out,
+            "  recovery: crc_errors={} retries={} card_resets={} io_errors={}",
+            s.crc_errors, s.retries, s.resets, errors
+        );
+    }
+    if let Some(p) = &rep.power_cut {
+        power_cut_lines(out, p);
+    }
+}
+
+/// What a power cut cost, with the first lost ranges.
+fn power_cut_lines(out: &mut String, p: &mmcsim_engine::PowerCutReport) {
+    let _ = writeln!(
+        out,
+        "  power cut at {:.3}ms: acked_writes={} lost_acked_writes={} lost_acked_bytes={} failed_in_flight={} reliable_writes_acked={}",
+        p.at_ns as f64 / 1e6,
+        p.acked_writes,
+        p.lost_acked_writes,
+        p.lost_acked_bytes,
+        p.failed_in_flight,
+        p.acked_reliable_writes
+    );
+    if p.lost_acked_writes == 0 {
+        let _ = writeln!(out, "    no acknowledged write was lost");
+        return;
+    }
+    let _ = writeln!(out, "    lost (acknowledged from the card's volatile cache, not yet programmed, no flush or FUA since):");
+    for (off, len) in p.lost_ranges.iter().take(8) {
+        let _ = writeln!(out, "      bytes {}..{} ({} KiB at LBA {})", off, off + len, len / 1024, off / 512);
+    }
+    if p.lost_ranges.len() > 8 {
+        let _ = writeln!(out, "      ... {} more", p.lost_ranges.len() - 8);
+    }
 }
 
 /// fio's `Run status group` line of one direction over all clones.

@@ -25,6 +25,8 @@ pub struct CachedExtent {
     pub len: u64,
     /// Bytes of it still only in the cache.
     pub remaining: u64,
+    /// Id of the request that wrote it.
+    pub req: u64,
 }
 
 /// Read-ahead windows the card keeps (LRU).
@@ -85,12 +87,21 @@ impl Card {
             return;
         }
         let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128 + self.drain_carry;
-        let mut bytes = (total / 1_000_000_000) as u64;
+        // The card programs only what exceeds its hold size (a full program unit stays cached).
+        let mut bytes = ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()));
         self.drain_carry = total % 1_000_000_000;
         self.drained_to = now;
         while bytes > 0 {
             let Some(front) = self.cache.front_mut() else { break };
-            let take = bytes.min(front.remaining);
+            // NAND is programmed in whole 512-byte sectors; a partial sector waits for more time.
+            let mut take = bytes.min(front.remaining);
+            if take < front.remaining {
+                take -= take % 512;
+                if take == 0 {
+                    self.drain_carry += bytes as u128 * 1_000_000_000;
+                    break;
+                }
+            }
             front.remaining -= take;
             bytes -= take;
             self.dirty -= take;
@@ -102,6 +113,11 @@ impl Card {
         if self.dirty == 0 {
             self.drain_carry = 0;
         }
+    }
+
+    /// Bytes the card keeps cached without programming them (never more than half the cache).
+    fn hold(&self) -> u64 {
+        self.t.cache_hold_bytes.min(self.t.cache_bytes / 2)
     }
 
     /// Dirty bytes at `now` (after draining).
@@ -147,7 +163,8 @@ impl Card {
 
     /// A write whose data phase may start at `data_start`, carrying `len` bytes over a bus of
     /// `bus_bps`. Returns (data start after any cache stall, data end, busy end).
-    pub fn write(&mut self, data_start: u64, offset: u64, len: u64, reliable: bool, bus_bps: u64) -> (u64, u64, u64) {
+    /// `req` is the id of the writing request (to tell, at a power cut, whose data is lost).
+    pub fn write(&mut self, data_start: u64, offset: u64, len: u64, reliable: bool, bus_bps: u64, req: u64) -> (u64, u64, u64) {
         let rate = bus_bps.min(self.t.write_accept_bytes_per_sec.max(1));
         if reliable {
             // Reliable write: programmed as it arrives; the card answers once it is in NAND.
@@ -175,9 +192,19 @@ impl Card {
         }
         let data_end = start + xfer_ns(len, rate);
         self.drain_to(data_end);
-        self.cache.push_back(CachedExtent { offset, len, remaining: len });
+        self.cache.push_back(CachedExtent { offset, len, remaining: len, req });
         self.dirty += len;
         (start, data_end, data_end + self.t.write_busy_ns)
+    }
+
+    /// The power fails at `now`: whatever is only in the volatile cache is gone. Returns the
+    /// extents lost, in program order.
+    pub fn power_cut(&mut self, now: u64) -> Vec<CachedExtent> {
+        self.drain_to(now);
+        self.dirty = 0;
+        self.drain_carry = 0;
+        self.windows = [(u64::MAX, u64::MAX); READ_WINDOWS];
+        self.cache.drain(..).filter(|e| e.remaining > 0).collect()
     }
 
     /// CMD6 FLUSH_CACHE at `now`: busy until everything dirty is programmed.
@@ -220,8 +247,8 @@ mod tests {
         let mut t = 0;
         // Fill far past capacity in one go: later writes stall.
         let mut stalled = false;
-        for i in 0..(2 * cap / 65536) {
-            let (s, _e, busy) = c.write(t, i * 65536, 65536, false, 400_000_000);
+        for i in 0..(8 * cap / 65536) {
+            let (s, _e, busy) = c.write(t, i * 65536, 65536, false, 400_000_000, i);
             if s > t {
                 stalled = true;
             }
@@ -234,7 +261,7 @@ mod tests {
     #[test]
     fn flush_empties_the_cache() {
         let mut c = card();
-        let (_, _, busy) = c.write(0, 0, 1 << 20, false, 400_000_000);
+        let (_, _, busy) = c.write(0, 0, 1 << 20, false, 400_000_000, 1);
         let end = c.flush(busy);
         assert!(end >= busy + xfer_ns(1 << 20, c.t.nand_program_bytes_per_sec) / 2);
         assert_eq!(c.dirty_at(end), 0);
@@ -242,10 +269,25 @@ mod tests {
     }
 
     #[test]
+    fn power_cut_loses_the_held_cache_only() {
+        let mut c = card();
+        let hold = c.hold();
+        let mut t = 0;
+        for i in 0..64u64 {
+            let (_, _, busy) = c.write(t, i * 4096, 4096, false, 400_000_000, i);
+            t = busy + 1_000_000;
+        }
+        let lost = c.power_cut(t);
+        let bytes: u64 = lost.iter().map(|e| e.remaining).sum();
+        assert!(bytes > 0 && bytes <= hold, "lost {bytes} of hold {hold}");
+        assert_eq!(lost.last().map(|e| e.req), Some(63), "the newest writes are the ones lost");
+    }
+
+    #[test]
     fn reliable_write_waits_for_nand() {
         let mut c = card();
-        let (_, _, normal) = c.write(0, 0, 4096, false, 400_000_000);
-        let (_, _, reliable) = c.write(1_000_000, 8192, 4096, true, 400_000_000);
+        let (_, _, normal) = c.write(0, 0, 4096, false, 400_000_000, 1);
+        let (_, _, reliable) = c.write(1_000_000, 8192, 4096, true, 400_000_000, 2);
         assert!(reliable - 1_000_000 > normal + 200_000);
     }
 }

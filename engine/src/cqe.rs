@@ -37,6 +37,9 @@ impl Simulator {
 
     /// The controller picks the ready task (lowest ready time, then oldest) when the bus is free.
     pub(crate) fn cqe_pump(&mut self) {
+        if self.recovery.active {
+            return;
+        }
         if self.now < self.cqe.bus_free_at {
             self.host_schedule_start(self.cqe.bus_free_at);
             return;
@@ -61,6 +64,10 @@ impl Simulator {
         self.stats.interrupts += 1;
         self.stats.batch_hist[1] += 1;
         self.account_bus_phases(req);
+        if self.reqs.get(req).crc_error {
+            self.recovery_start(req);
+            return;
+        }
         let t = self.now + self.platform.host.completion_ns + self.dma_unmap_cost(req);
         self.q.push(t, Event::Completed { req });
         self.cqe_pump();

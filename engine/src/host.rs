@@ -19,8 +19,8 @@ pub struct HostCtl {
     pub gen: u32,
     /// The IRQ handler runs until this time; nothing new starts before.
     pub irq_busy_until: u64,
-    /// A HostStart event is pending.
-    pub start_pending: bool,
+    /// Earliest pending HostStart event.
+    pub start_at: Option<u64>,
     /// Chains started (ids for the UI).
     pub chains: u32,
     /// Whether the active transfer is an ADMA3 chain.
@@ -90,7 +90,7 @@ impl Simulator {
             }
             Op::Write => {
                 let reliable = fua && self.cfg.fua && self.card.timing().reliable_write;
-                self.card.write(access, offset, len, reliable, bus_bps)
+                self.card.write(access, offset, len, reliable, bus_bps, id)
             }
             Op::Flush => {
                 let end = self.card.flush(access);
@@ -98,6 +98,9 @@ impl Simulator {
             }
         };
         self.stats.bus_commands += 1;
+        if op != Op::Flush && self.recovery.draw_error() {
+            self.reqs.get_mut(req).crc_error = true;
+        }
         self.bus.record(SegmentKind::Command, cmd, access, Some(id));
         self.bus.record(SegmentKind::CardAccess, access, data, Some(id));
         self.bus.record(SegmentKind::Data, data, busy, Some(id));
@@ -144,7 +147,9 @@ impl Simulator {
         self.host.irq_busy_until = self.now + gap;
         for &req in &done {
             self.account_bus_phases(req);
-            if self.reqs.get(req).from_mmc_test {
+            if self.reqs.get(req).crc_error {
+                self.recovery_start(req);
+            } else if self.reqs.get(req).from_mmc_test {
                 self.mmc_test_transfer_done(req);
             } else {
                 let t = self.now + gap + self.platform.host.completion_ns + self.dma_unmap_cost(req);
@@ -154,17 +159,25 @@ impl Simulator {
         self.host_schedule_start(self.now + gap);
     }
 
-    /// Schedules a `HostStart` at `t` unless one is pending.
+    /// Schedules a `HostStart` at `t` unless one is pending at or before `t` (that one
+    /// re-schedules itself if the controller is still busy then).
     pub(crate) fn host_schedule_start(&mut self, t: u64) {
-        if !self.host.start_pending {
-            self.host.start_pending = true;
-            self.q.push(t, Event::HostStart);
+        if self.host.start_at.is_some_and(|p| p <= t) {
+            return;
         }
+        self.host.start_at = Some(t);
+        self.q.push(t, Event::HostStart);
     }
 
     /// `Event::HostStart`: the controller is free: pump whichever queue feeds it.
     pub(crate) fn host_start_event(&mut self) {
-        self.host.start_pending = false;
+        if self.host.start_at == Some(self.now) {
+            self.host.start_at = None;
+        }
+        if self.now < self.host.irq_busy_until {
+            self.host_schedule_start(self.host.irq_busy_until);
+            return;
+        }
         self.legacy_pump();
         match self.cfg.mmc_path {
             MmcPath::Hsq => self.hsq_pump(),

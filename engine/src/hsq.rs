@@ -52,7 +52,8 @@ impl Simulator {
     /// `mmc_hsq_pump_requests`: if the controller is free, start the next request (or chain).
     pub(crate) fn hsq_pump(&mut self) {
         self.hsq_modify_threshold();
-        if self.host_busy() || self.hsq.fifo.is_empty() {
+        // `hsq->recovery_halt` while the recovery work runs.
+        if self.host_busy() || self.recovery.active || self.hsq.fifo.is_empty() {
             return;
         }
         let packed = self.cfg.packed as usize;

@@ -24,7 +24,7 @@ impl Simulator {
 
     /// Starts the next prepared request if the controller is free.
     pub(crate) fn legacy_pump(&mut self) {
-        if self.host_busy() {
+        if self.host_busy() || self.recovery.active {
             return;
         }
         if let Some(req) = self.legacy.queue.pop_front() {

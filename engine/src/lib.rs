@@ -27,6 +27,8 @@ pub mod metrics;
 pub mod mmc_queue;
 pub mod mmc_test;
 pub mod platform;
+pub mod power;
+pub mod recovery;
 pub mod report;
 pub mod rng;
 pub mod scenario;
@@ -35,7 +37,8 @@ pub mod trace;
 pub mod workload;
 
 pub use platform::{Platform, PLATFORMS};
-pub use report::{DirStats, JobReport, Report, SimStats};
+pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
 pub use scenario::{HostConfig, HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError};
+pub use sim::request::Op;
 pub use sim::{run, Simulator};
 pub use trace::{Stage, TraceEvent};

@@ -24,6 +24,8 @@ pub const MMC_TEST_BYTES: u64 = 128 << 20;
 /// What the test thread is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Thread {
+    /// Not started: the first step prepares the first transfer.
+    Start,
     /// Preparing (mapping) `req`; done at the pending MmcTestStep.
     Preparing(ReqIdx),
     /// Starting `req` on the host (non-blocking: after the previous completion).
@@ -59,6 +61,8 @@ pub struct MmcTest {
     finished_req: Option<ReqIdx>,
     pub reports: Vec<JobReport>,
     current: DirStats,
+    /// Transfers of the current size that failed (retries exhausted).
+    errors: u64,
 }
 
 /// Formats a transfer size as mmc_test's jobname: "4KiB", "63.5KiB".
@@ -88,13 +92,14 @@ impl MmcTest {
             issued: 0,
             finished: 0,
             size_start: 0,
-            thread: Thread::Finished,
+            thread: Thread::Start,
             on_bus: None,
             on_bus_done: false,
             prepared: None,
             finished_req: None,
             reports: Vec::new(),
             current: DirStats::default(),
+            errors: 0,
         }
     }
 
@@ -120,9 +125,9 @@ impl Simulator {
         self.mmc_test.as_mut().expect("mmc_test running")
     }
 
-    /// Starts the test thread at time 0.
+    /// Starts the test thread at time 0 (with the first step, so tracing can be turned on).
     pub(crate) fn mmc_test_begin(&mut self) {
-        self.mmc_test_prepare_next();
+        self.q.push(0, Event::MmcTestStep);
     }
 
     /// Allocates the next sequential transfer and starts preparing it (start_ns + dma map).
@@ -152,6 +157,8 @@ impl Simulator {
             chain: None,
             phases: Default::default(),
             failed: false,
+            crc_error: false,
+            retries: 0,
             from_mmc_test: true,
         });
         self.trace_stage(req, Stage::Issue, now);
@@ -172,6 +179,7 @@ impl Simulator {
         let thread = self.mmc_test.as_ref().expect("mmc_test").thread;
         let nonblocking = self.mmc_test.as_ref().expect("mmc_test").nonblocking;
         match thread {
+            Thread::Start => self.mmc_test_prepare_next(),
             Thread::Preparing(req) => {
                 self.set_stage(req, Stage::HostQueue);
                 if self.mmc_test.as_ref().expect("mmc_test").on_bus.is_none() {
@@ -267,6 +275,10 @@ impl Simulator {
         let now = self.now;
         let t = self.mmc_test_mut();
         t.finished += 1;
+        if r.failed {
+            t.errors += 1;
+            return;
+        }
         t.current.io_bytes += r.len;
         t.current.total_ios += 1;
         t.current.clat.record(now - r.t_issue);
@@ -289,7 +301,8 @@ impl Simulator {
         let (read, write) = if t.write { (DirStats::default(), stats) } else { (stats, DirStats::default()) };
         let index = t.size_idx as u32;
         let runtime = now - t.size_start;
-        t.reports.push(JobReport { name, index, read, write, flushes: 0, errors: 0, runtime_ns: runtime });
+        let errors = std::mem::take(&mut t.errors);
+        t.reports.push(JobReport { name, index, read, write, flushes: 0, errors, runtime_ns: runtime });
         t.size_idx += 1;
         t.issued = 0;
         t.finished = 0;

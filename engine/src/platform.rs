@@ -78,6 +78,10 @@ pub struct CardTiming {
     pub write_busy_ns: u64,
     /// Volatile write cache size, bytes (0 = the card has none).
     pub cache_bytes: u64,
+    /// Bytes the card keeps in its volatile cache before it starts programming them (gathering a
+    /// multi-plane program unit); only more data or a flush makes it program them. This is what
+    /// a power cut loses from a cache that was not flushed.
+    pub cache_hold_bytes: u64,
     /// Rate at which the card programs NAND (draining the cache, or cache-less writes).
     pub nand_program_bytes_per_sec: u64,
     /// Reliable write (CMD23 bit 31): fixed commit time after the data is programmed.
@@ -190,6 +194,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         write_busy_ns: 7_000,
         cache_bytes: 4 * MIB,
         // Not measured; above the 177 MB/s of the packed 4 KiB writes so they never fill the cache.
+        cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 200 * MB,
         reliable_write_fixed_ns: 227_000,
         reliable_write_bytes_per_sec: 160 * MB,
@@ -251,6 +256,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         write_busy_ns: 20_000,
         // Small cache: the 512 KiB sequential write (200.5 MiB/s = 210 MB/s) runs at NAND speed.
         cache_bytes: 2 * MIB,
+        cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 210 * MB,
         // 4 KiB FUA write 308 us and 512 KiB FUA write 3.345 ms give 263 us + size / 171 MB/s.
         reliable_write_fixed_ns: 263_000,
@@ -308,6 +314,7 @@ pub const U300_MMCI_2011: Platform = Platform {
         // the data, plus ~523 us per write.
         write_busy_ns: 523_000,
         cache_bytes: 0,
+        cache_hold_bytes: 0,
         nand_program_bytes_per_sec: 11_430_000,
         reliable_write_fixed_ns: 523_000,
         reliable_write_bytes_per_sec: 11_430_000,
@@ -365,6 +372,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         write_busy_ns: 14_600,
         cache_bytes: 4 * MIB,
         // 512 KiB sequential write 165.67 MiB/s = 174 MB/s: the cache is full, NAND sets the pace.
+        cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 174 * MB,
         reliable_write_fixed_ns: 227_000,
         reliable_write_bytes_per_sec: 160 * MB,

@@ -74,6 +74,12 @@ pub struct SimStats {
     pub stage_ns: Vec<u64>,
     /// Bus busy time (command + card access + data + card busy).
     pub bus_busy_ns: u64,
+    /// Data CRC errors the card returned (`inject_error=`).
+    pub crc_errors: u64,
+    /// Requests re-issued by the recovery path (`mmc_blk_mq_rw_recovery`).
+    pub retries: u64,
+    /// Card resets before a last retry (`mmc_blk_reset`).
+    pub resets: u64,
 }
 
 impl SimStats {
@@ -88,6 +94,30 @@ impl SimStats {
     }
 }
 
+/// What a power cut cost (`power_cut=`, or the UI's plug).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PowerCutReport {
+    /// When the power failed, ns of simulated time.
+    pub at_ns: u64,
+    /// Writes acknowledged to the jobs before the cut.
+    pub acked_writes: u64,
+    /// Of those, writes whose data was only in the card's volatile cache.
+    pub lost_acked_writes: u64,
+    pub lost_acked_bytes: u64,
+    /// Byte ranges (offset, length) lost, in program order; at most [`PowerCutReport::MAX_RANGES`].
+    pub lost_ranges: Vec<(u64, u64)>,
+    /// Ids of the lost acknowledged write requests (at most [`PowerCutReport::MAX_RANGES`]).
+    pub lost_requests: Vec<u64>,
+    /// Requests in flight at the cut: they fail with an I/O error.
+    pub failed_in_flight: u64,
+    /// Acknowledged writes that were reliable writes (FUA): never lost.
+    pub acked_reliable_writes: u64,
+}
+
+impl PowerCutReport {
+    pub const MAX_RANGES: usize = 64;
+}
+
 /// Everything a finished run reports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -95,6 +125,8 @@ pub struct Report {
     /// One entry per job clone (fio's `jobs[]`).
     pub jobs: Vec<JobReport>,
     pub sim: SimStats,
+    /// Present when the run ended in a power cut.
+    pub power_cut: Option<PowerCutReport>,
 }
 
 impl Report {

@@ -22,6 +22,8 @@ pub enum Stage {
     CardBusy,
     /// Transfer over, waiting for the interrupt and the completion pass (`mmc_hsq_finalize_request`).
     Irq,
+    /// The recovery path after an error: CMD13 status, card reset, retry (`mmc_blk_mq_rw_recovery`).
+    Recovery,
     /// post_req (`dma_unmap_sg`), `blk_mq_complete_request`, fio reaping the completion.
     Complete,
     /// Completed and reaped.
@@ -29,7 +31,7 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Stage; 11] = [
+    pub const ALL: [Stage; 12] = [
         Stage::Submit,
         Stage::BlkMq,
         Stage::Issue,
@@ -39,6 +41,7 @@ impl Stage {
         Stage::Data,
         Stage::CardBusy,
         Stage::Irq,
+        Stage::Recovery,
         Stage::Complete,
         Stage::Done,
     ];
@@ -56,17 +59,19 @@ impl Stage {
             Stage::Data => "data",
             Stage::CardBusy => "card busy",
             Stage::Irq => "irq",
+            Stage::Recovery => "recovery",
             Stage::Complete => "complete",
             Stage::Done => "done",
         }
     }
 }
 
-/// One timestamped trace event: request `req` entered `stage` at `t_ns`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One timestamped trace event: request `req` (of job `job`, doing `op`) entered `stage` at `t_ns`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TraceEvent {
     pub t_ns: u64,
     pub req: u64,
     pub job: u32,
+    pub op: crate::sim::request::Op,
     pub stage: Stage,
 }

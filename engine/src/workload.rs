@@ -28,7 +28,7 @@ pub struct Job {
     pub outstanding_max: u32,
     pub inflight: u32,
     /// A JobIssue event is pending (the job thread is in a system call).
-    issuing: bool,
+    pub(crate) issuing: bool,
     /// Data I/Os issued so far.
     pub issued: u64,
     perm: Option<Permutation>,
@@ -180,6 +180,8 @@ impl Simulator {
             chain: None,
             phases: Default::default(),
             failed: false,
+            crc_error: false,
+            retries: 0,
             from_mmc_test: false,
         });
         self.trace_stage(req, Stage::Submit, now);
@@ -212,6 +214,9 @@ impl Simulator {
                     job.read.clat.record(clat);
                 }
                 Op::Write => {
+                    if r.fua && self.cfg.fua && self.card.timing().reliable_write {
+                        self.acked_reliable_writes += 1;
+                    }
                     job.write.io_bytes += r.len;
                     job.write.total_ios += 1;
                     job.write.runtime_ns = now;

@@ -147,7 +147,7 @@ fn apply_option_scopes() {
 fn every_option_in_the_table_is_accepted_somewhere() {
     for o in OPTIONS {
         let mut s = Scenario::default();
-        let sample = ["1", "8", "4k", "read", "psync", "hsq", "sprd-hs400es-2020", "40", "x"];
+        let sample = ["1", "8", "4k", "read", "psync", "hsq", "sprd-hs400es-2020", "40", "x", "crc:0.01"];
         let ok = sample.iter().any(|v| apply_option(&mut s, OptionScope::Global, o.name, Some(v)).is_ok());
         assert!(ok, "option {} accepts none of the samples", o.name);
     }
@@ -187,8 +187,9 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
         prop::option::of(37u32..=44),
         (prop::option::of(0usize..3), prop::option::of(any::<bool>()), prop::option::of(0u32..=64)),
         (prop::option::of(prop_oneof![Just(0u32), 2u32..=16]), prop::option::of(any::<bool>()), prop::option::of(any::<bool>())),
+        (prop::option::of(1u64..=86_400_000_000_000), prop::option::of(1u32..=500_000)),
     )
-        .prop_map(move |((p, jobs, randseed, gr), mmc_test, (path, nb, depth), (packed, fua, cache))| Scenario {
+        .prop_map(move |((p, jobs, randseed, gr), mmc_test, (path, nb, depth), (packed, fua, cache), (cut, err))| Scenario {
             platform: names[p].to_string(),
             host: HostOptions {
                 mmc_path: path.map(|i| MmcPath::ALL[i]),
@@ -202,6 +203,8 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
             randseed,
             group_reporting: gr,
             mmc_test,
+            power_cut_ns: cut,
+            inject_error: err.map(|rate_ppm| mmcsim_engine::scenario::ErrorInjection { kind: mmcsim_engine::scenario::ErrorKind::Crc, rate_ppm }),
         })
 }
 

@@ -189,6 +189,12 @@ fn global_options(s: &Scenario) -> Vec<(&'static str, String)> {
     if let Some(n) = s.mmc_test {
         v.push(("mmc_test", n.to_string()));
     }
+    if let Some(t) = s.power_cut_ns {
+        v.push(("power_cut", super::units::format_time_ns(t)));
+    }
+    if let Some(e) = s.inject_error {
+        v.push(("inject_error", e.to_text()));
+    }
     v
 }
 

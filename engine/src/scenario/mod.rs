@@ -10,6 +10,7 @@ pub mod units;
 
 pub use options::{apply_option, OptionScope, OPTIONS};
 
+
 /// fio's `rw=`: the I/O pattern of a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rw {
@@ -198,6 +199,61 @@ pub struct Scenario {
     pub group_reporting: bool,
     /// Run this kernel mmc_test performance case (37..=44) instead of fio jobs.
     pub mmc_test: Option<u32>,
+    /// Cut the power at this simulated time, ns (`power_cut=`).
+    pub power_cut_ns: Option<u64>,
+    /// Make the card return errors (`inject_error=crc:RATE`).
+    pub inject_error: Option<ErrorInjection>,
+}
+
+/// Which error the card returns (`inject_error=KIND:RATE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// Data CRC error on a read or write transfer (`-EILSEQ` in `data->error`).
+    Crc,
+}
+
+/// Fault injection: each data transfer fails with probability `rate_ppm` / 1e6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ErrorInjection {
+    pub kind: ErrorKind,
+    pub rate_ppm: u32,
+}
+
+impl ErrorInjection {
+    /// Largest accepted rate (half of all transfers).
+    pub const MAX_PPM: u32 = 500_000;
+
+    /// Parses `crc:0.01` (a probability per transfer, 0 < rate <= 0.5, resolution 1e-6).
+    pub fn parse(v: &str) -> Result<ErrorInjection, String> {
+        let accepted = "crc:RATE with 0 < RATE <= 0.5, e.g. crc:0.01";
+        let (kind, rate) = v.split_once(':').ok_or_else(|| format!("'{v}' is not KIND:RATE; accepted: {accepted}"))?;
+        let kind = match kind {
+            "crc" => ErrorKind::Crc,
+            _ => return Err(format!("'{kind}' is not an error kind; accepted: {accepted}")),
+        };
+        let ppm = parse_ppm(rate).filter(|&p| p > 0 && p <= Self::MAX_PPM);
+        let rate_ppm = ppm.ok_or_else(|| format!("'{rate}' is not a rate; accepted: {accepted}"))?;
+        Ok(ErrorInjection { kind, rate_ppm })
+    }
+
+    /// The `inject_error=` text that parses back to this value.
+    pub fn to_text(&self) -> String {
+        let whole = self.rate_ppm / 1_000_000;
+        let frac = format!("{:06}", self.rate_ppm % 1_000_000);
+        let frac = frac.trim_end_matches('0');
+        if frac.is_empty() { format!("crc:{whole}") } else { format!("crc:{whole}.{frac}") }
+    }
+}
+
+/// "0.01" -> 10000 parts per million (no floating point, at most 6 decimals).
+fn parse_ppm(s: &str) -> Option<u32> {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    if int.is_empty() && frac.is_empty() || frac.len() > 6 || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let i: u32 = if int.is_empty() { 0 } else { int.parse().ok().filter(|&i: &u32| i <= 1)? };
+    let f: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<6}").parse().ok()? };
+    i.checked_mul(1_000_000)?.checked_add(f)
 }
 
 /// fio's default `randseed`.
@@ -212,6 +268,8 @@ impl Default for Scenario {
             randseed: DEFAULT_RANDSEED,
             group_reporting: false,
             mmc_test: None,
+            power_cut_ns: None,
+            inject_error: None,
         }
     }
 }

@@ -77,6 +77,8 @@ pub static OPTIONS: &[OptionInfo] = &[
     opt("fua", "0|1", "host advertises FUA: O_SYNC writes become reliable writes", S),
     opt("cache", "0|1", "the card's volatile write cache is on", S),
     opt("mmc_test", "37..=44", "run this kernel mmc_test performance case instead of fio jobs", S),
+    opt("power_cut", "time > 0 (e.g. 50ms, 2s)", "cut the power at this simulated time; report acknowledged writes lost", S),
+    opt("inject_error", "crc:RATE, 0 < RATE <= 0.5", "the card answers data transfers with CRC errors at this rate", S),
     opt("filename", "any", "ignored: the model is one eMMC device", I),
     opt("directory", "any", "ignored: the model is one eMMC device", I),
     opt("thread", "flag", "ignored: threads and processes cost the same in the model", I),
@@ -279,6 +281,13 @@ fn set_scenario(scn: &mut Scenario, name: &str, key: &str, value: Option<&str>) 
         "mmc_test" => {
             let n = parse_uint(v, 37, 44).map_err(|_| bad(key, v, "not an mmc_test performance case", "37..=44"))?;
             scn.mmc_test = Some(n as u32);
+        }
+        "power_cut" => {
+            let t = parse_time_ns(v).ok().filter(|&t| t > 0 && t <= MAX_RUNTIME_NS);
+            scn.power_cut_ns = Some(t.ok_or_else(|| bad(key, v, "not a time", "a time > 0 up to 24h, e.g. 50ms, 2s"))?);
+        }
+        "inject_error" => {
+            scn.inject_error = Some(super::ErrorInjection::parse(v).map_err(|m| ScenarioError::new(key, m))?);
         }
         _ => return Err(unknown(key)),
     }

@@ -33,6 +33,8 @@ pub enum Event {
     MmcTestStep,
     /// The simulated power supply is cut.
     PowerCut,
+    /// The recovery work (`mmc_blk_mq_recovery`) for a failed request takes its next step.
+    RecoveryStep { req: ReqIdx },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

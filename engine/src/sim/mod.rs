@@ -61,6 +61,10 @@ pub struct Simulator {
     runtime_ns: Option<u64>,
     trace: TraceBuf,
     events: u64,
+    pub(crate) power_cut: Option<crate::report::PowerCutReport>,
+    /// Reliable writes (FUA) acknowledged to the jobs.
+    pub(crate) acked_reliable_writes: u64,
+    pub(crate) recovery: crate::recovery::Recovery,
 }
 
 impl Simulator {
@@ -124,12 +128,20 @@ impl Simulator {
             runtime_ns,
             trace: TraceBuf::default(),
             events: 0,
+            power_cut: None,
+            acked_reliable_writes: 0,
+            recovery: crate::recovery::Recovery::new(scn.inject_error, Rng::new(scn.randseed, CARD_STREAM - 1)),
         };
+        if let Some(t) = scn.power_cut_ns {
+            sim.q.push(t, Event::PowerCut);
+        }
         if sim.mmc_test.is_some() {
             sim.mmc_test_begin();
         } else {
+            // Jobs start with the first step, so a caller can turn tracing on before.
             for j in 0..sim.jobs.len() as u32 {
-                sim.job_kick(j);
+                sim.jobs[j as usize].issuing = true;
+                sim.q.push(0, Event::JobIssue { job: j });
             }
         }
         Ok(sim)
@@ -194,7 +206,8 @@ impl Simulator {
             Event::Completed { req } => self.mmc_complete(req),
             Event::Reaped { req } => self.job_reaped(req),
             Event::MmcTestStep => self.mmc_test_step(),
-            Event::PowerCut => {}
+            Event::PowerCut => self.power_cut_now(),
+            Event::RecoveryStep { req } => self.recovery_step(req),
         }
         if self.trace.enabled() {
             self.trace.release(self.now);
@@ -266,7 +279,7 @@ impl Simulator {
             Some(t) => t.reports.clone(),
             None => self.jobs.iter().map(|j| j.report()).collect(),
         };
-        Report { platform: self.platform.name.to_string(), jobs, sim }
+        Report { platform: self.platform.name.to_string(), jobs, sim, power_cut: self.power_cut.clone() }
     }
 
     /// Moves a request to `stage` now, accounting the time spent in the previous stage.
@@ -287,7 +300,7 @@ impl Simulator {
     pub(crate) fn trace_stage(&mut self, req: ReqIdx, stage: Stage, t: u64) {
         if self.trace.enabled() {
             let r = self.reqs.get(req);
-            self.trace.push(self.now, TraceEvent { t_ns: t, req: r.id, job: r.job, stage });
+            self.trace.push(self.now, TraceEvent { t_ns: t, req: r.id, job: r.job, op: r.op, stage });
         }
     }
 }

@@ -5,7 +5,7 @@ use super::event::ReqIdx;
 use crate::trace::Stage;
 
 /// What a request asks of the card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {
     Read,
     Write,
@@ -57,6 +57,10 @@ pub struct Request {
     pub phases: BusPhases,
     /// The I/O failed (power cut, retries exhausted).
     pub failed: bool,
+    /// The card answered the last transfer with a data CRC error.
+    pub crc_error: bool,
+    /// Recovery retries so far (`mqrq->retries`).
+    pub retries: u32,
     /// Issued by the mmc_test thread straight to the host (no blk-mq, no fio).
     pub from_mmc_test: bool,
 }

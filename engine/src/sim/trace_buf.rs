@@ -5,13 +5,13 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use crate::trace::{Stage, TraceEvent};
+use crate::trace::TraceEvent;
 
 #[derive(Debug, Default)]
 pub struct TraceBuf {
     cap: usize,
     ring: VecDeque<TraceEvent>,
-    pending: BinaryHeap<Reverse<(u64, u64, u64, u32, usize)>>,
+    pending: BinaryHeap<Reverse<(u64, u64, TraceEvent)>>,
     seq: u64,
     /// Events dropped because the caller did not drain in time.
     pub dropped: u64,
@@ -42,18 +42,18 @@ impl TraceBuf {
             self.append(e);
         } else {
             self.seq += 1;
-            self.pending.push(Reverse((e.t_ns, self.seq, e.req, e.job, e.stage.index())));
+            self.pending.push(Reverse((e.t_ns, self.seq, e)));
             self.release(now);
         }
     }
     /// Moves pending events with time <= now into the ring.
     pub fn release(&mut self, now: u64) {
-        while let Some(Reverse((t, _, req, job, s))) = self.pending.peek().copied() {
+        while let Some(Reverse((t, _, e))) = self.pending.peek().copied() {
             if t > now {
                 break;
             }
             self.pending.pop();
-            self.append(TraceEvent { t_ns: t, req, job, stage: Stage::ALL[s] });
+            self.append(e);
         }
     }
     pub fn drain(&mut self) -> Vec<TraceEvent> {

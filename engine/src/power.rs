@@ -1,0 +1,54 @@
+//! Power loss: the supply fails at a point of simulated time. The card loses whatever sits only
+//! in its volatile cache; requests in flight fail. What matters to a user is which writes the
+//! jobs had already been told were done (acknowledged) and are now gone: a write acknowledged
+//! from the cache (no FUA, no flush since) can be lost; a reliable write (REQ_FUA with the host
+//! advertising FUA), a write covered by a completed flush, or any write with the cache off
+//! cannot.
+
+use crate::report::PowerCutReport;
+use crate::sim::Simulator;
+
+impl Simulator {
+    /// Cuts the power now: ends the run and reports the acknowledged writes lost.
+    pub fn power_cut_now(&mut self) {
+        if self.power_cut.is_some() {
+            return;
+        }
+        let now = self.now;
+        let lost = self.card.power_cut(now);
+        // A request still in the slab has not been reaped by its job: not acknowledged.
+        let live: std::collections::HashSet<u64> = self.reqs.iter().map(|(_, r)| r.id).collect();
+        let mut report = PowerCutReport { at_ns: now, ..Default::default() };
+        let mut lost_reqs = std::collections::BTreeSet::new();
+        for e in lost.iter().filter(|e| !live.contains(&e.req)) {
+            lost_reqs.insert(e.req);
+            report.lost_acked_bytes += e.remaining;
+            if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
+                report.lost_ranges.push((e.offset + (e.len - e.remaining), e.remaining));
+            }
+        }
+        report.lost_acked_writes = lost_reqs.len() as u64;
+        report.lost_requests = lost_reqs.iter().take(PowerCutReport::MAX_RANGES).copied().collect();
+        report.acked_writes = self.jobs.iter().map(|j| j.write.total_ios).sum();
+        report.acked_reliable_writes = self.acked_reliable_writes;
+        let ids: Vec<_> = self.reqs.iter().map(|(i, _)| i).collect();
+        report.failed_in_flight = ids.len() as u64;
+        for i in ids {
+            let r = self.reqs.get_mut(i);
+            r.failed = true;
+            let job = r.job as usize;
+            if !r.from_mmc_test {
+                if let Some(j) = self.jobs.get_mut(job) {
+                    j.errors += 1;
+                }
+            }
+        }
+        self.q.clear();
+        self.power_cut = Some(report);
+    }
+
+    /// The power-cut report, once the power was cut.
+    pub fn power_cut_report(&self) -> Option<&PowerCutReport> {
+        self.power_cut.as_ref()
+    }
+}

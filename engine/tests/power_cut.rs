@@ -1,0 +1,157 @@
+//! Power cuts at random times over random write scenarios: the guarantees the model keeps.
+//! - a write acknowledged as a reliable write (REQ_FUA, host advertising FUA) is never lost;
+//! - with fsync=N, a write acknowledged before a completed flush is never lost;
+//! - with the cache off, nothing acknowledged is lost;
+//! - with the cache on and no FUA or flush, acknowledged writes are lost.
+
+use std::collections::HashMap;
+
+use mmcsim_engine::{run, IoEngine, JobSpec, Op, Rw, Scenario, Simulator, Stage};
+use proptest::prelude::*;
+
+fn write_job() -> impl Strategy<Value = JobSpec> {
+    (
+        prop::sample::select(vec![Rw::Write, Rw::RandWrite, Rw::RandRw]),
+        prop::sample::select(vec![4096u64, 16384, 131072]),
+        1u32..=4,
+        prop::sample::select(vec![IoEngine::Psync, IoEngine::Libaio]),
+        1u32..=8,
+        any::<bool>(),
+        prop::sample::select(vec![0u32, 1, 4, 16]),
+    )
+        .prop_map(|(rw, bs, numjobs, ioengine, iodepth, sync, fsync)| JobSpec {
+            name: "w".into(),
+            rw,
+            rwmixread: 30,
+            bs,
+            size: 16 << 20,
+            numjobs,
+            iodepth,
+            ioengine,
+            sync,
+            fsync,
+            ..JobSpec::default()
+        })
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (
+        prop::sample::select(vec!["sprd-hs400es-2020", "unisoc-fua-2022", "unisoc-hsq-2023"]),
+        write_job(),
+        any::<bool>(),
+        any::<bool>(),
+        prop::sample::select(vec![0u32, 8]),
+        1u64..200_000_000,
+        any::<u64>(),
+    )
+        .prop_map(|(platform, job, fua, cache, packed, cut, seed)| {
+            let mut s = Scenario { platform: platform.into(), randseed: seed, ..Scenario::default() };
+            s.host.fua = Some(fua);
+            s.host.cache = Some(cache);
+            s.host.packed = Some(packed);
+            s.jobs = vec![job];
+            s.power_cut_ns = Some(cut);
+            s
+        })
+}
+
+fn check(s: &Scenario) -> Result<(), TestCaseError> {
+    let mut sim = Simulator::new(s).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    sim.set_trace_capacity(1 << 22);
+    sim.run_to_end();
+    let trace = sim.drain_trace();
+    let report = sim.report();
+    let Some(cut) = report.power_cut.clone() else {
+        // The run ended before the cut.
+        return Ok(());
+    };
+    prop_assert!(cut.lost_acked_writes <= cut.acked_writes);
+    let cfg = sim.host_config();
+    let job = &s.jobs[0];
+    if !cfg.cache {
+        prop_assert_eq!(cut.lost_acked_writes, 0, "cache off lost acknowledged writes");
+    }
+    if job.sync && cfg.fua && job.rw != Rw::RandRw {
+        prop_assert_eq!(cut.lost_acked_writes, 0, "reliable writes lost");
+    }
+    // Acknowledgement time of each request, and when each job's flushes completed.
+    let mut done_at: HashMap<u64, (u64, Op, u32)> = HashMap::new();
+    for e in &trace {
+        if e.stage == Stage::Done {
+            done_at.insert(e.req, (e.t_ns, e.op, e.job));
+        }
+    }
+    let mut last_flush: HashMap<u32, u64> = HashMap::new();
+    for &(t, op, j) in done_at.values() {
+        if op == Op::Flush {
+            let f = last_flush.entry(j).or_insert(0);
+            *f = (*f).max(t);
+        }
+    }
+    let newest_flush = last_flush.values().copied().max();
+    for id in &cut.lost_requests {
+        let (t, op, _) = done_at.get(id).copied().ok_or_else(|| TestCaseError::fail(format!("lost request {id} was never acknowledged")))?;
+        prop_assert_eq!(op, Op::Write);
+        if let Some(f) = newest_flush {
+            // A flush drains the whole cache: nothing acknowledged before it can be lost.
+            prop_assert!(t > f, "write acknowledged at {} lost despite the flush completed at {}", t, f);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #[test]
+    fn guarantees_hold_at_any_cut(s in scenario()) {
+        check(&s)?;
+    }
+}
+
+fn fua_scenario(fua: bool) -> Scenario {
+    let mut s = Scenario { platform: "unisoc-fua-2022".into(), power_cut_ns: Some(50_000_000), ..Scenario::default() };
+    s.host.fua = Some(fua);
+    s.jobs = vec![JobSpec { name: "w".into(), rw: Rw::RandWrite, bs: 4096, sync: true, ..JobSpec::default() }];
+    s
+}
+
+#[test]
+fn fua_on_loses_nothing_fua_off_loses_acknowledged_writes() {
+    let on = run(&fua_scenario(true)).unwrap().power_cut.unwrap();
+    let off = run(&fua_scenario(false)).unwrap().power_cut.unwrap();
+    assert_eq!(on.lost_acked_writes, 0);
+    assert!(on.acked_writes > 100);
+    assert!(off.lost_acked_writes > 0, "{off:?}");
+    assert_eq!(off.lost_ranges.len(), off.lost_ranges.len().min(64));
+    assert!(off.lost_ranges.iter().all(|&(o, l)| o % 512 == 0 && l % 512 == 0 && l > 0));
+}
+
+#[test]
+fn a_flush_before_the_cut_saves_everything_written_before_it() {
+    let mut s = fua_scenario(false);
+    s.jobs[0].fsync = 1;
+    let cut = run(&s).unwrap().power_cut.unwrap();
+    // With a flush after every write, at most the last write (acknowledged after the last flush
+    // completed) can be lost.
+    assert!(cut.lost_acked_writes <= 1, "{cut:?}");
+}
+
+#[test]
+fn crc_errors_are_retried_and_exhausted_retries_fail_the_io() {
+    let mut s = Scenario { platform: "unisoc-hsq-2023".into(), ..Scenario::default() };
+    s.jobs = vec![JobSpec { name: "r".into(), rw: Rw::RandRead, bs: 4096, size: 2 << 20, numjobs: 4, ..JobSpec::default() }];
+    s.inject_error = Some(mmcsim_engine::scenario::ErrorInjection::parse("crc:0.02").unwrap());
+    let r = run(&s).unwrap();
+    assert!(r.sim.crc_errors > 0);
+    assert_eq!(r.sim.retries, r.sim.crc_errors, "at 2% every error is retried successfully");
+    let ios: u64 = r.jobs.iter().map(|j| j.read.total_ios).sum();
+    assert_eq!(ios, 4 * 512, "every I/O completes");
+
+    s.inject_error = Some(mmcsim_engine::scenario::ErrorInjection::parse("crc:0.5").unwrap());
+    let r = run(&s).unwrap();
+    let errors: u64 = r.jobs.iter().map(|j| j.errors).sum();
+    assert!(errors > 0, "at 50% some requests exhaust their 5 retries");
+    assert!(r.sim.resets > 0, "the card is reset before the last retry");
+    let ios: u64 = r.jobs.iter().map(|j| j.read.total_ios).sum();
+    assert_eq!(ios + errors, 4 * 512, "each I/O either completes or fails, once");
+}
