@@ -38,7 +38,7 @@ pub fn sample(scn: &Scenario) -> Report {
         stage_ns: Stage::ALL.iter().map(|s| s.index() as u64 * 1_000_000).collect(),
         bus_busy_ns: 1_000_000_000,
     };
-    Report { platform: scn.platform.clone(), jobs, sim }
+    Report { platform: scn.platform.clone(), jobs, sim, power_cut: None }
 }
 
 fn scn(line: &str) -> Scenario {
