@@ -37,6 +37,7 @@ pub fn sample(scn: &Scenario) -> Report {
         batch_hist: vec![0, 2000],
         stage_ns: Stage::ALL.iter().map(|s| s.index() as u64 * 1_000_000).collect(),
         bus_busy_ns: 1_000_000_000,
+        ..SimStats::default()
     };
     Report { platform: scn.platform.clone(), jobs, sim, power_cut: None }
 }
