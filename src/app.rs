@@ -159,7 +159,16 @@ impl Component for App {
                         self.wall_ms = 0.0;
                         self.schedule(ctx);
                     }
-                    Err(e) => self.notices.push(e),
+                    Err(e) => match e.option.filter(|o| bridge::CONTROLS.contains(&o.as_str())) {
+                        // Shown at the control it concerns, which keeps its value.
+                        Some(option) => {
+                            self.error_seq += 1;
+                            let mut errors = (*self.errors).clone();
+                            errors.insert(option, FieldError { message: e.message, seq: self.error_seq });
+                            self.errors = Rc::new(errors);
+                        }
+                        None => self.notices.push(e.message),
+                    },
                 }
                 true
             }

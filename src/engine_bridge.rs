@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::scenario::{apply_option, HsqDepth, OptionScope};
-use mmcsim_engine::{Report, Scenario};
+use mmcsim_engine::{Report, Scenario, Simulator};
 
 /// The controls of the first screen, by scenario option name (the names the CLI, fio job
 /// files and the URL query use), in the order the command line lists them.
@@ -141,10 +141,11 @@ pub fn measured_for(_scn: &Scenario) -> Option<MeasuredFigure> {
     None
 }
 
-/// The simulated figure in a measured figure's unit ("MiB/s" or "IOPS").
+/// The simulated figure in a measured figure's unit ("MiB/s", "KiB/s" or "IOPS").
 pub fn simulated_in(report: &Report, unit: &str) -> Option<f64> {
     match unit {
         "MiB/s" => Some(report.total_mib_s()),
+        "KiB/s" => Some(report.total_mib_s() * 1024.0),
         "IOPS" => {
             let m = report.merged();
             Some(m.read.iops() + m.write.iops())
@@ -153,38 +154,42 @@ pub fn simulated_in(report: &Report, unit: &str) -> Option<f64> {
     }
 }
 
+/// Why a run could not start: the engine's message, and the option it names if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunError {
+    pub option: Option<String>,
+    pub message: String,
+}
+
 /// A simulation being run a slice at a time.
 pub struct Run {
-    // PENDING: `sim: mmcsim_engine::Simulator` once the engine's simulator lands; until then a
-    // run cannot be created (see `Run::start`) and the methods below are unreachable.
-    never: std::convert::Infallible,
+    sim: Simulator,
 }
 
 impl Run {
-    /// Builds the simulator for a scenario, or the engine's message.
-    pub fn start(scn: &Scenario) -> Result<Run, String> {
-        // PENDING: Simulator::new(scn).map(|sim| Run { sim }).map_err(|e| e.to_string())
-        match mmcsim_engine::run(scn) {
-            Err(e) => Err(format!("the engine cannot simulate yet: {e}")),
-            Ok(_) => Err("the engine's Simulator is not wired into the web app yet".to_string()),
-        }
+    /// Builds the simulator for a scenario, or the engine's refusal (a combination the option
+    /// parser accepts one value at a time, such as a chain longer than the platform's ADMA3).
+    pub fn start(scn: &Scenario) -> Result<Run, RunError> {
+        Simulator::new(scn)
+            .map(|sim| Run { sim })
+            .map_err(|e| RunError { option: e.option.clone(), message: e.to_string() })
     }
     /// Processes at most `max_events` events; true once the run is over.
-    pub fn step(&mut self, _max_events: u64) -> bool {
-        match self.never {}
+    pub fn step(&mut self, max_events: u64) -> bool {
+        self.sim.run_events(max_events)
     }
     /// 0..=1.
     pub fn progress(&self) -> f64 {
-        match self.never {}
+        self.sim.progress()
     }
     /// Simulated time, ns.
     pub fn now_ns(&self) -> u64 {
-        match self.never {}
+        self.sim.now()
     }
     pub fn series(&self) -> Vec<SeriesPoint> {
-        match self.never {}
+        self.sim.series()
     }
     pub fn report(&self) -> Report {
-        match self.never {}
+        self.sim.report()
     }
 }

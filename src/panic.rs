@@ -6,15 +6,19 @@ use wasm_bindgen::JsCast;
 /// Id of the element that shows the message (index.html has it; created when missing).
 pub const PANIC_ELEMENT_ID: &str = "panic";
 
+/// Installs the hook. Through Yew's `set_custom_panic_hook`: a plain `std::panic::set_hook`
+/// would be replaced by Yew's console-only hook when the app is rendered.
 pub fn install() {
-    std::panic::set_hook(Box::new(|info| {
+    yew::set_custom_panic_hook(Box::new(|info| {
         let msg = info.to_string();
         web_sys::console::error_1(&format!("mmcsim panicked: {msg}").into());
         show(&msg);
     }));
 }
 
-fn show(msg: &str) {
+/// Puts the message in the page's panic banner (creating it at the top of <body> if the page
+/// has none) and makes it visible.
+pub fn show(msg: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let el = match doc.get_element_by_id(PANIC_ELEMENT_ID) {
         Some(el) => el,

@@ -76,10 +76,14 @@ fn draw(canvas: HtmlCanvasElement, points: &[SeriesPoint]) -> Result<(), Box<dyn
         .x_label_area_size(40)
         .y_label_area_size(58)
         .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
+    let x_fmt = move |v: &f64| if x_max >= 10.0 { format!("{v:.0}") } else { format!("{v:.2}") };
+    let y_fmt = move |v: &f64| if y_max >= 10.0 { format!("{v:.0}") } else { format!("{v:.1}") };
     chart
         .configure_mesh()
-        .light_line_style(GRID)
+        .light_line_style(TRANSPARENT)
         .bold_line_style(GRID)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
         .axis_style(AXIS)
         .label_style(label.clone())
         .axis_desc_style(label)

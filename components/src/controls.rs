@@ -38,6 +38,7 @@ pub enum ControlKind {
 pub struct Control {
     pub name: &'static str,
     pub label: &'static str,
+    /// One line under the control; what the option accepts is its tooltip (engine table).
     pub help: String,
     pub kind: ControlKind,
 }
@@ -56,15 +57,15 @@ pub struct FieldError {
     pub seq: u32,
 }
 
-/// Help text of an option: the engine's option table when it has one, else ours.
-fn help(name: &str, fallback: &str) -> String {
-    OPTIONS.iter().find(|o| o.name == name).map(|o| o.help.to_string()).unwrap_or_else(|| fallback.to_string())
+/// What the option accepts, from the engine's option table (shown as the control's tooltip).
+fn accepted(name: &str) -> Option<&'static str> {
+    OPTIONS.iter().find(|o| o.name == name).map(|o| o.accepted)
 }
 
 fn on_off(default: bool) -> ControlKind {
     let d = if default { "on" } else { "off" };
     ControlKind::Select(vec![
-        Choice { value: String::new(), label: format!("platform default ({d})") },
+        Choice { value: String::new(), label: format!("default ({d})") },
         Choice { value: "1".into(), label: "on".into() },
         Choice { value: "0".into(), label: "off".into() },
     ])
@@ -82,7 +83,7 @@ fn hsq_depth_text(d: HsqDepth) -> String {
 pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
     let p = by_name(platform).unwrap_or(PLATFORMS[0]);
     let d = &p.defaults;
-    let mut paths = vec![Choice { value: String::new(), label: format!("platform default ({})", d.mmc_path.name()) }];
+    let mut paths = vec![Choice { value: String::new(), label: format!("default ({})", d.mmc_path.name()) }];
     paths.extend(MmcPath::ALL.iter().map(|m| Choice::same(m.name())));
     vec![
         ControlGroup {
@@ -100,37 +101,37 @@ pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
                 Control {
                     name: "rw",
                     label: "rw",
-                    help: help("rw", "I/O pattern: sequential or random, read or write"),
+                    help: "I/O pattern".into(),
                     kind: ControlKind::Select(Rw::ALL.iter().map(|r| Choice::same(r.name())).collect()),
                 },
                 Control {
                     name: "bs",
                     label: "bs",
-                    help: help("bs", "Block size of each I/O, e.g. 4k, 512k"),
+                    help: "Block size per I/O".into(),
                     kind: ControlKind::Text { placeholder: "4k".into() },
                 },
                 Control {
                     name: "numjobs",
                     label: "numjobs",
-                    help: help("numjobs", "Jobs (threads) running the same workload"),
+                    help: "Jobs issuing I/O in parallel".into(),
                     kind: ControlKind::Text { placeholder: "1".into() },
                 },
                 Control {
                     name: "iodepth",
                     label: "iodepth",
-                    help: help("iodepth", "I/Os each job keeps outstanding (async engines only)"),
+                    help: "Outstanding I/Os per job (libaio, io_uring)".into(),
                     kind: ControlKind::Text { placeholder: "1".into() },
                 },
                 Control {
                     name: "ioengine",
                     label: "ioengine",
-                    help: help("ioengine", "psync/sync: one I/O at a time; libaio/io_uring: up to iodepth"),
+                    help: "psync, sync: one I/O at a time per job".into(),
                     kind: ControlKind::Select(IoEngine::ALL.iter().map(|e| Choice::same(e.name())).collect()),
                 },
                 Control {
                     name: "size",
                     label: "size",
-                    help: help("size", "Bytes each job transfers, e.g. 64m"),
+                    help: "Bytes per job".into(),
                     kind: ControlKind::Text { placeholder: "64m".into() },
                 },
             ],
@@ -141,31 +142,31 @@ pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
                 Control {
                     name: "mmc_path",
                     label: "mmc_path",
-                    help: help("mmc_path", "Request path: hsq (host software queue), legacy, or cqe (command queueing)"),
+                    help: "hsq: host software queue; cqe: command queueing".into(),
                     kind: ControlKind::Select(paths),
                 },
                 Control {
                     name: "hsq_depth",
                     label: "hsq_depth",
-                    help: help("hsq_depth", "hsq window: a number, or dynamic (2, or 5 for 4 KiB writes)"),
+                    help: "hsq window, or dynamic".into(),
                     kind: ControlKind::Text { placeholder: format!("default: {}", hsq_depth_text(d.hsq_depth)) },
                 },
                 Control {
                     name: "packed",
                     label: "packed",
-                    help: help("packed", "ADMA3 chain length, 0 = off"),
+                    help: "ADMA3 chain length (0 = off)".into(),
                     kind: ControlKind::Text { placeholder: format!("default: {}", d.packed) },
                 },
                 Control {
                     name: "fua",
                     label: "fua",
-                    help: help("fua", "Host advertises FUA: sync writes use reliable write"),
+                    help: "O_SYNC writes as reliable writes".into(),
                     kind: on_off(d.fua),
                 },
                 Control {
                     name: "nonblocking",
                     label: "nonblocking",
-                    help: help("nonblocking", "Legacy path: prepare the next request during the current one"),
+                    help: "Legacy path: prepare the next request early".into(),
                     kind: on_off(d.nonblocking),
                 },
             ],
@@ -251,10 +252,11 @@ fn field(props: &FieldProps) -> Html {
         cb.emit((name.clone(), text.trim().to_string()));
     });
     let invalid = props.error.is_some();
+    let title = accepted(c.name).map(|a| format!("{}: {a}", c.name));
     let class = classes!("field", invalid.then_some("invalid"));
     let input = match &c.kind {
         ControlKind::Select(choices) => html! {
-            <select id={id.clone()} name={c.name} ref={node} {onchange} aria-invalid={invalid.to_string()}>
+            <select id={id.clone()} name={c.name} ref={node} {onchange} title={title.clone()} aria-invalid={invalid.to_string()}>
                 { for choices.iter().map(|ch| html! {
                     <option value={ch.value.clone()} selected={ch.value == props.value}>{ &ch.label }</option>
                 }) }
@@ -262,7 +264,7 @@ fn field(props: &FieldProps) -> Html {
         },
         ControlKind::Text { placeholder } => html! {
             <input id={id.clone()} name={c.name} type="text" ref={node} value={props.value.clone()}
-                   placeholder={placeholder.clone()} spellcheck="false" autocomplete="off"
+                   placeholder={placeholder.clone()} spellcheck="false" autocomplete="off" {title}
                    {onchange} aria-invalid={invalid.to_string()} />
         },
     };

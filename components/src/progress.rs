@@ -21,7 +21,7 @@ pub fn progress_bar(props: &ProgressBarProps) -> Html {
                  aria-valuenow={format!("{pct:.0}")}>
                 <div class="progress-fill" style={format!("width: {pct:.1}%")}></div>
             </div>
-            <span class="progress-label">{ format!("{pct:.0} %") }{ " " }{ props.label.clone() }</span>
+            <span class="progress-label">{ format!("{pct:.0} %") }if !props.label.is_empty() { { " · " }{ props.label.clone() } }</span>
         </div>
     }
 }

@@ -1,0 +1,122 @@
+// End-to-end test of the release build in dist/ (`make test-e2e` builds it first): a tiny
+// static server on 127.0.0.1, Debian's Chromium driven by playwright-core, a user pressing Run.
+// Any console error or page error fails the test. Saves docs/screenshot.png for the README.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.join(root, 'dist');
+const screenshot = path.join(root, 'docs', 'screenshot.png');
+const TYPES = {
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript',
+    '.wasm': 'application/wasm',
+    '.css': 'text/css',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
+};
+// The series colour of the throughput chart (components/src/chart.rs, LINE).
+const SERIES_RGB = [0x25, 0x63, 0xeb];
+
+let server;
+let browser;
+let base;
+
+before(async () => {
+    server = http.createServer(async (req, res) => {
+        const url = new URL(req.url, 'http://127.0.0.1');
+        let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
+        if (!file.startsWith(dist)) {
+            res.writeHead(403).end();
+            return;
+        }
+        if (url.pathname.endsWith('/')) file = path.join(file, 'index.html');
+        try {
+            const body = await readFile(file);
+            res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+            res.end(body);
+        } catch {
+            res.writeHead(404).end('not found');
+        }
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${server.address().port}/`;
+    browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+        headless: true,
+        args: [
+            '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+            '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        ],
+    });
+});
+
+after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+/** A page that records every console error, page error and failed request. */
+async function openPage(query = '') {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
+    const problems = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+    await page.goto(base + query);
+    await page.waitForSelector('#run', { timeout: 30_000 });
+    return { page, problems };
+}
+
+test('Run simulates the default scenario and shows plausible results and a chart', async () => {
+    const { page, problems } = await openPage();
+    await page.click('#run');
+    await page.waitForSelector('[data-metric=total-mib-s] .value', { timeout: 120_000 });
+    const mibs = Number(await page.textContent('[data-metric=total-mib-s] .value'));
+    assert.ok(mibs > 10 && mibs < 1000, `MiB/s of the default scenario is plausible: ${mibs}`);
+    assert.equal(await page.getAttribute('[role=progressbar]', 'aria-valuenow'), '100');
+
+    // The chart has the series drawn in it, not only axes.
+    const seriesPixels = await page.evaluate((rgb) => {
+        const c = document.querySelector('#throughput-chart');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) {
+            if (Math.abs(d[i] - rgb[0]) < 24 && Math.abs(d[i + 1] - rgb[1]) < 24 && Math.abs(d[i + 2] - rgb[2]) < 24) n++;
+        }
+        return n;
+    }, SERIES_RGB);
+    assert.ok(seriesPixels > 200, `throughput line drawn (${seriesPixels} pixels)`);
+
+    await mkdir(path.dirname(screenshot), { recursive: true });
+    await page.screenshot({ path: screenshot, fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('a bad value in the URL query is answered with the parser message', async () => {
+    const { page, problems } = await openPage('?bs=huge&rw=randread');
+    const notice = await page.textContent('.notice');
+    assert.match(notice, /^URL: bs/);
+    assert.equal(await page.inputValue('#ctl-bs'), '4k', 'bad bs keeps the default');
+    assert.equal(await page.inputValue('#ctl-rw'), 'randread', 'good pairs still apply');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('an invalid control value shows the message and keeps the previous value', async () => {
+    const { page, problems } = await openPage();
+    await page.fill('#ctl-iodepth', 'deep');
+    await page.press('#ctl-iodepth', 'Enter');
+    await page.waitForSelector('#err-iodepth');
+    assert.match(await page.textContent('#err-iodepth'), /^iodepth.*kept 1/);
+    assert.equal(await page.inputValue('#ctl-iodepth'), '1');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
