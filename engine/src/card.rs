@@ -47,6 +47,8 @@ pub struct Card {
     /// Read-ahead windows [start, end), most recent first.
     windows: [(u64, u64); READ_WINDOWS],
     rng: Rng,
+    /// When each NAND die is free again (command-queued reads only).
+    die_free: Vec<u64>,
     /// Bytes programmed to NAND (cache drains, direct writes, reliable writes).
     pub programmed_bytes: u64,
 }
@@ -62,6 +64,7 @@ impl Card {
             drain_carry: 0,
             windows: [(u64::MAX, u64::MAX); READ_WINDOWS],
             rng,
+            die_free: vec![0; t.nand_dies.max(1) as usize],
             programmed_bytes: 0,
         }
     }
@@ -159,6 +162,19 @@ impl Card {
             *w = new_window;
         }
         latency
+    }
+
+    /// A command-queued read known to the card at `t`: when its data is ready. NAND reads run
+    /// on the first free die; buffer hits need none.
+    pub fn queued_read_ready(&mut self, t: u64, offset: u64, len: u64) -> u64 {
+        let lat = self.read_access(offset, len);
+        if lat <= self.t.read_latency_seq_ns {
+            return t + lat;
+        }
+        let die = (0..self.die_free.len()).min_by_key(|&i| self.die_free[i]).unwrap_or(0);
+        let start = t.max(self.die_free[die]);
+        self.die_free[die] = start + lat;
+        start + lat
     }
 
     /// A write whose data phase may start at `data_start`, carrying `len` bytes over a bus of

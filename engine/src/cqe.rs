@@ -1,7 +1,7 @@
 //! eMMC 5.1 command queueing through the CQE (drivers/mmc/host/cqhci-core.c): a WHAT-IF mode,
 //! not in the measured patch series. Up to 31 data tasks are queued on the card (CMD44/CMD45,
 //! sent by the controller), the card reads ahead for queued tasks and reports which are ready,
-//! the controller executes them one at a time (CMD46/CMD47 + data) with no software between
+//! (on up to `nand_dies` dies at once), the controller executes them one at a time (CMD46/CMD47 + data) with no software between
 //! tasks, and a write's busy time no longer blocks the bus. Each task completes with its own
 //! interrupt (`cqhci_irq` -> `cqhci_finish_mrq`).
 
@@ -27,7 +27,7 @@ impl Simulator {
         let ready = match r.op {
             Op::Read => {
                 let (off, len) = (r.offset, r.len);
-                queued + self.card.read_access(off, len)
+                self.card.queued_read_ready(queued, off, len)
             }
             _ => queued,
         };

@@ -67,6 +67,9 @@ pub struct CardTiming {
     pub read_latency_seq_ns: u64,
     /// Read access time of a NAND page read (random reads).
     pub read_latency_random_ns: u64,
+    /// NAND dies the card can read from at once. Only command queueing (CQE) can use more than
+    /// one: without it the card sees one command at a time.
+    pub nand_dies: u32,
     /// Share of random reads (parts per million) that hit a card-side buffer without a NAND read.
     pub random_read_hit_ppm: u32,
     /// Bytes the card prefetches after a read (its read-ahead buffer).
@@ -188,6 +191,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         read_latency_seq_ns: 2_000,
         // Non-packed random read is bus-bound at 125 us per request: 8 + 3 + 10.24 + ~100 us.
         read_latency_random_ns: 103_000,
+        nand_dies: 4,
         random_read_hit_ppm: 0,
         read_ahead_bytes: 512 * KIB,
         write_accept_bytes_per_sec: 400 * MB,
@@ -246,6 +250,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     card: CardTiming {
         read_latency_seq_ns: 2_000,
         read_latency_random_ns: 60_000,
+        nand_dies: 4,
         // AndroBench reads back the file it has just written: nearly every 4 KiB random read is
         // served from the card's buffer (98.81 MiB/s = 39.5 us per read leaves no room for a
         // NAND read).
@@ -307,6 +312,7 @@ pub const U300_MMCI_2011: Platform = Platform {
     card: CardTiming {
         read_latency_seq_ns: 480_000,
         read_latency_random_ns: 600_000,
+        nand_dies: 1,
         random_read_hit_ppm: 0,
         read_ahead_bytes: 0,
         write_accept_bytes_per_sec: 9_200_000,
@@ -365,6 +371,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
     card: CardTiming {
         read_latency_seq_ns: 2_000,
         read_latency_random_ns: 60_000,
+        nand_dies: 4,
         random_read_hit_ppm: 0,
         read_ahead_bytes: 512 * KIB,
         // Writes into the cache take 14.6 us + size / 193 MB/s (MODEL.md).
