@@ -19,7 +19,7 @@ impl Unit {
             Unit::KiBs => "KiB/s",
         }
     }
-    fn from_bytes_per_sec(self, bps: f64) -> f64 {
+    fn of_bytes_per_sec(self, bps: f64) -> f64 {
         match self {
             Unit::MiBs => bps / 1_048_576.0,
             Unit::KiBs => bps / 1024.0,
@@ -207,7 +207,7 @@ fn throughput(case: &Case, scn: &Scenario) -> Result<f64, crate::ScenarioError> 
         let m = report.merged();
         m.read.bw_bytes() + m.write.bw_bytes()
     };
-    Ok(unit.from_bytes_per_sec(bps))
+    Ok(unit.of_bytes_per_sec(bps))
 }
 
 /// Runs one case, both columns. `size_override` replaces the authors' per-job size.

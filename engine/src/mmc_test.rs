@@ -67,7 +67,7 @@ pub struct MmcTest {
 
 /// Formats a transfer size as mmc_test's jobname: "4KiB", "63.5KiB".
 pub fn size_name(bytes: u64) -> String {
-    if bytes % 1024 == 0 {
+    if bytes.is_multiple_of(1024) {
         format!("{}KiB", bytes / 1024)
     } else {
         let v = bytes as f64 / 1024.0;
@@ -79,7 +79,7 @@ impl MmcTest {
     /// Case 37..=44 on a host whose largest request is `max_req`.
     pub fn new(case: u32, max_req: u64, bytes_per_size: u64) -> MmcTest {
         let write = matches!(case, 37 | 38 | 41 | 42);
-        let nonblocking = case % 2 == 0;
+        let nonblocking = case.is_multiple_of(2);
         let mut sizes: Vec<u64> = [4096u64, 8192, 16384, 32768].into_iter().filter(|&s| s < max_req).collect();
         sizes.push(max_req);
         MmcTest {
