@@ -20,8 +20,14 @@ pub struct Cli {
     pub format: Format,
     /// `--output=FILE`: write the report there instead of stdout.
     pub output: Option<String>,
-    /// `--write_trace=FILE` (not available yet).
+    /// `--write_trace=FILE`: the timeline as Chrome trace-event JSON (Perfetto).
     pub write_trace: Option<String>,
+    /// `--trace_max_events=N`: cap on the events `--write_trace` writes.
+    pub trace_max_events: usize,
+    /// `--write_csv=FILE`: the throughput / IOPS / in-flight time series as CSV.
+    pub write_csv: Option<String>,
+    /// `--write_jobfile=FILE`: the scenario as a fio job file.
+    pub write_jobfile: Option<String>,
     /// fio options for the scenario, in order.
     pub fio_args: Vec<String>,
     /// Job files, in order.
@@ -45,6 +51,9 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         format: Format::Normal,
         output: None,
         write_trace: None,
+        trace_max_events: mmcsim_engine::export::DEFAULT_MAX_TRACE_EVENTS,
+        write_csv: None,
+        write_jobfile: None,
         fio_args: Vec::new(),
         job_files: Vec::new(),
     };
@@ -68,6 +77,13 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             }
             "output" => cli.output = Some(value(key, v)?.to_string()),
             "write-trace" => cli.write_trace = Some(value(key, v)?.to_string()),
+            "write-csv" => cli.write_csv = Some(value(key, v)?.to_string()),
+            "write-jobfile" => cli.write_jobfile = Some(value(key, v)?.to_string()),
+            "trace-max-events" => {
+                let v = value(key, v)?;
+                let n = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000_000).map_err(|e| format!("{}: {}", key, e))?;
+                cli.trace_max_events = n as usize;
+            }
             _ => cli.fio_args.push(arg.clone()),
         }
     }
@@ -103,5 +119,10 @@ mod tests {
         assert!(parse(&s(&["--output-format=xml"])).unwrap_err().contains("accepted: normal, json"));
         assert!(parse(&s(&["--output="])).is_err());
         assert_eq!(size_override(&s(&["--size=64m"])), Ok(Some(64 << 20)));
+        let c = parse(&s(&["--write_trace=t.json", "--write-csv=s.csv", "--write_jobfile=j.fio", "--trace_max_events=10"])).unwrap();
+        assert_eq!((c.write_trace.as_deref(), c.write_csv.as_deref(), c.write_jobfile.as_deref()), (Some("t.json"), Some("s.csv"), Some("j.fio")));
+        assert_eq!((c.trace_max_events, c.fio_args.len()), (10, 0));
+        assert!(parse(&s(&["--trace_max_events=0"])).unwrap_err().contains("trace_max_events"));
+        assert!(parse(&s(&["--write_csv"])).is_err());
     }
 }

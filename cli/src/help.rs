@@ -17,6 +17,11 @@ pub fn usage() -> String {
          mmcsim options:\n\
          \x20 --output-format=normal|json  fio's normal or JSON output (default normal)\n\
          \x20 --output=FILE                write the output to FILE\n\
+         \x20 --write_trace=FILE           the simulated timeline as Chrome trace-event JSON (open it in\n\
+         \x20                              ui.perfetto.dev or chrome://tracing): requests per job, tags, bus\n\
+         \x20 --trace_max_events=N         at most N trace events (default 200000; the note says when cut)\n\
+         \x20 --write_csv=FILE             the time series as CSV: t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight\n\
+         \x20 --write_jobfile=FILE         the scenario as a fio job file (runs again with: mmcsim FILE)\n\
          \x20 --list-platforms             list the measured platform presets\n\
          \x20 --calibration                simulate every measured case and compare (--size= shortens runs)\n\
          \x20 --help, --version\n",

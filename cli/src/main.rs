@@ -4,8 +4,8 @@
 
 mod args;
 mod calibration;
+mod exports;
 mod help;
-mod json;
 mod normal;
 mod num2str;
 #[cfg(test)]
@@ -44,13 +44,14 @@ fn run(cli: &Cli) -> Result<String, String> {
         return Ok(calibration::render(&rows));
     }
     let scn = scenario(cli)?;
-    if cli.write_trace.is_some() {
-        return Err("write_trace: not available yet".to_string());
-    }
-    let report = mmcsim_engine::run(&scn).map_err(|e| e.to_string())?;
+    let mut sim = mmcsim_engine::Simulator::new(&scn).map_err(|e| e.to_string())?;
+    exports::before_run(cli, &scn)?;
+    sim.run_to_end();
+    let report = sim.report();
+    exports::after_run(cli, &sim)?;
     Ok(match cli.format {
         Format::Normal => normal::render(&scn, &report),
-        Format::Json => json::render(&scn, &report),
+        Format::Json => mmcsim_engine::export::fio_json(&scn, &report),
     })
 }
 

@@ -3,38 +3,10 @@
 //! the simulator's own figures.
 
 use crate::num2str::{lat_unit, num2str, percentile_unit, scale_down, Unit};
+use mmcsim_engine::export::fio_json::{blocks, runtime_ms, Block};
 use mmcsim_engine::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
-use mmcsim_engine::{DirStats, JobReport, JobSpec, Report, Scenario, Stage};
+use mmcsim_engine::{DirStats, Report, Scenario, Stage};
 use std::fmt::Write;
-
-/// One printed job: a clone, or a whole group with group_reporting.
-pub struct Block<'a> {
-    pub job: JobReport,
-    /// Clones in this block (fio's `jobs=`).
-    pub clones: usize,
-    /// The job section it came from (None for mmc_test transfers).
-    pub spec: Option<&'a JobSpec>,
-}
-
-/// The blocks fio would print: one per clone, or one merged block with group_reporting.
-pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
-    let mut specs: Vec<&JobSpec> = Vec::new();
-    if scn.mmc_test.is_none() {
-        for j in &scn.jobs {
-            specs.extend(std::iter::repeat_n(j, j.numjobs as usize));
-        }
-    }
-    let spec_of = |i: usize| if specs.len() == rep.jobs.len() { specs.get(i).copied() } else { None };
-    if scn.group_reporting && scn.mmc_test.is_none() {
-        return vec![Block { job: rep.merged(), clones: rep.jobs.len(), spec: spec_of(0) }];
-    }
-    rep.jobs.iter().enumerate().map(|(i, j)| Block { job: j.clone(), clones: 1, spec: spec_of(i) }).collect()
-}
-
-/// ns to fio's msec runtime.
-pub fn runtime_ms(ns: u64) -> u64 {
-    ns.saturating_add(500_000) / 1_000_000
-}
 
 /// The whole normal output of a run.
 pub fn render(scn: &Scenario, rep: &Report) -> String {

@@ -1,6 +1,7 @@
 //! Output formatting, on hand-built reports (independent of the simulator).
 
-use crate::{json, normal};
+use crate::normal;
+use mmcsim_engine::export::fio_json as json;
 use mmcsim_engine::metrics::histogram::LatencyHistogram;
 use mmcsim_engine::scenario::options::parse_args;
 use mmcsim_engine::{DirStats, JobReport, Report, Scenario, SimStats, Stage};
@@ -109,4 +110,19 @@ fn show() {
     let s = scn("--rw=randread --bs=4k --size=512m --group_reporting --numjobs=20 --name=test");
     print!("{}", normal::render(&s, &sample(&s)));
     print!("{}", json::render(&s, &sample(&s)));
+}
+
+/// fio's JSON layout byte for byte (the renderer moved from the CLI into the engine's
+/// `export::fio_json`; this pins its output). Regenerate with `MMCSIM_UPDATE_GOLDEN=1`.
+#[test]
+fn json_output_matches_golden() {
+    let s = scn("--platform=unisoc-hsq-2023 --bs=8k --group_reporting --numjobs=2 --name=test --rw=randread --name=b --rw=write");
+    let mut r = sample(&s);
+    r.power_cut = Some(mmcsim_engine::PowerCutReport { at_ns: 5, lost_ranges: vec![(4096, 512)], ..Default::default() });
+    let text = json::render(&s, &r);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/testdata/sample.json");
+    if std::env::var_os("MMCSIM_UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, &text).unwrap();
+    }
+    assert_eq!(text, include_str!("testdata/sample.json"));
 }

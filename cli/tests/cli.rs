@@ -119,3 +119,33 @@ fn run_output_file() {
     let _: serde_json::Value = serde_json::from_str(&text).unwrap();
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn run_write_exports() {
+    let dir = std::env::temp_dir().join(format!("mmcsim-cli-exports-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (t, c, j) = (dir.join("t.json"), dir.join("s.csv"), dir.join("j.fio"));
+    let args = ["--rw=randread", "--size=256k", "--numjobs=4", "--packed=8", "--name=test"];
+    let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    all.push(format!("--write_trace={}", t.display()));
+    all.push(format!("--write_csv={}", c.display()));
+    all.push(format!("--write_jobfile={}", j.display()));
+    all.push("--output-format=json".to_string());
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    let out = mmcsim(&all);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
+    assert!(trace["traceEvents"].as_array().unwrap().len() > 4 * 64);
+    assert_eq!(trace["otherData"]["truncated"], false);
+    let csv = std::fs::read_to_string(&c).unwrap();
+    assert!(csv.starts_with("t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight\n"), "{}", csv);
+    // The job file runs the same scenario again.
+    let again = mmcsim(&[j.to_str().unwrap(), "--output-format=json"]);
+    assert_eq!(again.stdout, out.stdout);
+    let capped = mmcsim(&["--size=256k", "--trace_max_events=10", &format!("--write_trace={}", t.display())]);
+    assert!(capped.status.success());
+    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
+    assert_eq!((trace["traceEvents"].as_array().unwrap().len(), &trace["otherData"]["truncated"]), (10, &serde_json::json!(true)));
+    bad(&["--write_trace=/nonexistent/dir/t.json"], "write_trace '/nonexistent/dir/t.json'");
+    let _ = std::fs::remove_dir_all(&dir);
+}

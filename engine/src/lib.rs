@@ -20,6 +20,7 @@ pub mod bus;
 pub mod calibration;
 pub mod card;
 pub mod cqe;
+pub mod export;
 pub mod explain;
 pub mod host;
 pub mod hsq;

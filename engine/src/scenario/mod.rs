@@ -7,6 +7,7 @@
 pub mod jobfile;
 pub mod options;
 pub mod units;
+pub mod url;
 
 pub use options::{apply_option, OptionScope, OPTIONS};
 

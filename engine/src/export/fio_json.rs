@@ -2,74 +2,41 @@
 //! layout and key order, fio's `"key" : value` spacing and `%f` floats, so tools that read fio's
 //! JSON read ours. Keys fio has and the model cannot fill (cpu, disk_util, bw samples) are left
 //! out; the simulator's own figures are in each job's `"mmcsim"` object. The output depends only
-//! on the scenario and its seed: the same run prints the same bytes.
+//! on the scenario and its seed: the same run prints the same bytes. The CLI's
+//! `--output-format=json` and the web app's JSON export both call [`render`].
 
-use crate::normal::{blocks, runtime_ms, Block};
-use mmcsim_engine::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
-use mmcsim_engine::scenario::options::OptionScope;
-use mmcsim_engine::{DirStats, Report, Scenario, Stage};
+use super::json::{obj, Json};
+use crate::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
+use crate::scenario::options::OptionScope;
+use crate::{DirStats, JobReport, JobSpec, Report, Scenario, Stage};
 
-/// A JSON value whose objects keep their key order.
-pub enum Json {
-    U(u64),
-    F(f64),
-    S(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
+/// One reported job: a clone, or a whole group with group_reporting (fio `show_run_stats`).
+pub struct Block<'a> {
+    pub job: JobReport,
+    /// Clones in this block (fio's `jobs=`).
+    pub clones: usize,
+    /// The job section it came from (None for mmc_test transfers).
+    pub spec: Option<&'a JobSpec>,
 }
 
-fn obj(pairs: Vec<(&str, Json)>) -> Json {
-    Json::Obj(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-}
-
-fn quote(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+/// The blocks fio would print: one per clone, or one merged block with group_reporting.
+pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
+    let mut specs: Vec<&JobSpec> = Vec::new();
+    if scn.mmc_test.is_none() {
+        for j in &scn.jobs {
+            specs.extend(std::iter::repeat_n(j, j.numjobs as usize));
         }
     }
-    out.push('"');
+    let spec_of = |i: usize| if specs.len() == rep.jobs.len() { specs.get(i).copied() } else { None };
+    if scn.group_reporting && scn.mmc_test.is_none() {
+        return vec![Block { job: rep.merged(), clones: rep.jobs.len(), spec: spec_of(0) }];
+    }
+    rep.jobs.iter().enumerate().map(|(i, j)| Block { job: j.clone(), clones: 1, spec: spec_of(i) }).collect()
 }
 
-impl Json {
-    /// fio's layout: two-space indent, `"key" : value`, floats with six decimals.
-    pub fn write(&self, out: &mut String, indent: usize) {
-        let pad = |n: usize| "  ".repeat(n);
-        match self {
-            Json::U(v) => out.push_str(&v.to_string()),
-            Json::F(v) => out.push_str(&format!("{:.6}", if v.is_finite() { *v } else { 0.0 })),
-            Json::S(s) => quote(s, out),
-            Json::Arr(items) if items.is_empty() => out.push_str("[]"),
-            Json::Obj(items) if items.is_empty() => out.push_str("{}"),
-            Json::Arr(items) => {
-                out.push_str("[\n");
-                for (i, v) in items.iter().enumerate() {
-                    out.push_str(&pad(indent + 1));
-                    v.write(out, indent + 1);
-                    out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
-                }
-                out.push_str(&pad(indent));
-                out.push(']');
-            }
-            Json::Obj(items) => {
-                out.push_str("{\n");
-                for (i, (k, v)) in items.iter().enumerate() {
-                    out.push_str(&pad(indent + 1));
-                    quote(k, out);
-                    out.push_str(" : ");
-                    v.write(out, indent + 1);
-                    out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
-                }
-                out.push_str(&pad(indent));
-                out.push('}');
-            }
-        }
-    }
+/// ns to fio's msec runtime (rounded to the nearest ms).
+pub fn runtime_ms(ns: u64) -> u64 {
+    ns.saturating_add(500_000) / 1_000_000
 }
 
 /// fio's `{min, max, mean, stddev, N[, percentile]}` latency object, in ns.
@@ -107,7 +74,7 @@ fn dir_obj(d: &DirStats) -> Json {
     ])
 }
 
-fn power_cut_obj(p: &mmcsim_engine::PowerCutReport) -> Json {
+fn power_cut_obj(p: &crate::PowerCutReport) -> Json {
     let ranges = p.lost_ranges.iter().map(|&(o, l)| obj(vec![("offset", Json::U(o)), ("len", Json::U(l))])).collect();
     obj(vec![
         ("at_ns", Json::U(p.at_ns)),

@@ -1,0 +1,52 @@
+//! `--write_jobfile=`, `--write_trace=` and `--write_csv=`: the engine's exports
+//! (`mmcsim_engine::export`) written to files next to the report.
+
+use crate::args::Cli;
+use mmcsim_engine::{Scenario, Simulator};
+use std::io::Write;
+
+/// `std::fmt::Write` over a buffered file, so the trace streams to disk.
+struct FileFmt {
+    w: std::io::BufWriter<std::fs::File>,
+    err: Option<std::io::Error>,
+}
+
+impl std::fmt::Write for FileFmt {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.w.write_all(s.as_bytes()).map_err(|e| {
+            self.err = Some(e);
+            std::fmt::Error
+        })
+    }
+}
+
+fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{} '{}': {}", opt, path, e))
+}
+
+/// The exports that need no finished run: the job file, and the trace (its own traced run).
+pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
+    if let Some(path) = &cli.write_jobfile {
+        write_file("write_jobfile", path, &mmcsim_engine::scenario::jobfile::to_jobfile(scn))?;
+    }
+    if let Some(path) = &cli.write_trace {
+        let fail = |e: std::io::Error| format!("write_trace '{}': {}", path, e);
+        let file = std::fs::File::create(path).map_err(fail)?;
+        let mut out = FileFmt { w: std::io::BufWriter::new(file), err: None };
+        let res = mmcsim_engine::export::write_trace_events(scn, cli.trace_max_events, &mut out);
+        if let Some(e) = out.err.take() {
+            return Err(fail(e));
+        }
+        res.map_err(|e| e.to_string())?;
+        out.w.flush().map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// The exports of the finished run: the time series.
+pub fn after_run(cli: &Cli, sim: &Simulator) -> Result<(), String> {
+    if let Some(path) = &cli.write_csv {
+        write_file("write_csv", path, &mmcsim_engine::export::series_csv_of(&sim.series()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,19 @@
+//! Exports of a scenario's run, for the CLI (`--output-format=json`, `--write_trace=`,
+//! `--write_csv=`, `--write_jobfile=`) and the web app's download buttons. Pure std: no serde,
+//! no I/O; every function returns text, so it builds for wasm32 as well.
+//!
+//! - [`fio_json`]: fio's `--output-format=json` document of a report.
+//! - [`trace_event`]: the simulated timeline as Chrome trace-event JSON (Perfetto,
+//!   chrome://tracing).
+//! - [`csv`]: the throughput / IOPS / in-flight time series.
+//! - The job file is [`crate::scenario::jobfile::to_jobfile`]; the link is
+//!   [`crate::scenario::url::encode_query`].
+
+pub mod csv;
+pub mod fio_json;
+pub mod json;
+pub mod trace_event;
+
+pub use csv::{series_csv, series_csv_of};
+pub use fio_json::render as fio_json;
+pub use trace_event::{trace_event_json, write_trace_events, TraceStats, DEFAULT_MAX_TRACE_EVENTS};

@@ -1,0 +1,335 @@
+//! The simulated timeline as Chrome trace-event JSON ("Trace Event Format", the JSON object
+//! form that ui.perfetto.dev and chrome://tracing open):
+//! `{"traceEvents":[...],"displayTimeUnit":"ns","otherData":{...}}`.
+//!
+//! Events are complete events (`"ph":"X"`, `ts` and `dur` in microseconds, written as exact
+//! decimals of the simulated nanoseconds) and metadata events (`"ph":"M"`: `process_name`,
+//! `thread_name`, `*_sort_index`) naming the tracks:
+//! - pid 1 "fio jobs": one track per job clone; a slice per request from its system call to fio
+//!   reaping it (args: id, op, offset, len), with its stages (blk-mq, issue, host queue, command,
+//!   data, ...) nested inside. An async job with several I/Os outstanding gets extra tracks
+//!   (`name.N #2`, ...) so that slices on one track never overlap.
+//! - pid 2 "blk-mq tags / hsq slots": one track per tag (= hsq slot index): the time a request
+//!   holds it, from `blk_mq_get_tag` to `blk_mq_end_request`.
+//! - pid 3 "mmc host": the bus (command, card access, data, card busy), the host CPU (IRQ and
+//!   software gaps, ADMA3 chain builds) and the card (card access and busy).
+//!
+//! The run is streamed: trace events and timeline segments are drained after every simulator
+//! step, and only requests and tags still open are kept. At most `max_events` events are written
+//! (the first ones in simulated time order of completion); when the cap or the work budget cuts
+//! the run, `otherData.truncated` is true and `otherData.note` says where.
+
+use crate::bus::{Segment, SegmentKind};
+use crate::export::json::quote;
+use crate::scenario::MmcPath;
+use crate::trace::{Stage, TraceEvent};
+use crate::{Op, Scenario, ScenarioError, Simulator};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The default cap on exported events (about 30 MB of JSON).
+pub const DEFAULT_MAX_TRACE_EVENTS: usize = 200_000;
+/// Trace and timeline ring sizes while exporting (drained after every step).
+const RING: usize = 1 << 16;
+/// Work budget: simulator steps plus live requests scanned for tags, offsets and lengths.
+const MAX_WORK: u64 = 400_000_000;
+
+const PID_JOBS: u32 = 1;
+const PID_TAGS: u32 = 2;
+const PID_HOST: u32 = 3;
+/// Host tracks (keys under [`PID_HOST`]).
+const BUS: u64 = 0;
+const HOST_CPU: u64 = 1;
+const CARD: u64 = 2;
+
+/// What an export wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceStats {
+    /// Events written (metadata included).
+    pub events: usize,
+    /// The run was cut by `max_events` or the work budget.
+    pub truncated: bool,
+    /// Simulated time covered, ns.
+    pub simulated_ns: u64,
+    /// Requests written.
+    pub requests: u64,
+}
+
+/// A request seen in the trace and not yet reaped.
+struct OpenReq {
+    job: u32,
+    op: Op,
+    /// (offset, len) from the request slab.
+    extent: Option<(u64, u64)>,
+    stages: Vec<(Stage, u64)>,
+}
+
+/// Writes events, counting them against the cap.
+struct Out<'a, W: Write> {
+    w: &'a mut W,
+    n: usize,
+    max: usize,
+    truncated: bool,
+    err: std::fmt::Result,
+}
+
+impl<W: Write> Out<'_, W> {
+    /// Writes one event object (`body` without braces); false once the cap is reached.
+    fn event(&mut self, body: &str) -> bool {
+        if self.n >= self.max {
+            self.truncated = true;
+            return false;
+        }
+        let sep = if self.n == 0 { "\n" } else { ",\n" };
+        self.err = self.err.and(self.w.write_str(sep)).and(self.w.write_str("{")).and(self.w.write_str(body)).and(self.w.write_str("}"));
+        self.n += 1;
+        true
+    }
+    fn meta(&mut self, pid: u32, tid: u32, what: &str, arg: &str) {
+        self.event(&format!("\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"{what}\",\"args\":{{{arg}}}"));
+    }
+    fn thread(&mut self, pid: u32, tid: u32, name: &str, sort: u64) {
+        let mut q = String::new();
+        quote(name, &mut q);
+        self.meta(pid, tid, "thread_name", &format!("\"name\":{q}"));
+        self.meta(pid, tid, "thread_sort_index", &format!("\"sort_index\":{sort}"));
+    }
+    /// A complete event from `start` to `end` ns; `args` is the inside of the args object.
+    fn slice(&mut self, (pid, tid): (u32, u32), name: &str, cat: &str, (start, end): (u64, u64), args: &str) {
+        let mut q = String::new();
+        quote(name, &mut q);
+        let (ts, dur) = (us(start), us(end.saturating_sub(start)));
+        self.event(&format!("\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":{ts},\"dur\":{dur},\"name\":{q},\"cat\":\"{cat}\",\"args\":{{{args}}}"));
+    }
+}
+
+/// ns as an exact decimal number of microseconds.
+fn us(ns: u64) -> String {
+    format!("{}.{:03}", ns / 1000, ns % 1000)
+}
+
+/// Tracks of one process: each key (job, tag, host part) has lanes so slices never overlap.
+#[derive(Default)]
+struct Tracks {
+    lanes: HashMap<u64, Vec<(u64, u32)>>,
+    next_tid: u32,
+}
+
+impl Tracks {
+    /// The tid for `[start, end)` on `key`'s first free lane; Some(lane) when a lane was added.
+    fn place(&mut self, key: u64, start: u64, end: u64) -> (u32, Option<usize>) {
+        let lanes = self.lanes.entry(key).or_default();
+        if let Some(l) = lanes.iter_mut().find(|l| l.0 <= start) {
+            l.0 = end;
+            return (l.1, None);
+        }
+        self.next_tid += 1;
+        lanes.push((end, self.next_tid));
+        (self.next_tid, Some(lanes.len() - 1))
+    }
+}
+
+/// The exporter's state between simulator steps.
+struct Exporter<'s> {
+    sim: Simulator,
+    scn: &'s Scenario,
+    open: HashMap<u64, OpenReq>,
+    /// By tag: (request id, job, since) of the request holding it.
+    tags: Vec<Option<(u64, u32, u64)>>,
+    /// Scratch for [`Exporter::scan`]: by tag, the request holding it now.
+    held: Vec<Option<(u64, u32)>>,
+    tracks: [Tracks; 3],
+    requests: u64,
+}
+
+impl Exporter<'_> {
+    fn job_name(&self, job: u32) -> String {
+        match self.sim.jobs.get(job as usize) {
+            Some(j) => format!("{}.{}", j.name, j.index),
+            None => format!("mmc_test #{}", job),
+        }
+    }
+
+    /// A slice on a lane of `key` in process `pid`, naming a new lane when one is added.
+    fn place<W: Write>(&mut self, out: &mut Out<W>, pid: u32, key: u64, start: u64, end: u64) -> u32 {
+        let (tid, new_lane) = self.tracks[pid as usize - 1].place(key, start, end);
+        if let Some(lane) = new_lane {
+            let base = match pid {
+                PID_JOBS => self.job_name(key as u32),
+                PID_TAGS if self.sim.host_config().mmc_path == MmcPath::Hsq => format!("hsq slot {}", key),
+                PID_TAGS => format!("blk-mq tag {}", key),
+                _ => ["bus", "host CPU", "card"][key.min(2) as usize].to_string(),
+            };
+            let name = if lane == 0 { base } else { format!("{} #{}", base, lane + 1) };
+            out.thread(pid, tid, &name, key * 64 + lane as u64);
+        }
+        tid
+    }
+
+    fn trace_event<W: Write>(&mut self, out: &mut Out<W>, e: TraceEvent) {
+        if !self.open.contains_key(&e.req) && matches!(e.stage, Stage::Submit | Stage::Issue) {
+            self.open.insert(e.req, OpenReq { job: e.job, op: e.op, extent: None, stages: Vec::new() });
+        }
+        let Some(r) = self.open.get_mut(&e.req) else { return };
+        r.stages.push((e.stage, e.t_ns));
+        if e.stage == Stage::Done {
+            if let Some(r) = self.open.remove(&e.req) {
+                self.request(out, e.req, r, "");
+            }
+        }
+    }
+
+    /// Writes a request slice and its stages (the last stage ends the request).
+    fn request<W: Write>(&mut self, out: &mut Out<W>, id: u64, mut r: OpenReq, extra: &str) {
+        r.stages.sort_by_key(|s| s.1);
+        let (Some(first), Some(last)) = (r.stages.first().copied(), r.stages.last().copied()) else { return };
+        let (start, end) = (first.1, last.1.max(first.1));
+        let tid = self.place(out, PID_JOBS, r.job as u64, start, end);
+        let extent = r.extent.map_or(String::new(), |(o, l)| format!(",\"offset\":{o},\"len\":{l}"));
+        let args = format!("\"id\":{id},\"op\":\"{}\"{extent}{extra}", r.op.name());
+        out.slice((PID_JOBS, tid), r.op.name(), "request", (start, end), &args);
+        for w in r.stages.windows(2) {
+            let (s, e) = (w[0].1.max(start), w[1].1.min(end));
+            if e > s {
+                out.slice((PID_JOBS, tid), w[0].0.name(), "stage", (s, e), &format!("\"id\":{id}"));
+            }
+        }
+        self.requests += 1;
+    }
+
+    fn segment<W: Write>(&mut self, out: &mut Out<W>, s: Segment) {
+        let args = s.req.map_or(String::new(), |r| format!("\"req\":{r}"));
+        let on_host = matches!(s.kind, SegmentKind::HostGap | SegmentKind::ChainBuild);
+        let key = if on_host { HOST_CPU } else { BUS };
+        let tid = self.place(out, PID_HOST, key, s.start, s.end);
+        out.slice((PID_HOST, tid), s.kind.name(), if on_host { "host" } else { "bus" }, (s.start, s.end), &args);
+        if matches!(s.kind, SegmentKind::CardAccess | SegmentKind::CardBusy) {
+            let tid = self.place(out, PID_HOST, CARD, s.start, s.end);
+            out.slice((PID_HOST, tid), s.kind.name(), "card", (s.start, s.end), &args);
+        }
+    }
+
+    fn tag_slice<W: Write>(&mut self, out: &mut Out<W>, tag: u16, (id, job, since): (u64, u32, u64), end: u64) {
+        let tid = self.place(out, PID_TAGS, tag as u64, since, end);
+        let name = self.job_name(job);
+        let mut q = String::new();
+        quote(&name, &mut q);
+        out.slice((PID_TAGS, tid), &format!("req {id}"), "tag", (since, end), &format!("\"id\":{id},\"job\":{q}"));
+    }
+
+    /// Scans live requests for offsets, lengths and tags; returns how many were scanned. Tags
+    /// change only inside a step, so a change seen after a step happened at its time.
+    fn scan<W: Write>(&mut self, out: &mut Out<W>) -> u64 {
+        let now = self.sim.now();
+        self.held.iter_mut().for_each(|h| *h = None);
+        let mut n = 0;
+        for (_, r) in self.sim.reqs.iter() {
+            n += 1;
+            if let Some(o) = self.open.get_mut(&r.id) {
+                o.extent.get_or_insert((r.offset, r.len));
+            }
+            if let Some(t) = r.tag.map(usize::from) {
+                if self.held.len() <= t {
+                    self.held.resize(t + 1, None);
+                }
+                self.held[t] = Some((r.id, r.job));
+            }
+        }
+        if self.tags.len() < self.held.len() {
+            self.tags.resize(self.held.len(), None);
+        }
+        for t in 0..self.tags.len() {
+            let h = self.held.get(t).copied().flatten();
+            if let Some(v) = self.tags[t].filter(|v| h.map(|h| h.0) != Some(v.0)) {
+                self.tags[t] = None;
+                self.tag_slice(out, t as u16, v, now);
+            }
+            if let (None, Some((id, job))) = (self.tags[t], h) {
+                self.tags[t] = Some((id, job, now));
+            }
+        }
+        n
+    }
+}
+
+/// Runs `scn` and writes its timeline to `w` as trace-event JSON (see the module doc), at most
+/// `max_events` events.
+pub fn write_trace_events<W: Write>(scn: &Scenario, max_events: usize, w: &mut W) -> Result<TraceStats, ScenarioError> {
+    let mut sim = Simulator::new(scn)?;
+    sim.set_trace_capacity(RING);
+    sim.set_timeline_capacity(RING);
+    let mut x = Exporter { sim, scn, open: HashMap::new(), tags: Vec::new(), held: Vec::new(), tracks: Default::default(), requests: 0 };
+    let mut out = Out { w, n: 0, max: max_events, truncated: false, err: Ok(()) };
+    out.err = out.w.write_str("{\"traceEvents\":[");
+    for (pid, name) in [(PID_JOBS, "fio jobs"), (PID_TAGS, "blk-mq tags / hsq slots"), (PID_HOST, "mmc host")] {
+        out.meta(pid, 0, "process_name", &format!("\"name\":\"{name}\""));
+        out.meta(pid, 0, "process_sort_index", &format!("\"sort_index\":{pid}"));
+    }
+    let mut work = 0u64;
+    let mut note = "";
+    while !out.truncated {
+        if work > MAX_WORK {
+            (out.truncated, note) = (true, "cut by the work budget");
+            break;
+        }
+        let more = x.sim.step();
+        for e in x.sim.drain_trace() {
+            x.trace_event(&mut out, e);
+        }
+        let segs = x.sim.timeline();
+        if !segs.is_empty() {
+            x.sim.set_timeline_capacity(0);
+            x.sim.set_timeline_capacity(RING);
+        }
+        for s in segs {
+            x.segment(&mut out, s);
+        }
+        work += 1 + x.scan(&mut out);
+        if !more {
+            break;
+        }
+    }
+    if out.truncated && note.is_empty() {
+        note = "cut at max_events; requests still in flight then are left out";
+    }
+    if !out.truncated {
+        // Whatever is still open at the end (a power cut) ends with the run.
+        let now = x.sim.now();
+        let mut open: Vec<(u64, OpenReq)> = x.open.drain().collect();
+        open.sort_by_key(|o| o.0);
+        for (id, mut r) in open {
+            r.stages.push((Stage::Done, now));
+            x.request(&mut out, id, r, ",\"unfinished\":true");
+        }
+        let tags: Vec<_> = x.tags.drain(..).enumerate().filter_map(|(t, v)| Some((t as u16, v?))).collect();
+        for (t, v) in tags {
+            x.tag_slice(&mut out, t, v, now);
+        }
+    }
+    let stats = TraceStats { events: out.n, truncated: out.truncated, simulated_ns: x.sim.now(), requests: x.requests };
+    let mut link = String::new();
+    quote(&crate::scenario::url::encode_query(x.scn, None), &mut link);
+    let mut platform = String::new();
+    quote(&x.scn.platform, &mut platform);
+    let mut note_q = String::new();
+    quote(note, &mut note_q);
+    let tail = format!(
+        "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{{\"generator\":\"mmcsim-engine {}\",\"platform\":{platform},\"scenario\":{link},\"simulated_ns\":{},\"events\":{},\"max_events\":{},\"requests\":{},\"truncated\":{},\"note\":{note_q}}}}}\n",
+        env!("CARGO_PKG_VERSION"),
+        stats.simulated_ns,
+        stats.events,
+        max_events,
+        stats.requests,
+        stats.truncated,
+    );
+    out.err.and(out.w.write_str(&tail)).map_err(|_| ScenarioError::general("trace export: the writer failed"))?;
+    Ok(stats)
+}
+
+/// Runs `scn` and returns its timeline as trace-event JSON, at most `max_events` events (use
+/// [`DEFAULT_MAX_TRACE_EVENTS`]).
+pub fn trace_event_json(scn: &Scenario, max_events: usize) -> Result<String, ScenarioError> {
+    let mut s = String::new();
+    write_trace_events(scn, max_events, &mut s)?;
+    Ok(s)
+}
