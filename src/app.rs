@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use gloo::render::{request_animation_frame, AnimationFrame};
-use mmcsim_components::{ControlsForm, FieldError, Measured, ProgressBar, ResultsTable, ThroughputChart};
+use mmcsim_components::{
+    ControlsForm, FieldError, Measured, ProgressBar, ResultsTable, ThroughputChart,
+};
 use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
@@ -59,13 +61,20 @@ pub struct App {
 }
 
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
 }
 
 /// The page's query string as pairs, in order.
 fn url_pairs() -> Vec<(String, String)> {
-    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else { return Vec::new() };
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return Vec::new() };
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return Vec::new();
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Vec::new();
+    };
     let mut pairs = Vec::new();
     let entries = js_sys::try_iter(&params).ok().flatten();
     for entry in entries.into_iter().flatten().flatten() {
@@ -81,13 +90,19 @@ fn url_pairs() -> Vec<(String, String)> {
 /// entry per keystroke), so a page can be shared and reloaded as it is.
 fn write_url(texts: &BTreeMap<String, String>) {
     let Some(w) = web_sys::window() else { return };
-    let Ok(params) = web_sys::UrlSearchParams::new() else { return };
+    let Ok(params) = web_sys::UrlSearchParams::new() else {
+        return;
+    };
     for (k, v) in bridge::changed_options(texts) {
         params.append(k, &v);
     }
     let q: String = params.to_string().into();
     let path = w.location().pathname().unwrap_or_default();
-    let url = if q.is_empty() { path } else { format!("{path}?{q}") };
+    let url = if q.is_empty() {
+        path
+    } else {
+        format!("{path}?{q}")
+    };
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -138,9 +153,19 @@ impl Component for App {
                     Err(message) => {
                         self.error_seq += 1;
                         let kept = self.texts.get(&name).cloned().unwrap_or_default();
-                        let kept = if kept.is_empty() { "the platform default".to_string() } else { kept };
+                        let kept = if kept.is_empty() {
+                            "the platform default".to_string()
+                        } else {
+                            kept
+                        };
                         let message = format!("{message} (kept {kept})");
-                        errors.insert(name, FieldError { message, seq: self.error_seq });
+                        errors.insert(
+                            name,
+                            FieldError {
+                                message,
+                                seq: self.error_seq,
+                            },
+                        );
                     }
                 }
                 self.errors = Rc::new(errors);
@@ -164,7 +189,13 @@ impl Component for App {
                         Some(option) => {
                             self.error_seq += 1;
                             let mut errors = (*self.errors).clone();
-                            errors.insert(option, FieldError { message: e.message, seq: self.error_seq });
+                            errors.insert(
+                                option,
+                                FieldError {
+                                    message: e.message,
+                                    seq: self.error_seq,
+                                },
+                            );
                             self.errors = Rc::new(errors);
                         }
                         None => self.notices.push(e.message),
@@ -179,8 +210,12 @@ impl Component for App {
             }
             Msg::Frame => {
                 self.frame = None;
-                let Some(run) = self.run.as_mut() else { return false };
-                let done = self.slicer.run_slice(|n| run.step(n), now_ms, FRAME_BUDGET_MS);
+                let Some(run) = self.run.as_mut() else {
+                    return false;
+                };
+                let done = self
+                    .slicer
+                    .run_slice(|n| run.step(n), now_ms, FRAME_BUDGET_MS);
                 self.progress = run.progress();
                 self.sim_ns = run.now_ns();
                 self.series = Rc::new(run.series());
@@ -257,7 +292,9 @@ impl Component for App {
 impl App {
     fn schedule(&mut self, ctx: &Context<Self>) {
         let link = ctx.link().clone();
-        self.frame = Some(request_animation_frame(move |_| link.send_message(Msg::Frame)));
+        self.frame = Some(request_animation_frame(move |_| {
+            link.send_message(Msg::Frame)
+        }));
     }
 
     fn status(&self) -> AttrValue {

@@ -13,13 +13,26 @@ use mmcsim_engine::{Report, Scenario, Simulator};
 /// The controls of the first screen, by scenario option name (the names the CLI, fio job
 /// files and the URL query use), in the order the command line lists them.
 pub const CONTROLS: [&str; 12] = [
-    "platform", "mmc_path", "hsq_depth", "packed", "fua", "nonblocking", "rw", "bs", "numjobs", "iodepth", "ioengine",
+    "platform",
+    "mmc_path",
+    "hsq_depth",
+    "packed",
+    "fua",
+    "nonblocking",
+    "rw",
+    "bs",
+    "numjobs",
+    "iodepth",
+    "ioengine",
     "size",
 ];
 
 /// Host switches: an empty text means "the platform's default" (`None` in `HostOptions`).
 fn is_host_switch(name: &str) -> bool {
-    matches!(name, "mmc_path" | "hsq_depth" | "packed" | "fua" | "nonblocking" | "cache")
+    matches!(
+        name,
+        "mmc_path" | "hsq_depth" | "packed" | "fua" | "nonblocking" | "cache"
+    )
 }
 
 /// The scenario with one control changed, or the engine parser's message.
@@ -40,7 +53,8 @@ pub fn apply_control(scn: &Scenario, name: &str, text: &str) -> Result<Scenario,
             _ => h.cache = None,
         }
     } else {
-        apply_option(&mut next, OptionScope::Global, name, Some(text)).map_err(|e| e.to_string())?;
+        apply_option(&mut next, OptionScope::Global, name, Some(text))
+            .map_err(|e| e.to_string())?;
     }
     Ok(next)
 }
@@ -48,7 +62,7 @@ pub fn apply_control(scn: &Scenario, name: &str, text: &str) -> Result<Scenario,
 /// A byte count in fio's size syntax, with the largest power-of-1024 suffix that divides it.
 pub fn size_text(b: u64) -> String {
     for (suffix, unit) in [("g", 1u64 << 30), ("m", 1 << 20), ("k", 1 << 10)] {
-        if b >= unit && b % unit == 0 {
+        if b >= unit && b.is_multiple_of(unit) {
             return format!("{}{suffix}", b / unit);
         }
     }
@@ -56,7 +70,8 @@ pub fn size_text(b: u64) -> String {
 }
 
 fn bool_text(b: Option<bool>) -> String {
-    b.map(|b| if b { "1" } else { "0" }.to_string()).unwrap_or_default()
+    b.map(|b| if b { "1" } else { "0" }.to_string())
+        .unwrap_or_default()
 }
 
 /// The text each control shows for a scenario (its first job; the UI edits one job).
@@ -68,7 +83,10 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
         t.insert(k.to_string(), v);
     };
     put("platform", scn.platform.clone());
-    put("mmc_path", h.mmc_path.map(|m| m.name().to_string()).unwrap_or_default());
+    put(
+        "mmc_path",
+        h.mmc_path.map(|m| m.name().to_string()).unwrap_or_default(),
+    );
     put(
         "hsq_depth",
         h.hsq_depth
@@ -78,7 +96,10 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
             })
             .unwrap_or_default(),
     );
-    put("packed", h.packed.map(|p| p.to_string()).unwrap_or_default());
+    put(
+        "packed",
+        h.packed.map(|p| p.to_string()).unwrap_or_default(),
+    );
     put("fua", bool_text(h.fua));
     put("nonblocking", bool_text(h.nonblocking));
     put("rw", job.rw.name().to_string());
@@ -172,7 +193,10 @@ impl Run {
     pub fn start(scn: &Scenario) -> Result<Run, RunError> {
         Simulator::new(scn)
             .map(|sim| Run { sim })
-            .map_err(|e| RunError { option: e.option.clone(), message: e.to_string() })
+            .map_err(|e| RunError {
+                option: e.option.clone(),
+                message: e.to_string(),
+            })
     }
     /// Processes at most `max_events` events; true once the run is over.
     pub fn step(&mut self, max_events: u64) -> bool {

@@ -23,7 +23,9 @@ pub use app::{App, AppProps};
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     panic::install();
-    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
     match root {
         Some(root) => yew::Renderer::<App>::with_root(root).render(),
         None => yew::Renderer::<App>::new().render(),

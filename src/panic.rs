@@ -19,11 +19,15 @@ pub fn install() {
 /// Puts the message in the page's panic banner (creating it at the top of <body> if the page
 /// has none) and makes it visible.
 pub fn show(msg: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
     let el = match doc.get_element_by_id(PANIC_ELEMENT_ID) {
         Some(el) => el,
         None => {
-            let Ok(el) = doc.create_element("div") else { return };
+            let Ok(el) = doc.create_element("div") else {
+                return;
+            };
             el.set_id(PANIC_ELEMENT_ID);
             if let Some(body) = doc.body() {
                 let _ = body.prepend_with_node_1(&el);

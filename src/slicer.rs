@@ -28,7 +28,12 @@ impl Default for Slicer {
 impl Slicer {
     /// Calls `step(chunk)` until it reports the end (returns true) or another chunk would likely
     /// overrun `budget_ms` since the first call (returns false). `now` is a wall clock in ms.
-    pub fn run_slice(&mut self, mut step: impl FnMut(u64) -> bool, now: impl Fn() -> f64, budget_ms: f64) -> bool {
+    pub fn run_slice(
+        &mut self,
+        mut step: impl FnMut(u64) -> bool,
+        now: impl Fn() -> f64,
+        budget_ms: f64,
+    ) -> bool {
         let start = now();
         loop {
             let t0 = now();

@@ -59,12 +59,19 @@ fn xy(points: &[SeriesPoint]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn draw(canvas: HtmlCanvasElement, points: &[SeriesPoint]) -> Result<(), Box<dyn std::error::Error>> {
+fn draw(
+    canvas: HtmlCanvasElement,
+    points: &[SeriesPoint],
+) -> Result<(), Box<dyn std::error::Error>> {
     let backend = CanvasBackend::with_canvas_object(canvas).ok_or("canvas has no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE)?;
     let data = xy(points);
-    let x_max = points.last().map(|p| (p.t_ns + p.width_ns) as f64 / 1e6).unwrap_or(1.0).max(1e-3);
+    let x_max = points
+        .last()
+        .map(|p| (p.t_ns + p.width_ns) as f64 / 1e6)
+        .unwrap_or(1.0)
+        .max(1e-3);
     let y_top = data.iter().map(|&(_, y)| y).fold(0.0, f64::max);
     let y_max = if y_top > 0.0 { y_top * 1.15 } else { 100.0 };
     let label = ("sans-serif", 13).into_font().color(&AXIS);
@@ -76,8 +83,20 @@ fn draw(canvas: HtmlCanvasElement, points: &[SeriesPoint]) -> Result<(), Box<dyn
         .x_label_area_size(40)
         .y_label_area_size(58)
         .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
-    let x_fmt = move |v: &f64| if x_max >= 10.0 { format!("{v:.0}") } else { format!("{v:.2}") };
-    let y_fmt = move |v: &f64| if y_max >= 10.0 { format!("{v:.0}") } else { format!("{v:.1}") };
+    let x_fmt = move |v: &f64| {
+        if x_max >= 10.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    let y_fmt = move |v: &f64| {
+        if y_max >= 10.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.1}")
+        }
+    };
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
@@ -94,10 +113,20 @@ fn draw(canvas: HtmlCanvasElement, points: &[SeriesPoint]) -> Result<(), Box<dyn
         .draw()?;
     if data.is_empty() {
         let (w, h) = root.dim_in_pixel();
-        let style = ("sans-serif", 15).into_font().color(&AXIS).pos(Pos::new(HPos::Center, VPos::Center));
-        root.draw_text("Press Run to simulate", &style, (w as i32 / 2, h as i32 / 2 - 10))?;
+        let style = ("sans-serif", 15)
+            .into_font()
+            .color(&AXIS)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        root.draw_text(
+            "Press Run to simulate",
+            &style,
+            (w as i32 / 2, h as i32 / 2 - 10),
+        )?;
     } else {
-        chart.draw_series(AreaSeries::new(data.iter().copied(), 0.0, LINE.mix(0.12)).border_style(LINE.stroke_width(2)))?;
+        chart.draw_series(
+            AreaSeries::new(data.iter().copied(), 0.0, LINE.mix(0.12))
+                .border_style(LINE.stroke_width(2)),
+        )?;
     }
     root.present()?;
     Ok(())

@@ -22,7 +22,10 @@ pub struct Choice {
 
 impl Choice {
     fn same(v: &str) -> Self {
-        Choice { value: v.to_string(), label: v.to_string() }
+        Choice {
+            value: v.to_string(),
+            label: v.to_string(),
+        }
     }
 }
 
@@ -30,7 +33,9 @@ impl Choice {
 pub enum ControlKind {
     Select(Vec<Choice>),
     /// Free text (sizes such as `4k`, counts); an empty text means the platform default.
-    Text { placeholder: String },
+    Text {
+        placeholder: String,
+    },
 }
 
 /// One control: `name` is the scenario option it sets.
@@ -65,9 +70,18 @@ fn accepted(name: &str) -> Option<&'static str> {
 fn on_off(default: bool) -> ControlKind {
     let d = if default { "on" } else { "off" };
     ControlKind::Select(vec![
-        Choice { value: String::new(), label: format!("default ({d})") },
-        Choice { value: "1".into(), label: "on".into() },
-        Choice { value: "0".into(), label: "off".into() },
+        Choice {
+            value: String::new(),
+            label: format!("default ({d})"),
+        },
+        Choice {
+            value: "1".into(),
+            label: "on".into(),
+        },
+        Choice {
+            value: "0".into(),
+            label: "off".into(),
+        },
     ])
 }
 
@@ -83,7 +97,10 @@ fn hsq_depth_text(d: HsqDepth) -> String {
 pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
     let p = by_name(platform).unwrap_or(PLATFORMS[0]);
     let d = &p.defaults;
-    let mut paths = vec![Choice { value: String::new(), label: format!("default ({})", d.mmc_path.name()) }];
+    let mut paths = vec![Choice {
+        value: String::new(),
+        label: format!("default ({})", d.mmc_path.name()),
+    }];
     paths.extend(MmcPath::ALL.iter().map(|m| Choice::same(m.name())));
     vec![
         ControlGroup {
@@ -102,37 +119,52 @@ pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
                     name: "rw",
                     label: "rw",
                     help: "I/O pattern".into(),
-                    kind: ControlKind::Select(Rw::ALL.iter().map(|r| Choice::same(r.name())).collect()),
+                    kind: ControlKind::Select(
+                        Rw::ALL.iter().map(|r| Choice::same(r.name())).collect(),
+                    ),
                 },
                 Control {
                     name: "bs",
                     label: "bs",
                     help: "Block size per I/O".into(),
-                    kind: ControlKind::Text { placeholder: "4k".into() },
+                    kind: ControlKind::Text {
+                        placeholder: "4k".into(),
+                    },
                 },
                 Control {
                     name: "numjobs",
                     label: "numjobs",
                     help: "Jobs issuing I/O in parallel".into(),
-                    kind: ControlKind::Text { placeholder: "1".into() },
+                    kind: ControlKind::Text {
+                        placeholder: "1".into(),
+                    },
                 },
                 Control {
                     name: "iodepth",
                     label: "iodepth",
                     help: "Outstanding I/Os per job (libaio, io_uring)".into(),
-                    kind: ControlKind::Text { placeholder: "1".into() },
+                    kind: ControlKind::Text {
+                        placeholder: "1".into(),
+                    },
                 },
                 Control {
                     name: "ioengine",
                     label: "ioengine",
                     help: "psync, sync: one I/O at a time per job".into(),
-                    kind: ControlKind::Select(IoEngine::ALL.iter().map(|e| Choice::same(e.name())).collect()),
+                    kind: ControlKind::Select(
+                        IoEngine::ALL
+                            .iter()
+                            .map(|e| Choice::same(e.name()))
+                            .collect(),
+                    ),
                 },
                 Control {
                     name: "size",
                     label: "size",
                     help: "Bytes per job".into(),
-                    kind: ControlKind::Text { placeholder: "64m".into() },
+                    kind: ControlKind::Text {
+                        placeholder: "64m".into(),
+                    },
                 },
             ],
         },
@@ -149,13 +181,17 @@ pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
                     name: "hsq_depth",
                     label: "hsq_depth",
                     help: "hsq window, or dynamic".into(),
-                    kind: ControlKind::Text { placeholder: format!("default: {}", hsq_depth_text(d.hsq_depth)) },
+                    kind: ControlKind::Text {
+                        placeholder: format!("default: {}", hsq_depth_text(d.hsq_depth)),
+                    },
                 },
                 Control {
                     name: "packed",
                     label: "packed",
                     help: "ADMA3 chain length (0 = off)".into(),
-                    kind: ControlKind::Text { placeholder: format!("default: {}", d.packed) },
+                    kind: ControlKind::Text {
+                        placeholder: format!("default: {}", d.packed),
+                    },
                 },
                 Control {
                     name: "fua",

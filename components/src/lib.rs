@@ -18,6 +18,9 @@ pub mod progress;
 pub mod results;
 
 pub use chart::{ThroughputChart, ThroughputChartProps};
-pub use controls::{form_spec, Choice, Control, ControlGroup, ControlKind, ControlsForm, ControlsFormProps, FieldError};
+pub use controls::{
+    form_spec, Choice, Control, ControlGroup, ControlKind, ControlsForm, ControlsFormProps,
+    FieldError,
+};
 pub use progress::{ProgressBar, ProgressBarProps};
 pub use results::{Measured, ResultsTable, ResultsTableProps};

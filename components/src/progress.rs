@@ -13,7 +13,11 @@ pub struct ProgressBarProps {
 
 #[function_component(ProgressBar)]
 pub fn progress_bar(props: &ProgressBarProps) -> Html {
-    let f = if props.fraction.is_finite() { props.fraction.clamp(0.0, 1.0) } else { 0.0 };
+    let f = if props.fraction.is_finite() {
+        props.fraction.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let pct = f * 100.0;
     html! {
         <div class="progress">

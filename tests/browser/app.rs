@@ -20,10 +20,20 @@ async fn invalid_value_shows_the_parsers_message_and_keeps_the_previous_value() 
     settle().await;
     let msg = text(&root, "#err-bs");
     assert!(msg.starts_with("bs"), "message names the option: {msg}");
-    assert!(msg.contains("kept 4k"), "message says what stays in effect: {msg}");
-    assert_eq!(value(&root, "#ctl-bs"), "4k", "the field shows the value in effect");
+    assert!(
+        msg.contains("kept 4k"),
+        "message says what stays in effect: {msg}"
+    );
+    assert_eq!(
+        value(&root, "#ctl-bs"),
+        "4k",
+        "the field shows the value in effect"
+    );
     assert!(by_sel(&root, ".field.invalid #ctl-bs").is_some());
-    assert!(!text(&root, "#command-line").contains("--bs="), "the scenario keeps the default bs");
+    assert!(
+        !text(&root, "#command-line").contains("--bs="),
+        "the scenario keeps the default bs"
+    );
 
     // The same bad text again: still rejected, still shown as 4k.
     set_and_change(&root, "#ctl-bs", "4q");
@@ -82,9 +92,17 @@ async fn run_simulates_in_frames_and_shows_the_report() {
         waited_ms += 50;
     }
     settle().await;
-    let mib_s: f64 = text(&root, "[data-metric=total-mib-s] .value").parse().unwrap();
+    let mib_s: f64 = text(&root, "[data-metric=total-mib-s] .value")
+        .parse()
+        .unwrap();
     assert!((10.0..1000.0).contains(&mib_s), "plausible MiB/s: {mib_s}");
-    assert_eq!(by_sel(&root, "[role=progressbar]").unwrap().get_attribute("aria-valuenow").as_deref(), Some("100"));
+    assert_eq!(
+        by_sel(&root, "[role=progressbar]")
+            .unwrap()
+            .get_attribute("aria-valuenow")
+            .as_deref(),
+        Some("100")
+    );
     assert!(by_sel(&root, "#run").is_some(), "Run is back");
     assert!(text(&root, "tr[data-metric=p99] td").ends_with('s'));
     // 8 MiB of 4 KiB reads by one job.
@@ -103,7 +121,11 @@ async fn a_combination_the_simulator_refuses_is_shown_at_its_control() {
     settle().await;
     let msg = text(&root, "#err-packed");
     assert!(msg.starts_with("packed") && msg.contains('8'), "{msg}");
-    assert_eq!(value(&root, "#ctl-packed"), "16", "the value stays for the user to fix");
+    assert_eq!(
+        value(&root, "#ctl-packed"),
+        "16",
+        "the value stays for the user to fix"
+    );
     assert!(by_sel(&root, "#run").is_some(), "no run started");
     assert!(by_sel(&root, "[data-metric=total-mib-s]").is_none());
 }

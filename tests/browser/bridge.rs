@@ -2,7 +2,9 @@
 //! wasm32 build of it is the one tested.
 
 use mmcsim_engine::Scenario;
-use mmcsim_web::engine_bridge::{apply_control, command_line, control_texts, scenario_from_query, size_text};
+use mmcsim_web::engine_bridge::{
+    apply_control, command_line, control_texts, scenario_from_query, size_text,
+};
 use mmcsim_web::slicer::Slicer;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -28,10 +30,15 @@ fn default_scenario_texts_and_command_line() {
 
 #[wasm_bindgen_test]
 fn url_query_applies_good_pairs_and_reports_bad_ones() {
-    let pairs: Vec<(String, String)> = [("rw", "randwrite"), ("bs", "lots"), ("iodepth", "8"), ("colour", "red")]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    let pairs: Vec<(String, String)> = [
+        ("rw", "randwrite"),
+        ("bs", "lots"),
+        ("iodepth", "8"),
+        ("colour", "red"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
     let (s, errors) = scenario_from_query(&pairs);
     assert_eq!(s.jobs[0].rw.name(), "randwrite");
     assert_eq!(s.jobs[0].iodepth, 8);
@@ -58,11 +65,30 @@ fn slicer_stops_within_budget_and_adapts_its_chunk() {
         8.0,
     );
     assert!(!done);
-    assert!(clock.get() <= 8.0 + 2.0 * 1.0, "slice took {} ms", clock.get());
-    assert!(clock.get() >= 4.0, "slice used its budget: {} ms", clock.get());
-    assert!(s.chunk >= 512 && s.chunk <= 2048, "chunk ~1 ms of events: {}", s.chunk);
+    assert!(
+        clock.get() <= 8.0 + 2.0 * 1.0,
+        "slice took {} ms",
+        clock.get()
+    );
+    assert!(
+        clock.get() >= 4.0,
+        "slice used its budget: {} ms",
+        clock.get()
+    );
+    assert!(
+        s.chunk >= 512 && s.chunk <= 2048,
+        "chunk ~1 ms of events: {}",
+        s.chunk
+    );
     // Ends as soon as the engine says so.
     let mut calls = 0;
-    assert!(s.run_slice(|_| { calls += 1; calls == 2 }, || 0.0, 8.0));
+    assert!(s.run_slice(
+        |_| {
+            calls += 1;
+            calls == 2
+        },
+        || 0.0,
+        8.0
+    ));
     assert_eq!(calls, 2);
 }

@@ -2,7 +2,10 @@
 
 use std::rc::Rc;
 
-use mmcsim_components::{Measured, ProgressBar, ProgressBarProps, ResultsTable, ResultsTableProps, ThroughputChart, ThroughputChartProps};
+use mmcsim_components::{
+    Measured, ProgressBar, ProgressBarProps, ResultsTable, ResultsTableProps, ThroughputChart,
+    ThroughputChartProps,
+};
 use mmcsim_engine::metrics::{LatencyHistogram, SeriesPoint};
 use mmcsim_engine::{DirStats, JobReport, Report, SimStats};
 use wasm_bindgen::JsCast;
@@ -15,7 +18,12 @@ fn read_stats(ios: u64, runtime_ns: u64, lat_ns: &[u64]) -> DirStats {
     for &l in lat_ns {
         clat.record(l);
     }
-    DirStats { io_bytes: ios * 4096, total_ios: ios, runtime_ns, clat }
+    DirStats {
+        io_bytes: ios * 4096,
+        total_ios: ios,
+        runtime_ns,
+        clat,
+    }
 }
 
 fn report() -> Report {
@@ -51,16 +59,31 @@ async fn results_table_renders_a_report() {
     let root = mount_point();
     let props = ResultsTableProps {
         report: Rc::new(report()),
-        measured: Some(Measured { measured: 95.0, simulated: 100.0, unit: "MiB/s".into(), source: "a paper".into() }),
+        measured: Some(Measured {
+            measured: 95.0,
+            simulated: 100.0,
+            unit: "MiB/s".into(),
+            source: "a paper".into(),
+        }),
     };
     yew::Renderer::<ResultsTable>::with_root_and_props(root.clone(), props).render();
     settle().await;
     assert_eq!(text(&root, "[data-metric=total-mib-s] .value"), "100.00");
-    assert_eq!(text(&root, "[data-metric=total-iops] .value"), "25\u{2009}600");
+    assert_eq!(
+        text(&root, "[data-metric=total-iops] .value"),
+        "25\u{2009}600"
+    );
     assert_eq!(text(&root, "tr[data-metric=mib-s] td"), "100.00");
-    assert_eq!(root.query_selector_all("thead th").unwrap().length(), 2, "one direction: read");
+    assert_eq!(
+        root.query_selector_all("thead th").unwrap().length(),
+        2,
+        "one direction: read"
+    );
     let p50 = text(&root, "tr[data-metric=p50] td");
-    assert!(p50.ends_with("µs") && p50.starts_with('6'), "p50 around 65 µs: {p50}");
+    assert!(
+        p50.ends_with("µs") && p50.starts_with('6'),
+        "p50 around 65 µs: {p50}"
+    );
     assert_eq!(text(&root, "tr[data-metric=interrupts] td"), "8\u{2009}000");
     assert_eq!(text(&root, "tr[data-metric=avg-batch] td"), "2.00");
     assert_eq!(text(&root, "[data-metric=error]"), "simulated +5.3 %");
@@ -70,7 +93,10 @@ async fn results_table_renders_a_report() {
 #[wasm_bindgen_test]
 async fn progress_bar_reports_its_fraction() {
     let root = mount_point();
-    let props = ProgressBarProps { fraction: 0.42, label: "1 ms simulated".into() };
+    let props = ProgressBarProps {
+        fraction: 0.42,
+        label: "1 ms simulated".into(),
+    };
     yew::Renderer::<ProgressBar>::with_root_and_props(root.clone(), props).render();
     settle().await;
     let bar = by_sel(&root, "[role=progressbar]").unwrap();
@@ -80,11 +106,23 @@ async fn progress_bar_reports_its_fraction() {
 
 /// Pixels of the canvas close to the series colour.
 fn series_pixels(canvas: &web_sys::HtmlCanvasElement) -> usize {
-    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-    let data = ctx.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
+    let ctx: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let data = ctx
+        .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
+        .unwrap()
+        .data();
     let c = mmcsim_components::chart::LINE;
     data.chunks(4)
-        .filter(|p| (p[0] as i32 - c.0 as i32).abs() < 24 && (p[1] as i32 - c.1 as i32).abs() < 24 && (p[2] as i32 - c.2 as i32).abs() < 24)
+        .filter(|p| {
+            (p[0] as i32 - c.0 as i32).abs() < 24
+                && (p[1] as i32 - c.1 as i32).abs() < 24
+                && (p[2] as i32 - c.2 as i32).abs() < 24
+        })
         .count()
 }
 
@@ -92,16 +130,34 @@ fn series_pixels(canvas: &web_sys::HtmlCanvasElement) -> usize {
 async fn chart_draws_the_series() {
     let root = mount_point();
     let points: Vec<SeriesPoint> = (0..50)
-        .map(|i| SeriesPoint { t_ns: i * 1_000_000, width_ns: 1_000_000, read_bytes: 60 * 1024 * (i % 5 + 1), ios: 15, ..Default::default() })
+        .map(|i| SeriesPoint {
+            t_ns: i * 1_000_000,
+            width_ns: 1_000_000,
+            read_bytes: 60 * 1024 * (i % 5 + 1),
+            ios: 15,
+            ..Default::default()
+        })
         .collect();
-    let props = ThroughputChartProps { points: Rc::new(points), width: 600, height: 240 };
+    let props = ThroughputChartProps {
+        points: Rc::new(points),
+        width: 600,
+        height: 240,
+    };
     yew::Renderer::<ThroughputChart>::with_root_and_props(root.clone(), props).render();
     settle().await;
     let canvas: web_sys::HtmlCanvasElement = by_sel(&root, "canvas").unwrap().dyn_into().unwrap();
-    assert!(series_pixels(&canvas) > 200, "the line is drawn: {} pixels", series_pixels(&canvas));
+    assert!(
+        series_pixels(&canvas) > 200,
+        "the line is drawn: {} pixels",
+        series_pixels(&canvas)
+    );
 
     let empty = mount_point();
-    let props = ThroughputChartProps { points: Rc::new(Vec::new()), width: 600, height: 240 };
+    let props = ThroughputChartProps {
+        points: Rc::new(Vec::new()),
+        width: 600,
+        height: 240,
+    };
     yew::Renderer::<ThroughputChart>::with_root_and_props(empty.clone(), props).render();
     settle().await;
     let canvas: web_sys::HtmlCanvasElement = by_sel(&empty, "canvas").unwrap().dyn_into().unwrap();
@@ -111,9 +167,14 @@ async fn chart_draws_the_series() {
 #[wasm_bindgen_test]
 fn panic_banner_shows_the_message_in_the_page() {
     mmcsim_web::panic::show("index out of bounds");
-    let el = document().get_element_by_id(mmcsim_web::panic::PANIC_ELEMENT_ID).expect("banner created");
+    let el = document()
+        .get_element_by_id(mmcsim_web::panic::PANIC_ELEMENT_ID)
+        .expect("banner created");
     let text = el.text_content().unwrap_or_default();
-    assert!(text.contains("index out of bounds") && text.contains("Reload"), "{text}");
+    assert!(
+        text.contains("index out of bounds") && text.contains("Reload"),
+        "{text}"
+    );
     assert!(!el.unchecked_ref::<web_sys::HtmlElement>().hidden());
     assert_eq!(el.get_attribute("role").as_deref(), Some("alert"));
 }

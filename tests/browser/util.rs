@@ -27,7 +27,10 @@ pub fn by_sel(root: &Element, sel: &str) -> Option<Element> {
 }
 
 pub fn text(root: &Element, sel: &str) -> String {
-    by_sel(root, sel).unwrap_or_else(|| panic!("no element matches {sel}")).text_content().unwrap_or_default()
+    by_sel(root, sel)
+        .unwrap_or_else(|| panic!("no element matches {sel}"))
+        .text_content()
+        .unwrap_or_default()
 }
 
 /// The value of an <input> or <select>.
@@ -36,7 +39,9 @@ pub fn value(root: &Element, sel: &str) -> String {
     if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
         i.value()
     } else {
-        el.dyn_ref::<HtmlSelectElement>().expect("input or select").value()
+        el.dyn_ref::<HtmlSelectElement>()
+            .expect("input or select")
+            .value()
     }
 }
 
@@ -47,14 +52,19 @@ pub fn set_and_change(root: &Element, sel: &str, v: &str) {
     if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
         i.set_value(v);
     } else {
-        el.dyn_ref::<HtmlSelectElement>().expect("input or select").set_value(v);
+        el.dyn_ref::<HtmlSelectElement>()
+            .expect("input or select")
+            .set_value(v);
     }
     let init = EventInit::new();
     init.set_bubbles(true);
-    el.dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
+    el.dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
 }
 
 pub fn click(root: &Element, sel: &str) {
     let el = by_sel(root, sel).unwrap_or_else(|| panic!("no element matches {sel}"));
-    el.dyn_ref::<web_sys::HtmlElement>().expect("html element").click();
+    el.dyn_ref::<web_sys::HtmlElement>()
+        .expect("html element")
+        .click();
 }
