@@ -67,42 +67,19 @@ fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// The page's query string as pairs, in order.
-fn url_pairs() -> Vec<(String, String)> {
-    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
-        return Vec::new();
-    };
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
-        return Vec::new();
-    };
-    let mut pairs = Vec::new();
-    let entries = js_sys::try_iter(&params).ok().flatten();
-    for entry in entries.into_iter().flatten().flatten() {
-        let arr = js_sys::Array::from(&entry);
-        if let (Some(k), Some(v)) = (arr.get(0).as_string(), arr.get(1).as_string()) {
-            pairs.push((k, v));
-        }
-    }
-    pairs
+/// The page's query string, with its '?'.
+fn url_search() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
 }
 
-/// Replaces the URL's query with the options that differ from the defaults (no new history
-/// entry per keystroke), so a page can be shared and reloaded as it is.
-fn write_url(texts: &BTreeMap<String, String>) {
+/// Replaces the URL's query with the scenario's (no new history entry per change), so the page
+/// can be shared and reloaded as it is.
+fn write_url(scn: &Scenario) {
     let Some(w) = web_sys::window() else { return };
-    let Ok(params) = web_sys::UrlSearchParams::new() else {
-        return;
-    };
-    for (k, v) in bridge::changed_options(texts) {
-        params.append(k, &v);
-    }
-    let q: String = params.to_string().into();
     let path = w.location().pathname().unwrap_or_default();
-    let url = if q.is_empty() {
-        path
-    } else {
-        format!("{path}?{q}")
-    };
+    let url = format!("{path}?{}", bridge::url_query(scn));
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -114,7 +91,7 @@ impl Component for App {
 
     fn create(ctx: &Context<Self>) -> Self {
         let (scenario, notices) = if ctx.props().use_url {
-            let (s, errs) = bridge::scenario_from_query(&url_pairs());
+            let (s, errs) = bridge::scenario_from_query(&url_search());
             (s, errs.into_iter().map(|e| format!("URL: {e}")).collect())
         } else {
             (Scenario::default(), Vec::new())
@@ -147,7 +124,7 @@ impl Component for App {
                         self.texts = Rc::new(bridge::control_texts(&self.scenario));
                         errors.remove(&name);
                         if ctx.props().use_url {
-                            write_url(&self.texts);
+                            write_url(&self.scenario);
                         }
                     }
                     Err(message) => {
@@ -266,7 +243,7 @@ impl Component for App {
                         </div>
                         <div class="cmdline">
                             <span>{ "Same run from the command line" }</span>
-                            <code id="command-line">{ bridge::command_line(&self.texts) }</code>
+                            <code id="command-line">{ bridge::command_line(&self.scenario) }</code>
                         </div>
                     </section>
                     <section class="panel output" aria-label="Results">

@@ -7,11 +7,13 @@
 use std::collections::BTreeMap;
 
 use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::scenario::units::format_size;
+use mmcsim_engine::scenario::url::{decode_query, encode_query};
 use mmcsim_engine::scenario::{apply_option, HsqDepth, OptionScope};
 use mmcsim_engine::{Report, Scenario, Simulator};
 
 /// The controls of the first screen, by scenario option name (the names the CLI, fio job
-/// files and the URL query use), in the order the command line lists them.
+/// files and the URL query use).
 pub const CONTROLS: [&str; 12] = [
     "platform",
     "mmc_path",
@@ -59,16 +61,6 @@ pub fn apply_control(scn: &Scenario, name: &str, text: &str) -> Result<Scenario,
     Ok(next)
 }
 
-/// A byte count in fio's size syntax, with the largest power-of-1024 suffix that divides it.
-pub fn size_text(b: u64) -> String {
-    for (suffix, unit) in [("g", 1u64 << 30), ("m", 1 << 20), ("k", 1 << 10)] {
-        if b >= unit && b.is_multiple_of(unit) {
-            return format!("{}{suffix}", b / unit);
-        }
-    }
-    b.to_string()
-}
-
 fn bool_text(b: Option<bool>) -> String {
     b.map(|b| if b { "1" } else { "0" }.to_string())
         .unwrap_or_default()
@@ -103,49 +95,41 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
     put("fua", bool_text(h.fua));
     put("nonblocking", bool_text(h.nonblocking));
     put("rw", job.rw.name().to_string());
-    put("bs", size_text(job.bs));
+    put("bs", format_size(job.bs));
     put("numjobs", job.numjobs.to_string());
     put("iodepth", job.iodepth.to_string());
     put("ioengine", job.ioengine.name().to_string());
-    put("size", size_text(job.size));
+    put("size", format_size(job.size));
     t
 }
 
-/// The options that differ from the default scenario, in [`CONTROLS`] order: what the URL
-/// query and the command line need to say.
-pub fn changed_options(texts: &BTreeMap<String, String>) -> Vec<(&'static str, String)> {
-    let defaults = control_texts(&Scenario::default());
-    CONTROLS
-        .iter()
-        .filter_map(|&k| {
-            let v = texts.get(k).cloned().unwrap_or_default();
-            (!v.is_empty() && defaults.get(k) != Some(&v)).then_some((k, v))
-        })
-        .collect()
+/// The same run from a shell: the CLI reads fio's `--name=value` syntax
+/// ([`Scenario::to_args`], which the CLI parses back into this scenario).
+pub fn command_line(scn: &Scenario) -> String {
+    std::iter::once("mmcsim".to_string())
+        .chain(scn.to_args())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// The same run from a shell: the CLI reads fio's `--name=value` syntax.
-pub fn command_line(texts: &BTreeMap<String, String>) -> String {
-    let mut s = String::from("mmcsim");
-    for (k, v) in changed_options(texts) {
-        s.push_str(&format!(" --{k}={v}"));
-    }
-    s.push_str(" --name=web");
-    s
+/// The URL query (without '?') that reloads this scenario: the engine's scenario links, the
+/// same option language as the CLI.
+pub fn url_query(scn: &Scenario) -> String {
+    encode_query(scn, None)
 }
 
-/// A scenario from a URL query (`?bs=512k&rw=write`), applied option by option with the same
-/// parser; every rejected pair gives one message and changes nothing.
-pub fn scenario_from_query(pairs: &[(String, String)]) -> (Scenario, Vec<String>) {
-    let mut scn = Scenario::default();
-    let mut errors = Vec::new();
-    for (k, v) in pairs {
-        match apply_control(&scn, k, v) {
-            Ok(next) => scn = next,
-            Err(e) => errors.push(e),
-        }
+/// A scenario from a URL query (`?bs=512k&rw=write`), option by option through the same
+/// parser: a rejected option gives one message and the rest still loads.
+pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
+    let d = decode_query(query);
+    let mut errors: Vec<String> = d.errors.iter().map(|e| e.to_string()).collect();
+    if d.b.is_some() {
+        errors.push(
+            "the link compares two scenarios (b. keys); this page shows the first one only"
+                .to_string(),
+        );
     }
-    (scn, errors)
+    (d.a, errors)
 }
 
 /// A measured figure for a scenario, with the simulated figure in the same unit.

@@ -120,3 +120,19 @@ test('an invalid control value shows the message and keeps the previous value', 
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('the URL follows the controls and a reload restores the scenario', async () => {
+    const { page, problems } = await openPage();
+    await page.selectOption('#ctl-rw', 'randwrite');
+    await page.fill('#ctl-bs', '512k');
+    await page.press('#ctl-bs', 'Enter');
+    await page.waitForFunction(() => location.search.includes('bs=512k'));
+    assert.match(page.url(), /rw=randwrite/);
+    await page.reload();
+    await page.waitForSelector('#run');
+    assert.equal(await page.inputValue('#ctl-bs'), '512k');
+    assert.equal(await page.inputValue('#ctl-rw'), 'randwrite');
+    assert.equal(await page.$('.notice'), null, 'a link the page wrote loads without complaint');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
