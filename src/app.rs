@@ -199,13 +199,13 @@ impl Component for App {
                 self.wall_ms = now_ms() - self.started_ms;
                 if done {
                     let report = run.report();
-                    let measured = bridge::measured_for(&self.scenario).and_then(|m| {
-                        bridge::simulated_in(&report, &m.unit).map(|simulated| Measured {
-                            measured: m.value,
-                            simulated,
-                            unit: m.unit,
-                            source: m.source,
-                        })
+                    let measured = bridge::measured_for(&self.scenario).map(|m| Measured {
+                        simulated: bridge::simulated_in(&self.scenario, &report, &m.unit),
+                        measured: m.value,
+                        unit: m.unit,
+                        column: m.column,
+                        source: m.source,
+                        note: m.outlier,
                     });
                     self.result = Some((Rc::new(report), measured));
                     self.progress = 1.0;

@@ -10,7 +10,7 @@ use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::scenario::units::format_size;
 use mmcsim_engine::scenario::url::{decode_query, encode_query};
 use mmcsim_engine::scenario::{apply_option, HsqDepth, OptionScope};
-use mmcsim_engine::{Report, Scenario, Simulator};
+use mmcsim_engine::{calibration, Report, Scenario, Simulator};
 
 /// The controls of the first screen, by scenario option name (the names the CLI, fio job
 /// files and the URL query use).
@@ -132,29 +132,40 @@ pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
     (d.a, errors)
 }
 
-/// A measured figure for a scenario, with the simulated figure in the same unit.
+/// The published figure a scenario reproduces, when it is one of the measured cases.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasuredFigure {
     pub value: f64,
+    /// "MiB/s" or "KiB/s".
     pub unit: String,
+    /// Which column of the authors' table (the host change off or on).
+    pub column: String,
     pub source: String,
+    /// Why the model is not expected to match this case, when it is not.
+    pub outlier: Option<String>,
 }
 
-/// ADAPTER, to be replaced by `mmcsim_engine::calibration::measured_for(&Scenario)` once the
-/// engine has it: until then no scenario has a measured figure and the results table shows none.
-pub fn measured_for(_scn: &Scenario) -> Option<MeasuredFigure> {
-    None
+/// [`mmcsim_engine::calibration::measured_for`]: the same matching the CLI's `--calibration`
+/// uses (platform, host configuration, workload; any size and seed).
+pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
+    calibration::measured_for(scn).map(|m| MeasuredFigure {
+        value: m.value,
+        unit: m.unit.name().to_string(),
+        column: m.column.to_string(),
+        source: m.source.to_string(),
+        outlier: m.outlier.map(str::to_string),
+    })
 }
 
-/// The simulated figure in a measured figure's unit ("MiB/s", "KiB/s" or "IOPS").
-pub fn simulated_in(report: &Report, unit: &str) -> Option<f64> {
+/// The simulated figure of a finished run in a measured figure's unit. None for kernel
+/// mmc_test runs, whose figure is one transfer size's entry, not the run's bandwidth.
+pub fn simulated_in(scn: &Scenario, report: &Report, unit: &str) -> Option<f64> {
+    if scn.mmc_test.is_some() {
+        return None;
+    }
     match unit {
         "MiB/s" => Some(report.total_mib_s()),
         "KiB/s" => Some(report.total_mib_s() * 1024.0),
-        "IOPS" => {
-            let m = report.merged();
-            Some(m.read.iops() + m.write.iops())
-        }
         _ => None,
     }
 }

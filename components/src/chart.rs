@@ -50,9 +50,15 @@ pub fn throughput_chart(props: &ThroughputChartProps) -> Html {
     }
 }
 
-/// Bucket midpoints as (ms, MiB/s).
+/// Bucket midpoints as (ms, MiB/s). A last bucket shorter than half the others (the run's
+/// latest moment, cut at "now") is left out: a few completions in a sliver of time would draw
+/// a spike that is only a sampling artefact.
 fn xy(points: &[SeriesPoint]) -> Vec<(f64, f64)> {
-    points
+    let mut n = points.len();
+    if n >= 2 && points[n - 1].width_ns < points[n - 2].width_ns / 2 {
+        n -= 1;
+    }
+    points[..n]
         .iter()
         .filter(|p| p.width_ns > 0)
         .map(|p| ((p.t_ns as f64 + p.width_ns as f64 / 2.0) / 1e6, p.mib_s()))

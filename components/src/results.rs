@@ -12,11 +12,16 @@ use crate::format;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measured {
     pub measured: f64,
-    pub simulated: f64,
-    /// "MiB/s" or "IOPS".
+    /// None when the run's figure is not comparable (the error is then not shown).
+    pub simulated: Option<f64>,
+    /// "MiB/s" or "KiB/s".
     pub unit: String,
+    /// Which column of the published table ("non-packed", "packed", ...).
+    pub column: String,
     /// Where the measurement was published.
     pub source: String,
+    /// Why the model is not expected to match this case, when it is not.
+    pub note: Option<String>,
 }
 
 #[derive(Properties, PartialEq)]
@@ -61,8 +66,10 @@ pub fn results_table(props: &ResultsTableProps) -> Html {
                 if let Some(ms) = &props.measured {
                     <div class="figure measured" data-metric="measured">
                         <span class="value">{ format!("{:.2}", ms.measured) }</span>
-                        <span class="unit">{ format!("{} measured", ms.unit) }</span>
-                        <span class="delta" data-metric="error">{ format!("simulated {}", format::error_pct(ms.simulated, ms.measured)) }</span>
+                        <span class="unit">{ format!("{} measured ({})", ms.unit, ms.column) }</span>
+                        if let Some(sim) = ms.simulated {
+                            <span class="delta" data-metric="error">{ format!("simulated {}", format::error_pct(sim, ms.measured)) }</span>
+                        }
                     </div>
                 }
             </div>
@@ -93,7 +100,10 @@ pub fn results_table(props: &ResultsTableProps) -> Html {
                 </tbody>
             </table>
             if let Some(ms) = &props.measured {
-                <p class="source">{ "Measured figure: " }{ &ms.source }</p>
+                <p class="source">{ "Measured: " }{ &ms.source }</p>
+                if let Some(note) = &ms.note {
+                    <p class="source note">{ "Known difference: " }{ note }</p>
+                }
             }
         </div>
     }

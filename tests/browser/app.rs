@@ -109,6 +109,41 @@ async fn run_simulates_in_frames_and_shows_the_report() {
     assert_eq!(text(&root, "tr[data-metric=ios] td"), "2\u{2009}048");
 }
 
+async fn run_to_results(root: &web_sys::Element) {
+    click(root, "#run");
+    let mut waited_ms = 0;
+    while by_sel(root, "[data-metric=total-mib-s]").is_none() {
+        assert!(waited_ms < 60_000, "no results after 60 s");
+        gloo_timers::future::TimeoutFuture::new(50).await;
+        waited_ms += 50;
+    }
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_measured_case_shows_the_published_figure_and_the_error() {
+    let root = mount_app().await;
+    // The 2020 packed-request RFC's non-packed sequential read: 20 psync jobs of 4 KiB reads
+    // on the default platform (measured 60.68 MiB/s); any size matches.
+    set_and_change(&root, "#ctl-numjobs", "20");
+    set_and_change(&root, "#ctl-size", "1m");
+    settle().await;
+    run_to_results(&root).await;
+    assert_eq!(text(&root, "[data-metric=measured] .value"), "60.68");
+    let err = text(&root, "[data-metric=error]");
+    let pct: f64 = err
+        .trim_start_matches("simulated ")
+        .trim_end_matches(" %")
+        .parse()
+        .unwrap();
+    assert!(pct.abs() < 15.0, "within the calibration tolerance: {err}");
+    assert!(
+        text(&root, ".source").contains("packed request"),
+        "{}",
+        text(&root, ".source")
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_combination_the_simulator_refuses_is_shown_at_its_control() {
     let root = mount_app().await;

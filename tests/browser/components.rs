@@ -61,9 +61,11 @@ async fn results_table_renders_a_report() {
         report: Rc::new(report()),
         measured: Some(Measured {
             measured: 95.0,
-            simulated: 100.0,
+            simulated: Some(100.0),
             unit: "MiB/s".into(),
+            column: "packed".into(),
             source: "a paper".into(),
+            note: None,
         }),
     };
     yew::Renderer::<ResultsTable>::with_root_and_props(root.clone(), props).render();

@@ -136,3 +136,15 @@ test('the URL follows the controls and a reload restores the scenario', async ()
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('a measured case from a link shows the published figure next to the simulated one', async () => {
+    // The 2020 packed-request RFC's non-packed sequential read (20 psync jobs, 4 KiB).
+    const { page, problems } = await openPage('?numjobs=20&size=4m');
+    await page.click('#run');
+    await page.waitForSelector('[data-metric=measured] .value', { timeout: 120_000 });
+    assert.equal(await page.textContent('[data-metric=measured] .value'), '60.68');
+    const err = Number((await page.textContent('[data-metric=error]')).replace(/[^0-9.+-]/g, ''));
+    assert.ok(Math.abs(err) < 15, `simulated within 15 % of the measurement: ${err} %`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
