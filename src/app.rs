@@ -58,6 +58,8 @@ pub struct App {
     sim_ns: u64,
     series: Rc<Vec<SeriesPoint>>,
     result: Option<(Rc<Report>, Option<Measured>)>,
+    /// The last run was stopped by the user before its end.
+    stopped: bool,
 }
 
 fn now_ms() -> f64 {
@@ -111,6 +113,7 @@ impl Component for App {
             sim_ns: 0,
             series: Rc::default(),
             result: None,
+            stopped: false,
         }
     }
 
@@ -154,6 +157,7 @@ impl Component for App {
                     Ok(run) => {
                         self.run = Some(run);
                         self.result = None;
+                        self.stopped = false;
                         self.series = Rc::default();
                         self.progress = 0.0;
                         self.sim_ns = 0;
@@ -183,6 +187,7 @@ impl Component for App {
             Msg::Stop => {
                 self.frame = None;
                 self.run = None;
+                self.stopped = true;
                 true
             }
             Msg::Frame => {
@@ -252,6 +257,8 @@ impl Component for App {
                         <div id="results">
                             if let Some((report, measured)) = &self.result {
                                 <ResultsTable report={report.clone()} measured={measured.clone()} />
+                            } else if self.stopped {
+                                <p class="placeholder">{ "Stopped before the end: no report. Press Run to start again." }</p>
                             } else if !running {
                                 <p class="placeholder">{ "Choose a scenario and press Run. Results appear here when the run ends." }</p>
                             }
@@ -275,11 +282,12 @@ impl App {
     }
 
     fn status(&self) -> AttrValue {
-        if self.run.is_none() && self.result.is_none() {
+        if self.run.is_none() && self.result.is_none() && !self.stopped {
             return AttrValue::from("");
         }
         let sim = mmcsim_components::format::sim_time(self.sim_ns);
         let wall = self.wall_ms / 1e3;
-        AttrValue::from(format!("{sim} simulated in {wall:.1} s"))
+        let stopped = if self.stopped { ", stopped" } else { "" };
+        AttrValue::from(format!("{sim} simulated in {wall:.1} s{stopped}"))
     }
 }

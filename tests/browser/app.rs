@@ -121,6 +121,39 @@ async fn run_to_results(root: &web_sys::Element) {
 }
 
 #[wasm_bindgen_test]
+async fn stop_ends_a_run_without_a_report() {
+    let root = mount_app().await;
+    // 20 jobs x 256 MiB of 4 KiB reads: far more than a few frames' worth.
+    set_and_change(&root, "#ctl-numjobs", "20");
+    set_and_change(&root, "#ctl-size", "256m");
+    settle().await;
+    click(&root, "#run");
+    settle().await;
+    gloo_timers::future::TimeoutFuture::new(100).await;
+    assert!(
+        by_sel(&root, "fieldset:disabled").is_some(),
+        "controls are locked during a run"
+    );
+    let pct: u32 = by_sel(&root, "[role=progressbar]")
+        .unwrap()
+        .get_attribute("aria-valuenow")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(pct < 100, "still running after 100 ms: {pct} %");
+    click(&root, "#stop");
+    settle().await;
+    assert!(by_sel(&root, "#run").is_some());
+    assert!(by_sel(&root, "fieldset:disabled").is_none());
+    assert!(by_sel(&root, "[data-metric=total-mib-s]").is_none());
+    assert!(
+        text(&root, ".progress-label").ends_with("stopped"),
+        "{}",
+        text(&root, ".progress-label")
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_measured_case_shows_the_published_figure_and_the_error() {
     let root = mount_app().await;
     // The 2020 packed-request RFC's non-packed sequential read: 20 psync jobs of 4 KiB reads
