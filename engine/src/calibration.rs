@@ -195,19 +195,24 @@ impl CaseResult {
     }
 }
 
-/// Throughput of a finished run in the case's unit (for mmc_test: the entry of the case's size).
-fn throughput(case: &Case, scn: &Scenario) -> Result<f64, crate::ScenarioError> {
-    let report = crate::sim::run(scn)?;
+/// The case's figure from a finished run, in the case's unit (for mmc_test: the entry of the
+/// case's transfer size).
+fn figure(case: &Case, mmc_test: bool, report: &crate::Report) -> Option<f64> {
     let unit = case.series().unit;
-    let bps = if scn.mmc_test.is_some() {
+    let bps = if mmc_test {
         let name = size_name(case.bs);
-        let j = report.jobs.iter().find(|j| j.name == name).ok_or_else(|| crate::ScenarioError::general(format!("mmc_test ran no {name} transfer")))?;
+        let j = report.jobs.iter().find(|j| j.name == name)?;
         j.read.bw_bytes() + j.write.bw_bytes()
     } else {
         let m = report.merged();
         m.read.bw_bytes() + m.write.bw_bytes()
     };
-    Ok(unit.of_bytes_per_sec(bps))
+    Some(unit.of_bytes_per_sec(bps))
+}
+
+fn throughput(case: &Case, scn: &Scenario) -> Result<f64, crate::ScenarioError> {
+    let report = crate::sim::run(scn)?;
+    figure(case, scn.mmc_test.is_some(), &report).ok_or_else(|| crate::ScenarioError::general(format!("mmc_test ran no {} transfer", size_name(case.bs))))
 }
 
 /// Runs one case, both columns. `size_override` replaces the authors' per-job size.
@@ -233,8 +238,8 @@ pub struct MeasuredFigure {
     pub outlier: Option<&'static str>,
 }
 
-/// The measured figure for `scn`, if it is one of the measured cases (any size, any seed).
-pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
+/// The measured case and column (`true` = B) matching `scn` (any size, any seed).
+fn case_for(scn: &Scenario) -> Option<(&'static Case, bool)> {
     let key = |s: &Scenario| {
         let j = s.jobs.first().map(|j| (j.rw, j.bs, j.numjobs, j.outstanding(), j.sync, j.fsync, s.jobs.len()));
         (s.platform.clone(), s.host_config().ok(), s.mmc_test, if s.mmc_test.is_some() { None } else { j })
@@ -244,16 +249,30 @@ pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
         for b in [false, true] {
             let cand = case.scenario(b, authors_size(case.platform));
             if key(&cand) == want {
-                let series = case.series();
-                return Some(MeasuredFigure {
-                    value: if b { case.measured.1 } else { case.measured.0 },
-                    unit: series.unit,
-                    column: if b { series.columns.1 } else { series.columns.0 },
-                    source: series.source,
-                    outlier: case.outlier,
-                });
+                return Some((case, b));
             }
         }
     }
     None
+}
+
+/// The measured figure for `scn`, if it is one of the measured cases (any size, any seed).
+/// For an mmc_test scenario (several transfer sizes) this is the 4 KiB case.
+pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
+    let (case, b) = case_for(scn)?;
+    let series = case.series();
+    Some(MeasuredFigure {
+        value: if b { case.measured.1 } else { case.measured.0 },
+        unit: series.unit,
+        column: if b { series.columns.1 } else { series.columns.0 },
+        source: series.source,
+        outlier: case.outlier,
+    })
+}
+
+/// The simulated figure of a finished run of `scn`, in the unit of the measured case it matches
+/// (MiB/s, or KiB/s for mmc_test), to set beside [`measured_for`].
+pub fn simulated_for(scn: &Scenario, report: &crate::Report) -> Option<f64> {
+    let (case, _) = case_for(scn)?;
+    figure(case, scn.mmc_test.is_some(), report)
 }

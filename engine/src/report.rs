@@ -39,7 +39,7 @@ impl DirStats {
 }
 
 /// One job clone's results (or a whole group with group_reporting).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct JobReport {
     /// fio `jobname`.
     pub name: String,
@@ -119,7 +119,7 @@ impl PowerCutReport {
 }
 
 /// Everything a finished run reports.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
     pub platform: String,
     /// One entry per job clone (fio's `jobs[]`).

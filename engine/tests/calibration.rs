@@ -98,3 +98,21 @@ fn fua_leaves_reads_alone_and_slows_random_writes_fivefold() {
         }
     }
 }
+
+#[test]
+fn measured_and_simulated_figures_are_found_for_a_scenario() {
+    use mmcsim_engine::calibration::{measured_for, simulated_for};
+    // The u300 mmc_test case reports KiB/s for the 4 KiB transfer.
+    let case = &CASES[8];
+    let scn = case.scenario(false, 1 << 20);
+    let rep = mmcsim_engine::run(&scn).unwrap();
+    let m = measured_for(&scn).expect("a measured case");
+    assert_eq!(m.value, case.measured.0);
+    let sim = simulated_for(&scn, &rep).expect("a simulated figure");
+    assert!((sim - m.value).abs() / m.value < 0.15, "{sim} vs {}", m.value);
+    // A scenario nobody measured has neither.
+    let mut other = scn.clone();
+    other.platform = "sprd-hs400es-2020".into();
+    other.mmc_test = None;
+    assert!(measured_for(&other).is_none());
+}

@@ -175,6 +175,13 @@ pub fn apply_option(scn: &mut Scenario, scope: OptionScope, key: &str, value: Op
 }
 
 /// Builds "'VALUE' is not ...; accepted: ..." errors.
+/// Resets option `key` to its default in `scope` (host switches back to "the platform's").
+pub fn reset_option(scn: &mut Scenario, scope: OptionScope, key: &str) -> Result<(), ScenarioError> {
+    let info = lookup(key).ok_or_else(|| unknown(key))?;
+    super::url::reset(scn, scope, info.name);
+    Ok(())
+}
+
 fn bad(key: &str, value: &str, what: &str, accepted: &str) -> ScenarioError {
     ScenarioError::new(key, format!("'{}' is {}; accepted: {}", value, what, accepted))
 }

@@ -201,7 +201,7 @@ fn named(e: ScenarioError, written: &str) -> ScenarioError {
 }
 
 /// Resets option `name` (canonical) to its default in `scope`.
-fn reset(s: &mut Scenario, scope: OptionScope, name: &str) {
+pub(crate) fn reset(s: &mut Scenario, scope: OptionScope, name: &str) {
     let d = Scenario::default();
     let job = |j: &mut JobSpec| {
         let dj = JobSpec::default();
