@@ -10,6 +10,8 @@ pub const MAX_TOTAL_IOS: u64 = 32_000_000;
 pub const MAX_RUNTIME_NS: u64 = 600_000_000_000;
 /// Most job clones in a run.
 pub const MAX_JOBS: u64 = 1024;
+/// Most I/Os outstanding at once over all jobs (numjobs x iodepth): each is a request in memory.
+pub const MAX_OUTSTANDING: u64 = 16_384;
 
 pub fn check(scn: &Scenario, p: &Platform, cfg: &HostConfig) -> Result<(), ScenarioError> {
     if cfg.packed > 0 {
@@ -45,6 +47,7 @@ pub fn check(scn: &Scenario, p: &Platform, cfg: &HostConfig) -> Result<(), Scena
     }
     let mut clones = 0u64;
     let mut ios = 0u64;
+    let mut outstanding = 0u64;
     for j in &scn.jobs {
         if j.bs == 0 || j.bs % 512 != 0 {
             return Err(ScenarioError::new("bs", format!("{} is not a multiple of 512 bytes", j.bs)));
@@ -59,6 +62,7 @@ pub fn check(scn: &Scenario, p: &Platform, cfg: &HostConfig) -> Result<(), Scena
             return Err(ScenarioError::new("size", format!("{} bytes is smaller than bs={}", j.size, j.bs)));
         }
         clones += j.numjobs as u64;
+        outstanding += j.numjobs as u64 * j.outstanding() as u64;
         let per = if j.time_based { u64::MAX / 4 } else { j.size / j.bs };
         ios = ios.saturating_add(per.saturating_mul(j.numjobs as u64));
         if let Some(rt) = j.runtime_ns {
@@ -69,6 +73,12 @@ pub fn check(scn: &Scenario, p: &Platform, cfg: &HostConfig) -> Result<(), Scena
         if j.time_based && j.runtime_ns.is_none() {
             return Err(ScenarioError::new("time_based", "needs runtime= to say when to stop"));
         }
+    }
+    if outstanding > MAX_OUTSTANDING {
+        return Err(ScenarioError::new(
+            "iodepth",
+            format!("{outstanding} I/Os outstanding in total (numjobs x iodepth); at most {MAX_OUTSTANDING}"),
+        ));
     }
     if clones > MAX_JOBS {
         return Err(ScenarioError::new("numjobs", format!("{clones} job clones in total; at most {MAX_JOBS}")));
