@@ -94,8 +94,7 @@ const URLS: &[&str] = &[
     "randseed=18446744073709551615&b.randseed=0x0",
     "bs=64m&size=64m&b.platform=u300-mmci-2011",
     "mmc_test=37&size=64k&b.mmc_test=",
-    // Accepted, though 1 TiB per transfer size is ~268 M requests: sim::limits::check skips
-    // its I/O budget for mmc_test (reported; the run here stops after 2 000 events).
+    // Refused by the I/O budget (found by fuzzing: mmc_test used to skip it).
     "mmc_test=37&size=1t",
     "inject_error=crc%3A0.5&power_cut=1ns&b.inject_error=",
     "rw=randrw&ioengine=io_uring&iodepth=1024&numjobs=4&size=64k",
@@ -116,6 +115,12 @@ fn jobfile_inputs() {
 #[test]
 fn url_inputs() {
     URLS.iter().for_each(|q| url(q));
+}
+
+#[test]
+fn mmc_test_runs_are_bounded_too() {
+    let d = decode_query("mmc_test=37&size=1t");
+    assert!(d.errors.iter().any(|e| e.message.contains("at most")), "{:?}", d.errors);
 }
 
 #[test]

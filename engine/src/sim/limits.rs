@@ -40,6 +40,15 @@ pub fn check(scn: &Scenario, p: &Platform, cfg: &HostConfig) -> Result<(), Scena
         }
     }
     if scn.mmc_test.is_some() {
+        // Five transfer sizes from 4 KiB up: fewer than 2 x bytes / 4 KiB transfers in all.
+        let bytes = scn.jobs.first().map_or(crate::mmc_test::MMC_TEST_BYTES, |j| j.size);
+        let ios = 2 * (bytes / 4096);
+        if ios > MAX_TOTAL_IOS {
+            return Err(ScenarioError::new(
+                "size",
+                format!("mmc_test would simulate about {ios} transfers; at most {MAX_TOTAL_IOS} (size is the bytes per transfer size)"),
+            ));
+        }
         return Ok(());
     }
     if scn.jobs.is_empty() {
