@@ -84,6 +84,11 @@ impl Bus {
         self.timeline.push_back(Segment { kind, start, end, req });
     }
 
+    /// Takes the segments kept, oldest first.
+    pub fn drain(&mut self) -> Vec<Segment> {
+        self.timeline.drain(..).collect()
+    }
+
     /// Segments kept, oldest first.
     pub fn timeline(&self) -> impl Iterator<Item = &Segment> {
         self.timeline.iter()

@@ -276,12 +276,7 @@ pub fn write_trace_events<W: Write>(scn: &Scenario, max_events: usize, w: &mut W
         for e in x.sim.drain_trace() {
             x.trace_event(&mut out, e);
         }
-        let segs = x.sim.timeline();
-        if !segs.is_empty() {
-            x.sim.set_timeline_capacity(0);
-            x.sim.set_timeline_capacity(RING);
-        }
-        for s in segs {
+        for s in x.sim.drain_timeline() {
             x.segment(&mut out, s);
         }
         work += 1 + x.scan(&mut out);

@@ -264,6 +264,11 @@ impl Simulator {
         self.bus.keep_segments(n);
     }
 
+    /// Takes the timeline segments recorded since the last call, oldest first.
+    pub fn drain_timeline(&mut self) -> Vec<crate::bus::Segment> {
+        self.bus.drain()
+    }
+
     /// Bus and host timeline segments kept, oldest first.
     pub fn timeline(&self) -> Vec<crate::bus::Segment> {
         self.bus.timeline().copied().collect()
