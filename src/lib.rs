@@ -9,6 +9,8 @@
 //! The browser parts only build for `wasm32`, so a native build of the workspace skips them.
 
 pub mod engine_bridge;
+pub mod exports;
+pub mod gallery;
 pub mod slicer;
 
 #[cfg(target_arch = "wasm32")]

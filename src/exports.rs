@@ -1,0 +1,130 @@
+//! What the page exports and imports, as text: fio job files in and out, fio JSON, the time
+//! series as CSV, the timeline as Chrome trace-event JSON, the scheduled power cut.
+//!
+//! Plain logic, no browser code (`download.rs` turns the text into files), so it builds natively
+//! and the browser tests check it directly. Every function is one call into the engine's
+//! `export` and `scenario` modules, the code behind the CLI's `--output-format=json`,
+//! `--write_csv=`, `--write_trace=` and `--write_jobfile=`, so a file saved here is the file the
+//! CLI writes for the same scenario.
+
+use mmcsim_engine::export;
+use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
+use mmcsim_engine::scenario::options::reset_option;
+use mmcsim_engine::scenario::{apply_option, OptionScope};
+use mmcsim_engine::{Report, Scenario, Simulator};
+
+/// Events written to a trace export at most. The export runs its own simulation in one call, so
+/// the cap bounds how long the page is busy: 50 000 events are about 3 300 requests, 5 MB of JSON
+/// and a fraction of a second; the CLI's `--write_trace` (200 000 by default) goes further.
+pub const TRACE_MAX_EVENTS: usize = 50_000;
+
+/// A job file as the scenario (fio's job-file syntax, through the engine's one option parser),
+/// or the parser's message naming the line and the option it cannot take. The file describes the
+/// whole scenario: it starts from the defaults, not from what the page had. A scenario the
+/// simulator refuses as a whole (a platform limit) is refused here too, so the page never holds a
+/// scenario it cannot run.
+pub fn scenario_from_jobfile(text: &str) -> Result<Scenario, String> {
+    let scn = parse_jobfile(text, Scenario::default()).map_err(|e| e.to_string())?;
+    if scn.jobs.is_empty() && scn.mmc_test.is_none() {
+        return Err("the job file has no job section and no job option".to_string());
+    }
+    Simulator::new(&scn).map_err(|e| e.to_string())?;
+    Ok(scn)
+}
+
+/// The scenario as a fio job file; `mmcsim FILE` runs it again.
+pub fn jobfile_text(scn: &Scenario) -> String {
+    let mut out = String::from(
+        "; mmcsim scenario (fio job file syntax). Run it with: mmcsim THIS_FILE\n",
+    );
+    out.push_str(&to_jobfile(scn));
+    out
+}
+
+/// fio's `--output-format=json` document of a finished run, byte for byte what the CLI prints.
+pub fn fio_json(scn: &Scenario, report: &Report) -> String {
+    export::fio_json(scn, report)
+}
+
+/// The time series as CSV (header `t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight`).
+pub fn series_csv(points: &[SeriesPoint]) -> String {
+    export::series_csv_of(points)
+}
+
+/// Requests the scenario issues (an estimate for the trace warning; mmc_test counts as one
+/// large run).
+pub fn requests_of(scn: &Scenario) -> u64 {
+    if scn.mmc_test.is_some() {
+        return u64::MAX;
+    }
+    scn.jobs
+        .iter()
+        .map(|j| (j.size / j.bs.max(1)).max(1) * j.numjobs as u64)
+        .sum()
+}
+
+/// Whether a trace of the scenario will stop at [`TRACE_MAX_EVENTS`] (about 15 events per
+/// request): the page says so before the user waits for it.
+pub fn trace_is_cut(scn: &Scenario) -> bool {
+    requests_of(scn).saturating_mul(15) > TRACE_MAX_EVENTS as u64
+}
+
+/// The simulated timeline as Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing), at
+/// most [`TRACE_MAX_EVENTS`] events.
+pub fn trace_json(scn: &Scenario) -> Result<String, String> {
+    export::trace_event_json(scn, TRACE_MAX_EVENTS).map_err(|e| e.to_string())
+}
+
+/// The scenario with the power cut scheduled at `text` (fio time syntax, `50ms`), or without
+/// one when `text` is empty; else the parser's message.
+pub fn with_power_cut(scn: &Scenario, text: &str) -> Result<Scenario, String> {
+    let mut next = scn.clone();
+    let text = text.trim();
+    if text.is_empty() {
+        reset_option(&mut next, OptionScope::Global, "power_cut").map_err(|e| e.to_string())?;
+    } else {
+        apply_option(&mut next, OptionScope::Global, "power_cut", Some(text))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(next)
+}
+
+/// A file name for an export of the scenario: `mmcsim-<platform>-<rw>-<bs>.<ext>`, only
+/// characters safe in any file system.
+pub fn file_name(scn: &Scenario, ext: &str) -> String {
+    let mut parts = vec!["mmcsim".to_string(), scn.platform.clone()];
+    if let Some(t) = scn.mmc_test {
+        parts.push(format!("mmc_test{t}"));
+    } else if let Some(j) = scn.jobs.first() {
+        parts.push(j.rw.name().to_string());
+        parts.push(mmcsim_engine::scenario::units::format_size(j.bs));
+    }
+    let stem: String = parts
+        .join("-")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+        .collect();
+    format!("{stem}.{ext}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobfile_round_trip_and_errors_name_the_line() {
+        let scn = scenario_from_jobfile("[global]\nplatform=unisoc-fua-2022\n[w]\nrw=randwrite\nbs=4k\nsync=1\nfua=0\nsize=1m\n").unwrap();
+        assert_eq!(scenario_from_jobfile(&jobfile_text(&scn)).unwrap(), scn);
+        let e = scenario_from_jobfile("[a]\nrw=read\n\nioengine=mmap\n").unwrap_err();
+        assert!(e.starts_with("line 4: ioengine"), "{e}");
+    }
+
+    #[test]
+    fn power_cut_is_set_and_cleared() {
+        let s = with_power_cut(&Scenario::default(), "50ms").unwrap();
+        assert_eq!(s.power_cut_ns, Some(50_000_000));
+        assert_eq!(with_power_cut(&s, "").unwrap().power_cut_ns, None);
+        assert!(with_power_cut(&s, "soon").is_err());
+    }
+}

@@ -1,0 +1,324 @@
+//! The gallery of the seed experiments: one entry per measured patch series
+//! ([`calibration::SERIES`]), its A/B link, a guided walk-through, and the authors' table
+//! recomputed by the engine a slice of events at a time.
+//!
+//! Plain logic, no browser code (the page in `gallery_view.rs` owns the frames), so it builds
+//! natively and the browser tests drive it directly. Like [`crate::engine_bridge`] it only calls
+//! the engine's public API: `calibration`, `scenario::url`, `Simulator`.
+
+use mmcsim_engine::calibration::{self, authors_size, Case, Series, CASES, SERIES};
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::mmc_test::size_name;
+use mmcsim_engine::scenario::url::encode_query;
+use mmcsim_engine::{Report, Scenario, ScenarioError, Simulator};
+
+/// Bytes per job the gallery runs for the series the authors ran at 512 MiB per job: 20 jobs x
+/// 512 MiB of 4 KiB requests is 2.6 million requests per column, minutes of a phone's battery in a
+/// browser tab. Throughput settles within the first few MiB, so 64 MiB gives the same figures
+/// to a fraction of a percent (`mmcsim --calibration --size=64M`).
+pub const REDUCED_SIZE: u64 = 64 << 20;
+
+/// The size per job a case runs at in the gallery: the authors' own, or [`REDUCED_SIZE`] where
+/// theirs is larger.
+pub fn gallery_size(platform: &str) -> u64 {
+    authors_size(platform).min(REDUCED_SIZE)
+}
+
+/// What a walk-through step does when the reader presses its button.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepAction {
+    /// Load the entry's headline case, column A (`false`) or B (`true`), as the scenario.
+    Load(bool),
+    /// Start the run in slow motion at this speed (a label of the time controls, "50 µs/s").
+    Play(&'static str),
+    /// Pause the running simulation.
+    Pause,
+    /// Point at a layer of the pipeline.
+    Highlight(Layer),
+    /// Run to the end at full speed.
+    RunToEnd,
+    /// Fill the authors' table (the engine runs every case of the series).
+    Compare,
+}
+
+/// One step of a walk-through: what to read and what the button does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub text: &'static str,
+    pub action: StepAction,
+}
+
+/// A gallery entry: one patch series.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub series: &'static Series,
+    /// Index in [`CASES`] of the case the entry opens (the one that shows the change best).
+    pub headline: usize,
+    /// What the series changed in the kernel, naming the functions (our words; `series.change`
+    /// is the short form).
+    pub kernel: &'static str,
+    pub steps: Vec<Step>,
+}
+
+impl Entry {
+    pub fn headline_case(&self) -> &'static Case {
+        &CASES[self.headline]
+    }
+    /// The size per job the entry runs at.
+    pub fn size(&self) -> u64 {
+        gallery_size(self.series.platform)
+    }
+    /// The cases of the series, in the authors' order.
+    pub fn cases(&self) -> Vec<(usize, &'static Case)> {
+        cases_of(self.series.platform)
+    }
+    /// A note on the size, when the gallery runs less than the authors did.
+    pub fn size_note(&self) -> Option<String> {
+        let authors = authors_size(self.series.platform);
+        (self.size() < authors).then(|| {
+            format!(
+                "Simulated at {} MiB per job instead of the authors' {} MiB, so the table fills in seconds; \
+                 the throughput is the same to within a percent.",
+                self.size() >> 20,
+                authors >> 20
+            )
+        })
+    }
+}
+
+fn cases_of(platform: &str) -> Vec<(usize, &'static Case)> {
+    CASES
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.platform == platform)
+        .collect()
+}
+
+fn index_of(platform: &str, rw: &str, bs: u64) -> usize {
+    cases_of(platform)
+        .into_iter()
+        .find(|(_, c)| c.rw.name() == rw && c.bs == bs)
+        .map(|(i, _)| i)
+        .expect("the headline case is in the calibration data")
+}
+
+/// The four entries, in the order of [`SERIES`].
+pub fn entries() -> Vec<Entry> {
+    SERIES
+        .iter()
+        .map(|series| match series.platform {
+            "sprd-hs400es-2020" => Entry {
+                series,
+                headline: index_of(series.platform, "read", 4096),
+                kernel: "The RFC adds ADMA3 to sdhci (sdhci-sprd): the controller walks one chain of command \
+                         and ADMA2 descriptors for several requests and raises one interrupt at the end. \
+                         mmc_hsq_pump_requests hands it up to 8 queued requests at once, so the interrupt and \
+                         completion cost (sdhci_irq, mmc_hsq_finalize_request) is paid once per chain.",
+                steps: vec![
+                    Step { text: "Load the non-packed run: 20 psync jobs of 4 KiB sequential reads, packed=0.", action: StepAction::Load(false) },
+                    Step { text: "Play it slowly: each request crosses the bus in about 10 µs, then the bus waits.", action: StepAction::Play("50 µs/s") },
+                    Step { text: "Pause: between two transfers the bus is idle while the host handles the interrupt and pumps the next request.", action: StepAction::Pause },
+                    Step { text: "That gap is host software: sdhci_irq, mmc_hsq_finalize_request, then mmc_hsq_pump_requests for the next one.", action: StepAction::Highlight(Layer::Controller) },
+                    Step { text: "Now load the packed run (packed=8): the controller takes chains of up to 8 requests, one interrupt each.", action: StepAction::Load(true) },
+                    Step { text: "Run it to the end and compare with the authors' table below (60.68 vs 229.6 MiB/s).", action: StepAction::RunToEnd },
+                    Step { text: "Fill the whole table: every workload of the series, both columns, simulated here.", action: StepAction::Compare },
+                ],
+            },
+            "unisoc-fua-2022" => Entry {
+                series,
+                headline: index_of(series.platform, "randwrite", 4096),
+                kernel: "The patch lets the host decide whether to advertise FUA (blk_queue_write_cache with \
+                         fua). With it, an O_SYNC write carries REQ_FUA and mmc_blk_rw_rq_prep turns it into an \
+                         eMMC reliable write (CMD23 bit 31) that completes only once the data is in NAND; without \
+                         it the write completes from the card's volatile cache.",
+                steps: vec![
+                    Step { text: "Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0.", action: StepAction::Load(false) },
+                    Step { text: "Play it slowly: each write is acknowledged as soon as it is in the card's cache.", action: StepAction::Play("200 µs/s") },
+                    Step { text: "Pause and look at the card: short busy times, the data is not in NAND yet. Pull the plug now and some acknowledged writes are lost.", action: StepAction::Pause },
+                    Step { text: "The card is where the difference is made: a reliable write holds it busy until NAND is programmed.", action: StepAction::Highlight(Layer::Card) },
+                    Step { text: "Load the run with FUA (fua=1): every write becomes a reliable write.", action: StepAction::Load(true) },
+                    Step { text: "Run it to the end: safe, and about 5.5 times slower (70.32 vs 12.68 MiB/s measured).", action: StepAction::RunToEnd },
+                    Step { text: "Fill the whole table: reads do not change, large writes lose a quarter, small writes most.", action: StepAction::Compare },
+                ],
+            },
+            "u300-mmci-2011" => Entry {
+                series,
+                headline: index_of(series.platform, "write", 4096),
+                kernel: "Per Forlin's series splits mmc_start_req into pre_req and post_req host hooks \
+                         (mmci: dma_map_sg and dma_unmap_sg): while one request is on the bus the next one is \
+                         already mapped, so the CPU work of a slow ARM926 overlaps the transfer instead of \
+                         following it. Measured with the kernel's mmc_test cases 37-40.",
+                steps: vec![
+                    Step { text: "Load the blocking run: mmc_test case 37 (writes, each request prepared after the previous one ends).", action: StepAction::Load(false) },
+                    Step { text: "Play it slowly: map, transfer, wait, unmap, then the next request.", action: StepAction::Play("5 ms/s") },
+                    Step { text: "Pause after a transfer: the bus is idle while the CPU maps the next buffer.", action: StepAction::Pause },
+                    Step { text: "The legacy host queue holds one request; non-blocking prepares the next one during the transfer.", action: StepAction::Highlight(Layer::HostQueue) },
+                    Step { text: "Load the non-blocking run: mmc_test case 38.", action: StepAction::Load(true) },
+                    Step { text: "Run it to the end: a few percent more, because a 2011 SD card, not the CPU, is the bottleneck.", action: StepAction::RunToEnd },
+                    Step { text: "Fill the whole table: the four mmc_test figures the patch was tested with.", action: StepAction::Compare },
+                ],
+            },
+            _ => Entry {
+                series,
+                headline: index_of(series.platform, "randwrite", 4096),
+                kernel: "The patch adds mmc_hsq_modify_threshold: at every pump hsq counts the 4 KiB writes it \
+                         holds and raises its depth from 2 to 5 while two or more are queued, so \
+                         mmc_mq_queue_rq refuses fewer requests (BLK_STS_RESOURCE) and the card's write cache \
+                         sees more of them at once.",
+                steps: vec![
+                    Step { text: "Load the fixed-depth run: 8 jobs of 4 KiB random writes, hsq_depth=2.", action: StepAction::Load(false) },
+                    Step { text: "Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full.", action: StepAction::Play("200 µs/s") },
+                    Step { text: "Pause on a bounce: mmc_mq_queue_rq returned BLK_STS_RESOURCE.", action: StepAction::Pause },
+                    Step { text: "The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth.", action: StepAction::Highlight(Layer::MmcQueue) },
+                    Step { text: "Load the dynamic run (hsq_depth=dynamic).", action: StepAction::Load(true) },
+                    Step { text: "Run it to the end: about 5 % more for small random writes, as measured.", action: StepAction::RunToEnd },
+                    Step { text: "Fill the whole table: only the 4 KiB random writes change.", action: StepAction::Compare },
+                ],
+            },
+        })
+        .collect()
+}
+
+/// The entry of a platform.
+pub fn entry(platform: &str) -> Option<Entry> {
+    entries().into_iter().find(|e| e.series.platform == platform)
+}
+
+/// A case's A/B pair at `size` per job, and its link (`A's keys & b.keys`, the scenario link
+/// format of docs/EXPORTS.md).
+pub fn case_pair(case: &Case, size: u64) -> (Scenario, Scenario, String) {
+    let a = case.scenario(false, size);
+    let b = case.scenario(true, size);
+    let q = encode_query(&a, Some(&b));
+    (a, b, q)
+}
+
+/// The case's figure from a finished run, in the series' unit: the run's bandwidth, or for
+/// mmc_test the entry of the case's transfer size (as `calibration::run_case` reads it).
+pub fn case_figure(case: &Case, scn: &Scenario, report: &Report) -> Option<f64> {
+    let bps = if scn.mmc_test.is_some() {
+        let name = size_name(case.bs);
+        let j = report.jobs.iter().find(|j| j.name == name)?;
+        j.read.bw_bytes() + j.write.bw_bytes()
+    } else {
+        let m = report.merged();
+        m.read.bw_bytes() + m.write.bw_bytes()
+    };
+    Some(match case.series().unit {
+        calibration::Unit::MiBs => bps / 1_048_576.0,
+        calibration::Unit::KiBs => bps / 1024.0,
+    })
+}
+
+/// One row of the table as it fills.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub case_index: usize,
+    pub case: &'static Case,
+    /// Simulated figure of columns A and B, once run.
+    pub simulated: (Option<f64>, Option<f64>),
+}
+
+impl Row {
+    pub fn error_pct(&self) -> (Option<f64>, Option<f64>) {
+        let e = |s: Option<f64>, m: f64| s.map(|s| (s - m) / m * 100.0);
+        (e(self.simulated.0, self.case.measured.0), e(self.simulated.1, self.case.measured.1))
+    }
+    /// Measured and simulated B/A.
+    pub fn ratios(&self) -> (f64, Option<f64>) {
+        let (a, b) = self.case.measured;
+        let sim = match self.simulated {
+            (Some(a), Some(b)) if a > 0.0 => Some(b / a),
+            _ => None,
+        };
+        (b / a, sim)
+    }
+}
+
+/// The authors' table of a series, recomputed one budgeted slice at a time: each case's two
+/// columns run in turn (A, then B) with their own `Simulator`.
+pub struct TableRun {
+    size: u64,
+    rows: Vec<Row>,
+    /// (row, column B?) of the run in progress.
+    cursor: usize,
+    sim: Option<(Scenario, Simulator)>,
+}
+
+impl TableRun {
+    /// The table of `platform`'s series at `size` bytes per job.
+    pub fn new(platform: &str, size: u64) -> TableRun {
+        let rows = cases_of(platform)
+            .into_iter()
+            .map(|(case_index, case)| Row { case_index, case, simulated: (None, None) })
+            .collect();
+        TableRun { size, rows, cursor: 0, sim: None }
+    }
+
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.cursor >= self.rows.len() * 2
+    }
+
+    /// 0..=1 over all the columns.
+    pub fn progress(&self) -> f64 {
+        let total = (self.rows.len() * 2).max(1) as f64;
+        let part = self.sim.as_ref().map(|(_, s)| s.progress()).unwrap_or(0.0);
+        ((self.cursor as f64 + part) / total).min(1.0)
+    }
+
+    /// Runs at most `max_events` events of the column in progress (starting it if needed) and
+    /// records its figure when it ends. True when the whole table is done.
+    pub fn step(&mut self, max_events: u64) -> Result<bool, ScenarioError> {
+        if self.is_done() {
+            return Ok(true);
+        }
+        let (row, b) = (self.cursor / 2, self.cursor % 2 == 1);
+        let case = self.rows[row].case;
+        if self.sim.is_none() {
+            let scn = case.scenario(b, self.size);
+            let sim = Simulator::new(&scn)?;
+            self.sim = Some((scn, sim));
+        }
+        let (scn, sim) = self.sim.as_mut().expect("started above");
+        if sim.run_events(max_events) {
+            let fig = case_figure(case, scn, &sim.report());
+            let r = &mut self.rows[row];
+            if b {
+                r.simulated.1 = fig;
+            } else {
+                r.simulated.0 = fig;
+            }
+            self.sim = None;
+            self.cursor += 1;
+        }
+        Ok(self.is_done())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_series_has_an_entry_with_a_headline_case_of_its_own() {
+        let e = entries();
+        assert_eq!(e.len(), SERIES.len());
+        for entry in &e {
+            assert_eq!(entry.headline_case().platform, entry.series.platform);
+            assert!(entry.steps.iter().any(|s| s.action == StepAction::Load(true)));
+        }
+    }
+
+    #[test]
+    fn a_small_table_fills_and_compares() {
+        let mut t = TableRun::new("unisoc-fua-2022", 1 << 20);
+        while !t.step(10_000).unwrap() {}
+        for r in t.rows() {
+            assert!(r.simulated.0.is_some() && r.simulated.1.is_some(), "{r:?}");
+        }
+    }
+}
