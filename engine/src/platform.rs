@@ -7,7 +7,7 @@
 //! time per request is paid on the CPU of whoever runs that part of the path, the bus carries
 //! one command and one data transfer at a time, and the card adds access latency and busy time.
 
-use crate::scenario::{HsqDepth, MmcPath};
+use crate::scenario::{HostConfig, HsqDepth, MmcPath};
 
 /// Host CPU time per request, per part of the kernel path (nanoseconds).
 ///
@@ -97,16 +97,6 @@ pub struct CardTiming {
     pub reliable_write: bool,
 }
 
-/// Host switches the platform runs with unless the scenario says otherwise.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HostDefaults {
-    pub mmc_path: MmcPath,
-    pub nonblocking: bool,
-    pub hsq_depth: HsqDepth,
-    pub packed: u32,
-    pub fua: bool,
-    pub cache: bool,
-}
 
 /// Software costs of the kernel's mmc_test module (drivers/mmc/core/mmc_test.c), which drives
 /// the host directly, without blk-mq or fio.
@@ -126,7 +116,8 @@ pub struct Platform {
     pub description: &'static str,
     /// The patch series whose measurements this preset reproduces.
     pub source: &'static str,
-    pub defaults: HostDefaults,
+    /// Host switches the platform runs with unless the scenario says otherwise.
+    pub defaults: HostConfig,
     pub host: HostTiming,
     pub bus: BusTiming,
     pub card: CardTiming,
@@ -153,7 +144,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
     name: "sprd-hs400es-2020",
     description: "Spreadtrum sdhci-sprd, ADMA3, eMMC HBG4a2 at HS400 ES, hsq (packed-request RFC, 2020)",
     source: "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
-    defaults: HostDefaults {
+    defaults: HostConfig {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),
@@ -221,7 +212,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     name: "unisoc-fua-2022",
     description: "Unisoc sdhci-sprd, eMMC with cache + reliable write, hsq, one sync job (FUA patch, 2022)",
     source: "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
-    defaults: HostDefaults {
+    defaults: HostConfig {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),
@@ -284,7 +275,7 @@ pub const U300_MMCI_2011: Platform = Platform {
     name: "u300-mmci-2011",
     description: "ST-Ericsson U300 (ARM926), PL180 MMCI + DMA, SD card, legacy path (non-blocking series, 2011)",
     source: "Per Forlin, '[PATCH v8 00/12] use nonblock mmc requests to minimize latency', tested by Linus Walleij, 2011-07-01",
-    defaults: HostDefaults {
+    defaults: HostConfig {
         mmc_path: MmcPath::Legacy,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),
@@ -341,7 +332,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
     name: "unisoc-hsq-2023",
     description: "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
     source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
-    defaults: HostDefaults {
+    defaults: HostConfig {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
         hsq_depth: HsqDepth::Dynamic,
