@@ -76,7 +76,7 @@ pub static OPTIONS: &[OptionInfo] = &[
     opt("packed", "0, 2..=16", "ADMA3 batch size (0 = off; max checked against the platform)", S),
     opt("fua", "0|1", "host advertises FUA: O_SYNC writes become reliable writes", S),
     opt("cache", "0|1", "the card's volatile write cache is on", S),
-    opt("mmc_test", "37..=44", "run this kernel mmc_test performance case instead of fio jobs", S),
+    opt("mmc_test", "37..=44", "run this kernel mmc_test case instead of fio jobs: 128 MiB per transfer size (a size= other than 64m sets it)", S),
     opt("power_cut", "time > 0 (e.g. 50ms, 2s)", "cut the power at this simulated time; report acknowledged writes lost", S),
     opt("inject_error", "crc:RATE, 0 < RATE <= 0.5", "the card answers data transfers with CRC errors at this rate", S),
     opt("filename", "any", "ignored: the model is one eMMC device", I),
