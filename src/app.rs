@@ -11,11 +11,12 @@ use mmcsim_components::{
     ControlsForm, FieldError, Measured, ProgressBar, ResultsTable, ThroughputChart,
 };
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::{Report, Scenario};
+use mmcsim_engine::{HostOptions, Report, Scenario};
 use yew::prelude::*;
 
 use crate::engine_bridge::{self as bridge, Run};
 use crate::slicer::{Slicer, FRAME_BUDGET_MS};
+use crate::watch::Watch;
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -37,11 +38,15 @@ pub enum Msg {
     Run,
     Stop,
     Frame,
+    /// B's host switches of an A/B comparison (None: off), from the pipeline view.
+    B(Option<HostOptions>),
 }
 
 pub struct App {
     /// The last scenario the parser accepted in full: what Run simulates.
     scenario: Scenario,
+    /// B's host switches when comparing (B = A's workload and seed with these; URL `b.` keys).
+    b_host: Option<HostOptions>,
     /// The accepted text of each control.
     texts: Rc<BTreeMap<String, String>>,
     errors: Rc<BTreeMap<String, FieldError>>,
@@ -78,10 +83,10 @@ fn url_search() -> String {
 
 /// Replaces the URL's query with the scenario's (no new history entry per change), so the page
 /// can be shared and reloaded as it is.
-fn write_url(scn: &Scenario) {
+fn write_url(scn: &Scenario, b: Option<&Scenario>) {
     let Some(w) = web_sys::window() else { return };
     let path = w.location().pathname().unwrap_or_default();
-    let url = format!("{path}?{}", bridge::url_query(scn));
+    let url = format!("{path}?{}", bridge::url_query_ab(scn, b));
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -92,15 +97,20 @@ impl Component for App {
     type Properties = AppProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let (scenario, notices) = if ctx.props().use_url {
-            let (s, errs) = bridge::scenario_from_query(&url_search());
-            (s, errs.into_iter().map(|e| format!("URL: {e}")).collect())
+        let (scenario, b, notices) = if ctx.props().use_url {
+            let (s, b, errs) = bridge::scenarios_from_query(&url_search());
+            (
+                s,
+                b,
+                errs.into_iter().map(|e| format!("URL: {e}")).collect(),
+            )
         } else {
-            (Scenario::default(), Vec::new())
+            (Scenario::default(), None, Vec::new())
         };
         App {
             texts: Rc::new(bridge::control_texts(&scenario)),
             scenario,
+            b_host: b.map(|b| b.host),
             errors: Rc::default(),
             error_seq: 0,
             notices,
@@ -127,7 +137,7 @@ impl Component for App {
                         self.texts = Rc::new(bridge::control_texts(&self.scenario));
                         errors.remove(&name);
                         if ctx.props().use_url {
-                            write_url(&self.scenario);
+                            write_url(&self.scenario, self.b_scenario().as_ref());
                         }
                     }
                     Err(message) => {
@@ -188,6 +198,13 @@ impl Component for App {
                 self.frame = None;
                 self.run = None;
                 self.stopped = true;
+                true
+            }
+            Msg::B(host) => {
+                self.b_host = host;
+                if ctx.props().use_url {
+                    write_url(&self.scenario, self.b_scenario().as_ref());
+                }
                 true
             }
             Msg::Frame => {
@@ -265,6 +282,7 @@ impl Component for App {
                         </div>
                     </section>
                 </main>
+                <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)} />
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>
@@ -274,6 +292,13 @@ impl Component for App {
 }
 
 impl App {
+    /// B of the A/B comparison: A with B's host switches.
+    fn b_scenario(&self) -> Option<Scenario> {
+        self.b_host
+            .as_ref()
+            .map(|h| crate::live::b_scenario(&self.scenario, h))
+    }
+
     fn schedule(&mut self, ctx: &Context<Self>) {
         let link = ctx.link().clone();
         self.frame = Some(request_animation_frame(move |_| {

@@ -121,15 +121,21 @@ pub fn url_query(scn: &Scenario) -> String {
 /// A scenario from a URL query (`?bs=512k&rw=write`), option by option through the same
 /// parser: a rejected option gives one message and the rest still loads.
 pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
+    let (a, _, errors) = scenarios_from_query(query);
+    (a, errors)
+}
+
+/// Both sides of a link: A, and B when the link compares two host configurations (`b.` keys,
+/// see `mmcsim_engine::scenario::url`), with one message per option left out.
+pub fn scenarios_from_query(query: &str) -> (Scenario, Option<Scenario>, Vec<String>) {
     let d = decode_query(query);
-    let mut errors: Vec<String> = d.errors.iter().map(|e| e.to_string()).collect();
-    if d.b.is_some() {
-        errors.push(
-            "the link compares two scenarios (b. keys); this page shows the first one only"
-                .to_string(),
-        );
-    }
-    (d.a, errors)
+    let errors = d.errors.iter().map(|e| e.to_string()).collect();
+    (d.a, d.b, errors)
+}
+
+/// The URL query (without '?') for A and, in an A/B comparison, B.
+pub fn url_query_ab(a: &Scenario, b: Option<&Scenario>) -> String {
+    encode_query(a, b)
 }
 
 /// The published figure a scenario reproduces, when it is one of the measured cases.

@@ -11,12 +11,15 @@
 pub mod engine_bridge;
 pub mod exports;
 pub mod gallery;
+pub mod live;
 pub mod slicer;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod panic;
+#[cfg(target_arch = "wasm32")]
+pub mod watch;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{App, AppProps};

@@ -10,17 +10,37 @@
 //! | [`ProgressBar`] | how far the running simulation is | - |
 //! | [`ResultsTable`] | a finished run's report, and the measured figure when there is one | - |
 //! | [`ThroughputChart`] | MiB/s over simulated time, drawn with plotters on a canvas | - |
+//! | [`Pipeline`] | every live request as a token in its stage, blk-mq to the card (SVG) | hovered / clicked stage or request |
+//! | [`BusTimeline`] | what the bus and the host CPU did over the last stretch of simulated time | - |
+//! | [`TimeControls`] | play, pause, step, restart, speed | each button, the speed |
+//! | [`LiveCharts`] | throughput + IOPS, latency CDF, in flight, batch sizes; A and B overlaid | - |
+//! | [`ExplainPanel`] | "What is happening": the engine's explanation of a stage, request or run | - |
+//! | [`AbEditor`], [`DeltaTable`] | B's host switches; A and B side by side with the change | `(option, text)`, on/off |
 
+pub mod abcompare;
 pub mod chart;
+pub mod charts;
 pub mod controls;
+pub mod explain;
 pub mod format;
+pub mod part;
+pub mod pipeline;
+pub mod pipeline_layout;
 pub mod progress;
 pub mod results;
+pub mod timecontrols;
+pub mod timeline;
 
+pub use abcompare::{delta_rows, AbEditor, DeltaRow, DeltaTable};
 pub use chart::{ThroughputChart, ThroughputChartProps};
+pub use charts::{ChartData, ChartKind, LiveCharts, SideChart};
 pub use controls::{
     form_spec, Choice, Control, ControlGroup, ControlKind, ControlsForm, ControlsFormProps,
     FieldError,
 };
+pub use explain::{ExplainPanel, Focus, LifeView};
+pub use pipeline::{Pipeline, PipelineProps};
 pub use progress::{ProgressBar, ProgressBarProps};
 pub use results::{Measured, ResultsTable, ResultsTableProps};
+pub use timecontrols::{TimeControls, TimeControlsProps};
+pub use timeline::{BusTimeline, BusTimelineProps};

@@ -1,0 +1,197 @@
+//! A/B comparison: the B side's host switches (the workload, platform and seed are A's) and
+//! the table of figures side by side with B's change against A.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use mmcsim_engine::Report;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::controls::{form_spec, ControlKind};
+use crate::format;
+
+/// One row of the A/B table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeltaRow {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub a: f64,
+    pub b: f64,
+    /// "mib", "count", "us", "ratio" or "pct".
+    pub unit: &'static str,
+    /// Whether a larger value is better (colours the change).
+    pub higher_is_better: bool,
+}
+
+impl DeltaRow {
+    /// (b - a) / a in percent; None when a is 0.
+    pub fn change_pct(&self) -> Option<f64> {
+        (self.a != 0.0).then(|| (self.b - self.a) / self.a * 100.0)
+    }
+}
+
+/// The figures compared, from each side's report (so far).
+pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
+    let fig = |r: &Report| {
+        let m = r.merged();
+        let mut clat = m.read.clat.clone();
+        clat.merge(&m.write.clat);
+        let ios = (m.read.total_ios + m.write.total_ios) as f64;
+        let secs = r.sim.simulated_ns as f64 / 1e9;
+        let per_sec = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
+        [
+            per_sec((m.read.io_bytes + m.write.io_bytes) as f64) / 1_048_576.0,
+            per_sec(ios),
+            clat.percentile(50.0) as f64 / 1e3,
+            clat.percentile(99.0) as f64 / 1e3,
+            per_sec(r.sim.interrupts as f64),
+            if r.sim.interrupts > 0 {
+                ios / r.sim.interrupts as f64
+            } else {
+                0.0
+            },
+            r.sim.requeues as f64,
+            if r.sim.simulated_ns > 0 {
+                r.sim.bus_busy_ns as f64 * 100.0 / r.sim.simulated_ns as f64
+            } else {
+                0.0
+            },
+        ]
+    };
+    let (fa, fb) = (fig(a), fig(b));
+    const SPEC: [(&str, &str, &str, bool); 8] = [
+        ("mib-s", "Throughput (MiB/s)", "mib", true),
+        ("iops", "IOPS", "count", true),
+        ("p50", "clat p50 (µs)", "us", false),
+        ("p99", "clat p99 (µs)", "us", false),
+        ("irq-rate", "Interrupts per second", "count", false),
+        ("per-irq", "Requests per interrupt", "ratio", true),
+        ("requeues", "Requeues (BLK_STS_RESOURCE)", "count", false),
+        ("bus-busy", "Bus busy (%)", "pct", true),
+    ];
+    SPEC.iter()
+        .enumerate()
+        .map(|(i, &(key, label, unit, higher_is_better))| DeltaRow {
+            key,
+            label,
+            a: fa[i],
+            b: fb[i],
+            unit,
+            higher_is_better,
+        })
+        .collect()
+}
+
+fn show(v: f64, unit: &str) -> String {
+    match unit {
+        "mib" => format::mib_s(v),
+        "us" => format!("{v:.1}"),
+        "ratio" => format!("{v:.2}"),
+        "pct" => format!("{v:.0}"),
+        _ => format::count(v),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DeltaTableProps {
+    pub rows: Rc<Vec<DeltaRow>>,
+    /// Short descriptions of the two sides ("packed=8", "packed=0").
+    pub a_label: AttrValue,
+    pub b_label: AttrValue,
+}
+
+#[function_component(DeltaTable)]
+pub fn delta_table(p: &DeltaTableProps) -> Html {
+    html! {
+        <table class="metrics delta" id="ab-table">
+            <thead><tr><th></th><th scope="col" class="key-a" title={p.a_label.clone()}>{ "A" }</th>
+                <th scope="col" class="key-b" title={p.b_label.clone()}>{ "B" }</th><th scope="col">{ "B vs A" }</th></tr></thead>
+            <tbody>
+                { for p.rows.iter().map(|r| {
+                    let ch = r.change_pct();
+                    let good = ch.map(|c| if c.abs() < 0.5 { "same" } else if (c > 0.0) == r.higher_is_better { "better" } else { "worse" });
+                    html! {
+                        <tr data-metric={r.key}>
+                            <th scope="row">{ r.label }</th>
+                            <td>{ show(r.a, r.unit) }</td>
+                            <td>{ show(r.b, r.unit) }</td>
+                            <td class={classes!("change", good)}>{ ch.map(|c| format!("{c:+.1} %")).unwrap_or_else(|| "–".into()) }</td>
+                        </tr>
+                    }
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct AbEditorProps {
+    pub platform: AttrValue,
+    /// Whether B is shown.
+    pub enabled: bool,
+    /// B's host switch texts by option name ("" = platform default).
+    pub values: Rc<BTreeMap<String, String>>,
+    /// The parser's message for a rejected B value.
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
+    pub on_toggle: Callback<bool>,
+    /// `(option name, text)` for B.
+    pub on_change: Callback<(String, String)>,
+}
+
+/// The compare switch and B's host controls (the same controls and choices as A's "Host"
+/// group, ids `b-ctl-<option>`).
+#[function_component(AbEditor)]
+pub fn ab_editor(p: &AbEditorProps) -> Html {
+    let toggle = {
+        let cb = p.on_toggle.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                cb.emit(i.checked());
+            }
+        })
+    };
+    let host = form_spec(&p.platform)
+        .into_iter()
+        .find(|g| g.title == "Host")
+        .map(|g| g.controls)
+        .unwrap_or_default();
+    html! {
+        <div class="ab-editor">
+            <label class="switch"><input type="checkbox" id="ab-toggle" checked={p.enabled} onchange={toggle} />
+                { " Compare with B: the same workload and seed on other host switches" }</label>
+            if p.enabled {
+                <div class="b-controls">
+                    { for host.into_iter().map(|c| {
+                        let name = c.name.to_string();
+                        let cb = p.on_change.clone();
+                        let onchange = Callback::from(move |e: Event| {
+                            let t = if let Some(i) = e.target_dyn_into::<HtmlInputElement>() { i.value() }
+                                else if let Some(s) = e.target_dyn_into::<HtmlSelectElement>() { s.value() } else { return };
+                            cb.emit((name.clone(), t.trim().to_string()));
+                        });
+                        let value = p.values.get(c.name).cloned().unwrap_or_default();
+                        let id = format!("b-ctl-{}", c.name);
+                        html! {
+                            <div class="field">
+                                <label for={id.clone()}>{ format!("B {}", c.label) }</label>
+                                { match c.kind {
+                                    ControlKind::Select(choices) => html! {
+                                        <select id={id} {onchange}>
+                                            { for choices.iter().map(|ch| html! { <option value={ch.value.clone()} selected={ch.value == value}>{ &ch.label }</option> }) }
+                                        </select>
+                                    },
+                                    ControlKind::Text { placeholder } => html! {
+                                        <input id={id} type="text" value={value} {placeholder} spellcheck="false" autocomplete="off" {onchange} />
+                                    },
+                                } }
+                            </div>
+                        }
+                    }) }
+                </div>
+                if let Some(e) = &p.error { <p class="error" id="err-b" role="alert">{ e.clone() }</p> }
+            }
+        </div>
+    }
+}

@@ -1,0 +1,313 @@
+//! Drawing the live charts with plotters on a canvas.
+
+use mmcsim_engine::metrics::SeriesPoint;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+
+use super::{ChartData, ChartKind, SideChart};
+
+/// Side A's colour (the same blue as the first screen's chart).
+pub const COLOR_A: RGBColor = RGBColor(0x25, 0x63, 0xeb);
+/// Side B's colour.
+pub const COLOR_B: RGBColor = RGBColor(0xea, 0x58, 0x0c);
+const AXIS: RGBColor = RGBColor(0x64, 0x74, 0x8b);
+const GRID: RGBColor = RGBColor(0xe2, 0xe8, 0xf0);
+
+type Res = Result<(), Box<dyn std::error::Error>>;
+
+fn sides(d: &ChartData) -> Vec<(&SideChart, RGBColor)> {
+    let mut v = vec![(&d.a, COLOR_A)];
+    if let Some(b) = &d.b {
+        v.push((b, COLOR_B));
+    }
+    v
+}
+
+/// Points drawn at most per line: neighbouring buckets merge beyond this, so a live chart
+/// shows the trend rather than the scatter of 100 µs buckets holding a chain or two each.
+const MAX_POINTS: usize = 60;
+
+/// Bucket midpoints in ms with a value, leaving out a last bucket cut short by "now".
+fn over_time(points: &[SeriesPoint], f: impl Fn(&SeriesPoint) -> f64) -> Vec<(f64, f64)> {
+    let mut n = points.len();
+    if n >= 2 && points[n - 1].width_ns < points[n - 2].width_ns / 2 {
+        n -= 1;
+    }
+    let k = n.div_ceil(MAX_POINTS).max(1);
+    points[..n]
+        .chunks(k)
+        .map(|c| {
+            let mut m = c[0];
+            for q in &c[1..] {
+                m.width_ns += q.width_ns;
+                m.read_bytes += q.read_bytes;
+                m.write_bytes += q.write_bytes;
+                m.ios += q.ios;
+                m.inflight_ns += q.inflight_ns;
+            }
+            m
+        })
+        .filter(|p| p.width_ns > 0)
+        .map(|p| ((p.t_ns as f64 + p.width_ns as f64 / 2.0) / 1e6, f(&p)))
+        .collect()
+}
+
+fn nice(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn empty_note(root: &DrawingArea<CanvasBackend, Shift>, text: &str) -> Res {
+    let (w, h) = root.dim_in_pixel();
+    let style = ("sans-serif", 14)
+        .into_font()
+        .color(&AXIS)
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    root.draw_text(text, &style, (w as i32 / 2, h as i32 / 2 - 12))?;
+    Ok(())
+}
+
+pub fn draw(kind: ChartKind, canvas: HtmlCanvasElement, d: &ChartData) -> Res {
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("canvas has no 2d context")?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE)?;
+    match kind {
+        ChartKind::Throughput => throughput(&root, d)?,
+        ChartKind::Latency => latency(&root, d)?,
+        ChartKind::Inflight => inflight(&root, d)?,
+        ChartKind::Batch => batch(&root, d)?,
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn x_end(d: &ChartData) -> f64 {
+    sides(d)
+        .iter()
+        .filter_map(|(s, _)| s.series.last().map(|p| (p.t_ns + p.width_ns) as f64 / 1e6))
+        .fold(0.0, f64::max)
+        .max(1e-3)
+}
+
+fn throughput(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+    let mib: Vec<_> = sides(d)
+        .iter()
+        .map(|(s, c)| (over_time(&s.series, |p| p.mib_s()), *c))
+        .collect();
+    let iops: Vec<_> = sides(d)
+        .iter()
+        .map(|(s, c)| (over_time(&s.series, |p| p.iops()), *c))
+        .collect();
+    let top = |v: &Vec<(Vec<(f64, f64)>, RGBColor)>| {
+        v.iter()
+            .flat_map(|(p, _)| p.iter().map(|q| q.1))
+            .fold(0.0, f64::max)
+    };
+    let (ym, yi) = (top(&mib).max(1.0) * 1.15, top(&iops).max(10.0) * 1.15);
+    let xm = x_end(d);
+    let label = ("sans-serif", 12).into_font().color(&AXIS);
+    let mut chart = ChartBuilder::on(root)
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .right_y_label_area_size(56)
+        .build_cartesian_2d(0f64..xm, 0f64..ym)?
+        .set_secondary_coord(0f64..xm, 0f64..yi);
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(AXIS)
+        .label_style(label.clone())
+        .axis_desc_style(label.clone())
+        .x_desc("simulated time (ms)")
+        .y_desc("MiB/s")
+        .x_label_formatter(&|v| nice(*v))
+        .y_label_formatter(&|v| nice(*v))
+        .x_labels(6)
+        .y_labels(5)
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .axis_style(AXIS)
+        .label_style(label.clone())
+        .axis_desc_style(label)
+        .y_desc("IOPS")
+        .y_label_formatter(&|v| format!("{:.0}", v))
+        .y_labels(5)
+        .draw()?;
+    if mib.iter().all(|(p, _)| p.is_empty()) {
+        return empty_note(root, "Press Play to watch the run");
+    }
+    for (p, c) in &iops {
+        chart.draw_secondary_series(LineSeries::new(
+            p.iter().copied(),
+            c.mix(0.45).stroke_width(1),
+        ))?;
+    }
+    for (p, c) in &mib {
+        chart.draw_series(LineSeries::new(p.iter().copied(), c.stroke_width(2)))?;
+    }
+    Ok(())
+}
+
+fn latency(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+    let ss = sides(d);
+    let xm = ss
+        .iter()
+        .map(|(s, _)| s.p99 as f64 / 1e3)
+        .fold(0.0, f64::max)
+        .max(1.0)
+        * 1.6;
+    let label = ("sans-serif", 12).into_font().color(&AXIS);
+    let mut chart = ChartBuilder::on(root)
+        .margin(8)
+        .margin_right(16)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..xm, 0f64..1.0)?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(AXIS)
+        .label_style(label.clone())
+        .axis_desc_style(label)
+        .x_desc("completion latency (µs)")
+        .y_desc("fraction ≤")
+        .x_label_formatter(&|v| nice(*v))
+        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .x_labels(6)
+        .y_labels(5)
+        .draw()?;
+    if ss.iter().all(|(s, _)| s.cdf.is_empty()) {
+        return empty_note(root, "No completions yet");
+    }
+    for (i, (s, c)) in ss.iter().enumerate() {
+        // A step curve, starting at 0.
+        let mut pts = vec![(0.0, 0.0)];
+        let mut prev = 0.0;
+        for &(v, f) in &s.cdf {
+            let x = (v as f64 / 1e3).min(xm);
+            pts.push((x, prev));
+            pts.push((x, f));
+            prev = f;
+        }
+        pts.push((xm, prev));
+        chart.draw_series(LineSeries::new(pts, c.stroke_width(2)))?;
+        for (p, name) in [(s.p50, "p50"), (s.p99, "p99")] {
+            let x = (p as f64 / 1e3).min(xm);
+            chart.draw_series(LineSeries::new(
+                [(x, 0.0), (x, 1.0)],
+                c.mix(0.6).stroke_width(1),
+            ))?;
+            let style = ("sans-serif", 11).into_font().color(c);
+            let y = if name == "p50" { 0.12 } else { 0.30 } + i as f64 * 0.08;
+            chart.draw_series(std::iter::once(Text::new(
+                format!("{name} {}", nice(p as f64 / 1e3)),
+                (x, y),
+                style,
+            )))?;
+        }
+    }
+    Ok(())
+}
+
+fn inflight(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+    let lines: Vec<_> = sides(d)
+        .iter()
+        .map(|(s, c)| (over_time(&s.series, |p| p.avg_inflight()), *c))
+        .collect();
+    let ym = lines
+        .iter()
+        .flat_map(|(p, _)| p.iter().map(|q| q.1))
+        .fold(0.0, f64::max)
+        .max(1.0)
+        * 1.15;
+    let xm = x_end(d);
+    let label = ("sans-serif", 12).into_font().color(&AXIS);
+    let mut chart = ChartBuilder::on(root)
+        .margin(8)
+        .margin_right(16)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..xm, 0f64..ym)?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(AXIS)
+        .label_style(label.clone())
+        .axis_desc_style(label)
+        .x_desc("simulated time (ms)")
+        .y_desc("in flight")
+        .x_label_formatter(&|v| nice(*v))
+        .y_label_formatter(&|v| nice(*v))
+        .x_labels(6)
+        .y_labels(5)
+        .draw()?;
+    for (p, c) in &lines {
+        chart.draw_series(LineSeries::new(p.iter().copied(), c.stroke_width(2)))?;
+    }
+    Ok(())
+}
+
+fn batch(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+    let ss = sides(d);
+    let n = ss
+        .iter()
+        .map(|(s, _)| s.batch_hist.iter().rposition(|&c| c > 0).unwrap_or(0))
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    let label = ("sans-serif", 12).into_font().color(&AXIS);
+    let mut chart = ChartBuilder::on(root)
+        .margin(8)
+        .margin_right(16)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0.5f64..n as f64 + 0.5, 0f64..100.0)?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(AXIS)
+        .label_style(label.clone())
+        .axis_desc_style(label)
+        .x_desc("requests per interrupt")
+        .y_desc("% of interrupts")
+        .x_label_formatter(&|v| format!("{:.0}", v))
+        .y_label_formatter(&|v| format!("{:.0}", v))
+        .x_labels(n.min(16))
+        .y_labels(5)
+        .draw()?;
+    let w = 0.8 / ss.len() as f64;
+    for (i, (s, c)) in ss.iter().enumerate() {
+        let total: u64 = s.batch_hist.iter().sum();
+        if total == 0 {
+            continue;
+        }
+        chart.draw_series(
+            s.batch_hist
+                .iter()
+                .enumerate()
+                .filter(|(k, &v)| *k > 0 && v > 0)
+                .map(|(k, &v)| {
+                    let x0 = k as f64 - 0.4 + i as f64 * w;
+                    Rectangle::new(
+                        [(x0, 0.0), (x0 + w, v as f64 * 100.0 / total as f64)],
+                        c.filled(),
+                    )
+                }),
+        )?;
+    }
+    Ok(())
+}

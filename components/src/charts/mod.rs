@@ -1,0 +1,114 @@
+//! Live charts of a watched run, redrawn while it runs: throughput and IOPS over simulated
+//! time, the completion-latency CDF with p50/p99 marked, requests in flight over time, and the
+//! batch-size histogram (requests completed per interrupt). With an A/B comparison both sides
+//! share the axes: A in blue, B in orange.
+//!
+//! plotters on canvases, like [`crate::chart`]; drawing is in [`draw`].
+
+pub mod draw;
+
+use std::rc::Rc;
+
+use mmcsim_engine::metrics::SeriesPoint;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// What the charts show of one side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideChart {
+    pub series: Vec<SeriesPoint>,
+    /// (latency ns, fraction of completions at or below it).
+    pub cdf: Vec<(u64, f64)>,
+    pub p50: u64,
+    pub p99: u64,
+    /// Interrupts that completed `i` requests, at index `i`.
+    pub batch_hist: Vec<u64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChartData {
+    pub a: SideChart,
+    pub b: Option<SideChart>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    Throughput,
+    Latency,
+    Inflight,
+    Batch,
+}
+
+impl ChartKind {
+    pub const ALL: [ChartKind; 4] = [
+        ChartKind::Throughput,
+        ChartKind::Latency,
+        ChartKind::Inflight,
+        ChartKind::Batch,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartKind::Throughput => "chart-throughput",
+            ChartKind::Latency => "chart-latency",
+            ChartKind::Inflight => "chart-inflight",
+            ChartKind::Batch => "chart-batch",
+        }
+    }
+    pub fn caption(self) -> &'static str {
+        match self {
+            ChartKind::Throughput => "Throughput: MiB/s (solid, left axis) and IOPS (thin, right axis) over simulated time",
+            ChartKind::Latency => "Completion latency (clat) CDF, p50 and p99 marked",
+            ChartKind::Inflight => "Requests in flight (past blk-mq, not yet completed), average per bucket",
+            ChartKind::Batch => "Requests completed per interrupt (share of interrupts)",
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LiveChartsProps {
+    /// The data of each chart, in [`ChartKind::ALL`] order (the app may hand fresh data to one
+    /// chart per frame, so no frame redraws all four canvases).
+    pub data: [Rc<ChartData>; 4],
+}
+
+#[derive(Properties, PartialEq)]
+struct CanvasProps {
+    kind: ChartKind,
+    data: Rc<ChartData>,
+}
+
+#[function_component(ChartCanvas)]
+fn chart_canvas(p: &CanvasProps) -> Html {
+    let canvas = use_node_ref();
+    {
+        let canvas = canvas.clone();
+        let kind = p.kind;
+        use_effect_with(p.data.clone(), move |data| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                if let Err(e) = draw::draw(kind, c, data) {
+                    web_sys::console::error_1(&format!("{}: {e}", kind.id()).into());
+                }
+            }
+        });
+    }
+    html! {
+        <figure class="chart small-chart">
+            <canvas ref={canvas} id={p.kind.id()} width="560" height="220" aria-label={p.kind.caption()}></canvas>
+            <figcaption>{ p.kind.caption() }</figcaption>
+        </figure>
+    }
+}
+
+#[function_component(LiveCharts)]
+pub fn live_charts(p: &LiveChartsProps) -> Html {
+    html! {
+        <div class="live-charts">
+            if p.data[0].b.is_some() {
+                <p class="ab-key"><span class="key-a">{ "■ A" }</span>{ " " }<span class="key-b">{ "■ B" }</span></p>
+            }
+            <div class="chart-grid">
+                { for ChartKind::ALL.iter().zip(p.data.iter()).map(|(&kind, data)| html! { <ChartCanvas {kind} data={data.clone()} /> }) }
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,335 @@
+//! Where the pipeline view draws each request: plain geometry from a [`Snapshot`], no DOM, so
+//! it is cheap per frame and testable on its own.
+//!
+//! The view is a fixed 1200 x [`HEIGHT`] SVG canvas split into seven columns, left to right in
+//! kernel-path order (the engine's [`Layer::ALL`]). A request's stage decides its column; its
+//! place inside the column comes from what identifies it there: its job's lane, its position on
+//! `hctx->dispatch`, its hsq slot (= blk-mq tag), its row in the ADMA3 chain.
+
+use std::collections::HashMap;
+
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::sim::observe::RequestView;
+use mmcsim_engine::sim::Snapshot;
+use mmcsim_engine::{MmcPath, Op, Stage};
+
+/// Height of the view box (the width is [`WIDTH`]).
+pub const HEIGHT: f64 = 372.0;
+pub const WIDTH: f64 = 1200.0;
+/// Top of the columns' content, below their two-line headers.
+pub const TOP: f64 = 50.0;
+/// Bottom of the columns' content.
+pub const BOTTOM: f64 = HEIGHT - 8.0;
+/// Job lanes drawn at most; the rest are summed up as "+N more".
+pub const MAX_LANES: usize = 32;
+/// Requests drawn at most in one queue box (the rest: "+N").
+pub const MAX_IN_BOX: usize = 40;
+/// Cell size of the hsq slot grid (8 x 8 slots).
+pub const SLOT: f64 = 19.0;
+
+/// A column of the view: its layer, left edge and width.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Column {
+    pub layer: Layer,
+    pub x: f64,
+    pub w: f64,
+}
+
+pub const COLUMNS: [Column; 7] = [
+    Column {
+        layer: Layer::Jobs,
+        x: 6.0,
+        w: 164.0,
+    },
+    Column {
+        layer: Layer::BlkMq,
+        x: 186.0,
+        w: 170.0,
+    },
+    Column {
+        layer: Layer::MmcQueue,
+        x: 372.0,
+        w: 118.0,
+    },
+    Column {
+        layer: Layer::HostQueue,
+        x: 506.0,
+        w: 170.0,
+    },
+    Column {
+        layer: Layer::Controller,
+        x: 692.0,
+        w: 168.0,
+    },
+    Column {
+        layer: Layer::Bus,
+        x: 876.0,
+        w: 112.0,
+    },
+    Column {
+        layer: Layer::Card,
+        x: 1004.0,
+        w: 190.0,
+    },
+];
+
+pub fn column(layer: Layer) -> Column {
+    COLUMNS
+        .iter()
+        .copied()
+        .find(|c| c.layer == layer)
+        .unwrap_or(COLUMNS[0])
+}
+
+/// How a request is drawn: the shape says the kind as well as the colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// Circle.
+    Read,
+    /// Square.
+    Write,
+    /// Diamond: a write with REQ_FUA that the card runs as a reliable write.
+    Fua,
+    /// Triangle: a cache flush (CMD6).
+    Flush,
+}
+
+impl TokenKind {
+    pub fn of(r: &RequestView) -> TokenKind {
+        match r.op {
+            Op::Read => TokenKind::Read,
+            Op::Write if r.reliable => TokenKind::Fua,
+            Op::Write => TokenKind::Write,
+            Op::Flush => TokenKind::Flush,
+        }
+    }
+    pub fn class(self) -> &'static str {
+        match self {
+            TokenKind::Read => "read",
+            TokenKind::Write => "write",
+            TokenKind::Fua => "fua",
+            TokenKind::Flush => "flush",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            TokenKind::Read => "read",
+            TokenKind::Write => "write",
+            TokenKind::Fua => "FUA write (reliable write)",
+            TokenKind::Flush => "flush",
+        }
+    }
+}
+
+/// One request placed in the view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    pub id: u64,
+    pub job: u32,
+    pub kind: TokenKind,
+    pub stage: Stage,
+    pub layer: Layer,
+    pub x: f64,
+    pub y: f64,
+    /// Completed, waiting for the job to reap it (drawn faded).
+    pub done: bool,
+    pub len: u64,
+}
+
+/// Geometry of the job lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lanes {
+    pub shown: usize,
+    pub hidden: usize,
+    pub top: f64,
+    pub h: f64,
+}
+
+pub fn lanes(jobs: usize) -> Lanes {
+    let shown = jobs.min(MAX_LANES);
+    let top = TOP + 4.0;
+    let h = if shown == 0 {
+        0.0
+    } else {
+        ((BOTTOM - 22.0 - top) / shown as f64).min(26.0)
+    };
+    Lanes {
+        shown,
+        hidden: jobs - shown,
+        top,
+        h,
+    }
+}
+
+/// The boxes inside the blk-mq column: (x, y, w, h) of the software queue and of
+/// `hctx->dispatch`.
+pub fn blk_boxes() -> [(f64, f64, f64, f64); 2] {
+    let c = column(Layer::BlkMq);
+    [
+        (c.x + 8.0, TOP + 40.0, c.w - 16.0, 116.0),
+        (c.x + 8.0, TOP + 190.0, c.w - 16.0, 116.0),
+    ]
+}
+
+/// Top-left of hsq slot `slot` (0..64) in the 8 x 8 grid.
+pub fn slot_xy(slot: u16) -> (f64, f64) {
+    let c = column(Layer::HostQueue);
+    let (col, row) = ((slot % 8) as f64, (slot / 8) as f64);
+    (
+        c.x + (c.w - 8.0 * SLOT) / 2.0 + col * SLOT,
+        TOP + 28.0 + row * SLOT,
+    )
+}
+
+/// Rows of the controller's chain (one per request on the controller).
+pub fn chain_row_y(i: usize) -> f64 {
+    TOP + 44.0 + i as f64 * 17.0
+}
+
+/// Centre of the `i`th cell of a box filled in rows of tokens 16 px apart.
+fn in_box(b: (f64, f64, f64, f64), i: usize) -> (f64, f64) {
+    let per_row = ((b.2 - 8.0) / 16.0).floor().max(1.0) as usize;
+    let (col, row) = (i % per_row, i / per_row);
+    (
+        b.0 + 12.0 + col as f64 * 16.0,
+        b.1 + 22.0 + row as f64 * 16.0,
+    )
+}
+
+/// Which layer a request is in for the view.
+pub fn layer_of(r: &RequestView, on_host: bool) -> Layer {
+    match r.stage {
+        Stage::Submit | Stage::Complete | Stage::Done => Layer::Jobs,
+        Stage::BlkMq => Layer::BlkMq,
+        Stage::Issue => Layer::MmcQueue,
+        Stage::HostQueue if on_host => Layer::Controller,
+        Stage::HostQueue => Layer::HostQueue,
+        Stage::Command | Stage::Data => Layer::Bus,
+        Stage::CardAccess | Stage::CardBusy => Layer::Card,
+        Stage::Irq | Stage::Recovery => Layer::Controller,
+    }
+}
+
+/// The tokens to draw and, per layer, how many requests were left out for lack of room.
+pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>) {
+    let lanes = lanes(s.jobs.len());
+    let mut tokens = Vec::with_capacity(s.requests.len().min(256));
+    let mut hidden: HashMap<Layer, usize> = HashMap::new();
+    let mut per_lane: HashMap<(u32, bool), usize> = HashMap::new();
+    let boxes = blk_boxes();
+    let (mut n_sw, mut n_mmc, mut n_host, mut n_irq) = (0usize, 0usize, 0usize, 0usize);
+    let mmc = column(Layer::MmcQueue);
+    let hq = column(Layer::HostQueue);
+    let ctl = column(Layer::Controller);
+    let bus = column(Layer::Bus);
+    let card = column(Layer::Card);
+    for r in &s.requests {
+        let on_host = s.on_host.contains(&r.id);
+        let layer = layer_of(r, on_host);
+        let pos: Option<(f64, f64)> = match (layer, r.stage) {
+            (Layer::Jobs, st) => {
+                let done = st != Stage::Submit;
+                let lane = r.job as usize;
+                if lane >= lanes.shown {
+                    None
+                } else {
+                    let k = per_lane.entry((r.job, done)).or_default();
+                    *k += 1;
+                    let base = if done { 96.0 } else { 150.0 };
+                    let x = ctl_x_jobs() + base - ((*k - 1).min(3) as f64) * 13.0;
+                    Some((x, lanes.top + (lane as f64 + 0.5) * lanes.h))
+                }
+            }
+            (Layer::BlkMq, _) => {
+                if let Some(i) = s.dispatch_list.iter().position(|&d| d == r.id) {
+                    (i < MAX_IN_BOX).then(|| in_box(boxes[1], i))
+                } else {
+                    n_sw += 1;
+                    (n_sw <= MAX_IN_BOX).then(|| in_box(boxes[0], n_sw - 1))
+                }
+            }
+            (Layer::MmcQueue, _) => {
+                n_mmc += 1;
+                (n_mmc <= 12)
+                    .then(|| (mmc.x + mmc.w - 20.0, TOP + 40.0 + (n_mmc - 1) as f64 * 18.0))
+            }
+            (Layer::HostQueue, _) => match (path, r.tag) {
+                (MmcPath::Hsq, Some(tag)) | (MmcPath::Cqe, Some(tag)) => {
+                    let (x, y) = slot_xy(tag % 64);
+                    Some((x + SLOT / 2.0, y + SLOT / 2.0))
+                }
+                _ => {
+                    n_host += 1;
+                    let i = s
+                        .host_queue
+                        .iter()
+                        .position(|&h| h == r.id)
+                        .unwrap_or(n_host - 1);
+                    (i < 8).then(|| (hq.x + hq.w / 2.0, TOP + 60.0 + i as f64 * 26.0))
+                }
+            },
+            (Layer::Controller, Stage::HostQueue) => {
+                let i = s.on_host.iter().position(|&h| h == r.id).unwrap_or(0);
+                (i < 16).then(|| (ctl.x + ctl.w - 18.0, chain_row_y(i) + 6.0))
+            }
+            (Layer::Controller, _) => {
+                // Done on the bus, waiting for the interrupt: side by side above the IRQ lamp.
+                n_irq += 1;
+                let k = (n_irq - 1) as f64;
+                (n_irq <= 20).then(|| {
+                    (
+                        ctl.x + 14.0 + (k % 10.0) * 15.0,
+                        BOTTOM - 36.0 - (k / 10.0).floor() * 14.0,
+                    )
+                })
+            }
+            (Layer::Bus, Stage::Command) => Some((bus.x + bus.w / 2.0, TOP + 62.0)),
+            (Layer::Bus, _) => Some((bus.x + bus.w / 2.0, TOP + 150.0)),
+            (Layer::Card, Stage::CardAccess) => Some((card.x + 34.0, TOP + 150.0)),
+            (Layer::Card, _) => Some((card.x + 34.0, TOP + 196.0)),
+        };
+        match pos {
+            Some((x, y)) => tokens.push(Token {
+                id: r.id,
+                job: r.job,
+                kind: TokenKind::of(r),
+                stage: r.stage,
+                layer,
+                x,
+                y,
+                done: matches!(r.stage, Stage::Complete | Stage::Done),
+                len: r.len,
+            }),
+            None => *hidden.entry(layer).or_default() += 1,
+        }
+    }
+    (tokens, hidden)
+}
+
+fn ctl_x_jobs() -> f64 {
+    column(Layer::Jobs).x
+}
+
+/// hsq slots (tags) held by a request between `mmc_hsq_request` and its finalize.
+pub fn occupied_slots(s: &Snapshot) -> Vec<(u16, TokenKind, bool)> {
+    let on_bus = s.bus.map(|b| b.0);
+    s.requests
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.stage,
+                Stage::HostQueue
+                    | Stage::Command
+                    | Stage::CardAccess
+                    | Stage::Data
+                    | Stage::CardBusy
+                    | Stage::Irq
+                    | Stage::Recovery
+            )
+        })
+        .filter_map(|r| {
+            r.tag
+                .map(|t| (t % 64, TokenKind::of(r), Some(r.id) == on_bus))
+        })
+        .collect()
+}
