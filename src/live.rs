@@ -170,9 +170,36 @@ impl LiveSim {
         done
     }
 
-    /// Runs the next event (single step): simulated time jumps to it. False when none is left.
+    /// When the picture next changes: the next event, or the next phase boundary on the bus
+    /// (a transfer's command, access, data and busy phases are booked when it starts, so they
+    /// are no events of their own; single steps stop at them too).
+    pub fn next_change(&self) -> Option<u64> {
+        let now = self.sim.now();
+        let boundary = self
+            .sim
+            .timeline()
+            .iter()
+            .flat_map(|s| [s.start, s.end])
+            .filter(|&t| t > now)
+            .min();
+        match (self.sim.next_event_time(), boundary) {
+            (Some(e), Some(b)) => Some(e.min(b)),
+            (e, b) => e.or(b),
+        }
+    }
+
+    /// A single step: runs the next event, or moves to the next bus phase boundary if that
+    /// comes first. False when nothing is left.
     pub fn step_event(&mut self) -> bool {
-        let stepped = self.sim.step();
+        let Some(t) = self.next_change() else {
+            return false;
+        };
+        let stepped = if self.sim.next_event_time() == Some(t) {
+            self.sim.step()
+        } else {
+            self.sim.run_until(t);
+            true
+        };
         self.absorb_trace();
         stepped
     }

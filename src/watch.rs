@@ -300,8 +300,8 @@ impl Watch {
         }
     }
 
-    /// One event: the side whose next event comes first runs it; the other side's clock
-    /// follows to that time.
+    /// One step: the side whose next event (or bus phase boundary) comes first takes it; the
+    /// other side's clock follows to that time.
     fn step(&mut self) {
         let Some((a, b)) = self.sims.as_mut() else {
             return;
@@ -310,7 +310,7 @@ impl Watch {
             if s.is_finished() {
                 u64::MAX
             } else {
-                s.next_event_time().unwrap_or(u64::MAX)
+                s.next_change().unwrap_or(u64::MAX)
             }
         };
         let (na, nb) = (next(a), b.as_ref().map_or(u64::MAX, next));

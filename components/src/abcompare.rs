@@ -52,8 +52,9 @@ pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
                 0.0
             },
             r.sim.requeues as f64,
+            // The engine books a transfer's phases when it starts: clamp what lies past now.
             if r.sim.simulated_ns > 0 {
-                r.sim.bus_busy_ns as f64 * 100.0 / r.sim.simulated_ns as f64
+                (r.sim.bus_busy_ns as f64 * 100.0 / r.sim.simulated_ns as f64).min(100.0)
             } else {
                 0.0
             },

@@ -220,7 +220,8 @@ impl PartView for Blk {
                 { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("hctx->dispatch · {}", self.dispatch)) }
                 <path class="bounce-path" d={format!("M{} {} C{} {} {} {} {} {}", f(mmc.x + 10.0), f(TOP + 250.0), f(mmc.x - 10.0), f(TOP + 300.0), f(disp.0 + disp.2 + 30.0), f(disp.1 + 80.0), f(disp.0 + disp.2 - 4.0), f(disp.1 + 60.0))} marker-end="url(#arrowhead)" />
                 <text key={self.requeues} x={f(c.x + 8.0)} y={f(BOTTOM - 6.0)} class={classes!("small", "requeues", (self.requeues > 0).then_some("flash"))} id={format!("{side}-requeues")}>
-                    { format!("BLK_STS_RESOURCE requeues: {}", self.requeues) }
+                    { format!("BLK_STS_RESOURCE: {}", self.requeues) }
+                    <title>{ "Requests mmc_mq_queue_rq refused (BLK_STS_RESOURCE) and blk-mq put back on hctx->dispatch" }</title>
                 </text>
                 if self.hidden > 0 { { text(c.x + 110.0, sw.1 + 12.0, "more", format!("+{} more", self.hidden)) } }
             </g>
@@ -424,7 +425,8 @@ impl PartView for Card {
                 { text(c.x + 56.0, TOP + 154.0, "small", "access / read") }
                 { text(c.x + 56.0, TOP + 200.0, "small", "busy (DAT0 low)") }
                 if self.reliable_busy {
-                    <text x={f(c.x + 8.0)} y={f(TOP + 236.0)} class="small warn" id={format!("{side}-reliable")}>{ "reliable write: programming NAND" }</text>
+                    <text x={f(c.x + 8.0)} y={f(TOP + 236.0)} class="small warn" id={format!("{side}-reliable")}>{ "reliable write: the card" }</text>
+                    { text(c.x + 8.0, TOP + 250.0, "small warn", "answers once NAND is written") }
                 }
                 if self.cap > 0 {
                     { text(c.x + 8.0, TOP + 14.0, "small", format!("write cache {} / {}", kib(dirty), kib(self.cap))) }
@@ -434,7 +436,7 @@ impl PartView for Card {
                     { text(c.x + 8.0, TOP + 14.0, "small muted", "no volatile write cache") }
                 }
                 <rect class={classes!("nand", (dirty > 0 || self.reliable_busy).then_some("busy"))} x={f(c.x + 8.0)} y={f(TOP + 60.0)} width={f(bw)} height="40" rx="4" />
-                { text(c.x + 16.0, TOP + 84.0, "small", if self.reliable_busy { "NAND: programming (reliable write)" } else if dirty > 0 { "NAND: programming the cache" } else { "NAND: idle" }) }
+                { text(c.x + 16.0, TOP + 84.0, "small", if self.reliable_busy { "NAND: programming now" } else if dirty > 0 { "NAND: draining the cache" } else { "NAND: idle" }) }
             </g>
         }
     }

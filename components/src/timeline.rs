@@ -76,24 +76,22 @@ fn scale(window_ns: u64) -> f64 {
     (W - LEFT - 6.0) / window_ns.max(1) as f64
 }
 
-/// The strip's rectangles from `anchor` over two windows; they move only when the segments
-/// change or the anchor steps (once per window of simulated time): in between, scrolling is a
-/// translation of their group.
+/// Chunks per window: the strip is drawn as chunks of simulated time, each its own memoised
+/// part, so only the newest chunk re-renders when events arrive and scrolling only moves them.
+const CHUNKS: u64 = 4;
+
+/// The rectangles of one chunk of simulated time `[t0, t1)`, in pixels from `t0`.
 #[derive(PartialEq)]
 struct Rects {
-    segs: Rc<Vec<Segment>>,
-    anchor: u64,
-    window_ns: u64,
+    segs: Vec<Segment>,
+    t0: u64,
+    t1: u64,
+    scale: f64,
 }
 
 impl PartView for Rects {
     fn view(&self) -> Html {
-        let rs = rects(
-            &self.segs,
-            self.anchor,
-            self.anchor + 2 * self.window_ns,
-            scale(self.window_ns),
-        );
+        let rs = rects(&self.segs, self.t0, self.t1, self.scale);
         html! {
             <g data-rects={rs.len().to_string()}>
                 { for rs.iter().map(|&(row, k, x0, x1)| html! {
@@ -109,10 +107,27 @@ impl PartView for Rects {
 pub fn bus_timeline(p: &BusTimelineProps) -> Html {
     let w = p.window_ns.max(1);
     let start = p.now.saturating_sub(w);
-    let anchor = start / w * w;
-    let shift = LEFT - (start - anchor) as f64 * scale(w);
+    let sc = scale(w);
+    let chunk = (w / CHUNKS).max(1);
+    let first = start / chunk;
+    let last = p.now / chunk;
     let h = 2.0 * ROW_H + 30.0;
     let clip = format!("{}-strip-clip", p.side);
+    let chunks = (first..=last).map(|k| {
+        let (t0, t1) = (k * chunk, (k + 1) * chunk);
+        let segs: Vec<Segment> = p
+            .segments
+            .iter()
+            .filter(|s| s.end > t0 && s.start < t1.min(p.now))
+            .copied()
+            .collect();
+        let x = LEFT + (t0 as f64 - start as f64) * sc;
+        html! {
+            <g key={k} transform={format!("translate({x:.2} 0)")}>
+                <Part<Rects> deps={Rects { segs, t0, t1: t1.min(p.now.max(t0)), scale: sc }} />
+            </g>
+        }
+    });
     let ticks = (0..=4).map(|i| {
         let x = LEFT + (W - LEFT - 6.0) * i as f64 / 4.0;
         let ago = w as f64 * (4 - i) as f64 / 4.0;
@@ -130,9 +145,7 @@ pub fn bus_timeline(p: &BusTimelineProps) -> Html {
                 <rect class="idle" x={LEFT.to_string()} y="4" width={format!("{:.1}", W - LEFT - 6.0)} height={ROW_H.to_string()} />
                 <rect class="idle" x={LEFT.to_string()} y={format!("{:.1}", 8.0 + ROW_H)} width={format!("{:.1}", W - LEFT - 6.0)} height={ROW_H.to_string()} />
                 <g clip-path={format!("url(#{clip})")}>
-                    <g transform={format!("translate({shift:.2} 0)")}>
-                        <Part<Rects> deps={Rects { segs: p.segments.clone(), anchor, window_ns: w }} />
-                    </g>
+                    { for chunks }
                 </g>
                 { for ticks }
             </svg>

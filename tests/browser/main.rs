@@ -7,5 +7,6 @@ mod app;
 mod bridge;
 mod components;
 mod util;
+mod watch;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
