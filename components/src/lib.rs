@@ -16,16 +16,24 @@
 //! | [`LiveCharts`] | throughput + IOPS, latency CDF, in flight, batch sizes; A and B overlaid | - |
 //! | [`ExplainPanel`] | "What is happening": the engine's explanation of a stage, request or run | - |
 //! | [`AbEditor`], [`DeltaTable`] | B's host switches; A and B side by side with the change | `(option, text)`, on/off |
+//! | [`GalleryCards`], [`GalleryTable`], [`Stepper`] | the seed experiments, the authors' table with simulated figures, a walk-through | card, case, step |
+//! | [`JobFilePanel`] | paste / open / save a fio job file | text, file, save |
+//! | [`ExportsBar`], [`ShareBox`] | download buttons; the scenario's link | export kind, share |
+//! | [`PlugPanel`], [`PowerCutView`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
 
 pub mod abcompare;
 pub mod chart;
 pub mod charts;
 pub mod controls;
 pub mod explain;
+pub mod exports;
 pub mod format;
+pub mod gallery;
+pub mod jobfile_io;
 pub mod part;
 pub mod pipeline;
 pub mod pipeline_layout;
+pub mod plug;
 pub mod progress;
 pub mod results;
 pub mod timecontrols;
@@ -39,7 +47,11 @@ pub use controls::{
     FieldError,
 };
 pub use explain::{ExplainPanel, Focus, LifeView};
+pub use exports::{ExportKind, ExportsBar, ShareBox};
+pub use gallery::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, WalkStep};
+pub use jobfile_io::JobFilePanel;
 pub use pipeline::{Pipeline, PipelineProps};
+pub use plug::{PlugPanel, PowerCutView};
 pub use progress::{ProgressBar, ProgressBarProps};
 pub use results::{Measured, ResultsTable, ResultsTableProps};
 pub use timecontrols::{TimeControls, TimeControlsProps};

@@ -1,0 +1,138 @@
+//! Power loss: the "Pull the plug" control (now, on a running simulation, or scheduled with the
+//! `power_cut=` option) and the report of what the cut cost.
+
+use std::rc::Rc;
+
+use mmcsim_engine::PowerCutReport;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use crate::format;
+
+#[derive(Properties, PartialEq)]
+pub struct PlugPanelProps {
+    /// A simulation is running (the plug can be pulled now).
+    pub running: bool,
+    /// The scheduled cut as the option text ("50ms"), empty when none.
+    pub scheduled: AttrValue,
+    /// The parser's message for a rejected time.
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
+    /// Cut the power of the running simulation now.
+    pub on_pull: Callback<()>,
+    /// The `power_cut=` text entered ("" = no scheduled cut).
+    pub on_schedule: Callback<String>,
+}
+
+/// The plug: a button that cuts the power of the running simulation at its current simulated
+/// time, and a `power_cut` time field that schedules the cut for the next run.
+#[function_component(PlugPanel)]
+pub fn plug_panel(props: &PlugPanelProps) -> Html {
+    let input = use_node_ref();
+    {
+        // Show the accepted value again after a rejection or a new scenario.
+        let input = input.clone();
+        use_effect_with(
+            (props.scheduled.clone(), props.error.clone()),
+            move |(v, _)| {
+                if let Some(i) = input.cast::<HtmlInputElement>() {
+                    if i.value() != v.as_str() {
+                        i.set_value(v);
+                    }
+                }
+            },
+        );
+    }
+    let onchange = {
+        let cb = props.on_schedule.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                cb.emit(i.value().trim().to_string());
+            }
+        })
+    };
+    let pull = props.on_pull.reform(|_: MouseEvent| ());
+    html! {
+        <div class="plug">
+            <div class="plug-row">
+                <button id="pull-plug" type="button" class="button danger" disabled={!props.running} onclick={pull}
+                        title="Cut the power at the current simulated time of the running simulation">
+                    { "Pull the plug" }
+                </button>
+                <div class={classes!("field", "plug-time", props.error.is_some().then_some("invalid"))}>
+                    <label for="ctl-power_cut">{ "power_cut" }</label>
+                    <input id="ctl-power_cut" name="power_cut" type="text" ref={input} value={props.scheduled.clone()}
+                           placeholder="e.g. 50ms" spellcheck="false" autocomplete="off" {onchange}
+                           disabled={props.running} aria-invalid={props.error.is_some().to_string()} />
+                </div>
+            </div>
+            if let Some(e) = &props.error {
+                <p class="error" id="err-power_cut" role="alert">{ e }</p>
+            } else {
+                <p class="help">{ if props.running {
+                    "Pull the plug now: the card loses what is only in its volatile cache."
+                } else {
+                    "Press Run, then pull the plug; or schedule the cut at a simulated time."
+                } }</p>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PowerCutViewProps {
+    pub report: Rc<PowerCutReport>,
+    /// Why (the engine's `explain::effect_summary` sentence about the cut, and the host's FUA
+    /// setting in words).
+    pub explanation: Rc<Vec<String>>,
+    /// Lost ranges shown at most.
+    #[prop_or(8)]
+    pub max_ranges: usize,
+}
+
+/// What the cut cost: acknowledged writes, those lost, their bytes and the first lost block
+/// ranges (LBA in 512-byte sectors), and why.
+#[function_component(PowerCutView)]
+pub fn power_cut_view(props: &PowerCutViewProps) -> Html {
+    let p = &props.report;
+    let lost = p.lost_acked_writes > 0;
+    let row = |key: &str, label: &str, value: String| {
+        html! { <tr data-metric={key.to_string()}><th scope="row">{ label }</th><td>{ value }</td></tr> }
+    };
+    html! {
+        <section class={classes!("power-cut", lost.then_some("lost"))} aria-label="Power cut" id="power-cut">
+            <h3>{ if lost { "Power cut: acknowledged writes lost" } else { "Power cut: no acknowledged write lost" } }</h3>
+            <table class="metrics sim">
+                <tbody>
+                    { row("cut-at", "Power cut at (simulated)", format::sim_time(p.at_ns)) }
+                    { row("acked-writes", "Writes acknowledged before the cut", format::count(p.acked_writes as f64)) }
+                    { row("lost-acked-writes", "Acknowledged writes lost", format::count(p.lost_acked_writes as f64)) }
+                    { row("lost-bytes", "Bytes lost", format!("{} ({} KiB)", format::count(p.lost_acked_bytes as f64), format::count(p.lost_acked_bytes as f64 / 1024.0))) }
+                    { row("reliable-writes", "Reliable writes (FUA) acknowledged: kept", format::count(p.acked_reliable_writes as f64)) }
+                    { row("failed-in-flight", "Requests in flight: failed with an I/O error", format::count(p.failed_in_flight as f64)) }
+                </tbody>
+            </table>
+            if !p.lost_ranges.is_empty() {
+                <table class="metrics lost-ranges">
+                    <caption>{ format!("The first {} lost ranges of {} lost writes, in the order the card would have programmed them",
+                                       p.lost_ranges.len().min(props.max_ranges), format::count(p.lost_acked_writes as f64)) }</caption>
+                    <thead><tr><th scope="col">{ "LBA (512 B sectors)" }</th><th scope="col">{ "byte offset" }</th><th scope="col">{ "length" }</th></tr></thead>
+                    <tbody>
+                        { for p.lost_ranges.iter().take(props.max_ranges).map(|&(off, len)| {
+                            let first = off / 512;
+                            let last = (off + len).div_ceil(512).saturating_sub(1);
+                            html! {
+                                <tr class="lost-range">
+                                    <td>{ format!("{first}–{last}") }</td>
+                                    <td>{ format!("{off:#x}") }</td>
+                                    <td>{ format!("{} KiB", len as f64 / 1024.0) }</td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            }
+            { for props.explanation.iter().map(|s| html! { <p class="explain">{ s }</p> }) }
+        </section>
+    }
+}
