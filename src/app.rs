@@ -15,7 +15,10 @@ use mmcsim_engine::{HostOptions, Report, Scenario};
 use yew::prelude::*;
 
 use crate::engine_bridge::{self as bridge, Run};
+use crate::gallery::StepAction;
+use crate::gallery_view::{GalleryPanel, Wiring};
 use crate::slicer::{Slicer, FRAME_BUDGET_MS};
+use crate::tools::{ResultTools, ScenarioTools};
 use crate::watch::Watch;
 
 #[derive(Properties, PartialEq)]
@@ -40,6 +43,12 @@ pub enum Msg {
     Frame,
     /// B's host switches of an A/B comparison (None: off), from the pipeline view.
     B(Option<HostOptions>),
+    /// A whole scenario (gallery, job file, scheduled power cut): A, and B of an A/B pair.
+    Load(Scenario, Option<Scenario>),
+    /// Cut the power of the running simulation now.
+    PullPlug,
+    /// A gallery walk-through step for the page.
+    Walk(StepAction),
 }
 
 pub struct App {
@@ -47,6 +56,11 @@ pub struct App {
     scenario: Scenario,
     /// B's host switches when comparing (B = A's workload and seed with these; URL `b.` keys).
     b_host: Option<HostOptions>,
+    /// B of an A/B link that differs from A in more than the host switches (the 2011 series:
+    /// mmc_test 37 against 38): kept for the link, offered as a scenario of its own.
+    b_other: Option<Scenario>,
+    /// The scenario of the last run (its exports describe it, whatever the form holds now).
+    ran: Option<Rc<Scenario>>,
     /// The accepted text of each control.
     texts: Rc<BTreeMap<String, String>>,
     errors: Rc<BTreeMap<String, FieldError>>,
@@ -83,6 +97,14 @@ fn url_search() -> String {
 
 /// Replaces the URL's query with the scenario's (no new history entry per change), so the page
 /// can be shared and reloaded as it is.
+/// B differs from A only in its host switches (what the A/B view compares).
+fn host_only(a: &Scenario, b: &Scenario) -> bool {
+    Scenario {
+        host: a.host.clone(),
+        ..b.clone()
+    } == *a
+}
+
 fn write_url(scn: &Scenario, b: Option<&Scenario>) {
     let Some(w) = web_sys::window() else { return };
     let path = w.location().pathname().unwrap_or_default();
@@ -109,8 +131,10 @@ impl Component for App {
         };
         App {
             texts: Rc::new(bridge::control_texts(&scenario)),
+            b_other: b.as_ref().filter(|b| !host_only(&scenario, b)).cloned(),
+            b_host: b.filter(|b| host_only(&scenario, b)).map(|b| b.host),
             scenario,
-            b_host: b.map(|b| b.host),
+            ran: None,
             errors: Rc::default(),
             error_seq: 0,
             notices,
@@ -137,7 +161,7 @@ impl Component for App {
                         self.texts = Rc::new(bridge::control_texts(&self.scenario));
                         errors.remove(&name);
                         if ctx.props().use_url {
-                            write_url(&self.scenario, self.b_scenario().as_ref());
+                            write_url(&self.scenario, self.b_link().as_ref());
                         }
                     }
                     Err(message) => {
@@ -166,6 +190,7 @@ impl Component for App {
                 match Run::start(&self.scenario) {
                     Ok(run) => {
                         self.run = Some(run);
+                        self.ran = Some(Rc::new(self.scenario.clone()));
                         self.result = None;
                         self.stopped = false;
                         self.series = Rc::default();
@@ -202,10 +227,50 @@ impl Component for App {
             }
             Msg::B(host) => {
                 self.b_host = host;
+                self.b_other = None;
                 if ctx.props().use_url {
                     write_url(&self.scenario, self.b_scenario().as_ref());
                 }
                 true
+            }
+            Msg::Load(a, b) => {
+                if self.run.take().is_some() {
+                    self.frame = None;
+                    self.progress = 0.0;
+                    self.series = Rc::default();
+                }
+                self.notices.clear();
+                self.b_host = b
+                    .as_ref()
+                    .filter(|b| host_only(&a, b))
+                    .map(|b| b.host.clone());
+                self.b_other = b.filter(|b| !host_only(&a, b));
+                self.scenario = a;
+                self.texts = Rc::new(bridge::control_texts(&self.scenario));
+                self.errors = Rc::default();
+                if ctx.props().use_url {
+                    write_url(&self.scenario, self.b_link().as_ref());
+                }
+                true
+            }
+            Msg::PullPlug => {
+                if let Some(run) = self.run.as_mut() {
+                    run.power_cut_now();
+                    if self.frame.is_none() {
+                        self.schedule(ctx);
+                    }
+                }
+                false
+            }
+            Msg::Walk(action) => {
+                match action {
+                    StepAction::RunToEnd if self.run.is_none() => ctx.link().send_message(Msg::Run),
+                    StepAction::Play(speed) => crate::walk::play_at(speed),
+                    StepAction::Pause => crate::walk::pause(),
+                    StepAction::Highlight(layer) => crate::walk::point_at(layer),
+                    _ => {}
+                }
+                false
             }
             Msg::Frame => {
                 self.frame = None;
@@ -221,14 +286,17 @@ impl Component for App {
                 self.wall_ms = now_ms() - self.started_ms;
                 if done {
                     let report = run.report();
-                    let measured = bridge::measured_for(&self.scenario).map(|m| Measured {
-                        simulated: bridge::simulated_in(&self.scenario, &report, &m.unit),
-                        measured: m.value,
-                        unit: m.unit,
-                        column: m.column,
-                        source: m.source,
-                        note: m.outlier,
-                    });
+                    // A run cut short by the plug is not the measured case's run.
+                    let measured = bridge::measured_for(&self.scenario)
+                        .filter(|_| report.power_cut.is_none())
+                        .map(|m| Measured {
+                            simulated: bridge::simulated_in(&self.scenario, &report, &m.unit),
+                            measured: m.value,
+                            unit: m.unit,
+                            column: m.column,
+                            source: m.source,
+                            note: m.outlier,
+                        });
                     self.result = Some((Rc::new(report), measured));
                     self.progress = 1.0;
                     self.run = None;
@@ -267,6 +335,10 @@ impl Component for App {
                             <span>{ "Same run from the command line" }</span>
                             <code id="command-line">{ bridge::command_line(&self.scenario) }</code>
                         </div>
+                        <ScenarioTools scenario={Rc::new(self.scenario.clone())} b={self.b_link().map(Rc::new)}
+                                       show_b_link={self.b_other.is_some()} {running}
+                                       on_scenario={link.callback(|s| Msg::Load(s, None))}
+                                       on_pull={link.callback(|()| Msg::PullPlug)} />
                     </section>
                     <section class="panel output" aria-label="Results">
                         <ProgressBar fraction={self.progress} label={self.status()} />
@@ -274,6 +346,9 @@ impl Component for App {
                         <div id="results">
                             if let Some((report, measured)) = &self.result {
                                 <ResultsTable report={report.clone()} measured={measured.clone()} />
+                                if let Some(ran) = &self.ran {
+                                    <ResultTools scenario={ran.clone()} report={report.clone()} series={self.series.clone()} />
+                                }
                             } else if self.stopped {
                                 <p class="placeholder">{ "Stopped before the end: no report. Press Run to start again." }</p>
                             } else if !running {
@@ -283,6 +358,8 @@ impl Component for App {
                     </section>
                 </main>
                 <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)} />
+                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Load(a, b))} on_action={link.callback(Msg::Walk)}
+                              wiring={Wiring { play: true, pause: true, highlight: true }} />
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>
@@ -297,6 +374,11 @@ impl App {
         self.b_host
             .as_ref()
             .map(|h| crate::live::b_scenario(&self.scenario, h))
+    }
+
+    /// B as the link carries it: the A/B view's, or one that differs in more than the host.
+    fn b_link(&self) -> Option<Scenario> {
+        self.b_scenario().or_else(|| self.b_other.clone())
     }
 
     fn schedule(&mut self, ctx: &Context<Self>) {

@@ -217,4 +217,9 @@ impl Run {
     pub fn report(&self) -> Report {
         self.sim.report()
     }
+    /// Pulls the plug now: the power fails at the current simulated time, the run ends, and
+    /// the report carries what the cut lost ([`Simulator::power_cut_now`]).
+    pub fn power_cut_now(&mut self) {
+        self.sim.power_cut_now();
+    }
 }

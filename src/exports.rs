@@ -35,9 +35,8 @@ pub fn scenario_from_jobfile(text: &str) -> Result<Scenario, String> {
 
 /// The scenario as a fio job file; `mmcsim FILE` runs it again.
 pub fn jobfile_text(scn: &Scenario) -> String {
-    let mut out = String::from(
-        "; mmcsim scenario (fio job file syntax). Run it with: mmcsim THIS_FILE\n",
-    );
+    let mut out =
+        String::from("; mmcsim scenario (fio job file syntax). Run it with: mmcsim THIS_FILE\n");
     out.push_str(&to_jobfile(scn));
     out
 }
@@ -103,9 +102,58 @@ pub fn file_name(scn: &Scenario, ext: &str) -> String {
     let stem: String = parts
         .join("-")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!("{stem}.{ext}")
+}
+
+/// Why a power cut lost what it lost: the engine's sentence about the cut
+/// (`explain::effect_summary`) and what the host's settings did to the writes.
+pub fn power_cut_explanation(scn: &Scenario, report: &Report) -> Vec<String> {
+    let Some(p) = &report.power_cut else {
+        return Vec::new();
+    };
+    let Ok(cfg) = scn.host_config() else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = mmcsim_engine::explain::effect_summary(report, &cfg)
+        .into_iter()
+        .filter(|s| s.starts_with("Power cut"))
+        .collect();
+    let sync = scn.jobs.iter().any(|j| j.sync);
+    if p.lost_acked_writes > 0 {
+        out.push(if !cfg.fua && sync {
+            "Why: the host does not advertise FUA (fua=0), so each O_SYNC write went to the card as a \
+             plain write (no REQ_FUA, no reliable write). The card acknowledged it once it was in its \
+             volatile write cache, before programming it to NAND, and fio took the acknowledgement as \
+             \"on stable storage\". Set fua=1 (or let the job fsync) and run again: nothing acknowledged \
+             is lost, at the cost shown in the FUA series of the gallery."
+                .to_string()
+        } else {
+            "Why: these writes were acknowledged from the card's volatile write cache: they were not \
+             synchronous (no sync=1, no fsync), so they carried no REQ_FUA and no cache flush covered \
+             them. Only reliable writes (sync=1 with fua=1) or a completed flush survive a power cut."
+                .to_string()
+        });
+    } else if p.acked_reliable_writes > 0 {
+        out.push(
+            "Every acknowledged write was a reliable write (REQ_FUA with fua=1): the card acknowledged \
+             it only once it was programmed to NAND, so the cut could not take it."
+                .to_string(),
+        );
+    } else if !cfg.cache {
+        out.push(
+            "The card's write cache is off (cache=0): every write was in NAND when acknowledged."
+                .to_string(),
+        );
+    }
+    out
 }
 
 #[cfg(test)]

@@ -181,7 +181,9 @@ pub fn entries() -> Vec<Entry> {
 
 /// The entry of a platform.
 pub fn entry(platform: &str) -> Option<Entry> {
-    entries().into_iter().find(|e| e.series.platform == platform)
+    entries()
+        .into_iter()
+        .find(|e| e.series.platform == platform)
 }
 
 /// A case's A/B pair at `size` per job, and its link (`A's keys & b.keys`, the scenario link
@@ -222,7 +224,10 @@ pub struct Row {
 impl Row {
     pub fn error_pct(&self) -> (Option<f64>, Option<f64>) {
         let e = |s: Option<f64>, m: f64| s.map(|s| (s - m) / m * 100.0);
-        (e(self.simulated.0, self.case.measured.0), e(self.simulated.1, self.case.measured.1))
+        (
+            e(self.simulated.0, self.case.measured.0),
+            e(self.simulated.1, self.case.measured.1),
+        )
     }
     /// Measured and simulated B/A.
     pub fn ratios(&self) -> (f64, Option<f64>) {
@@ -250,9 +255,18 @@ impl TableRun {
     pub fn new(platform: &str, size: u64) -> TableRun {
         let rows = cases_of(platform)
             .into_iter()
-            .map(|(case_index, case)| Row { case_index, case, simulated: (None, None) })
+            .map(|(case_index, case)| Row {
+                case_index,
+                case,
+                simulated: (None, None),
+            })
             .collect();
-        TableRun { size, rows, cursor: 0, sim: None }
+        TableRun {
+            size,
+            rows,
+            cursor: 0,
+            sim: None,
+        }
     }
 
     pub fn rows(&self) -> &[Row] {
@@ -309,7 +323,10 @@ mod tests {
         assert_eq!(e.len(), SERIES.len());
         for entry in &e {
             assert_eq!(entry.headline_case().platform, entry.series.platform);
-            assert!(entry.steps.iter().any(|s| s.action == StepAction::Load(true)));
+            assert!(entry
+                .steps
+                .iter()
+                .any(|s| s.action == StepAction::Load(true)));
         }
     }
 

@@ -17,7 +17,15 @@ pub mod slicer;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+pub mod download;
+#[cfg(target_arch = "wasm32")]
+pub mod gallery_view;
+#[cfg(target_arch = "wasm32")]
 pub mod panic;
+#[cfg(target_arch = "wasm32")]
+pub mod tools;
+#[cfg(target_arch = "wasm32")]
+mod walk;
 #[cfg(target_arch = "wasm32")]
 pub mod watch;
 

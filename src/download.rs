@@ -1,0 +1,121 @@
+//! The browser side of exports and imports: files to download (a Blob, an object URL and an
+//! `<a download>`), canvases as PNG, the clipboard, and reading a picked file.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// Clicks a temporary `<a download=name href=href>`.
+fn click_link(name: &str, href: &str) -> Result<(), String> {
+    let doc = document().ok_or("no document")?;
+    let a: HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(|_| "cannot create a link")?
+        .dyn_into()
+        .map_err(|_| "not a link")?;
+    a.set_href(href);
+    a.set_download(name);
+    a.set_hidden(true);
+    let body = doc.body().ok_or("no body")?;
+    body.append_child(&a).map_err(|_| "cannot add the link")?;
+    a.click();
+    a.remove();
+    Ok(())
+}
+
+/// Offers `text` as a file named `name` of type `mime`.
+pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &opts)
+        .map_err(|_| "the browser refused to build the file")?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "no object URL")?;
+    let r = click_link(name, &url);
+    // The download has its own reference to the blob once started; free ours a little later.
+    let later = url.clone();
+    gloo::timers::callback::Timeout::new(10_000, move || {
+        let _ = Url::revoke_object_url(&later);
+    })
+    .forget();
+    r
+}
+
+/// Each chart canvas on the page as (file stem from its id, PNG data URL). The canvases are the
+/// charts' own (`figure.chart canvas`, `canvas[data-chart]`), so charts added later are included.
+pub fn chart_pngs() -> Vec<(String, String)> {
+    let Some(doc) = document() else {
+        return Vec::new();
+    };
+    let Ok(list) = doc.query_selector_all("figure.chart canvas, canvas[data-chart]") else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, String)> = Vec::new();
+    for i in 0..list.length() {
+        let Some(c) = list
+            .item(i)
+            .and_then(|n| n.dyn_into::<HtmlCanvasElement>().ok())
+        else {
+            continue;
+        };
+        if c.width() == 0 || c.height() == 0 {
+            continue;
+        }
+        let id = c.id();
+        let stem = if id.is_empty() {
+            format!("chart-{i}")
+        } else {
+            id
+        };
+        if out.iter().any(|(s, _)| *s == stem) {
+            continue;
+        }
+        if let Ok(url) = c.to_data_url_with_type("image/png") {
+            out.push((stem, url));
+        }
+    }
+    out
+}
+
+/// Saves a data URL (a canvas' PNG) as `name`.
+pub fn download_data_url(name: &str, url: &str) -> Result<(), String> {
+    click_link(name, url)
+}
+
+/// Writes `text` to the clipboard; Err when the Clipboard API is missing (an insecure page) or
+/// refuses (no permission), and the caller falls back to selecting the text.
+pub async fn copy_to_clipboard(text: &str) -> Result<(), ()> {
+    let window = web_sys::window().ok_or(())?;
+    let nav = window.navigator();
+    let has = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
+        .map(|v| !v.is_undefined() && !v.is_null())
+        .unwrap_or(false);
+    if !has {
+        return Err(());
+    }
+    let promise = nav.clipboard().write_text(text);
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|_| ())
+}
+
+/// Reads a picked file as text and calls `done` with it (or with the browser's complaint).
+/// The reader lives until it calls back.
+pub fn read_text_file(file: web_sys::File, done: impl FnOnce(Result<String, String>) + 'static) {
+    let file = gloo::file::File::from(file);
+    let slot: Rc<RefCell<Option<gloo::file::callbacks::FileReader>>> = Rc::default();
+    let keep = slot.clone();
+    let reader = gloo::file::callbacks::read_as_text(&file, move |r| {
+        done(r.map_err(|e| format!("the file could not be read: {e}")));
+        // Not dropped inside its own callback: a moment later.
+        gloo::timers::callback::Timeout::new(0, move || drop(keep.borrow_mut().take())).forget();
+    });
+    *slot.borrow_mut() = Some(reader);
+}

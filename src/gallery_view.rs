@@ -1,0 +1,291 @@
+//! The gallery section of the page: the four seed experiments as cards; the open one's
+//! caption, walk-through and the authors' table, whose simulated columns the engine fills a
+//! budgeted slice per animation frame (so the page stays responsive while 16 runs complete).
+
+use std::rc::Rc;
+
+use gloo::render::{request_animation_frame, AnimationFrame};
+use mmcsim_components::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, WalkStep};
+use mmcsim_engine::calibration::CASES;
+use mmcsim_engine::explain::{layer_info, Layer};
+use mmcsim_engine::{MmcPath, Scenario};
+use yew::prelude::*;
+
+use crate::gallery::{self, case_pair, entries, Entry, StepAction, TableRun};
+use crate::slicer::Slicer;
+
+/// Wall-clock budget of the table's slice per frame, ms: less than a run's, so a run and the
+/// table can share a frame.
+const TABLE_BUDGET_MS: f64 = 5.0;
+
+/// Which walk-through actions the page can do besides loading and running (the time controls
+/// and the pipeline view's highlight, when the page has them).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Wiring {
+    pub play: bool,
+    pub pause: bool,
+    pub highlight: bool,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct GalleryPanelProps {
+    /// A scenario to load: (A, Some(B)) opens an A/B pair, (scenario, None) one scenario.
+    pub on_open: Callback<(Scenario, Option<Scenario>)>,
+    /// Walk-through actions for the page: `Play`, `Pause`, `Highlight`, `RunToEnd`.
+    pub on_action: Callback<StepAction>,
+    #[prop_or_default]
+    pub wiring: Wiring,
+}
+
+pub enum Msg {
+    Select(String),
+    OpenCase(usize),
+    Step(usize),
+    Frame,
+}
+
+pub struct GalleryPanel {
+    entries: Vec<Entry>,
+    cards: Rc<Vec<GalleryCard>>,
+    selected: Option<usize>,
+    table: Option<TableRun>,
+    rows: Rc<Vec<GalleryRow>>,
+    error: Option<String>,
+    slicer: Slicer,
+    frame: Option<AnimationFrame>,
+    table_ref: NodeRef,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+fn layer_name(layer: Layer) -> &'static str {
+    layer_info(layer, MmcPath::Hsq).title
+}
+
+impl GalleryPanel {
+    fn rows_of(table: &TableRun) -> Rc<Vec<GalleryRow>> {
+        Rc::new(
+            table
+                .rows()
+                .iter()
+                .map(|r| GalleryRow {
+                    case: r.case_index,
+                    workload: r.case.label(),
+                    measured: r.case.measured,
+                    simulated: r.simulated,
+                    outlier: r.case.outlier.map(str::to_string),
+                })
+                .collect(),
+        )
+    }
+
+    fn schedule(&mut self, ctx: &Context<Self>) {
+        let link = ctx.link().clone();
+        self.frame = Some(request_animation_frame(move |_| {
+            link.send_message(Msg::Frame)
+        }));
+    }
+
+    fn steps(entry: &Entry, wiring: Wiring) -> Rc<Vec<WalkStep>> {
+        let cols = entry.series.columns;
+        Rc::new(
+            entry
+                .steps
+                .iter()
+                .map(|s| WalkStep {
+                    text: s.text.to_string(),
+                    button: match s.action {
+                        StepAction::Load(false) => Some(format!("Load A ({})", cols.0)),
+                        StepAction::Load(true) => Some(format!("Load B ({})", cols.1)),
+                        StepAction::Play(speed) => wiring.play.then(|| format!("Play at {speed}")),
+                        StepAction::Pause => wiring.pause.then(|| "Pause".to_string()),
+                        StepAction::Highlight(l) => {
+                            wiring.highlight.then(|| format!("Show: {}", layer_name(l)))
+                        }
+                        StepAction::RunToEnd => Some("Run to the end".to_string()),
+                        StepAction::Compare => {
+                            Some(format!("Show the table ({} rows)", entry.cases().len()))
+                        }
+                    },
+                })
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+impl Component for GalleryPanel {
+    type Message = Msg;
+    type Properties = GalleryPanelProps;
+
+    fn create(_ctx: &Context<Self>) -> Self {
+        let entries = entries();
+        let cards = Rc::new(
+            entries
+                .iter()
+                .map(|e| GalleryCard {
+                    id: e.series.platform.to_string(),
+                    change: e.series.change.to_string(),
+                    kernel: e.kernel.to_string(),
+                    source: e.series.source.to_string(),
+                    hardware: e.series.hardware.to_string(),
+                })
+                .collect(),
+        );
+        GalleryPanel {
+            entries,
+            cards,
+            selected: None,
+            table: None,
+            rows: Rc::default(),
+            error: None,
+            slicer: Slicer::default(),
+            frame: None,
+            table_ref: NodeRef::default(),
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Select(id) => {
+                let Some(i) = self.entries.iter().position(|e| e.series.platform == id) else {
+                    return false;
+                };
+                let e = &self.entries[i];
+                let (a, b, _) = case_pair(e.headline_case(), e.size());
+                ctx.props().on_open.emit((a, Some(b)));
+                if self.selected != Some(i) {
+                    self.selected = Some(i);
+                    let table = TableRun::new(e.series.platform, e.size());
+                    self.rows = Self::rows_of(&table);
+                    self.table = Some(table);
+                    self.error = None;
+                    self.schedule(ctx);
+                }
+                true
+            }
+            Msg::OpenCase(case) => {
+                let Some(c) = CASES.get(case) else {
+                    return false;
+                };
+                let (a, b, _) = case_pair(c, gallery::gallery_size(c.platform));
+                ctx.props().on_open.emit((a, Some(b)));
+                false
+            }
+            Msg::Step(k) => {
+                let Some(e) = self.selected.map(|i| &self.entries[i]) else {
+                    return false;
+                };
+                let Some(step) = e.steps.get(k) else {
+                    return false;
+                };
+                match step.action {
+                    StepAction::Load(b) => {
+                        let (sa, sb, _) = case_pair(e.headline_case(), e.size());
+                        if b {
+                            ctx.props().on_open.emit((sb, None));
+                        } else {
+                            ctx.props().on_open.emit((sa, Some(sb)));
+                        }
+                    }
+                    StepAction::Compare => {
+                        if let Some(el) = self.table_ref.cast::<web_sys::Element>() {
+                            el.scroll_into_view();
+                        }
+                    }
+                    other => ctx.props().on_action.emit(other),
+                }
+                false
+            }
+            Msg::Frame => {
+                self.frame = None;
+                let Some(table) = self.table.as_mut() else {
+                    return false;
+                };
+                let mut failed = None;
+                let done = self.slicer.run_slice(
+                    |n| match table.step(n) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            failed = Some(e.to_string());
+                            true
+                        }
+                    },
+                    now_ms,
+                    TABLE_BUDGET_MS,
+                );
+                self.rows = Self::rows_of(table);
+                if let Some(e) = failed {
+                    self.error = Some(e);
+                } else if !done {
+                    self.schedule(ctx);
+                }
+                true
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let selected = self
+            .selected
+            .map(|i| AttrValue::from(self.entries[i].series.platform));
+        html! {
+            <section class="panel gallery" id="gallery" aria-label="Gallery of the seed experiments">
+                <h2>{ "Gallery: the four measured patch series" }</h2>
+                <p class="help">{ "Each card is a kernel change its authors measured on real hardware. Open one to load it as an A/B pair (change off, change on), follow its walk-through, and see the authors' table recomputed by the simulator in your browser." }</p>
+                <GalleryCards cards={self.cards.clone()} {selected} on_select={link.callback(Msg::Select)} />
+                if let Some(e) = self.selected.map(|i| &self.entries[i]) {
+                    { self.detail(ctx, e) }
+                }
+            </section>
+        }
+    }
+}
+
+impl GalleryPanel {
+    fn detail(&self, ctx: &Context<Self>, e: &Entry) -> Html {
+        let link = ctx.link();
+        let s = e.series;
+        let case = e.headline_case();
+        let (_, _, query) = case_pair(case, e.size());
+        let progress = self.table.as_ref().map(|t| t.progress()).unwrap_or(0.0);
+        let done = self.table.as_ref().is_some_and(|t| t.is_done());
+        html! {
+            <div class="gallery-detail" data-series={s.platform}>
+                <h3>{ s.change }</h3>
+                <p class="gallery-caption">{ e.kernel }</p>
+                <p class="source">{ "Source: " }<cite>{ s.source }</cite>{ ". Hardware: " }{ s.hardware }{ "." }</p>
+                <p class="source">{ "Authors' command: " }<code>{ s.command }</code></p>
+                <p class="gallery-link">{ format!("Loaded {} as an A/B pair: ", case.label()) }
+                    <a id="gallery-ab-link" href={format!("?{query}")}>{ "link" }</a></p>
+                <div class="gallery-columns">
+                    <div class="gallery-walk">
+                        <h4>{ "Walk-through" }</h4>
+                        <Stepper key={s.platform} steps={Self::steps(e, ctx.props().wiring)} on_action={link.callback(Msg::Step)} />
+                    </div>
+                    <div class="gallery-results" ref={self.table_ref.clone()}>
+                        <h4>{ "The authors' table, simulated" }
+                            if !done {
+                                <span class="gallery-progress" id="gallery-progress">{ format!(" computing… {:.0} %", progress * 100.0) }</span>
+                            }
+                        </h4>
+                        <GalleryTable rows={self.rows.clone()} unit={s.unit.name()}
+                                      columns={(AttrValue::from(s.columns.0), AttrValue::from(s.columns.1))}
+                                      on_open_case={link.callback(Msg::OpenCase)} />
+                        if let Some(note) = e.size_note() {
+                            <p class="source">{ note }</p>
+                        }
+                        if let Some(err) = &self.error {
+                            <p class="error" role="alert">{ err }</p>
+                        }
+                    </div>
+                </div>
+            </div>
+        }
+    }
+}

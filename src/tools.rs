@@ -1,0 +1,318 @@
+//! The scenario's tools beside the form (its link and Share, fio job files in and out, the
+//! plug) and a finished run's tools beside the results (downloads, the power-cut report).
+//!
+//! They hold only their own messages; the scenario they change goes back to the page through
+//! `on_scenario`, and pulling the plug of the running simulation through `on_pull`.
+
+use std::rc::Rc;
+
+use mmcsim_components::{ExportKind, ExportsBar, JobFilePanel, PlugPanel, PowerCutView, ShareBox};
+use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::scenario::units::format_time_ns;
+use mmcsim_engine::scenario::url::encode_query;
+use mmcsim_engine::{Report, Scenario};
+use yew::prelude::*;
+
+use crate::download;
+use crate::exports;
+
+/// The page's address without its query ("http://host/path").
+fn page_base() -> String {
+    web_sys::window()
+        .map(|w| {
+            let l = w.location();
+            format!(
+                "{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default()
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The full link of a scenario (and its B side).
+pub fn share_url(a: &Scenario, b: Option<&Scenario>) -> String {
+    format!("{}?{}", page_base(), encode_query(a, b))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioToolsProps {
+    pub scenario: Rc<Scenario>,
+    /// The B side of an A/B link, when the page holds one.
+    #[prop_or_default]
+    pub b: Option<Rc<Scenario>>,
+    /// Show a link that opens B as its own scenario (when the page has no A/B view of its own).
+    #[prop_or_default]
+    pub show_b_link: bool,
+    pub running: bool,
+    /// A scenario from a job file or a scheduled power cut.
+    pub on_scenario: Callback<Scenario>,
+    /// Pull the plug of the running simulation.
+    pub on_pull: Callback<()>,
+}
+
+#[function_component(ScenarioTools)]
+pub fn scenario_tools(props: &ScenarioToolsProps) -> Html {
+    let share_status = use_state(AttrValue::default);
+    let select_seq = use_state(|| 0u32);
+    let job_error = use_state(|| None::<AttrValue>);
+    let job_status = use_state(AttrValue::default);
+    let plug_error = use_state(|| None::<AttrValue>);
+
+    let url = share_url(&props.scenario, props.b.as_deref());
+    // A new scenario: the old confirmation no longer applies.
+    {
+        let share_status = share_status.clone();
+        use_effect_with(url.clone(), move |_| share_status.set(AttrValue::default()));
+    }
+    let on_share = {
+        let url = url.clone();
+        let share_status = share_status.clone();
+        let select_seq = select_seq.clone();
+        Callback::from(move |()| {
+            let url = url.clone();
+            let share_status = share_status.clone();
+            let select_seq = select_seq.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match download::copy_to_clipboard(&url).await {
+                    Ok(()) => share_status.set("Copied the link to the clipboard ✓".into()),
+                    Err(()) => {
+                        // No clipboard access: select the link for the user to copy.
+                        select_seq.set(*select_seq + 1);
+                        share_status.set(
+                            "The clipboard is not available here: the link is selected, copy it with Ctrl+C (⌘C)."
+                                .into(),
+                        );
+                    }
+                }
+            });
+        })
+    };
+
+    let load_text = {
+        let on_scenario = props.on_scenario.clone();
+        let job_error = job_error.clone();
+        let job_status = job_status.clone();
+        Rc::new(
+            move |text: String, from: String| match exports::scenario_from_jobfile(&text) {
+                Ok(scn) => {
+                    let jobs: u32 = scn.jobs.iter().map(|j| j.numjobs).sum();
+                    job_error.set(None);
+                    job_status.set(
+                        format!(
+                            "Loaded {from}: {} section(s), {jobs} job(s) on {}.",
+                            scn.jobs.len(),
+                            scn.platform
+                        )
+                        .into(),
+                    );
+                    on_scenario.emit(scn);
+                }
+                Err(e) => {
+                    job_status.set(AttrValue::default());
+                    job_error.set(Some(
+                        format!("{from}: {e}. The scenario is unchanged.").into(),
+                    ));
+                }
+            },
+        )
+    };
+    let on_load = {
+        let load_text = load_text.clone();
+        Callback::from(move |text: String| load_text(text, "Job file".to_string()))
+    };
+    let on_file = {
+        let load_text = load_text.clone();
+        let job_error = job_error.clone();
+        Callback::from(move |file: web_sys::File| {
+            let name = file.name();
+            let load_text = load_text.clone();
+            let job_error = job_error.clone();
+            download::read_text_file(file, move |r| match r {
+                Ok(text) => load_text(text, name),
+                Err(e) => job_error.set(Some(format!("{name}: {e}").into())),
+            });
+        })
+    };
+    let on_download = {
+        let scn = props.scenario.clone();
+        let job_status = job_status.clone();
+        let job_error = job_error.clone();
+        Callback::from(move |()| {
+            let name = exports::file_name(&scn, "fio");
+            match download::download_text(&name, "text/plain", &exports::jobfile_text(&scn)) {
+                Ok(()) => job_status.set(format!("Saved {name}: run it with mmcsim {name}").into()),
+                Err(e) => job_error.set(Some(e.into())),
+            }
+        })
+    };
+
+    let on_schedule = {
+        let scn = props.scenario.clone();
+        let on_scenario = props.on_scenario.clone();
+        let plug_error = plug_error.clone();
+        Callback::from(
+            move |text: String| match exports::with_power_cut(&scn, &text) {
+                Ok(next) => {
+                    plug_error.set(None);
+                    if next != *scn {
+                        on_scenario.emit(next);
+                    }
+                }
+                Err(e) => {
+                    let kept = scn
+                        .power_cut_ns
+                        .map(format_time_ns)
+                        .unwrap_or_else(|| "no power cut".to_string());
+                    plug_error.set(Some(format!("{e} (kept {kept})").into()));
+                }
+            },
+        )
+    };
+    let scheduled: AttrValue = props
+        .scenario
+        .power_cut_ns
+        .map(format_time_ns)
+        .unwrap_or_default()
+        .into();
+
+    html! {
+        <div class="tools">
+            <ShareBox url={AttrValue::from(url)} status={(*share_status).clone()} select_seq={*select_seq} {on_share} />
+            if let (Some(b), true) = (&props.b, props.show_b_link) {
+                <p class="b-link">
+                    { "This link compares two scenarios; the page runs A. " }
+                    <a id="b-link" href={format!("?{}", encode_query(b, None))}>{ "Open B as its own scenario" }</a>
+                </p>
+            }
+            <h3 class="tools-title">{ "Power loss" }</h3>
+            <PlugPanel running={props.running} {scheduled} error={(*plug_error).clone()}
+                       on_pull={props.on_pull.clone()} {on_schedule} />
+            <h3 class="tools-title">{ "fio job file" }</h3>
+            <JobFilePanel error={(*job_error).clone()} status={(*job_status).clone()} disabled={props.running}
+                          {on_load} {on_file} {on_download} />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ResultToolsProps {
+    /// The scenario that produced the report (not the form's, which may have changed since).
+    pub scenario: Rc<Scenario>,
+    pub report: Rc<Report>,
+    pub series: Rc<Vec<SeriesPoint>>,
+}
+
+#[function_component(ResultTools)]
+pub fn result_tools(props: &ResultToolsProps) -> Html {
+    let status = use_state(AttrValue::default);
+    let busy = use_state(|| false);
+    let on_export = {
+        let (scn, report, series) = (
+            props.scenario.clone(),
+            props.report.clone(),
+            props.series.clone(),
+        );
+        let status = status.clone();
+        let busy = busy.clone();
+        Callback::from(move |kind: ExportKind| {
+            let saved = |name: &str, text: &str, mime: &str| match download::download_text(
+                name, mime, text,
+            ) {
+                Ok(()) => format!("Saved {name} ({}).", size_text(text.len())),
+                Err(e) => format!("Could not save {name}: {e}"),
+            };
+            match kind {
+                ExportKind::FioJson => {
+                    let text = exports::fio_json(&scn, &report);
+                    status.set(
+                        saved(&exports::file_name(&scn, "json"), &text, "application/json").into(),
+                    );
+                }
+                ExportKind::Csv => {
+                    let text = exports::series_csv(&series);
+                    status.set(saved(&exports::file_name(&scn, "csv"), &text, "text/csv").into());
+                }
+                ExportKind::Png => {
+                    let pngs = download::chart_pngs();
+                    if pngs.is_empty() {
+                        status.set("No chart on the page to save.".into());
+                    }
+                    let stem = exports::file_name(&scn, "");
+                    let stem = stem.trim_end_matches('.');
+                    let mut names = Vec::new();
+                    for (id, url) in &pngs {
+                        let name = format!("{stem}-{id}.png");
+                        if download::download_data_url(&name, url).is_ok() {
+                            names.push(name);
+                        }
+                    }
+                    if !names.is_empty() {
+                        status.set(format!("Saved {}.", names.join(", ")).into());
+                    }
+                }
+                ExportKind::Trace => {
+                    // The export runs its own simulation in one call: say so first, then run it
+                    // once the message is on screen.
+                    let cut = exports::trace_is_cut(&scn);
+                    status.set(
+                        format!(
+                            "Building the trace…{}",
+                            if cut {
+                                format!(
+                                    " (a long run: the trace stops after {} events)",
+                                    exports::TRACE_MAX_EVENTS
+                                )
+                            } else {
+                                String::new()
+                            }
+                        )
+                        .into(),
+                    );
+                    busy.set(true);
+                    let (scn, status, busy) = (scn.clone(), status.clone(), busy.clone());
+                    gloo::timers::callback::Timeout::new(40, move || {
+                        let msg = match exports::trace_json(&scn) {
+                            Ok(text) => {
+                                let name = exports::file_name(&scn, "trace.json");
+                                let mut m = saved(&name, &text, "application/json");
+                                m.push_str(" Open it in ui.perfetto.dev or chrome://tracing.");
+                                if text.contains("\"truncated\":true") {
+                                    m.push_str(&format!(
+                                        " It covers the first {} events of the run.",
+                                        exports::TRACE_MAX_EVENTS
+                                    ));
+                                }
+                                m
+                            }
+                            Err(e) => format!("Could not build the trace: {e}"),
+                        };
+                        status.set(msg.into());
+                        busy.set(false);
+                    })
+                    .forget();
+                }
+            }
+        })
+    };
+    let explanation = Rc::new(exports::power_cut_explanation(
+        &props.scenario,
+        &props.report,
+    ));
+    html! {
+        <div class="result-tools">
+            if let Some(p) = &props.report.power_cut {
+                <PowerCutView report={Rc::new(p.clone())} {explanation} />
+            }
+            <ExportsBar enabled=true busy={*busy} status={(*status).clone()} {on_export} />
+        </div>
+    }
+}
+
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.1} KB", bytes as f64 / 1e3)
+    }
+}
