@@ -6,6 +6,7 @@
 mod app;
 mod bridge;
 mod components;
+mod tools;
 mod util;
 mod watch;
 

@@ -1,0 +1,253 @@
+// End-to-end tests of the scenario links, the gallery, fio job files, the exports and the plug,
+// on the release build in dist/ (`make test-e2e` builds it first). Any console error, page error
+// or failed request fails a test. Saves docs/gallery.png and docs/power-cut.png for the README.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { root, start, openPage, download, runToEnd } from './tools_harness.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+/** The CLI's output for the same options (built on first use; the same engine, natively). */
+function cli(args) {
+    return execFileSync('cargo', ['run', '-q', '--release', '--bin', 'mmcsim', '--', ...args], {
+        cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+}
+
+// One scenario, written once as a link and once as CLI options.
+const OPTIONS = {
+    platform: 'unisoc-hsq-2023', rw: 'randwrite', bs: '4k', numjobs: '8', ioengine: 'libaio',
+    iodepth: '64', hsq_depth: 'dynamic', size: '2m', group_reporting: '1',
+};
+const LINK = '?' + Object.entries(OPTIONS).map(([k, v]) => `${k}=${v}`).join('&');
+const ARGS = Object.entries(OPTIONS).map(([k, v]) => `--${k}=${v}`);
+
+test('a link opens the exact scenario: the same MiB/s and the same fio JSON as the CLI', async () => {
+    const json = cli([...ARGS, '--output-format=json']);
+    const job = JSON.parse(json).jobs[0];
+    const cliMibs = (job.read.bw_bytes + job.write.bw_bytes) / 1048576;
+
+    const { page, problems, close } = await openPage(env, LINK);
+    assert.equal(await page.$('.notice'), null, 'the link loads without complaint');
+    assert.equal(await page.inputValue('#ctl-hsq_depth'), 'dynamic');
+    await runToEnd(page);
+    const mibs = Number(await page.textContent('[data-metric=total-mib-s] .value'));
+    assert.ok(Math.abs(mibs - cliMibs) < 0.006, `page ${mibs} MiB/s, CLI ${cliMibs.toFixed(3)} MiB/s`);
+
+    // The fio JSON export is the CLI's --output-format=json, byte for byte.
+    const dl = await download(page, '#export-json');
+    assert.match(dl.name, /\.json$/);
+    assert.equal(dl.body.toString('utf8'), json);
+    assert.deepEqual(problems, []);
+    await close();
+});
+
+test('exports: CSV, trace-event JSON and chart PNG after a run', async () => {
+    const { page, problems, close } = await openPage(env, '?size=1m&numjobs=4');
+    await runToEnd(page);
+    const csv = await download(page, '#export-csv');
+    const lines = csv.body.toString('utf8').trim().split('\n');
+    assert.equal(lines[0], 't_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight');
+    assert.ok(lines.length > 3, `CSV has rows: ${lines.length}`);
+
+    const trace = await download(page, '#export-trace');
+    const doc = JSON.parse(trace.body.toString('utf8'));
+    assert.ok(Array.isArray(doc.traceEvents) && doc.traceEvents.length > 100, 'trace events');
+    assert.ok(doc.traceEvents.some((e) => e.ph === 'X' && e.cat === 'request'), 'request slices');
+    assert.match(await page.textContent('#export-status'), /Perfetto|perfetto/);
+
+    const png = await download(page, '#export-png');
+    assert.match(png.name, /\.png$/);
+    assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG file');
+
+    const jobfile = await download(page, '#jobfile-save');
+    assert.match(jobfile.body.toString('utf8'), /numjobs=4/);
+    assert.deepEqual(problems, []);
+    await close();
+});
+
+test('a link with bad values says what it left out and loads the rest', async () => {
+    const { page, problems, close } = await openPage(env, '?numjobs=zero&bs=512k&b.packed=99&platform=nope&%ZZ=1&rw=write');
+    const notices = (await page.$$eval('.notice', (n) => n.map((e) => e.textContent))).join('\n');
+    assert.match(notices, /numjobs/);
+    assert.match(notices, /platform/);
+    assert.equal(await page.inputValue('#ctl-bs'), '512k', 'good values still apply');
+    assert.equal(await page.inputValue('#ctl-rw'), 'write');
+    assert.equal(await page.inputValue('#ctl-numjobs'), '1', 'the bad value is left at its default');
+    await page.fill('#ctl-size', '1m');
+    await page.press('#ctl-size', 'Enter');
+    await runToEnd(page);
+    assert.deepEqual(problems, []);
+    await close();
+});
+
+test('Share copies the page link, which opens the same scenario', async () => {
+    const { page, problems, close } = await openPage(env, LINK, { clipboard: true });
+    await page.click('#share');
+    await page.waitForSelector('#share-status');
+    assert.match(await page.textContent('#share-status'), /Copied/);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, await page.inputValue('#share-url'));
+    const again = await openPage(env, copied.slice(env.base.length));
+    assert.equal(await again.page.textContent('#command-line'), await page.textContent('#command-line'));
+    assert.equal(await again.page.inputValue('#share-url'), copied, 'the shared link is stable');
+    assert.equal(await again.page.$('.notice'), null);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(again.problems, []);
+    await again.close();
+    await close();
+});
+
+test('Share without a clipboard selects the link instead', async () => {
+    const { page, problems, close } = await openPage(env, LINK, {
+        init: () => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }),
+    });
+    await page.click('#share');
+    await page.waitForSelector('#share-status');
+    assert.match(await page.textContent('#share-status'), /selected/);
+    const selected = await page.evaluate(() => {
+        const i = document.querySelector('#share-url');
+        return i.value.substring(i.selectionStart, i.selectionEnd);
+    });
+    assert.equal(selected, await page.inputValue('#share-url'));
+    assert.deepEqual(problems, []);
+    await close();
+});
+
+test('job files: a bad one names the line and keeps the scenario, a good one becomes it', async () => {
+    const { page, problems, close } = await openPage(env, '?bs=512k');
+    const before = await page.textContent('#command-line');
+    await page.click('.jobfile summary');
+    await page.fill('#jobfile-text', '[global]\nplatform=unisoc-fua-2022\n\n[w]\nrw=randwrite\nioengine=mmap\n');
+    await page.click('#jobfile-load');
+    await page.waitForSelector('#jobfile-error');
+    assert.match(await page.textContent('#jobfile-error'), /line 6: ioengine.*mmap/);
+    assert.equal(await page.textContent('#command-line'), before, 'the scenario is kept');
+
+    // Not a job file at all.
+    await page.fill('#jobfile-text', '<script>alert(1)</script>\n\u0000\u00ff[[[');
+    await page.click('#jobfile-load');
+    await page.waitForSelector('#jobfile-error');
+    assert.match(await page.textContent('#jobfile-error'), /line 1/);
+    assert.equal(await page.$('#jobfile-error script'), null, 'text stays text');
+
+    // A good file, opened from disk.
+    const file = '[global]\nplatform=unisoc-fua-2022\n\n[w]\nrw=randwrite\nbs=4k\nsync=1\nfua=0\nsize=2m\n';
+    await page.setInputFiles('#jobfile-open', { name: 'fua-off.fio', mimeType: 'text/plain', buffer: Buffer.from(file) });
+    await page.waitForSelector('#jobfile-status');
+    assert.match(await page.textContent('#jobfile-status'), /fua-off\.fio/);
+    const cmd = await page.textContent('#command-line');
+    assert.match(cmd, /--platform=unisoc-fua-2022/);
+    assert.match(cmd, /--sync=1/);
+    await page.waitForFunction(() => location.search.includes('platform=unisoc-fua-2022'));
+    assert.equal(await page.inputValue('#ctl-fua'), '0');
+    assert.deepEqual(problems, []);
+    await close();
+});
+
+test('each gallery entry reproduces its table (within 15 % except the flagged outlier)', async () => {
+    const { page, problems, close } = await openPage(env);
+    const series = await page.$$eval('.gallery-card', (c) => c.map((e) => e.dataset.series));
+    assert.equal(series.length, 4);
+    for (const s of series) {
+        await page.click(`.gallery-card[data-series="${s}"]`);
+        await page.waitForSelector(`.gallery-detail[data-series="${s}"]`);
+        // The entry loads its A/B pair: the link holds B's keys, the form shows A.
+        await page.waitForFunction(() => location.search.includes('b.'));
+        assert.equal(await page.inputValue('#ctl-platform'), s);
+        await page.waitForSelector('#gallery-progress', { state: 'detached', timeout: 300_000 });
+        const rows = await page.$$eval('.gallery-table tbody tr[data-case]', (trs) => trs.map((tr) => ({
+            workload: tr.dataset.workload,
+            outlier: tr.classList.contains('outlier'),
+            cells: Object.fromEntries([...tr.querySelectorAll('[data-col]')].map((td) => [td.dataset.col, td.textContent])),
+        })));
+        assert.equal(rows.length, 4, `${s}: four cases`);
+        for (const r of rows) {
+            for (const col of ['a', 'b']) {
+                const m = Number(r.cells[`measured-${col}`]);
+                const sim = Number(r.cells[`sim-${col}`]);
+                assert.ok(Number.isFinite(sim) && sim > 0, `${s} ${r.workload} ${col}: simulated ${r.cells[`sim-${col}`]}`);
+                const err = Math.abs(sim - m) / m * 100;
+                if (!r.outlier) assert.ok(err <= 15, `${s} ${r.workload} ${col}: ${sim} vs ${m} (${err.toFixed(1)} %)`);
+            }
+        }
+        if (s === 'sprd-hs400es-2020') {
+            assert.equal(rows.filter((r) => r.outlier).length, 1, 'the randread case is flagged');
+            assert.match(await page.textContent('.outlier-note'), /Flagged outlier/);
+            await mkdir(path.join(root, 'docs'), { recursive: true });
+            const gallery = await page.$('#gallery');
+            await gallery.screenshot({ path: path.join(root, 'docs', 'gallery.png') });
+        }
+    }
+    // The FUA walk-through, step by step: each step's button does what it says.
+    await page.click('.gallery-card[data-series="unisoc-fua-2022"]');
+    const step = async (n, expect) => {
+        assert.equal(await page.getAttribute('.stepper', 'data-step'), String(n));
+        assert.match(await page.textContent('.stepper-do'), expect);
+        await page.click('.stepper-do');
+    };
+    await step(0, /Load A/);
+    await page.waitForFunction(() => /fua=0/.test(location.search) && /b\.fua=1/.test(location.search));
+    assert.equal(await page.inputValue('#ctl-fua'), '0');
+    await step(1, /Play at 200 µs\/s/);
+    await page.waitForSelector('#play[aria-pressed=true]');
+    assert.equal(await page.$eval('#speed', (s) => s.selectedOptions[0].textContent), '200 µs/s');
+    await page.waitForTimeout(500);
+    await step(2, /Pause/);
+    await page.waitForSelector('#play[aria-pressed=false]');
+    await step(3, /Show: eMMC/);
+    await page.waitForSelector('#watch g.stage.focused[data-layer=Card]');
+    assert.match(await page.textContent('#explain-title'), /eMMC/);
+    await step(4, /Load B/);
+    await page.waitForFunction(() => /fua=1/.test(location.search) && !location.search.includes('b.'));
+    await step(5, /Run to the end/);
+    await page.waitForSelector('[data-metric=measured] .value', { timeout: 120_000 });
+    assert.equal(await page.textContent('[data-metric=measured] .value'), '12.68');
+    assert.deepEqual(problems, []);
+    await close();
+});
+
+test('pulling the plug in the FUA-off random write run loses acknowledged writes', async () => {
+    // A long run (1 GiB of 4 KiB O_SYNC writes), so it is still running when the plug is pulled.
+    const { page, problems, close } = await openPage(env, '?platform=unisoc-fua-2022&rw=randwrite&bs=4k&sync=1&fua=0&size=1g');
+    await page.click('#run');
+    await page.waitForFunction(() => Number(document.querySelector('[role=progressbar]').getAttribute('aria-valuenow')) >= 1);
+    await page.click('#pull-plug');
+    await page.waitForSelector('#power-cut', { timeout: 60_000 });
+    const lost = Number((await page.textContent('[data-metric=lost-acked-writes] td')).replace(/\D/g, ''));
+    assert.ok(lost > 0, `acknowledged writes lost: ${lost}`);
+    assert.ok(await page.$$eval('.lost-range', (r) => r.length) > 0, 'lost ranges listed');
+    assert.match(await page.textContent('#power-cut'), /volatile cache/);
+
+    // The same cut, scheduled: power_cut=50ms goes into the link and the report.
+    await page.fill('#ctl-power_cut', '50ms');
+    await page.press('#ctl-power_cut', 'Enter');
+    await page.waitForFunction(() => location.search.includes('power_cut=50ms'));
+    await page.fill('#ctl-size', '64m');
+    await page.press('#ctl-size', 'Enter');
+    await runToEnd(page);
+    await page.waitForSelector('#power-cut');
+    assert.equal(await page.textContent('[data-metric=cut-at] td'), '50.0 ms');
+    const lost50 = Number((await page.textContent('[data-metric=lost-acked-writes] td')).replace(/\D/g, ''));
+    assert.ok(lost50 > 0, `acknowledged writes lost at 50 ms: ${lost50}`);
+    await (await page.$('.output')).screenshot({ path: path.join(root, 'docs', 'power-cut.png') });
+
+    // With FUA, nothing acknowledged is lost.
+    await page.selectOption('#ctl-fua', '1');
+    await runToEnd(page);
+    await page.waitForSelector('#power-cut:not(.lost)');
+    assert.equal(await page.textContent('[data-metric=lost-acked-writes] td'), '0');
+
+    // A bad time is answered at the field.
+    await page.fill('#ctl-power_cut', 'soon');
+    await page.press('#ctl-power_cut', 'Enter');
+    await page.waitForSelector('#err-power_cut');
+    assert.match(await page.textContent('#err-power_cut'), /power_cut.*kept 50ms/);
+    assert.deepEqual(problems, []);
+    await close();
+});
