@@ -4,6 +4,7 @@
 #   make serve   trunk serve on http://127.0.0.1:8080 (dev build, rebuilds on change)
 #   make build   release build of the web app into dist/
 #   make test    native tests, headless browser tests (wasm-bindgen-test), end-to-end test
+#   make bench-web  frame time of the pipeline view in headless Chromium
 #
 # Everything runs offline: tools are pinned and installed once by scripts/setup.sh.
 
@@ -23,7 +24,7 @@ WEB_PACKAGE := mmcsim
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver
 
-.PHONY: setup setup-browser serve build test test-native test-wasm test-e2e
+.PHONY: setup setup-browser serve build test test-native test-wasm test-e2e bench-web
 
 setup:
 	scripts/setup.sh
@@ -50,3 +51,8 @@ test-wasm:
 test-e2e:
 	trunk build --release
 	node --test tests/e2e/
+
+# Frame time of the pipeline view in headless Chromium (printed, not asserted).
+bench-web:
+	trunk build --release
+	node tests/e2e/bench.mjs

@@ -98,9 +98,9 @@ pub struct RequestLife {
     pub id: u64,
     pub job: u32,
     pub op: mmcsim_engine::Op,
-    /// (stage, entered at ns, time spent ns); the last entry's time runs to `now` unless the
-    /// request is done.
-    pub stages: Vec<(Stage, u64, u64)>,
+    /// (stage, entered at ns, time spent ns, times entered in a row); the last entry's time
+    /// runs to `now` unless the request is done.
+    pub stages: Vec<(Stage, u64, u64, u32)>,
     pub done: bool,
 }
 
@@ -243,15 +243,23 @@ impl LiveSim {
             entries.iter().copied().filter(|e| e.0 <= now).collect();
         entries.sort_by_key(|e| e.0);
         let done = entries.last().is_some_and(|e| e.1 == Stage::Done);
-        let stages = entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.1 != Stage::Done)
-            .map(|(i, &(t, s))| {
-                let end = entries.get(i + 1).map(|e| e.0).unwrap_or(now);
-                (s, t, end.saturating_sub(t))
-            })
-            .collect();
+        // Consecutive entries of one stage (a request refused by mmc_mq_queue_rq goes back to
+        // blk-mq) are one row whose count says how often it went round.
+        let mut stages: Vec<(Stage, u64, u64, u32)> = Vec::new();
+        for (i, &(t, st)) in entries.iter().enumerate() {
+            if st == Stage::Done {
+                continue;
+            }
+            let end = entries.get(i + 1).map(|e| e.0).unwrap_or(now);
+            let d = end.saturating_sub(t);
+            match stages.last_mut() {
+                Some(last) if last.0 == st => {
+                    last.2 += d;
+                    last.3 += 1;
+                }
+                _ => stages.push((st, t, d, 1)),
+            }
+        }
         Some(RequestLife {
             id,
             job: *job,

@@ -5,8 +5,8 @@
 //! This component owns the clock: each animation frame advances the simulators (`live.rs`) by
 //! the simulated time the speed maps the frame's real time to, or runs them for at most
 //! [`FRAME_BUDGET_MS`] at the "as fast as possible" speed. The picture (snapshot, bus strip) is
-//! refreshed every frame; the charts, the summary and the table four times a second, as
-//! plotters redraws whole canvases.
+//! refreshed every frame; the charts, the summary and the table about twice a second, one
+//! chart per frame, as plotters redraws whole canvases.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -29,7 +29,7 @@ use crate::live::{self, LiveSim, DEFAULT_SPEED, MAX_FRAME_DT_MS, SPEEDS};
 use crate::slicer::{Slicer, FRAME_BUDGET_MS};
 
 /// Real time between two refreshes of the charts, the summary and the A/B table, ms.
-const CHART_EVERY_MS: f64 = 250.0;
+const CHART_EVERY_MS: f64 = 400.0;
 /// Frame times kept for the figures in `#frame-stats`.
 const FRAMES_KEPT: usize = 600;
 /// Most events one timed frame runs (a fast speed on a slow machine lags instead of freezing).

@@ -21,13 +21,14 @@ pub enum Focus {
     Request(u64),
 }
 
-/// A request's life as the panel shows it: stages with their start and duration, ns.
+/// A request's life as the panel shows it: stages with their start and duration (ns) and how
+/// many times in a row the request entered them (a requeue sends it back to blk-mq).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LifeView {
     pub id: u64,
     pub job: u32,
     pub op: &'static str,
-    pub stages: Vec<(Stage, u64, u64)>,
+    pub stages: Vec<(Stage, u64, u64, u32)>,
     pub done: bool,
 }
 
@@ -69,7 +70,7 @@ fn life_html(l: &LifeView) -> Html {
                 <p class="now">{ "Completed and reaped by its job." }</p>
             }
             <div class="life-bar">
-                { for l.stages.iter().map(|(st, _, d)| html! {
+                { for l.stages.iter().map(|(st, _, d, _)| html! {
                     <span class={classes!("seg", format!("st-{}", st.index()))} style={format!("width: {:.2}%", *d as f64 * 100.0 / total as f64)}
                           title={format!("{}: {}", st.name(), format::latency(*d))}></span>
                 }) }
@@ -77,9 +78,11 @@ fn life_html(l: &LifeView) -> Html {
             <table class="life" id="request-life">
                 <thead><tr><th>{ "stage" }</th><th>{ "time" }</th><th>{ "share" }</th></tr></thead>
                 <tbody>
-                    { for l.stages.iter().map(|(st, _, d)| html! {
+                    { for l.stages.iter().map(|(st, _, d, n)| html! {
                         <tr data-stage={st.name()}>
-                            <td><span class={classes!("swatch", format!("st-{}", st.index()))}></span>{ stage_info(*st).title }</td>
+                            <td><span class={classes!("swatch", format!("st-{}", st.index()))}></span>{ stage_info(*st).title }
+                                if *n > 1 && *st == Stage::BlkMq { { format!(" ×{n} (bounced by BLK_STS_RESOURCE)") } }
+                                else if *n > 1 { { format!(" ×{n}") } }</td>
                             <td>{ format::latency(*d) }</td>
                             <td>{ format!("{:.0} %", *d as f64 * 100.0 / total as f64) }</td>
                         </tr>

@@ -43,7 +43,7 @@ fn is_cpu(k: SegmentKind) -> bool {
 }
 
 /// Rectangles (row, kind, x0, x1) of the segments overlapping `[t0, t1)`, in pixels from
-/// `t0` at `scale` px/ns, merging neighbours of one kind closer than half a pixel.
+/// `t0` at `scale` px/ns, merging neighbours of one kind closer than a pixel.
 pub fn rects(
     segs: &[Segment],
     t0: u64,
@@ -58,7 +58,7 @@ pub fn rects(
         let x1 = (s.end.min(t1) - t0) as f64 * scale;
         if let Some(i) = last[row] {
             let r = &mut out[i];
-            if r.1 == s.kind && x0 - r.3 < 0.5 {
+            if r.1 == s.kind && x0 - r.3 < 1.0 {
                 r.3 = r.3.max(x1);
                 continue;
             }
@@ -118,13 +118,13 @@ pub fn bus_timeline(p: &BusTimelineProps) -> Html {
         let segs: Vec<Segment> = p
             .segments
             .iter()
-            .filter(|s| s.end > t0 && s.start < t1.min(p.now))
+            .filter(|s| s.end > t0 && s.start < t1)
             .copied()
             .collect();
         let x = LEFT + (t0 as f64 - start as f64) * sc;
         html! {
             <g key={k} transform={format!("translate({x:.2} 0)")}>
-                <Part<Rects> deps={Rects { segs, t0, t1: t1.min(p.now.max(t0)), scale: sc }} />
+                <Part<Rects> deps={Rects { segs, t0, t1, scale: sc }} />
             </g>
         }
     });

@@ -26,18 +26,23 @@ fn sides(d: &ChartData) -> Vec<(&SideChart, RGBColor)> {
     v
 }
 
-/// Points drawn at most per line: neighbouring buckets merge beyond this, so a live chart
-/// shows the trend rather than the scatter of 100 µs buckets holding a chain or two each.
+/// Points drawn at most per line.
 const MAX_POINTS: usize = 60;
+/// Completions one point holds on average at least: neighbouring buckets merge until then, so
+/// bursts (a chain of 8 completing at once, one 1.4 ms SD card write) draw as the rate they
+/// make, not as spikes between empty buckets.
+const MIN_IOS_PER_POINT: u64 = 8;
 
-/// Bucket midpoints in ms with a value, leaving out a last bucket cut short by "now".
+/// The series with neighbouring buckets merged (see [`MAX_POINTS`], [`MIN_IOS_PER_POINT`]),
+/// as (bucket midpoint in ms, value); a last point cut short by "now" is left out.
 fn over_time(points: &[SeriesPoint], f: impl Fn(&SeriesPoint) -> f64) -> Vec<(f64, f64)> {
-    let mut n = points.len();
-    if n >= 2 && points[n - 1].width_ns < points[n - 2].width_ns / 2 {
-        n -= 1;
-    }
-    let k = n.div_ceil(MAX_POINTS).max(1);
-    points[..n]
+    let n = points.len();
+    let ios: u64 = points.iter().map(|p| p.ios).sum();
+    let k = n
+        .div_ceil(MAX_POINTS)
+        .max((n as u64 * MIN_IOS_PER_POINT).div_ceil(ios.max(1)) as usize)
+        .clamp(1, n.max(1));
+    let mut merged: Vec<SeriesPoint> = points
         .chunks(k)
         .map(|c| {
             let mut m = c[0];
@@ -50,8 +55,15 @@ fn over_time(points: &[SeriesPoint], f: impl Fn(&SeriesPoint) -> f64) -> Vec<(f6
             }
             m
         })
+        .collect();
+    let m = merged.len();
+    if m >= 2 && merged[m - 1].width_ns < merged[m - 2].width_ns / 2 {
+        merged.pop();
+    }
+    merged
+        .iter()
         .filter(|p| p.width_ns > 0)
-        .map(|p| ((p.t_ns as f64 + p.width_ns as f64 / 2.0) / 1e6, f(&p)))
+        .map(|p| ((p.t_ns as f64 + p.width_ns as f64 / 2.0) / 1e6, f(p)))
         .collect()
 }
 

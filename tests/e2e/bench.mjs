@@ -1,0 +1,35 @@
+// Browser benchmark of "Watch the pipeline" (`make bench-web`; not a test: it asserts nothing).
+// For a few scenarios and speeds it plays the release build in dist/ for a while and prints
+// the app's own frame-time figures (#frame-stats: from the animation frame's start to the end
+// of its render, i.e. engine step + pipeline, strip and chart drawing) and the real frame rate
+// (requestAnimationFrame callbacks per second).
+import { start, openPage, frameStats, measureFps } from './harness.mjs';
+
+const PLAY_MS = Number(process.env.BENCH_MS ?? 6000);
+const CASES = [
+    { name: 'default scenario, 1 ms/s (normal speed)', query: '', speed: '4' },
+    { name: 'default scenario, as fast as possible', query: '', speed: '8' },
+    { name: '20 jobs packed=8 vs packed=0 (A/B), 1 ms/s', query: '?numjobs=20&packed=8&b.packed=0', speed: '4' },
+    { name: '8 jobs 4 KiB randwrite, dynamic depth vs 2 (A/B), 1 ms/s', query: '?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&b.hsq_depth=2', speed: '4' },
+];
+
+const env = await start();
+console.log(`frame time per animation frame, ${PLAY_MS / 1000} s of play each (target: < 8 ms for 60 fps)`);
+console.log('| scenario | frames | avg ms | p50 ms | p95 ms | max ms | fps |');
+console.log('|---|---|---|---|---|---|---|');
+try {
+    for (const c of CASES) {
+        const { page, problems } = await openPage(env.browser, env.base, c.query);
+        await page.selectOption('#speed', c.speed);
+        await page.mouse.move(2, 2);
+        await page.click('#play');
+        const fps = await measureFps(page, PLAY_MS);
+        if ((await page.textContent('#play')).includes('Pause')) await page.click('#play');
+        const s = await frameStats(page);
+        console.log(`| ${c.name} | ${s.frames} | ${s.avg_ms.toFixed(2)} | ${s.p50_ms.toFixed(2)} | ${s.p95_ms.toFixed(2)} | ${s.max_ms.toFixed(2)} | ${fps.toFixed(0)} |`);
+        if (problems.length) console.log(`  problems: ${problems.join('; ')}`);
+        await page.close();
+    }
+} finally {
+    await env.close();
+}

@@ -1,0 +1,86 @@
+// Shared by the pipeline end-to-end test and the browser benchmark: a static server for dist/
+// on 127.0.0.1 and Debian's Chromium driven by playwright-core (same flags as app.test.mjs).
+import http from 'node:http';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.join(root, 'dist');
+const TYPES = {
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript',
+    '.wasm': 'application/wasm',
+    '.css': 'text/css',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
+};
+
+/** Starts the server and the browser; returns { base, browser, close }. */
+export async function start() {
+    const server = http.createServer(async (req, res) => {
+        const url = new URL(req.url, 'http://127.0.0.1');
+        let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
+        if (!file.startsWith(dist)) {
+            res.writeHead(403).end();
+            return;
+        }
+        if (url.pathname.endsWith('/')) file = path.join(file, 'index.html');
+        try {
+            const body = await readFile(file);
+            res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+            res.end(body);
+        } catch {
+            res.writeHead(404).end('not found');
+        }
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${server.address().port}/`;
+    const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+        headless: true,
+        args: [
+            '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+            '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        ],
+    });
+    const close = async () => {
+        await browser.close();
+        await new Promise((resolve) => server.close(resolve));
+    };
+    return { base, browser, close };
+}
+
+/** A page on `query` that records every console error, page error and failed request. */
+export async function openPage(browser, base, query = '', options = {}) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 960 }, ...options });
+    const problems = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+    await page.goto(base + query);
+    await page.waitForSelector('#play', { timeout: 30_000 });
+    return { page, problems };
+}
+
+/** The watch view's frame-time figures (`#frame-stats`: frames, avg_ms, p50_ms, p95_ms, max_ms). */
+export async function frameStats(page) {
+    const text = await page.textContent('#frame-stats');
+    return Object.fromEntries(text.split(' ').map((kv) => kv.split('=')).map(([k, v]) => [k, Number(v)]));
+}
+
+/** Real frame rate while the page animates for `ms`: requestAnimationFrame callbacks per second. */
+export async function measureFps(page, ms) {
+    return page.evaluate((ms) => new Promise((resolve) => {
+        let n = 0;
+        const t0 = performance.now();
+        const tick = (t) => {
+            n++;
+            if (t - t0 < ms) requestAnimationFrame(tick);
+            else resolve(n * 1000 / (t - t0));
+        };
+        requestAnimationFrame(tick);
+    }), ms);
+}

@@ -1,0 +1,179 @@
+// End-to-end test of "Watch the pipeline" on the release build in dist/ (`make test-e2e` builds
+// it): each platform preset's headline effect is seen in the animation and saved as
+// docs/pipeline-<preset>.png; the time controls, the keyboard, reduced motion and the A/B link
+// are driven as a user would. Any console error or page error fails the test. The frame-time
+// figures are printed, not asserted (`make bench-web` runs the fuller benchmark).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { start, openPage, frameStats, root } from './harness.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+// Each preset with the host change its patch series measured as B, the moment that shows the
+// effect in the animation, and what the explanation says to watch for.
+const PRESETS = [
+    {
+        name: 'sprd-hs400es-2020',
+        query: '?numjobs=20&packed=8&b.packed=0',
+        // A chain of several requests on the controller: they leave together, one interrupt.
+        moment: () => {
+            const c = document.querySelector('#a-chain');
+            return c?.dataset.chained === 'true' && Number(c.dataset.len) >= 5;
+        },
+        hint: /ADMA3 chain/,
+    },
+    {
+        name: 'unisoc-fua-2022',
+        query: '?platform=unisoc-fua-2022&rw=randwrite&sync=1&b.fua=0',
+        // A reliable write holding the card busy.
+        moment: () => document.querySelector('#a-reliable') !== null,
+        hint: /reliable write/,
+    },
+    {
+        name: 'u300-mmci-2011',
+        query: '?platform=u300-mmci-2011&rw=write&numjobs=4&nonblocking=1&b.nonblocking=0',
+        speed: '5', // 5 ms/s: the SD card takes about 1.4 ms per 4 KiB write
+        // A data transfer on the bus with the next request already prepared (4 jobs, so there
+        // is a next one: the authors' mmc_test loop always has one).
+        moment: () => document.querySelector('#a-bus')?.textContent === 'data'
+            && document.querySelector('#a-pipeline .token[data-stage="host queue"]') !== null,
+        hint: /non-blocking/,
+    },
+    {
+        name: 'unisoc-hsq-2023',
+        query: '?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&b.hsq_depth=2',
+        // The dynamic depth switched: window 6 with 4 KiB writes.
+        moment: () => document.querySelector('#a-window')?.dataset.window === '6'
+            && document.querySelector('#a-window')?.textContent.startsWith('in flight 5'),
+        hint: /widens from 3 to 6/,
+    },
+];
+
+for (const p of PRESETS) {
+    test(`pipeline on ${p.name} shows its effect and is saved as docs/pipeline-${p.name}.png`, async () => {
+        const { page, problems } = await openPage(env.browser, env.base, p.query);
+        assert.ok(await page.$('#b-pipeline'), 'the link compares A and B: both pipelines');
+        await page.selectOption('#speed', p.speed ?? '4'); // 1 ms of simulated time per second
+        await page.click('#play');
+        await page.waitForTimeout(2500); // the strip and the charts fill up
+        // Pause in the very frame that shows the effect.
+        await page.waitForFunction(`(${p.moment})() && (document.querySelector('#play').click(), true)`, null, { timeout: 60_000, polling: 'raf' });
+        await page.waitForSelector('#play:has-text("Play")');
+        assert.ok(await page.evaluate(`(${p.moment})()`), 'paused on the effect');
+        assert.match(await page.textContent('#explain'), p.hint);
+        // Follow a request: click its token (the pointer stays off the columns, whose hover
+        // explanation would take the panel).
+        await page.mouse.move(2, 2);
+        await page.$eval('#a-pipeline .token:not(.done)', (t) => t.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+        await page.waitForSelector('#request-life');
+        const rows = await page.$$eval('#request-life tbody tr', (r) => r.length);
+        assert.ok(rows >= 2, `the request's life has its stages (${rows})`);
+        assert.ok(Number(await page.getAttribute('#a-pipeline svg', 'data-tokens')) > 0);
+        assert.ok(Number(await page.$eval('#a-strip', (s) => s.querySelectorAll('rect.seg').length)) > 10, 'the bus strip has segments');
+        assert.ok(await page.$('#ab-table tr[data-metric=mib-s]'));
+        const shot = path.join(root, 'docs', `pipeline-${p.name}.png`);
+        await mkdir(path.dirname(shot), { recursive: true });
+        await (await page.$('#watch')).screenshot({ path: shot });
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+}
+
+test('play, pause, step, speed and the keyboard drive the simulated clock', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?size=1m');
+    const clock = () => page.textContent('#sim-clock');
+    assert.equal(await page.getAttribute('#a-pipeline svg', 'data-tokens'), '0');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => Number(document.querySelector('#a-pipeline svg').dataset.tokens) > 0);
+    await page.click('#step');
+    await page.click('#step');
+    const stepped = await clock();
+    // Space plays, space pauses; the clock moves in between and stands still after.
+    await page.keyboard.press('Space');
+    await page.waitForSelector('#play:has-text("Pause")');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Space');
+    await page.waitForSelector('#play:has-text("Play")');
+    const paused = await clock();
+    assert.notEqual(paused, stepped);
+    await page.waitForTimeout(300);
+    assert.equal(await clock(), paused);
+    // Keys typed into a control do not play.
+    await page.fill('#ctl-bs', '4k');
+    await page.focus('#ctl-bs');
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(100);
+    assert.ok((await page.textContent('#play')).includes('Play'));
+    await page.click('h2');
+    // As fast as possible: the run ends, the live charts are drawn.
+    await page.selectOption('#speed', '8');
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Replay")', { timeout: 60_000 });
+    assert.match(await clock(), /100 %$/);
+    const blue = await page.evaluate(() => {
+        const c = document.querySelector('#chart-throughput');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - 0x25) < 24 && Math.abs(d[i + 1] - 0x63) < 24 && Math.abs(d[i + 2] - 0xeb) < 24) n++;
+        return n;
+    });
+    assert.ok(blue > 100, `throughput drawn (${blue} px)`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('reduced motion: tokens jump instead of gliding, the rest still updates', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?size=1m', { reducedMotion: 'reduce' });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('#a-pipeline .token');
+    const duration = await page.$eval('#a-pipeline .token', (t) => getComputedStyle(t).transitionDuration);
+    assert.equal(duration, '0s');
+    await page.click('#play');
+    await page.waitForTimeout(400);
+    await page.click('#play');
+    assert.notEqual(await page.textContent('#sim-clock'), '0.0 µs · 0 %');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('A/B: the compare switch and B controls keep b. keys in the URL, and a reload restores them', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?numjobs=20&size=4m');
+    await page.check('#ab-toggle');
+    await page.waitForFunction(() => location.search.includes('b.packed=8'));
+    assert.ok(await page.$('#b-pipeline'));
+    await page.fill('#b-ctl-packed', '4');
+    await page.press('#b-ctl-packed', 'Enter');
+    await page.waitForFunction(() => location.search.includes('b.packed=4'));
+    await page.reload();
+    await page.waitForSelector('#b-pipeline');
+    assert.equal(await page.inputValue('#b-ctl-packed'), '4');
+    assert.equal(await page.$('.notice'), null, 'the A/B link loads without complaint');
+    // Both run on the same clock; the table compares them.
+    await page.selectOption('#speed', '8');
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Replay")', { timeout: 60_000 });
+    const change = await page.textContent('#ab-table tr[data-metric=mib-s] td.change');
+    assert.match(change, /^\+\d/, `B (packed=4) is faster than A (packed=0): ${change}`);
+    await page.uncheck('#ab-toggle');
+    await page.waitForFunction(() => !location.search.includes('b.'));
+    assert.equal(await page.$('#b-pipeline'), null);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('frame time at normal speed (printed, not asserted)', async (t) => {
+    const { page, problems } = await openPage(env.browser, env.base);
+    await page.click('#play');
+    await page.waitForTimeout(4000);
+    await page.click('#play');
+    const s = await frameStats(page);
+    t.diagnostic(`default scenario at 1 ms/s: ${JSON.stringify(s)}`);
+    console.log(`# frame time, default scenario at 1 ms/s: avg ${s.avg_ms} ms, p50 ${s.p50_ms}, p95 ${s.p95_ms}, max ${s.max_ms} over ${s.frames} frames`);
+    assert.ok(s.frames > 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
