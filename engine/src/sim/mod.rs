@@ -122,7 +122,9 @@ impl Simulator {
             card: Card::new(platform.card, cfg.cache, Rng::new(scn.randseed, CARD_STREAM)),
             mmc_test,
             stats,
-            series: TimeSeries::new(100_000, 512),
+            // At most 128 buckets: wide enough that a bucket holds several completions (no
+            // aliasing between the request period and the bucket width), fine enough for a chart.
+            series: TimeSeries::new(100_000, 128),
             bytes_done: 0,
             bytes_total: bytes_total.max(1),
             runtime_ns,
