@@ -1,14 +1,17 @@
 //! The bus strip: what the MMC bus and the host CPU did over the last stretch of simulated
 //! time (command, card access, data, card busy; interrupt + software, ADMA3 chain build), so the
-//! idle gaps that batching removes are visible. It scrolls as simulated time advances.
+//! idle gaps that batching removes are visible. It scrolls as simulated time advances. Drawn on
+//! a canvas; `data-rects` on it says how many rectangles the last frame drew.
 
 use std::rc::Rc;
 
 use mmcsim_engine::bus::{Segment, SegmentKind};
 use yew::prelude::*;
 
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
 use crate::format;
-use crate::part::{Part, PartView};
 
 #[derive(Properties, PartialEq)]
 pub struct BusTimelineProps {
@@ -76,79 +79,88 @@ fn scale(window_ns: u64) -> f64 {
     (W - LEFT - 6.0) / window_ns.max(1) as f64
 }
 
-/// Chunks per window: the strip is drawn as chunks of simulated time, each its own memoised
-/// part, so only the newest chunk re-renders when events arrive and scrolling only moves them.
-const CHUNKS: u64 = 4;
-
-/// The rectangles of one chunk of simulated time `[t0, t1)`, in pixels from `t0`.
-#[derive(PartialEq)]
-struct Rects {
-    segs: Vec<Segment>,
-    t0: u64,
-    t1: u64,
-    scale: f64,
+/// Fill colour of a kind (the legend's CSS uses the same).
+pub fn kind_color(k: SegmentKind) -> &'static str {
+    match k {
+        SegmentKind::Command => "#6366f1",
+        SegmentKind::CardAccess => "#06b6d4",
+        SegmentKind::Data => "#2563eb",
+        SegmentKind::CardBusy => "#dc2626",
+        SegmentKind::HostGap => "#f59e0b",
+        SegmentKind::ChainBuild => "#a855f7",
+    }
 }
 
-impl PartView for Rects {
-    fn view(&self) -> Html {
-        let rs = rects(&self.segs, self.t0, self.t1, self.scale);
-        html! {
-            <g data-rects={rs.len().to_string()}>
-                { for rs.iter().map(|&(row, k, x0, x1)| html! {
-                    <rect class={classes!("seg", kind_class(k))} x={format!("{x0:.1}")} y={format!("{:.1}", 4.0 + row as f64 * (ROW_H + 4.0))}
-                          width={format!("{:.2}", (x1 - x0).max(0.6))} height={ROW_H.to_string()} />
-                }) }
-            </g>
+/// Canvas height: the two rows. Their names and the time labels are HTML around the canvas
+/// (canvas text is slow to draw every frame).
+const H: f64 = 2.0 * ROW_H + 12.0;
+
+/// Draws the strip on its canvas (a canvas, not SVG: a busy 4 KiB run puts a thousand
+/// segments in view and they all move every frame). Returns the rectangles drawn.
+fn draw(c: &HtmlCanvasElement, p: &BusTimelineProps) -> Option<usize> {
+    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok()??.dyn_into().ok()?;
+    let w = p.window_ns.max(1);
+    let start = p.now.saturating_sub(w);
+    // The right edge is always "now": a run younger than the window starts part-way along.
+    let left = LEFT + w.saturating_sub(p.now) as f64 * scale(w);
+    ctx.clear_rect(0.0, 0.0, W, H);
+    ctx.set_fill_style_str("#f1f5f9");
+    ctx.fill_rect(left, 4.0, W - 6.0 - left, ROW_H);
+    ctx.fill_rect(left, 8.0 + ROW_H, W - 6.0 - left, ROW_H);
+    let rs = rects(&p.segments, start, p.now, scale(w));
+    let mut color = "";
+    for &(row, k, x0, x1) in &rs {
+        if kind_color(k) != color {
+            color = kind_color(k);
+            ctx.set_fill_style_str(color);
         }
+        ctx.fill_rect(
+            left + x0,
+            4.0 + row as f64 * (ROW_H + 4.0),
+            (x1 - x0).max(0.6),
+            ROW_H,
+        );
     }
+    ctx.set_fill_style_str("#cbd5e1");
+    for i in 0..=4 {
+        let x = LEFT + (W - LEFT - 6.0) * i as f64 / 4.0;
+        ctx.fill_rect(x, 2.0, 1.0, H - 4.0);
+    }
+    Some(rs.len())
 }
 
 #[function_component(BusTimeline)]
 pub fn bus_timeline(p: &BusTimelineProps) -> Html {
-    let w = p.window_ns.max(1);
-    let start = p.now.saturating_sub(w);
-    let sc = scale(w);
-    let chunk = (w / CHUNKS).max(1);
-    let first = start / chunk;
-    let last = p.now / chunk;
-    let h = 2.0 * ROW_H + 30.0;
-    let clip = format!("{}-strip-clip", p.side);
-    let chunks = (first..=last).map(|k| {
-        let (t0, t1) = (k * chunk, (k + 1) * chunk);
-        let segs: Vec<Segment> = p
-            .segments
-            .iter()
-            .filter(|s| s.end > t0 && s.start < t1)
-            .copied()
-            .collect();
-        let x = LEFT + (t0 as f64 - start as f64) * sc;
-        html! {
-            <g key={k} transform={format!("translate({x:.2} 0)")}>
-                <Part<Rects> deps={Rects { segs, t0, t1, scale: sc }} />
-            </g>
-        }
-    });
-    let ticks = (0..=4).map(|i| {
-        let x = LEFT + (W - LEFT - 6.0) * i as f64 / 4.0;
-        let ago = w as f64 * (4 - i) as f64 / 4.0;
-        let label = if i == 4 { "now".to_string() } else { format!("−{}", format::sim_time(ago as u64)) };
-        html! { <g><line class="tick" x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1="4" y2={format!("{:.1}", 2.0 * ROW_H + 12.0)} />
-            <text class="tiny" x={format!("{:.1}", if i == 4 { x - 20.0 } else { x + 2.0 })} y={format!("{:.1}", h - 4.0)}>{ label }</text></g> }
-    });
+    let canvas = use_node_ref();
+    {
+        let canvas = canvas.clone();
+        let props = (p.segments.clone(), p.now, p.window_ns, p.side.clone());
+        use_effect_with(props, move |(segments, now, window_ns, side)| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                let p = BusTimelineProps {
+                    segments: segments.clone(),
+                    now: *now,
+                    window_ns: *window_ns,
+                    side: side.clone(),
+                };
+                if let Some(n) = draw(&c, &p) {
+                    let _ = c.set_attribute("data-rects", &n.to_string());
+                }
+            }
+        });
+    }
     html! {
         <figure class="strip">
-            <svg viewBox={format!("0 0 {W} {h}")} id={format!("{}-strip", p.side)}
-                 role="img" aria-label="What the bus and the host CPU did over the last stretch of simulated time">
-                <defs><clipPath id={clip.clone()}><rect x={LEFT.to_string()} y="0" width={format!("{:.1}", W - LEFT - 6.0)} height={format!("{h:.1}")} /></clipPath></defs>
-                <text class="small" x="4" y={format!("{:.1}", 4.0 + ROW_H * 0.7)}>{ "bus" }</text>
-                <text class="small" x="4" y={format!("{:.1}", 8.0 + ROW_H * 1.7)}>{ "host CPU" }</text>
-                <rect class="idle" x={LEFT.to_string()} y="4" width={format!("{:.1}", W - LEFT - 6.0)} height={ROW_H.to_string()} />
-                <rect class="idle" x={LEFT.to_string()} y={format!("{:.1}", 8.0 + ROW_H)} width={format!("{:.1}", W - LEFT - 6.0)} height={ROW_H.to_string()} />
-                <g clip-path={format!("url(#{clip})")}>
-                    { for chunks }
-                </g>
-                { for ticks }
-            </svg>
+            <div class="strip-body">
+                <canvas ref={canvas} id={format!("{}-strip", p.side)} width={W.to_string()} height={H.to_string()}
+                        role="img" aria-label="What the bus and the host CPU did over the last stretch of simulated time"></canvas>
+                <span class="row-label bus-row">{ "bus" }</span>
+                <span class="row-label cpu-row">{ "host CPU" }</span>
+            </div>
+            <div class="strip-ticks">
+                { for (0..4).map(|i| html! { <span>{ format!("−{}", format::sim_time(p.window_ns * (4 - i) / 4)) }</span> }) }
+                <span>{ "now" }</span>
+            </div>
             <figcaption class="legend">
                 { for [SegmentKind::Command, SegmentKind::CardAccess, SegmentKind::Data, SegmentKind::CardBusy, SegmentKind::HostGap, SegmentKind::ChainBuild]
                     .iter().map(|&k| html! { <span><i class={classes!("key", kind_class(k))}></i>{ k.name() }</span> }) }
