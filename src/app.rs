@@ -268,6 +268,13 @@ impl Component for App {
                     StepAction::Play(speed) => crate::walk::play_at(speed),
                     StepAction::Pause => crate::walk::pause(),
                     StepAction::Highlight(layer) => crate::walk::point_at(layer),
+                    StepAction::PlugAt(t) => {
+                        if let Ok(next) = crate::exports::with_power_cut(&self.scenario, t) {
+                            let link = ctx.link();
+                            link.send_message(Msg::Load(next, self.b_link()));
+                            link.send_message(Msg::Run);
+                        }
+                    }
                     _ => {}
                 }
                 false
@@ -318,6 +325,7 @@ impl Component for App {
                 <header class="top">
                     <h1>{ "mmcsim" }</h1>
                     <p class="tagline">{ "The Linux eMMC block I/O path, simulated event by event in your browser" }</p>
+                    <a class="top-link" href="#gallery">{ "Gallery of the measured experiments ↓" }</a>
                 </header>
                 { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
                 <main class="layout">

@@ -37,6 +37,8 @@ pub enum StepAction {
     Highlight(Layer),
     /// Run to the end at full speed.
     RunToEnd,
+    /// Schedule the power cut at this time (`power_cut=`) and run.
+    PlugAt(&'static str),
     /// Fill the authors' table (the engine runs every case of the series).
     Compare,
 }
@@ -134,10 +136,12 @@ pub fn entries() -> Vec<Entry> {
                 steps: vec![
                     Step { text: "Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0.", action: StepAction::Load(false) },
                     Step { text: "Play it slowly: each write is acknowledged as soon as it is in the card's cache.", action: StepAction::Play("200 µs/s") },
-                    Step { text: "Pause and look at the card: short busy times, the data is not in NAND yet. Pull the plug now and some acknowledged writes are lost.", action: StepAction::Pause },
+                    Step { text: "Pause and look at the card: short busy times. The writes it has acknowledged sit in its volatile cache, not yet in NAND.", action: StepAction::Pause },
                     Step { text: "The card is where the difference is made: a reliable write holds it busy until NAND is programmed.", action: StepAction::Highlight(Layer::Card) },
+                    Step { text: "Pull the plug at 50 ms (power_cut=50ms) and run: the report lists the acknowledged writes the card lost.", action: StepAction::PlugAt("50ms") },
                     Step { text: "Load the run with FUA (fua=1): every write becomes a reliable write.", action: StepAction::Load(true) },
-                    Step { text: "Run it to the end: safe, and about 5.5 times slower (70.32 vs 12.68 MiB/s measured).", action: StepAction::RunToEnd },
+                    Step { text: "Run it to the end: about 5.5 times slower (70.32 vs 12.68 MiB/s measured).", action: StepAction::RunToEnd },
+                    Step { text: "Pull the plug at the same moment: this time no acknowledged write is lost.", action: StepAction::PlugAt("50ms") },
                     Step { text: "Fill the whole table: reads do not change, large writes lose a quarter, small writes most.", action: StepAction::Compare },
                 ],
             },

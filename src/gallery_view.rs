@@ -108,6 +108,7 @@ impl GalleryPanel {
                             wiring.highlight.then(|| format!("Show: {}", layer_name(l)))
                         }
                         StepAction::RunToEnd => Some("Run to the end".to_string()),
+                        StepAction::PlugAt(t) => Some(format!("Pull the plug at {t}")),
                         StepAction::Compare => {
                             Some(format!("Show the table ({} rows)", entry.cases().len()))
                         }

@@ -132,7 +132,7 @@ pub fn power_cut_view(props: &PowerCutViewProps) -> Html {
                     </tbody>
                 </table>
             }
-            { for props.explanation.iter().map(|s| html! { <p class="explain">{ s }</p> }) }
+            { for props.explanation.iter().map(|s| html! { <p class="power-cut-why">{ s }</p> }) }
         </section>
     }
 }
