@@ -17,7 +17,9 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 
 # Crates whose tests run natively (plain #[test]s are silently skipped on wasm32).
 # Extend this list rather than adding another cargo test line.
-NATIVE_PACKAGES := mmcsim-engine mmcsim-cli
+# mmcsim (the web app) too: its plain-logic modules (gallery, exports) have #[test]s; its
+# browser tests are wasm32-only and compile to nothing here.
+NATIVE_PACKAGES := mmcsim-engine mmcsim-cli mmcsim
 # The web app crate; its tests/ are wasm-bindgen-test browser tests.
 WEB_PACKAGE := mmcsim
 
