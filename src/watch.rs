@@ -32,6 +32,10 @@ use crate::slicer::{Slicer, FRAME_BUDGET_MS};
 const CHART_EVERY_MS: f64 = 400.0;
 /// Frame times kept for the figures in `#frame-stats`.
 const FRAMES_KEPT: usize = 600;
+/// Engine + drawing time aimed at per frame at the "as fast as possible" speed, ms.
+const FRAME_TARGET_MS: f64 = 12.0;
+/// The engine's least share of a frame at that speed, ms.
+const MIN_ENGINE_MS: f64 = 3.0;
 /// Most events one timed frame runs (a fast speed on a slow machine lags instead of freezing).
 const MAX_EVENTS_PER_FRAME: u64 = 200_000;
 
@@ -99,6 +103,10 @@ pub struct Watch {
     /// what to draw (snapshots, strips, chart data), the rest being Yew's render and drawing.
     engine_ms: f64,
     read_ms: f64,
+    /// The last timed frame's time after the engine (reading + drawing), ms.
+    draw_ms: f64,
+    /// The engine's time in the frame being handled, ms.
+    frame_engine_ms: f64,
     timed_frames: u64,
     speeds: Rc<Vec<AttrValue>>,
 }
@@ -291,11 +299,10 @@ impl Watch {
                 };
             }
             None => {
-                let share = if b.is_some() {
-                    FRAME_BUDGET_MS / 2.0
-                } else {
-                    FRAME_BUDGET_MS
-                };
+                // At most FRAME_BUDGET_MS, less when drawing the last frame took long: engine
+                // and drawing together stay near one 60 Hz frame.
+                let budget = (FRAME_TARGET_MS - self.draw_ms).clamp(MIN_ENGINE_MS, FRAME_BUDGET_MS);
+                let share = if b.is_some() { budget / 2.0 } else { budget };
                 self.slicers[0].run_slice(|n| a.run_events(n), now_ms, share);
                 if let Some(b) = b.as_mut() {
                     self.slicers[1].run_slice(|n| b.run_events(n), now_ms, share);
@@ -405,6 +412,8 @@ impl Component for Watch {
             frame_ms: Vec::new(),
             engine_ms: 0.0,
             read_ms: 0.0,
+            draw_ms: 0.0,
+            frame_engine_ms: 0.0,
             timed_frames: 0,
             speeds: Rc::new(SPEEDS.iter().map(|s| AttrValue::from(s.label)).collect()),
         };
@@ -488,6 +497,7 @@ impl Component for Watch {
                     self.refresh_charts(true);
                 }
                 self.engine_ms += t1 - t0;
+                self.frame_engine_ms = t1 - t0;
                 self.read_ms += now_ms() - t1;
                 self.timed_frames += 1;
                 if done {
@@ -536,7 +546,9 @@ impl Component for Watch {
             if self.frame_ms.len() == FRAMES_KEPT {
                 self.frame_ms.remove(0);
             }
-            self.frame_ms.push(now_ms() - t0);
+            let total = now_ms() - t0;
+            self.frame_ms.push(total);
+            self.draw_ms = total - self.frame_engine_ms;
         }
     }
 
