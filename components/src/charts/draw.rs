@@ -32,6 +32,8 @@ const MAX_POINTS: usize = 60;
 /// bursts (a chain of 8 completing at once, one 1.4 ms SD card write) draw as the rate they
 /// make, not as spikes between empty buckets.
 const MIN_IOS_PER_POINT: u64 = 8;
+/// Points drawn at least per line (when there are that many buckets).
+const MIN_POINTS: usize = 8;
 
 /// The series with neighbouring buckets merged (see [`MAX_POINTS`], [`MIN_IOS_PER_POINT`]),
 /// as (bucket midpoint in ms, value); a last point cut short by "now" is left out.
@@ -41,7 +43,8 @@ fn over_time(points: &[SeriesPoint], f: impl Fn(&SeriesPoint) -> f64) -> Vec<(f6
     let k = n
         .div_ceil(MAX_POINTS)
         .max((n as u64 * MIN_IOS_PER_POINT).div_ceil(ios.max(1)) as usize)
-        .clamp(1, n.max(1));
+        // ...but at least MIN_POINTS points, so a slow side still draws a line.
+        .clamp(1, n.div_ceil(MIN_POINTS).max(1));
     let mut merged: Vec<SeriesPoint> = points
         .chunks(k)
         .map(|c| {
