@@ -281,7 +281,17 @@ impl Simulator {
         let mut sim = self.stats.clone();
         sim.simulated_ns = self.now;
         sim.events = self.events;
-        sim.bus_busy_ns = self.bus.busy_ns;
+        // Bus phases are booked when a transfer starts: leave out what lies after now.
+        let ahead: u64 = self
+            .host
+            .active
+            .iter()
+            .map(|&r| {
+                let p = self.reqs.get(r).phases;
+                p.end.saturating_sub(p.cmd.max(self.now))
+            })
+            .sum();
+        sim.bus_busy_ns = self.bus.busy_ns.saturating_sub(ahead).min(self.now);
         let jobs = match &self.mmc_test {
             Some(t) => t.reports.clone(),
             None => self.jobs.iter().map(|j| j.report()).collect(),
