@@ -1,60 +1,10 @@
-// Shared set-up of the end-to-end tests: a tiny static server for dist/ on 127.0.0.1 and
-// Debian's Chromium through playwright-core, with every console error, page error, failed
-// request and HTTP error recorded per page.
-import http from 'node:http';
+// Pages for the tools end-to-end tests (gallery, job files, exports, plug): each in its own
+// context with downloads accepted, recording every console error, page error, failed request
+// and HTTP error.
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = path.join(root, 'dist');
-const TYPES = {
-    '.html': 'text/html; charset=utf-8',
-    '.js': 'text/javascript',
-    '.wasm': 'application/wasm',
-    '.css': 'text/css',
-    '.svg': 'image/svg+xml',
-    '.png': 'image/png',
-};
-
-/** Starts the server and the browser; returns { base, browser, close }. */
-export async function start() {
-    const server = http.createServer(async (req, res) => {
-        const url = new URL(req.url, 'http://127.0.0.1');
-        let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
-        if (!file.startsWith(dist)) {
-            res.writeHead(403).end();
-            return;
-        }
-        if (url.pathname.endsWith('/')) file = path.join(file, 'index.html');
-        try {
-            const body = await readFile(file);
-            res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-            res.end(body);
-        } catch {
-            res.writeHead(404).end('not found');
-        }
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${server.address().port}/`;
-    const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-        headless: true,
-        args: [
-            '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-            '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        ],
-    });
-    return {
-        base,
-        browser,
-        async close() {
-            await browser.close();
-            await new Promise((resolve) => server.close(resolve));
-        },
-    };
-}
+// The static server and the browser are the pipeline tests' (one copy of the launch flags).
+export { root, start } from './harness.mjs';
 
 /** A page (in its own context, downloads accepted) on `base + query`, recording problems. */
 export async function openPage(env, query = '', { clipboard = false, init } = {}) {
