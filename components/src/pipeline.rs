@@ -336,6 +336,8 @@ struct Controller {
     chained: bool,
     in_irq: bool,
     interrupts: u64,
+    /// Requests in the mmc recovery path (CRC error: CMD13, retry, reset).
+    recovering: usize,
 }
 
 impl PartView for Controller {
@@ -364,6 +366,11 @@ impl PartView for Controller {
                 if self.chained { { text(c.x + 8.0, TOP + 30.0, "small muted", "sent as one, 1 interrupt") } }
                 { for rows }
                 { text(c.x + 8.0, BOTTOM - 68.0, "small muted", "done, waiting for the IRQ") }
+                if self.recovering > 0 {
+                    <text x={f(c.x + 8.0)} y={f(BOTTOM - 84.0)} class="small warn" id={format!("{side}-recovery")}>
+                        { format!("CRC error: recovery (CMD13, retry) · {}", self.recovering) }
+                    </text>
+                }
                 <circle class={classes!("irq", self.in_irq.then_some("on"))} id={format!("{side}-irq")} cx={f(c.x + 18.0)} cy={f(BOTTOM - 14.0)} r="7" />
                 { text(c.x + 30.0, BOTTOM - 10.0, "small", format!("IRQ · {} so far", self.interrupts)) }
             </g>
@@ -483,7 +490,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <Part<Window> deps={Window { side: side.clone(), cfg, window: s.window, in_flight: s.in_flight, depth: s.hsq_depth,
                                              dynamic: s.hsq_dynamic, changes: s.hsq_depth_changes }} />
                 <Part<Slots> deps={Slots { cfg, occupied: lay::occupied_slots(s), waiting: s.host_queue.len() }} />
-                <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts }} />
+                <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts, recovering: s.requests.iter().filter(|r| r.stage == Stage::Recovery).count() }} />
                 <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus }} />
                 <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity }} />
                 <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone() }} />
