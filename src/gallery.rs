@@ -6,11 +6,10 @@
 //! natively and the browser tests drive it directly. Like [`crate::engine_bridge`] it only calls
 //! the engine's public API: `calibration`, `scenario::url`, `Simulator`.
 
-use mmcsim_engine::calibration::{self, authors_size, Case, Series, CASES, SERIES};
+use mmcsim_engine::calibration::{authors_size, Case, Series, CASES, SERIES};
 use mmcsim_engine::explain::Layer;
-use mmcsim_engine::mmc_test::size_name;
 use mmcsim_engine::scenario::url::encode_query;
-use mmcsim_engine::{Report, Scenario, ScenarioError, Simulator};
+use mmcsim_engine::{Scenario, ScenarioError, Simulator};
 
 /// Bytes per job the gallery runs for the series the authors ran at 512 MiB per job: 20 jobs x
 /// 512 MiB of 4 KiB requests is 2.6 million requests per column, minutes of a phone's battery in a
@@ -199,23 +198,6 @@ pub fn case_pair(case: &Case, size: u64) -> (Scenario, Scenario, String) {
     (a, b, q)
 }
 
-/// The case's figure from a finished run, in the series' unit: the run's bandwidth, or for
-/// mmc_test the entry of the case's transfer size (as `calibration::run_case` reads it).
-pub fn case_figure(case: &Case, scn: &Scenario, report: &Report) -> Option<f64> {
-    let bps = if scn.mmc_test.is_some() {
-        let name = size_name(case.bs);
-        let j = report.jobs.iter().find(|j| j.name == name)?;
-        j.read.bw_bytes() + j.write.bw_bytes()
-    } else {
-        let m = report.merged();
-        m.read.bw_bytes() + m.write.bw_bytes()
-    };
-    Some(match case.series().unit {
-        calibration::Unit::MiBs => bps / 1_048_576.0,
-        calibration::Unit::KiBs => bps / 1024.0,
-    })
-}
-
 /// One row of the table as it fills.
 #[derive(Clone, Debug)]
 pub struct Row {
@@ -303,7 +285,7 @@ impl TableRun {
         }
         let (scn, sim) = self.sim.as_mut().expect("started above");
         if sim.run_events(max_events) {
-            let fig = case_figure(case, scn, &sim.report());
+            let fig = case.figure(scn, &sim.report());
             let r = &mut self.rows[row];
             if b {
                 r.simulated.1 = fig;

@@ -139,6 +139,20 @@ impl Case {
         format!("{} {}", self.rw.name(), size_name(self.bs))
     }
 
+    /// The case's figure from a finished run of `scn`, in the series' unit: the run's
+    /// bandwidth, or for mmc_test the entry of the case's transfer size.
+    pub fn figure(&self, scn: &Scenario, report: &crate::Report) -> Option<f64> {
+        let bps = if scn.mmc_test.is_some() {
+            let name = size_name(self.bs);
+            let j = report.jobs.iter().find(|j| j.name == name)?;
+            j.read.bw_bytes() + j.write.bw_bytes()
+        } else {
+            let m = report.merged();
+            m.read.bw_bytes() + m.write.bw_bytes()
+        };
+        Some(self.series().unit.of_bytes_per_sec(bps))
+    }
+
     /// The scenario of column A (`b = false`) or B (`b = true`), `size` bytes per job.
     pub fn scenario(&self, b: bool, size: u64) -> Scenario {
         let mut s = Scenario { platform: self.platform.to_string(), group_reporting: true, ..Scenario::default() };
@@ -195,24 +209,9 @@ impl CaseResult {
     }
 }
 
-/// The case's figure from a finished run, in the case's unit (for mmc_test: the entry of the
-/// case's transfer size).
-fn figure(case: &Case, mmc_test: bool, report: &crate::Report) -> Option<f64> {
-    let unit = case.series().unit;
-    let bps = if mmc_test {
-        let name = size_name(case.bs);
-        let j = report.jobs.iter().find(|j| j.name == name)?;
-        j.read.bw_bytes() + j.write.bw_bytes()
-    } else {
-        let m = report.merged();
-        m.read.bw_bytes() + m.write.bw_bytes()
-    };
-    Some(unit.of_bytes_per_sec(bps))
-}
-
 fn throughput(case: &Case, scn: &Scenario) -> Result<f64, crate::ScenarioError> {
     let report = crate::sim::run(scn)?;
-    figure(case, scn.mmc_test.is_some(), &report).ok_or_else(|| crate::ScenarioError::general(format!("mmc_test ran no {} transfer", size_name(case.bs))))
+    case.figure(scn, &report).ok_or_else(|| crate::ScenarioError::general(format!("mmc_test ran no {} transfer", size_name(case.bs))))
 }
 
 /// Runs one case, both columns. `size_override` replaces the authors' per-job size.
@@ -274,5 +273,5 @@ pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
 /// (MiB/s, or KiB/s for mmc_test), to set beside [`measured_for`].
 pub fn simulated_for(scn: &Scenario, report: &crate::Report) -> Option<f64> {
     let (case, _) = case_for(scn)?;
-    figure(case, scn.mmc_test.is_some(), report)
+    case.figure(scn, report)
 }

@@ -3,62 +3,26 @@
 // Any console error or page error fails the test. Saves docs/screenshot.png for the README.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { root, start } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = path.join(root, 'dist');
 const screenshot = path.join(root, 'docs', 'screenshot.png');
-const TYPES = {
-    '.html': 'text/html; charset=utf-8',
-    '.js': 'text/javascript',
-    '.wasm': 'application/wasm',
-    '.css': 'text/css',
-    '.svg': 'image/svg+xml',
-    '.png': 'image/png',
-};
 // The series colour of the throughput chart (components/src/chart.rs, LINE).
 const SERIES_RGB = [0x25, 0x63, 0xeb];
 
-let server;
+let env;
 let browser;
 let base;
 
+// The static server for dist/ and the browser: the shared harness (one copy of the flags).
 before(async () => {
-    server = http.createServer(async (req, res) => {
-        const url = new URL(req.url, 'http://127.0.0.1');
-        let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
-        if (!file.startsWith(dist)) {
-            res.writeHead(403).end();
-            return;
-        }
-        if (url.pathname.endsWith('/')) file = path.join(file, 'index.html');
-        try {
-            const body = await readFile(file);
-            res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-            res.end(body);
-        } catch {
-            res.writeHead(404).end('not found');
-        }
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${server.address().port}/`;
-    browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-        headless: true,
-        args: [
-            '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-            '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        ],
-    });
+    env = await start();
+    ({ browser, base } = env);
 });
 
 after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await env?.close();
 });
 
 /** A page that records every console error, page error and failed request. */
