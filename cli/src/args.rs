@@ -72,7 +72,12 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
                 cli.format = match value(key, v)? {
                     "normal" => Format::Normal,
                     "json" => Format::Json,
-                    other => return Err(format!("{}: '{}' is not an output format; accepted: normal, json", key, other)),
+                    other => {
+                        return Err(format!(
+                            "{}: '{}' is not an output format; accepted: normal, json",
+                            key, other
+                        ))
+                    }
                 }
             }
             "output" => cli.output = Some(value(key, v)?.to_string()),
@@ -81,7 +86,8 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             "write-jobfile" => cli.write_jobfile = Some(value(key, v)?.to_string()),
             "trace-max-events" => {
                 let v = value(key, v)?;
-                let n = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000_000).map_err(|e| format!("{}: {}", key, e))?;
+                let n = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000_000)
+                    .map_err(|e| format!("{}: {}", key, e))?;
                 cli.trace_max_events = n as usize;
             }
             _ => cli.fio_args.push(arg.clone()),
@@ -95,7 +101,10 @@ pub fn size_override(fio_args: &[String]) -> Result<Option<u64>, String> {
     let mut size = None;
     for a in fio_args {
         if let Ok(("size", Some(v))) = split_arg(a) {
-            size = Some(mmcsim_engine::scenario::units::parse_size(v).map_err(|e| format!("size: {}", e))?);
+            size = Some(
+                mmcsim_engine::scenario::units::parse_size(v)
+                    .map_err(|e| format!("size: {}", e))?,
+            );
         }
     }
     Ok(size)
@@ -111,18 +120,42 @@ mod tests {
 
     #[test]
     fn splits_cli_options_from_fio_options() {
-        let c = parse(&s(&["--output-format=json", "-output=x.json", "--bs=4k", "jobs.fio", "--name=a"])).unwrap();
+        let c = parse(&s(&[
+            "--output-format=json",
+            "-output=x.json",
+            "--bs=4k",
+            "jobs.fio",
+            "--name=a",
+        ]))
+        .unwrap();
         assert_eq!(c.format, Format::Json);
         assert_eq!(c.output.as_deref(), Some("x.json"));
         assert_eq!(c.fio_args, s(&["--bs=4k", "--name=a"]));
         assert_eq!(c.job_files, s(&["jobs.fio"]));
-        assert!(parse(&s(&["--output-format=xml"])).unwrap_err().contains("accepted: normal, json"));
+        assert!(parse(&s(&["--output-format=xml"]))
+            .unwrap_err()
+            .contains("accepted: normal, json"));
         assert!(parse(&s(&["--output="])).is_err());
         assert_eq!(size_override(&s(&["--size=64m"])), Ok(Some(64 << 20)));
-        let c = parse(&s(&["--write_trace=t.json", "--write-csv=s.csv", "--write_jobfile=j.fio", "--trace_max_events=10"])).unwrap();
-        assert_eq!((c.write_trace.as_deref(), c.write_csv.as_deref(), c.write_jobfile.as_deref()), (Some("t.json"), Some("s.csv"), Some("j.fio")));
+        let c = parse(&s(&[
+            "--write_trace=t.json",
+            "--write-csv=s.csv",
+            "--write_jobfile=j.fio",
+            "--trace_max_events=10",
+        ]))
+        .unwrap();
+        assert_eq!(
+            (
+                c.write_trace.as_deref(),
+                c.write_csv.as_deref(),
+                c.write_jobfile.as_deref()
+            ),
+            (Some("t.json"), Some("s.csv"), Some("j.fio"))
+        );
         assert_eq!((c.trace_max_events, c.fio_args.len()), (10, 0));
-        assert!(parse(&s(&["--trace_max_events=0"])).unwrap_err().contains("trace_max_events"));
+        assert!(parse(&s(&["--trace_max_events=0"]))
+            .unwrap_err()
+            .contains("trace_max_events"));
         assert!(parse(&s(&["--write_csv"])).is_err());
     }
 }

@@ -20,7 +20,11 @@ pub struct Row {
 impl Row {
     /// Simulated relative to measured, in percent.
     pub fn error_pct(&self) -> f64 {
-        if self.measured == 0.0 { 0.0 } else { (self.simulated - self.measured) * 100.0 / self.measured }
+        if self.measured == 0.0 {
+            0.0
+        } else {
+            (self.simulated - self.measured) * 100.0 / self.measured
+        }
     }
 }
 
@@ -31,7 +35,11 @@ pub fn run(size_override: Option<u64>) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();
     for r in cases {
         let series = r.case.series();
-        let outlier = if r.case.outlier.is_some() { " (outlier)" } else { "" };
+        let outlier = if r.case.outlier.is_some() {
+            " (outlier)"
+        } else {
+            ""
+        };
         for (column, measured, simulated) in [
             (series.columns.0, r.case.measured.0, r.simulated.0),
             (series.columns.1, r.case.measured.1, r.simulated.1),
@@ -52,20 +60,40 @@ pub fn run(size_override: Option<u64>) -> Result<Vec<Row>, String> {
 /// The comparison table, one line per figure, columns aligned.
 pub fn render(rows: &[Row]) -> String {
     let w = |f: fn(&Row) -> usize, h: &str| rows.iter().map(f).max().unwrap_or(0).max(h.len());
-    let (wp, wc, wl) = (w(|r| r.platform.len(), "platform"), w(|r| r.case.len(), "case"), w(|r| r.column.len(), "column"));
+    let (wp, wc, wl) = (
+        w(|r| r.platform.len(), "platform"),
+        w(|r| r.case.len(), "case"),
+        w(|r| r.column.len(), "column"),
+    );
     let mut out = String::new();
-    let _ = writeln!(out, "{:wp$}  {:wc$}  {:wl$}  {:>10}  {:>10}  {:>7}  unit", "platform", "case", "column", "measured", "simulated", "error");
+    let _ = writeln!(
+        out,
+        "{:wp$}  {:wc$}  {:wl$}  {:>10}  {:>10}  {:>7}  unit",
+        "platform", "case", "column", "measured", "simulated", "error"
+    );
     for r in rows {
         let _ = writeln!(
             out,
             "{:wp$}  {:wc$}  {:wl$}  {:>10.2}  {:>10.2}  {:>+6.1}%  {}",
-            r.platform, r.case, r.column, r.measured, r.simulated, r.error_pct(), r.unit
+            r.platform,
+            r.case,
+            r.column,
+            r.measured,
+            r.simulated,
+            r.error_pct(),
+            r.unit
         );
     }
     if !rows.is_empty() {
         let worst = rows.iter().map(|r| r.error_pct().abs()).fold(0.0, f64::max);
         let mean = rows.iter().map(|r| r.error_pct().abs()).sum::<f64>() / rows.len() as f64;
-        let _ = writeln!(out, "{} figures, mean |error| {:.1}%, worst {:.1}%", rows.len(), mean, worst);
+        let _ = writeln!(
+            out,
+            "{} figures, mean |error| {:.1}%, worst {:.1}%",
+            rows.len(),
+            mean,
+            worst
+        );
     }
     out
 }

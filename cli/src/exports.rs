@@ -27,12 +27,19 @@ fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
 /// The exports that need no finished run: the job file, and the trace (its own traced run).
 pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
     if let Some(path) = &cli.write_jobfile {
-        write_file("write_jobfile", path, &mmcsim_engine::scenario::jobfile::to_jobfile(scn))?;
+        write_file(
+            "write_jobfile",
+            path,
+            &mmcsim_engine::scenario::jobfile::to_jobfile(scn),
+        )?;
     }
     if let Some(path) = &cli.write_trace {
         let fail = |e: std::io::Error| format!("write_trace '{}': {}", path, e);
         let file = std::fs::File::create(path).map_err(fail)?;
-        let mut out = FileFmt { w: std::io::BufWriter::new(file), err: None };
+        let mut out = FileFmt {
+            w: std::io::BufWriter::new(file),
+            err: None,
+        };
         let res = mmcsim_engine::export::write_trace_events(scn, cli.trace_max_events, &mut out);
         if let Some(e) = out.err.take() {
             return Err(fail(e));
@@ -46,7 +53,11 @@ pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
 /// The exports of the finished run: the time series.
 pub fn after_run(cli: &Cli, sim: &Simulator) -> Result<(), String> {
     if let Some(path) = &cli.write_csv {
-        write_file("write_csv", path, &mmcsim_engine::export::series_csv_of(&sim.series()))?;
+        write_file(
+            "write_csv",
+            path,
+            &mmcsim_engine::export::series_csv_of(&sim.series()),
+        )?;
     }
     Ok(())
 }

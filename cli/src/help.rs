@@ -28,8 +28,14 @@ pub fn usage() -> String {
     );
     for (title, kind) in [
         ("job options (fio)", OptionKind::Job),
-        ("scenario options (one value for the whole run)", OptionKind::Scenario),
-        ("accepted and ignored (fio compatibility)", OptionKind::Ignored),
+        (
+            "scenario options (one value for the whole run)",
+            OptionKind::Scenario,
+        ),
+        (
+            "accepted and ignored (fio compatibility)",
+            OptionKind::Ignored,
+        ),
     ] {
         let _ = writeln!(out, "\n{}:", title);
         for o in OPTIONS.iter().filter(|o| o.kind == kind) {
@@ -43,7 +49,11 @@ pub fn usage() -> String {
 pub fn platforms() -> String {
     let mut out = String::new();
     for p in mmcsim_engine::platform::PLATFORMS {
-        let _ = writeln!(out, "{:<20} {}\n{:<20} source: {}", p.name, p.description, "", p.source);
+        let _ = writeln!(
+            out,
+            "{:<20} {}\n{:<20} source: {}",
+            p.name, p.description, "", p.source
+        );
     }
     out
 }

@@ -22,7 +22,8 @@ fn scenario(cli: &Cli) -> Result<Scenario, String> {
     let mut b = ScenarioBuilder::new(Scenario::default());
     b.args(&cli.fio_args).map_err(|e| e.to_string())?;
     for path in &cli.job_files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("job file '{}': {}", path, e))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("job file '{}': {}", path, e))?;
         b.jobfile(&text).map_err(|e| format!("{}: {}", path, e))?;
     }
     b.finish().map_err(|e| e.to_string())
@@ -56,15 +57,22 @@ fn run(cli: &Cli) -> Result<String, String> {
 }
 
 fn main() {
-    let argv: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let argv: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let result = args::parse(&argv).and_then(|cli| {
         let text = run(&cli)?;
         match &cli.output {
-            Some(path) => std::fs::write(path, text).map_err(|e| format!("output '{}': {}", path, e)),
+            Some(path) => {
+                std::fs::write(path, text).map_err(|e| format!("output '{}': {}", path, e))
+            }
             None => {
                 let mut out = std::io::stdout().lock();
                 match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {}", e)),
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                        Err(format!("stdout: {}", e))
+                    }
                     _ => Ok(()),
                 }
             }

@@ -23,7 +23,11 @@ pub fn render(scn: &Scenario, rep: &Report) -> String {
 
 fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
     let err = if b.job.errors > 0 { 5 } else { 0 };
-    let _ = writeln!(out, "{}: (groupid=0, jobs={}): err={:2}: pid=0: (simulated)", b.job.name, b.clones, err);
+    let _ = writeln!(
+        out,
+        "{}: (groupid=0, jobs={}): err={:2}: pid=0: (simulated)",
+        b.job.name, b.clones, err
+    );
     for (name, d) in [("read", &b.job.read), ("write", &b.job.write)] {
         if d.total_ios == 0 {
             continue;
@@ -34,7 +38,11 @@ fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
         }
     }
     if b.job.flushes > 0 {
-        let _ = writeln!(out, "  fsync/fdatasync/sync_file_range:\n    sync: total={}", b.job.flushes);
+        let _ = writeln!(
+            out,
+            "  fsync/fdatasync/sync_file_range:\n    sync: total={}",
+            b.job.flushes
+        );
     }
 }
 
@@ -84,7 +92,14 @@ fn percentiles(out: &mut String, name: &str, h: &LatencyHistogram) {
             out.push_str("     |");
         }
         let last = j == vals.len() - 1;
-        let _ = write!(out, " {:5.2}th=[{:>w$}]{}", p, scale_down(*v, times), if last { '\n' } else { ',' }, w = width);
+        let _ = write!(
+            out,
+            " {:5.2}th=[{:>w$}]{}",
+            p,
+            scale_down(*v, times),
+            if last { '\n' } else { ',' },
+            w = width
+        );
         if !last && j % 4 == 3 {
             out.push('\n');
         }
@@ -129,7 +144,11 @@ fn sim_lines(out: &mut String, rep: &Report) {
         s.avg_batch(),
         if s.simulated_ns == 0 { 0.0 } else { s.bus_busy_ns as f64 * 100.0 / s.simulated_ns as f64 }
     );
-    let ios: u64 = rep.jobs.iter().map(|j| j.read.total_ios + j.write.total_ios).sum();
+    let ios: u64 = rep
+        .jobs
+        .iter()
+        .map(|j| j.read.total_ios + j.write.total_ios)
+        .sum();
     if ios > 0 && s.stage_ns.iter().any(|&t| t > 0) {
         let parts: Vec<String> = Stage::ALL
             .iter()
@@ -169,7 +188,14 @@ fn power_cut_lines(out: &mut String, p: &mmcsim_engine::PowerCutReport) {
     }
     let _ = writeln!(out, "    lost (acknowledged from the card's volatile cache, not yet programmed, no flush or FUA since):");
     for (off, len) in p.lost_ranges.iter().take(8) {
-        let _ = writeln!(out, "      bytes {}..{} ({} KiB at LBA {})", off, off + len, len / 1024, off / 512);
+        let _ = writeln!(
+            out,
+            "      bytes {}..{} ({} KiB at LBA {})",
+            off,
+            off + len,
+            len / 1024,
+            off / 512
+        );
     }
     if p.lost_ranges.len() > 8 {
         let _ = writeln!(out, "      ... {} more", p.lost_ranges.len() - 8);
@@ -185,7 +211,11 @@ fn group_line<'a>(out: &mut String, label: &str, dirs: impl Iterator<Item = &'a 
     let io: u64 = dirs.iter().map(|d| d.io_bytes).sum();
     let max_run = dirs.iter().map(|d| d.runtime_ns).max().unwrap_or(0);
     let min_run = dirs.iter().map(|d| d.runtime_ns).min().unwrap_or(0);
-    let agg = if max_run == 0 { 0 } else { (io as f64 * 1e9 / max_run as f64) as u64 };
+    let agg = if max_run == 0 {
+        0
+    } else {
+        (io as f64 * 1e9 / max_run as f64) as u64
+    };
     let min_bw = dirs.iter().map(|d| d.bw_bytes() as u64).min().unwrap_or(0);
     let max_bw = dirs.iter().map(|d| d.bw_bytes() as u64).max().unwrap_or(0);
     let bw = |v: u64, pow2: bool| num2str(v, 4, pow2, Unit::BytePerSec);

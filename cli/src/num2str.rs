@@ -51,7 +51,13 @@ pub fn num2str(num: u64, maxlen: usize, pow2: bool, unit: Unit) -> String {
     // fio prints the digits after "0."; a fraction that rounds up to 1.0 is carried instead.
     match frac.strip_prefix("0.") {
         Some(d) => format!("{}.{}{}{}", num, d, prefixes[post], unit_str),
-        None => format!("{}.{}{}{}", num + 1, "0".repeat(decimals), prefixes[post], unit_str),
+        None => format!(
+            "{}.{}{}{}",
+            num + 1,
+            "0".repeat(decimals),
+            prefixes[post],
+            unit_str
+        ),
     }
 }
 
@@ -103,7 +109,10 @@ mod tests {
         assert_eq!(num2str(812_345, 6, false, Unit::None), "812345");
         assert_eq!(num2str(8_123_456, 6, false, Unit::None), "8123.5k");
         assert_eq!(num2str(0, 4, false, Unit::None), "0");
-        assert_eq!(num2str(u64::MAX, 4, true, Unit::Byte), num2str(u64::MAX, 4, true, Unit::Byte));
+        assert_eq!(
+            num2str(u64::MAX, 4, true, Unit::Byte),
+            num2str(u64::MAX, 4, true, Unit::Byte)
+        );
     }
 
     #[test]

@@ -11,7 +11,12 @@ fn dir(ios: u64, bs: u64, runtime_ns: u64, lat0: u64) -> DirStats {
     for i in 0..ios {
         clat.record(lat0 + (i * 7919) % (lat0 / 2 + 1));
     }
-    DirStats { io_bytes: ios * bs, total_ios: ios, runtime_ns, clat }
+    DirStats {
+        io_bytes: ios * bs,
+        total_ios: ios,
+        runtime_ns,
+        clat,
+    }
 }
 
 pub fn sample(scn: &Scenario) -> Report {
@@ -36,11 +41,19 @@ pub fn sample(scn: &Scenario) -> Report {
         bus_commands: 2000,
         requeues: 17,
         batch_hist: vec![0, 2000],
-        stage_ns: Stage::ALL.iter().map(|s| s.index() as u64 * 1_000_000).collect(),
+        stage_ns: Stage::ALL
+            .iter()
+            .map(|s| s.index() as u64 * 1_000_000)
+            .collect(),
         bus_busy_ns: 1_000_000_000,
         ..SimStats::default()
     };
-    Report { platform: scn.platform.clone(), jobs, sim, power_cut: None }
+    Report {
+        platform: scn.platform.clone(),
+        jobs,
+        sim,
+        power_cut: None,
+    }
 }
 
 fn scn(line: &str) -> Scenario {
@@ -52,14 +65,40 @@ fn scn(line: &str) -> Scenario {
 fn normal_output_group_reporting() {
     let s = scn("--rw=randread --bs=4k --size=512m --group_reporting --numjobs=20 --name=test");
     let out = normal::render(&s, &sample(&s));
-    assert!(out.starts_with("test: (groupid=0, jobs=20): err= 0: pid=0: (simulated)\n"), "{}", out);
-    assert!(out.contains("  read: IOPS=2370, BW=9482KiB/s (9710kB/s)(78.1MiB/8437msec)\n"), "{}", out);
-    assert!(out.contains("    clat (usec): min=1200, max=1799"), "{}", out);
-    assert!(out.contains("    clat percentiles (usec):\n     |  1.00th=["), "{}", out);
+    assert!(
+        out.starts_with("test: (groupid=0, jobs=20): err= 0: pid=0: (simulated)\n"),
+        "{}",
+        out
+    );
+    assert!(
+        out.contains("  read: IOPS=2370, BW=9482KiB/s (9710kB/s)(78.1MiB/8437msec)\n"),
+        "{}",
+        out
+    );
+    assert!(
+        out.contains("    clat (usec): min=1200, max=1799"),
+        "{}",
+        out
+    );
+    assert!(
+        out.contains("    clat percentiles (usec):\n     |  1.00th=["),
+        "{}",
+        out
+    );
     assert!(out.contains("\n     | 99.99th=["), "{}", out);
     assert!(out.contains("  mmcsim: simulated=8.437s events=123456 interrupts=2000 bus_cmds=2000 requeues=17 avg_batch=1.00"));
-    assert!(out.contains("Run status group 0 (all jobs):\n   READ: bw=9482KiB/s (9710kB/s), 474KiB/s-474KiB/s"), "{}", out);
-    assert!(out.contains("io=78.1MiB (81.9MB), run=8437-8437msec\n"), "{}", out);
+    assert!(
+        out.contains(
+            "Run status group 0 (all jobs):\n   READ: bw=9482KiB/s (9710kB/s), 474KiB/s-474KiB/s"
+        ),
+        "{}",
+        out
+    );
+    assert!(
+        out.contains("io=78.1MiB (81.9MB), run=8437-8437msec\n"),
+        "{}",
+        out
+    );
     assert_eq!(out.matches("(groupid=0").count(), 1);
 }
 
@@ -75,7 +114,10 @@ fn json_output_is_fio_shaped() {
     let s = scn("--platform=unisoc-hsq-2023 --bs=8k --group_reporting --numjobs=2 --name=test --rw=randread");
     let text = json::render(&s, &sample(&s));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["fio version"], format!("mmcsim-{}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        v["fio version"],
+        format!("mmcsim-{}", env!("CARGO_PKG_VERSION"))
+    );
     assert_eq!(v["global options"]["platform"], "unisoc-hsq-2023");
     let jobs = v["jobs"].as_array().unwrap();
     assert_eq!(jobs.len(), 1);
@@ -86,7 +128,12 @@ fn json_output_is_fio_shaped() {
     assert_eq!(j["read"]["total_ios"], 2000);
     assert_eq!(j["read"]["io_bytes"], 2000 * 8192);
     assert_eq!(j["read"]["runtime"], 8437);
-    assert!(j["read"]["clat_ns"]["percentile"]["99.990000"].as_u64().unwrap() >= 1_200_000);
+    assert!(
+        j["read"]["clat_ns"]["percentile"]["99.990000"]
+            .as_u64()
+            .unwrap()
+            >= 1_200_000
+    );
     assert_eq!(j["mmcsim"]["stage_ns"]["submit"], 0);
     assert_eq!(j["mmcsim"]["batch_hist"][1], 2000);
     assert!(text.contains("\"jobname\" : \"test\""));
@@ -118,7 +165,11 @@ fn show() {
 fn json_output_matches_golden() {
     let s = scn("--platform=unisoc-hsq-2023 --bs=8k --group_reporting --numjobs=2 --name=test --rw=randread --name=b --rw=write");
     let mut r = sample(&s);
-    r.power_cut = Some(mmcsim_engine::PowerCutReport { at_ns: 5, lost_ranges: vec![(4096, 512)], ..Default::default() });
+    r.power_cut = Some(mmcsim_engine::PowerCutReport {
+        at_ns: 5,
+        lost_ranges: vec![(4096, 512)],
+        ..Default::default()
+    });
     let text = json::render(&s, &r);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/testdata/sample.json");
     if std::env::var_os("MMCSIM_UPDATE_GOLDEN").is_some() {

@@ -5,7 +5,10 @@
 use std::process::{Command, Output};
 
 fn mmcsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mmcsim")).args(args).output().expect("run mmcsim")
+    Command::new(env!("CARGO_BIN_EXE_mmcsim"))
+        .args(args)
+        .output()
+        .expect("run mmcsim")
 }
 
 /// Exit status 2 and exactly one line on stderr that contains `expect`.
@@ -14,13 +17,21 @@ fn bad(args: &[&str], expect: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{:?}: {}", args, err);
     assert_eq!(err.lines().count(), 1, "{:?}: {}", args, err);
-    assert!(err.starts_with("mmcsim: ") && err.contains(expect), "{:?}: {}", args, err);
+    assert!(
+        err.starts_with("mmcsim: ") && err.contains(expect),
+        "{:?}: {}",
+        args,
+        err
+    );
     assert!(!err.contains("panicked"), "{}", err);
 }
 
 #[test]
 fn bad_input_is_one_line_and_status_2() {
-    bad(&["--ioengine=mmap"], "mmcsim: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring");
+    bad(
+        &["--ioengine=mmap"],
+        "mmcsim: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring",
+    );
     bad(&["--iodeth=4"], "did you mean 'iodepth'?");
     bad(&["--bs="], "bs: '' is not a size");
     bad(&["--bs"], "bs: needs a value");
@@ -41,7 +52,10 @@ fn job_file_errors_name_file_and_line() {
     let path = dir.join("bad.fio");
     std::fs::write(&path, "[global]\nbs=4k\n\n[x]\nioengine=mmap\n").unwrap();
     let p = path.to_string_lossy().to_string();
-    bad(&[&p], &format!("{}: line 5: ioengine: 'mmap' is not modelled", p));
+    bad(
+        &[&p],
+        &format!("{}: line 5: ioengine: 'mmap' is not modelled", p),
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -50,8 +64,18 @@ fn list_platforms_lists_the_four_presets() {
     let out = mmcsim(&["--list-platforms"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    for p in ["sprd-hs400es-2020", "unisoc-fua-2022", "u300-mmci-2011", "unisoc-hsq-2023"] {
-        assert!(text.lines().any(|l| l.starts_with(p)), "{} missing:\n{}", p, text);
+    for p in [
+        "sprd-hs400es-2020",
+        "unisoc-fua-2022",
+        "u300-mmci-2011",
+        "unisoc-hsq-2023",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(p)),
+            "{} missing:\n{}",
+            p,
+            text
+        );
     }
 }
 
@@ -60,7 +84,13 @@ fn help_lists_the_options() {
     let out = mmcsim(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    for o in ["ioengine", "hsq_depth", "mmc_test", "--output-format", "filename"] {
+    for o in [
+        "ioengine",
+        "hsq_depth",
+        "mmc_test",
+        "--output-format",
+        "filename",
+    ] {
         assert!(text.contains(o), "{} missing", o);
     }
 }
@@ -83,9 +113,17 @@ fn run_normal_output() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{}", err);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("test: (groupid=0, jobs=20): err= 0: pid=0: (simulated)\n"), "{}", text);
+    assert!(
+        text.starts_with("test: (groupid=0, jobs=20): err= 0: pid=0: (simulated)\n"),
+        "{}",
+        text
+    );
     assert!(text.contains("  read: IOPS="), "{}", text);
-    assert!(text.contains("Run status group 0 (all jobs):\n   READ: bw="), "{}", text);
+    assert!(
+        text.contains("Run status group 0 (all jobs):\n   READ: bw="),
+        "{}",
+        text
+    );
 }
 
 #[test]
@@ -102,7 +140,12 @@ fn run_json_output_parses_and_is_deterministic() {
     assert_eq!(j["read"]["io_bytes"], 20 << 20);
     assert_eq!(j["read"]["total_ios"], 20 * 256);
     assert!(j["read"]["bw_bytes"].as_u64().unwrap() > 0);
-    assert!(j["read"]["clat_ns"]["percentile"]["50.000000"].as_u64().unwrap() > 0);
+    assert!(
+        j["read"]["clat_ns"]["percentile"]["50.000000"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     assert!(j["mmcsim"]["simulated_ns"].as_u64().unwrap() > 0);
     let b = mmcsim(&args);
     assert_eq!(a.stdout, b.stdout, "same scenario and seed, same bytes");
@@ -113,7 +156,11 @@ fn run_output_file() {
     let path = std::env::temp_dir().join(format!("mmcsim-cli-out-{}.json", std::process::id()));
     let p = format!("--output={}", path.display());
     let out = mmcsim(&["--size=256k", "--output-format=json", &p]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.stdout.is_empty());
     let text = std::fs::read_to_string(&path).unwrap();
     let _: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -125,7 +172,13 @@ fn run_write_exports() {
     let dir = std::env::temp_dir().join(format!("mmcsim-cli-exports-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (t, c, j) = (dir.join("t.json"), dir.join("s.csv"), dir.join("j.fio"));
-    let args = ["--rw=randread", "--size=256k", "--numjobs=4", "--packed=8", "--name=test"];
+    let args = [
+        "--rw=randread",
+        "--size=256k",
+        "--numjobs=4",
+        "--packed=8",
+        "--name=test",
+    ];
     let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     all.push(format!("--write_trace={}", t.display()));
     all.push(format!("--write_csv={}", c.display()));
@@ -133,19 +186,42 @@ fn run_write_exports() {
     all.push("--output-format=json".to_string());
     let all: Vec<&str> = all.iter().map(String::as_str).collect();
     let out = mmcsim(&all);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
     assert!(trace["traceEvents"].as_array().unwrap().len() > 4 * 64);
     assert_eq!(trace["otherData"]["truncated"], false);
     let csv = std::fs::read_to_string(&c).unwrap();
-    assert!(csv.starts_with("t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight\n"), "{}", csv);
+    assert!(
+        csv.starts_with("t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight\n"),
+        "{}",
+        csv
+    );
     // The job file runs the same scenario again.
     let again = mmcsim(&[j.to_str().unwrap(), "--output-format=json"]);
     assert_eq!(again.stdout, out.stdout);
-    let capped = mmcsim(&["--size=256k", "--trace_max_events=10", &format!("--write_trace={}", t.display())]);
+    let capped = mmcsim(&[
+        "--size=256k",
+        "--trace_max_events=10",
+        &format!("--write_trace={}", t.display()),
+    ]);
     assert!(capped.status.success());
-    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
-    assert_eq!((trace["traceEvents"].as_array().unwrap().len(), &trace["otherData"]["truncated"]), (10, &serde_json::json!(true)));
-    bad(&["--write_trace=/nonexistent/dir/t.json"], "write_trace '/nonexistent/dir/t.json'");
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
+    assert_eq!(
+        (
+            trace["traceEvents"].as_array().unwrap().len(),
+            &trace["otherData"]["truncated"]
+        ),
+        (10, &serde_json::json!(true))
+    );
+    bad(
+        &["--write_trace=/nonexistent/dir/t.json"],
+        "write_trace '/nonexistent/dir/t.json'",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

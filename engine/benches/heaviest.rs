@@ -8,7 +8,11 @@ use std::time::Instant;
 use mmcsim_engine::{IoEngine, JobSpec, Rw, Scenario, Simulator};
 
 fn main() {
-    let mut s = Scenario { platform: "sprd-hs400es-2020".into(), group_reporting: true, ..Scenario::default() };
+    let mut s = Scenario {
+        platform: "sprd-hs400es-2020".into(),
+        group_reporting: true,
+        ..Scenario::default()
+    };
     s.host.packed = Some(8);
     s.jobs = vec![JobSpec {
         name: "test".into(),

@@ -79,7 +79,12 @@ impl Simulator {
             // loops, as `blk_mq_dispatch_rq_list` does after a BLK_STS_RESOURCE for busy.
             return;
         }
-        let Some(req) = self.blk.dispatch.pop_front().or_else(|| self.blk.sw_queue.pop_front()) else {
+        let Some(req) = self
+            .blk
+            .dispatch
+            .pop_front()
+            .or_else(|| self.blk.sw_queue.pop_front())
+        else {
             // Dispatch round over.
             if self.blk.force_commit && issued.is_some() {
                 self.mmc_commit_rqs();
@@ -89,7 +94,8 @@ impl Simulator {
         match self.mmc_queue_rq(req) {
             Ok(cost) => {
                 self.set_stage(req, Stage::Issue);
-                self.q.push(self.now + cost, Event::Dispatch { issued: Some(req) });
+                self.q
+                    .push(self.now + cost, Event::Dispatch { issued: Some(req) });
             }
             Err(()) => {
                 // BLK_STS_RESOURCE: back to the head of hctx->dispatch; SCHED_RESTART re-runs
@@ -137,5 +143,4 @@ impl Simulator {
         self.blk.rerun_pending = false;
         self.blk_mq_dispatch(None);
     }
-
 }

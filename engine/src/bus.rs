@@ -57,7 +57,12 @@ pub struct Bus {
 
 impl Bus {
     pub fn new(t: BusTiming) -> Bus {
-        Bus { t, timeline: VecDeque::new(), keep: 0, busy_ns: 0 }
+        Bus {
+            t,
+            timeline: VecDeque::new(),
+            keep: 0,
+            busy_ns: 0,
+        }
     }
 
     /// Keep the last `n` segments (0 = keep none).
@@ -81,7 +86,12 @@ impl Bus {
         if self.timeline.len() == self.keep {
             self.timeline.pop_front();
         }
-        self.timeline.push_back(Segment { kind, start, end, req });
+        self.timeline.push_back(Segment {
+            kind,
+            start,
+            end,
+            req,
+        });
     }
 
     /// Takes the segments kept, oldest first.

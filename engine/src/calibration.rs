@@ -102,22 +102,118 @@ queueing cannot overlap NAND reads with an ADMA3 chain, so no single preset repr
 physically consistent 100 us NAND read and flags this case.";
 
 pub const CASES: [Case; 16] = [
-    Case { platform: "sprd-hs400es-2020", rw: Rw::Read, bs: 4 * K, measured: (60.68, 229.6), outlier: None },
-    Case { platform: "sprd-hs400es-2020", rw: Rw::RandRead, bs: 4 * K, measured: (31.36, 180.8), outlier: Some(SPRD_RANDREAD_NOTE) },
-    Case { platform: "sprd-hs400es-2020", rw: Rw::Write, bs: 4 * K, measured: (71.66, 172.0), outlier: None },
-    Case { platform: "sprd-hs400es-2020", rw: Rw::RandWrite, bs: 4 * K, measured: (68.76, 169.2), outlier: None },
-    Case { platform: "unisoc-fua-2022", rw: Rw::Read, bs: 512 * K, measured: (265.74, 257.86), outlier: None },
-    Case { platform: "unisoc-fua-2022", rw: Rw::RandRead, bs: 4 * K, measured: (98.81, 100.2), outlier: None },
-    Case { platform: "unisoc-fua-2022", rw: Rw::Write, bs: 512 * K, measured: (200.5, 149.48), outlier: None },
-    Case { platform: "unisoc-fua-2022", rw: Rw::RandWrite, bs: 4 * K, measured: (70.32, 12.68), outlier: None },
-    Case { platform: "u300-mmci-2011", rw: Rw::Write, bs: 4 * K, measured: (2818.0, 2864.0), outlier: None },
-    Case { platform: "u300-mmci-2011", rw: Rw::Write, bs: 127 * 512, measured: (4749.0, 4849.0), outlier: None },
-    Case { platform: "u300-mmci-2011", rw: Rw::Read, bs: 4 * K, measured: (3880.0, 4002.0), outlier: None },
-    Case { platform: "u300-mmci-2011", rw: Rw::Read, bs: 127 * 512, measured: (8069.0, 8327.0), outlier: None },
-    Case { platform: "unisoc-hsq-2023", rw: Rw::Write, bs: 512 * K, measured: (165.67, 166.33), outlier: None },
-    Case { platform: "unisoc-hsq-2023", rw: Rw::Read, bs: 512 * K, measured: (326.0, 326.3), outlier: None },
-    Case { platform: "unisoc-hsq-2023", rw: Rw::RandWrite, bs: 4 * K, measured: (82.87, 86.67), outlier: None },
-    Case { platform: "unisoc-hsq-2023", rw: Rw::RandRead, bs: 4 * K, measured: (48.03, 48.03), outlier: None },
+    Case {
+        platform: "sprd-hs400es-2020",
+        rw: Rw::Read,
+        bs: 4 * K,
+        measured: (60.68, 229.6),
+        outlier: None,
+    },
+    Case {
+        platform: "sprd-hs400es-2020",
+        rw: Rw::RandRead,
+        bs: 4 * K,
+        measured: (31.36, 180.8),
+        outlier: Some(SPRD_RANDREAD_NOTE),
+    },
+    Case {
+        platform: "sprd-hs400es-2020",
+        rw: Rw::Write,
+        bs: 4 * K,
+        measured: (71.66, 172.0),
+        outlier: None,
+    },
+    Case {
+        platform: "sprd-hs400es-2020",
+        rw: Rw::RandWrite,
+        bs: 4 * K,
+        measured: (68.76, 169.2),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-fua-2022",
+        rw: Rw::Read,
+        bs: 512 * K,
+        measured: (265.74, 257.86),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-fua-2022",
+        rw: Rw::RandRead,
+        bs: 4 * K,
+        measured: (98.81, 100.2),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-fua-2022",
+        rw: Rw::Write,
+        bs: 512 * K,
+        measured: (200.5, 149.48),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-fua-2022",
+        rw: Rw::RandWrite,
+        bs: 4 * K,
+        measured: (70.32, 12.68),
+        outlier: None,
+    },
+    Case {
+        platform: "u300-mmci-2011",
+        rw: Rw::Write,
+        bs: 4 * K,
+        measured: (2818.0, 2864.0),
+        outlier: None,
+    },
+    Case {
+        platform: "u300-mmci-2011",
+        rw: Rw::Write,
+        bs: 127 * 512,
+        measured: (4749.0, 4849.0),
+        outlier: None,
+    },
+    Case {
+        platform: "u300-mmci-2011",
+        rw: Rw::Read,
+        bs: 4 * K,
+        measured: (3880.0, 4002.0),
+        outlier: None,
+    },
+    Case {
+        platform: "u300-mmci-2011",
+        rw: Rw::Read,
+        bs: 127 * 512,
+        measured: (8069.0, 8327.0),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-hsq-2023",
+        rw: Rw::Write,
+        bs: 512 * K,
+        measured: (165.67, 166.33),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-hsq-2023",
+        rw: Rw::Read,
+        bs: 512 * K,
+        measured: (326.0, 326.3),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-hsq-2023",
+        rw: Rw::RandWrite,
+        bs: 4 * K,
+        measured: (82.87, 86.67),
+        outlier: None,
+    },
+    Case {
+        platform: "unisoc-hsq-2023",
+        rw: Rw::RandRead,
+        bs: 4 * K,
+        measured: (48.03, 48.03),
+        outlier: None,
+    },
 ];
 
 /// Bytes per job the authors used (fio `size=`; mmc_test: 128 MiB per transfer size).
@@ -131,7 +227,10 @@ pub fn authors_size(platform: &str) -> u64 {
 
 impl Case {
     pub fn series(&self) -> &'static Series {
-        SERIES.iter().find(|s| s.platform == self.platform).expect("every case has a series")
+        SERIES
+            .iter()
+            .find(|s| s.platform == self.platform)
+            .expect("every case has a series")
     }
 
     /// "randread 4KiB"-style label.
@@ -155,7 +254,11 @@ impl Case {
 
     /// The scenario of column A (`b = false`) or B (`b = true`), `size` bytes per job.
     pub fn scenario(&self, b: bool, size: u64) -> Scenario {
-        let mut s = Scenario { platform: self.platform.to_string(), group_reporting: true, ..Scenario::default() };
+        let mut s = Scenario {
+            platform: self.platform.to_string(),
+            group_reporting: true,
+            ..Scenario::default()
+        };
         let job = |numjobs: u32| JobSpec {
             name: "test".to_string(),
             rw: self.rw,
@@ -169,11 +272,17 @@ impl Case {
         };
         match self.platform {
             "sprd-hs400es-2020" => {
-                s.jobs = vec![JobSpec { iodepth: 20, ..job(20) }];
+                s.jobs = vec![JobSpec {
+                    iodepth: 20,
+                    ..job(20)
+                }];
                 s.host.packed = Some(if b { 8 } else { 0 });
             }
             "unisoc-fua-2022" => {
-                s.jobs = vec![JobSpec { sync: matches!(self.rw, Rw::Write | Rw::RandWrite), ..job(1) }];
+                s.jobs = vec![JobSpec {
+                    sync: matches!(self.rw, Rw::Write | Rw::RandWrite),
+                    ..job(1)
+                }];
                 s.host.fua = Some(b);
             }
             "u300-mmci-2011" => {
@@ -182,8 +291,15 @@ impl Case {
                 s.jobs = vec![job(1)];
             }
             _ => {
-                s.jobs = vec![JobSpec { iodepth: 64, ..job(8) }];
-                s.host.hsq_depth = Some(if b { HsqDepth::Dynamic } else { HsqDepth::Fixed(2) });
+                s.jobs = vec![JobSpec {
+                    iodepth: 64,
+                    ..job(8)
+                }];
+                s.host.hsq_depth = Some(if b {
+                    HsqDepth::Dynamic
+                } else {
+                    HsqDepth::Fixed(2)
+                });
             }
         }
         s
@@ -201,25 +317,39 @@ impl CaseResult {
     /// Relative error of the simulated figure, percent.
     pub fn error_pct(&self) -> (f64, f64) {
         let e = |s: f64, m: f64| (s - m) / m * 100.0;
-        (e(self.simulated.0, self.case.measured.0), e(self.simulated.1, self.case.measured.1))
+        (
+            e(self.simulated.0, self.case.measured.0),
+            e(self.simulated.1, self.case.measured.1),
+        )
     }
     /// B / A, measured and simulated.
     pub fn ratios(&self) -> (f64, f64) {
-        (self.case.measured.1 / self.case.measured.0, self.simulated.1 / self.simulated.0)
+        (
+            self.case.measured.1 / self.case.measured.0,
+            self.simulated.1 / self.simulated.0,
+        )
     }
 }
 
 fn throughput(case: &Case, scn: &Scenario) -> Result<f64, crate::ScenarioError> {
     let report = crate::sim::run(scn)?;
-    case.figure(scn, &report).ok_or_else(|| crate::ScenarioError::general(format!("mmc_test ran no {} transfer", size_name(case.bs))))
+    case.figure(scn, &report).ok_or_else(|| {
+        crate::ScenarioError::general(format!("mmc_test ran no {} transfer", size_name(case.bs)))
+    })
 }
 
 /// Runs one case, both columns. `size_override` replaces the authors' per-job size.
-pub fn run_case(case: &Case, size_override: Option<u64>) -> Result<CaseResult, crate::ScenarioError> {
+pub fn run_case(
+    case: &Case,
+    size_override: Option<u64>,
+) -> Result<CaseResult, crate::ScenarioError> {
     let size = size_override.unwrap_or_else(|| authors_size(case.platform));
     let a = throughput(case, &case.scenario(false, size))?;
     let b = throughput(case, &case.scenario(true, size))?;
-    Ok(CaseResult { case: *case, simulated: (a, b) })
+    Ok(CaseResult {
+        case: *case,
+        simulated: (a, b),
+    })
 }
 
 /// Runs every case.
@@ -240,8 +370,23 @@ pub struct MeasuredFigure {
 /// The measured case and column (`true` = B) matching `scn` (any size, any seed).
 fn case_for(scn: &Scenario) -> Option<(&'static Case, bool)> {
     let key = |s: &Scenario| {
-        let j = s.jobs.first().map(|j| (j.rw, j.bs, j.numjobs, j.outstanding(), j.sync, j.fsync, s.jobs.len()));
-        (s.platform.clone(), s.host_config().ok(), s.mmc_test, if s.mmc_test.is_some() { None } else { j })
+        let j = s.jobs.first().map(|j| {
+            (
+                j.rw,
+                j.bs,
+                j.numjobs,
+                j.outstanding(),
+                j.sync,
+                j.fsync,
+                s.jobs.len(),
+            )
+        });
+        (
+            s.platform.clone(),
+            s.host_config().ok(),
+            s.mmc_test,
+            if s.mmc_test.is_some() { None } else { j },
+        )
     };
     let want = key(scn);
     for case in CASES.iter().filter(|c| c.platform == scn.platform) {
@@ -263,7 +408,11 @@ pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
     Some(MeasuredFigure {
         value: if b { case.measured.1 } else { case.measured.0 },
         unit: series.unit,
-        column: if b { series.columns.1 } else { series.columns.0 },
+        column: if b {
+            series.columns.1
+        } else {
+            series.columns.0
+        },
         source: series.source,
         outlier: case.outlier,
     })

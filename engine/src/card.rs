@@ -76,7 +76,11 @@ impl Card {
         self.cache_enabled
     }
     pub fn cache_capacity(&self) -> u64 {
-        if self.cache_enabled { self.t.cache_bytes } else { 0 }
+        if self.cache_enabled {
+            self.t.cache_bytes
+        } else {
+            0
+        }
     }
 
     /// Background NAND programming: the cache drains in FIFO order at the program bandwidth.
@@ -89,13 +93,17 @@ impl Card {
             self.drain_carry = 0;
             return;
         }
-        let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128 + self.drain_carry;
+        let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128
+            + self.drain_carry;
         // The card programs only what exceeds its hold size (a full program unit stays cached).
-        let mut bytes = ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()));
+        let mut bytes =
+            ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()));
         self.drain_carry = total % 1_000_000_000;
         self.drained_to = now;
         while bytes > 0 {
-            let Some(front) = self.cache.front_mut() else { break };
+            let Some(front) = self.cache.front_mut() else {
+                break;
+            };
             // NAND is programmed in whole 512-byte sectors; a partial sector waits for more time.
             let mut take = bytes.min(front.remaining);
             if take < front.remaining {
@@ -139,7 +147,10 @@ impl Card {
     /// anything else a NAND page read (unless it hits the card's buffer by chance).
     pub fn read_access(&mut self, offset: u64, len: u64) -> u64 {
         let end = offset.saturating_add(len);
-        let hit = self.windows.iter().position(|&(s, e)| offset >= s && offset < e.max(s + 1) || offset == e);
+        let hit = self
+            .windows
+            .iter()
+            .position(|&(s, e)| offset >= s && offset < e.max(s + 1) || offset == e);
         let new_window = (offset, end.saturating_add(self.t.read_ahead_bytes));
         let latency = match hit {
             Some(i) => {
@@ -171,7 +182,9 @@ impl Card {
         if lat <= self.t.read_latency_seq_ns {
             return t + lat;
         }
-        let die = (0..self.die_free.len()).min_by_key(|&i| self.die_free[i]).unwrap_or(0);
+        let die = (0..self.die_free.len())
+            .min_by_key(|&i| self.die_free[i])
+            .unwrap_or(0);
         let start = t.max(self.die_free[die]);
         self.die_free[die] = start + lat;
         start + lat
@@ -180,14 +193,26 @@ impl Card {
     /// A write whose data phase may start at `data_start`, carrying `len` bytes over a bus of
     /// `bus_bps`. Returns (data start after any cache stall, data end, busy end).
     /// `req` is the id of the writing request (to tell, at a power cut, whose data is lost).
-    pub fn write(&mut self, data_start: u64, offset: u64, len: u64, reliable: bool, bus_bps: u64, req: u64) -> (u64, u64, u64) {
+    pub fn write(
+        &mut self,
+        data_start: u64,
+        offset: u64,
+        len: u64,
+        reliable: bool,
+        bus_bps: u64,
+        req: u64,
+    ) -> (u64, u64, u64) {
         let rate = bus_bps.min(self.t.write_accept_bytes_per_sec.max(1));
         if reliable {
             // Reliable write: programmed as it arrives; the card answers once it is in NAND.
             let data_end = data_start + xfer_ns(len, rate);
             let programmed = data_start + xfer_ns(len, self.t.reliable_write_bytes_per_sec);
             self.programmed_bytes += len;
-            return (data_start, data_end, data_end.max(programmed) + self.t.reliable_write_fixed_ns);
+            return (
+                data_start,
+                data_end,
+                data_end.max(programmed) + self.t.reliable_write_fixed_ns,
+            );
         }
         if !self.cache_enabled {
             // No volatile cache: the data lands in the card's page buffer and is programmed
@@ -208,7 +233,12 @@ impl Card {
         }
         let data_end = start + xfer_ns(len, rate);
         self.drain_to(data_end);
-        self.cache.push_back(CachedExtent { offset, len, remaining: len, req });
+        self.cache.push_back(CachedExtent {
+            offset,
+            len,
+            remaining: len,
+            req,
+        });
         self.dirty += len;
         (start, data_end, data_end + self.t.write_busy_ns)
     }
@@ -296,7 +326,11 @@ mod tests {
         let lost = c.power_cut(t);
         let bytes: u64 = lost.iter().map(|e| e.remaining).sum();
         assert!(bytes > 0 && bytes <= hold, "lost {bytes} of hold {hold}");
-        assert_eq!(lost.last().map(|e| e.req), Some(63), "the newest writes are the ones lost");
+        assert_eq!(
+            lost.last().map(|e| e.req),
+            Some(63),
+            "the newest writes are the ones lost"
+        );
     }
 
     #[test]

@@ -44,7 +44,9 @@ impl Simulator {
             self.host_schedule_start(self.cqe.bus_free_at);
             return;
         }
-        let Some(pos) = (0..self.cqe.tasks.len()).min_by_key(|&i| self.cqe.tasks[i].1) else { return };
+        let Some(pos) = (0..self.cqe.tasks.len()).min_by_key(|&i| self.cqe.tasks[i].1) else {
+            return;
+        };
         let (req, ready) = self.cqe.tasks.remove(pos);
         let t0 = self.now.max(ready.saturating_sub(self.bus.t.cmd_ns));
         let is_read = self.reqs.get(req).op == Op::Read;

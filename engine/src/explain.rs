@@ -19,7 +19,15 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 7] = [Layer::Jobs, Layer::BlkMq, Layer::MmcQueue, Layer::HostQueue, Layer::Controller, Layer::Bus, Layer::Card];
+    pub const ALL: [Layer; 7] = [
+        Layer::Jobs,
+        Layer::BlkMq,
+        Layer::MmcQueue,
+        Layer::HostQueue,
+        Layer::Controller,
+        Layer::Bus,
+        Layer::Card,
+    ];
 }
 
 /// A titled explanation naming the kernel functions involved.
@@ -117,7 +125,11 @@ pub fn stage_info(stage: Stage) -> Info {
         Stage::Complete => ("completed", &["mmc_post_req", "blk_mq_complete_request"], "Unmapped and completed; the job picks up the completion."),
         Stage::Done => ("done", &[], "The job has seen the completion."),
     };
-    Info { title, kernel, text }
+    Info {
+        title,
+        kernel,
+        text,
+    }
 }
 
 /// Sentences describing what the finished (or running) run shows, from its simulated figures.
@@ -130,7 +142,8 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
         return out;
     }
     let per = |st: Stage| s.stage(st) as f64 / ios as f64 / 1000.0;
-    let bus = per(Stage::Command) + per(Stage::CardAccess) + per(Stage::Data) + per(Stage::CardBusy);
+    let bus =
+        per(Stage::Command) + per(Stage::CardAccess) + per(Stage::Data) + per(Stage::CardBusy);
     let software = per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete);
     let busy_pct = (s.bus_busy_ns as f64 * 100.0 / s.simulated_ns as f64).min(100.0);
     out.push(format!(
@@ -160,13 +173,20 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
         }
     }
     if s.requeues > 0 {
-        out.push(format!("mmc_mq_queue_rq refused requests {} times (BLK_STS_RESOURCE): the window was full.", s.requeues));
+        out.push(format!(
+            "mmc_mq_queue_rq refused requests {} times (BLK_STS_RESOURCE): the window was full.",
+            s.requeues
+        ));
     }
     let busy = per(Stage::CardBusy);
     if busy > 100.0 {
         let why = if !cfg.cache {
             "the card has no write cache in use (cache=0, or an SD card), so it programs each write before it answers"
-        } else if cfg.fua && rep.jobs.iter().any(|j| j.write.total_ios > 0) && s.stage(Stage::CardBusy) > 0 && m.flushes == 0 {
+        } else if cfg.fua
+            && rep.jobs.iter().any(|j| j.write.total_ios > 0)
+            && s.stage(Stage::CardBusy) > 0
+            && m.flushes == 0
+        {
             "reliable writes (REQ_FUA with the host advertising FUA) wait for NAND programming"
         } else {
             "cache flushes (or reliable writes) wait for NAND programming"
@@ -218,7 +238,10 @@ mod tests {
 
     #[test]
     fn card_busy_is_blamed_on_the_right_cause() {
-        let mut scn = crate::Scenario { platform: "u300-mmci-2011".into(), ..Default::default() };
+        let mut scn = crate::Scenario {
+            platform: "u300-mmci-2011".into(),
+            ..Default::default()
+        };
         scn.jobs[0].rw = crate::Rw::Write;
         scn.jobs[0].size = 1 << 20;
         let rep = crate::run(&scn).unwrap();

@@ -59,7 +59,13 @@ impl Simulator {
     /// One request on the bus from `t`: command, card access, data, card busy. Returns when the
     /// bus is free again (`hold_busy`: the card's busy line holds the bus, as without CQ).
     /// `prefetched`: with command queueing the card already read the data (ready at that time).
-    pub(crate) fn bus_transfer(&mut self, req: ReqIdx, t0: u64, chain: Option<u32>, hold_busy: bool) -> u64 {
+    pub(crate) fn bus_transfer(
+        &mut self,
+        req: ReqIdx,
+        t0: u64,
+        chain: Option<u32>,
+        hold_busy: bool,
+    ) -> u64 {
         self.bus_transfer_ready(req, t0, chain, hold_busy, None)
     }
 
@@ -102,19 +108,30 @@ impl Simulator {
             self.reqs.get_mut(req).crc_error = true;
         }
         self.bus.record(SegmentKind::Command, cmd, access, Some(id));
-        self.bus.record(SegmentKind::CardAccess, access, data, Some(id));
+        self.bus
+            .record(SegmentKind::CardAccess, access, data, Some(id));
         self.bus.record(SegmentKind::Data, data, busy, Some(id));
         self.bus.record(SegmentKind::CardBusy, busy, end, Some(id));
         {
             let r = self.reqs.get_mut(req);
             r.chain = chain;
-            r.phases = crate::sim::request::BusPhases { cmd, access, data, busy, end };
+            r.phases = crate::sim::request::BusPhases {
+                cmd,
+                access,
+                data,
+                busy,
+                end,
+            };
         }
         self.stage_at(req, Stage::Command, cmd);
         self.trace_stage(req, Stage::CardAccess, access);
         self.trace_stage(req, Stage::Data, data);
         self.trace_stage(req, Stage::CardBusy, busy);
-        if hold_busy { end } else { busy }
+        if hold_busy {
+            end
+        } else {
+            busy
+        }
     }
 
     /// Accounts the bus phases of a finished transfer and moves the request to `Irq` at `now`.
@@ -143,7 +160,8 @@ impl Simulator {
         let n = done.len().min(self.stats.batch_hist.len() - 1);
         self.stats.batch_hist[n] += 1;
         let gap = self.platform.host.irq_to_next_cmd_ns;
-        self.bus.record(SegmentKind::HostGap, self.now, self.now + gap, None);
+        self.bus
+            .record(SegmentKind::HostGap, self.now, self.now + gap, None);
         self.host.irq_busy_until = self.now + gap;
         for &req in &done {
             self.account_bus_phases(req);
@@ -152,7 +170,8 @@ impl Simulator {
             } else if self.reqs.get(req).from_mmc_test {
                 self.mmc_test_transfer_done(req);
             } else {
-                let t = self.now + gap + self.platform.host.completion_ns + self.dma_unmap_cost(req);
+                let t =
+                    self.now + gap + self.platform.host.completion_ns + self.dma_unmap_cost(req);
                 self.q.push(t, Event::Completed { req });
             }
         }

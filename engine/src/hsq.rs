@@ -76,8 +76,18 @@ impl Simulator {
             let r = s.reqs.get(r);
             r.op == Op::Write && r.len == 4096
         };
-        let count = self.hsq.fifo.iter().chain(self.host.active.iter()).filter(|&&r| is_4k_write(self, r)).count();
-        let depth = if count > 1 { HSQ_PERFORMANCE_DEPTH } else { HSQ_NORMAL_DEPTH };
+        let count = self
+            .hsq
+            .fifo
+            .iter()
+            .chain(self.host.active.iter())
+            .filter(|&&r| is_4k_write(self, r))
+            .count();
+        let depth = if count > 1 {
+            HSQ_PERFORMANCE_DEPTH
+        } else {
+            HSQ_NORMAL_DEPTH
+        };
         if depth != self.mq.hsq_depth {
             self.mq.hsq_depth = depth;
             self.hsq.depth_changes += 1;

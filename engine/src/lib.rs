@@ -20,8 +20,8 @@ pub mod bus;
 pub mod calibration;
 pub mod card;
 pub mod cqe;
-pub mod export;
 pub mod explain;
+pub mod export;
 pub mod host;
 pub mod hsq;
 pub mod legacy;
@@ -40,7 +40,9 @@ pub mod workload;
 
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
-pub use scenario::{HostConfig, HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError};
+pub use scenario::{
+    HostConfig, HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError,
+};
 pub use sim::request::Op;
 pub use sim::{run, Simulator};
 pub use trace::{Stage, TraceEvent};

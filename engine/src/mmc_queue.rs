@@ -35,7 +35,12 @@ impl MmcQueue {
             HsqDepth::Fixed(n) => n,
             HsqDepth::Dynamic => HSQ_NORMAL_DEPTH,
         };
-        MmcQueue { in_flight_async: 0, in_flight_sync: 0, busy: false, hsq_depth }
+        MmcQueue {
+            in_flight_async: 0,
+            in_flight_sync: 0,
+            busy: false,
+            hsq_depth,
+        }
     }
     pub fn total_in_flight(&self) -> u32 {
         self.in_flight_async + self.in_flight_sync
@@ -79,7 +84,8 @@ impl Simulator {
         let r = self.reqs.get_mut(req);
         r.in_mmc = true;
         let cost = h.issue_ns + self.dma_map_cost(req);
-        self.series.set_inflight(self.now, self.mq.total_in_flight() as u64);
+        self.series
+            .set_inflight(self.now, self.mq.total_in_flight() as u64);
         Ok(cost)
     }
 
@@ -136,7 +142,8 @@ impl Simulator {
         } else {
             self.mq.in_flight_async -= 1;
         }
-        self.series.set_inflight(self.now, self.mq.total_in_flight() as u64);
+        self.series
+            .set_inflight(self.now, self.mq.total_in_flight() as u64);
         self.set_stage(req, Stage::Complete);
         self.blk_mq_end_request(req);
         let reap = self.platform.host.reap_ns;

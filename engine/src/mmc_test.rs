@@ -80,7 +80,10 @@ impl MmcTest {
     pub fn new(case: u32, max_req: u64, bytes_per_size: u64) -> MmcTest {
         let write = matches!(case, 37 | 38 | 41 | 42);
         let nonblocking = case.is_multiple_of(2);
-        let mut sizes: Vec<u64> = [4096u64, 8192, 16384, 32768].into_iter().filter(|&s| s < max_req).collect();
+        let mut sizes: Vec<u64> = [4096u64, 8192, 16384, 32768]
+            .into_iter()
+            .filter(|&s| s < max_req)
+            .collect();
         sizes.push(max_req);
         MmcTest {
             case,
@@ -115,7 +118,11 @@ impl MmcTest {
     /// Bytes done over bytes to do, for progress.
     pub fn progress(&self) -> f64 {
         let per = 1.0 / self.sizes.len() as f64;
-        let within = if self.size_idx < self.sizes.len() { self.finished as f64 / self.count() as f64 } else { 0.0 };
+        let within = if self.size_idx < self.sizes.len() {
+            self.finished as f64 / self.count() as f64
+        } else {
+            0.0
+        };
         (self.size_idx as f64 + within) * per
     }
 }
@@ -144,7 +151,11 @@ impl Simulator {
         let now = self.now;
         let req = self.reqs.insert(Request {
             id,
-            job: self.mmc_test.as_ref().map(|t| t.size_idx as u32).unwrap_or(0),
+            job: self
+                .mmc_test
+                .as_ref()
+                .map(|t| t.size_idx as u32)
+                .unwrap_or(0),
             op: if write { Op::Write } else { Op::Read },
             offset,
             len: size,
@@ -298,11 +309,23 @@ impl Simulator {
         }
         let name = size_name(t.size());
         let stats = std::mem::take(&mut t.current);
-        let (read, write) = if t.write { (DirStats::default(), stats) } else { (stats, DirStats::default()) };
+        let (read, write) = if t.write {
+            (DirStats::default(), stats)
+        } else {
+            (stats, DirStats::default())
+        };
         let index = t.size_idx as u32;
         let runtime = now - t.size_start;
         let errors = std::mem::take(&mut t.errors);
-        t.reports.push(JobReport { name, index, read, write, flushes: 0, errors, runtime_ns: runtime });
+        t.reports.push(JobReport {
+            name,
+            index,
+            read,
+            write,
+            flushes: 0,
+            errors,
+            runtime_ns: runtime,
+        });
         t.size_idx += 1;
         t.issued = 0;
         t.finished = 0;

@@ -97,7 +97,6 @@ pub struct CardTiming {
     pub reliable_write: bool,
 }
 
-
 /// Software costs of the kernel's mmc_test module (drivers/mmc/core/mmc_test.c), which drives
 /// the host directly, without blk-mq or fio.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -142,8 +141,10 @@ const MIB: u64 = 1024 * 1024;
 ///   still CMD23 + CMD18 (3 us) + 10.24 us of data at 400 MB/s + 2 us read-ahead hit.
 pub const SPRD_HS400ES_2020: Platform = Platform {
     name: "sprd-hs400es-2020",
-    description: "Spreadtrum sdhci-sprd, ADMA3, eMMC HBG4a2 at HS400 ES, hsq (packed-request RFC, 2020)",
-    source: "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
+    description:
+        "Spreadtrum sdhci-sprd, ADMA3, eMMC HBG4a2 at HS400 ES, hsq (packed-request RFC, 2020)",
+    source:
+        "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
     defaults: HostConfig {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
@@ -177,7 +178,11 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         max_req_bytes: 512 * KIB,
         max_packed: 8,
     },
-    bus: BusTiming { mode: "HS400 ES", bytes_per_sec: 400 * MB, cmd_ns: 3_000 },
+    bus: BusTiming {
+        mode: "HS400 ES",
+        bytes_per_sec: 400 * MB,
+        cmd_ns: 3_000,
+    },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
         // Non-packed random read is bus-bound at 125 us per request: 8 + 3 + 10.24 + ~100 us.
@@ -196,7 +201,10 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         flush_fixed_ns: 200_000,
         reliable_write: true,
     },
-    mmc_test: MmcTestTiming { start_ns: 10_000, wait_done_ns: 10_000 },
+    mmc_test: MmcTestTiming {
+        start_ns: 10_000,
+        wait_done_ns: 10_000,
+    },
 };
 
 /// Unisoc SDHCI with an eMMC with write cache and reliable write (Wenchao Chen's FUA patch, 2022).
@@ -210,8 +218,10 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
 ///   just written, so most reads hit the card's buffer (`random_read_hit_ppm`).
 pub const UNISOC_FUA_2022: Platform = Platform {
     name: "unisoc-fua-2022",
-    description: "Unisoc sdhci-sprd, eMMC with cache + reliable write, hsq, one sync job (FUA patch, 2022)",
-    source: "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
+    description:
+        "Unisoc sdhci-sprd, eMMC with cache + reliable write, hsq, one sync job (FUA patch, 2022)",
+    source:
+        "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
     defaults: HostConfig {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
@@ -237,7 +247,11 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         max_req_bytes: 512 * KIB,
         max_packed: 8,
     },
-    bus: BusTiming { mode: "HS400", bytes_per_sec: 282 * MB, cmd_ns: 3_000 },
+    bus: BusTiming {
+        mode: "HS400",
+        bytes_per_sec: 282 * MB,
+        cmd_ns: 3_000,
+    },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
         read_latency_random_ns: 60_000,
@@ -260,7 +274,10 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         flush_fixed_ns: 200_000,
         reliable_write: true,
     },
-    mmc_test: MmcTestTiming { start_ns: 10_000, wait_done_ns: 10_000 },
+    mmc_test: MmcTestTiming {
+        start_ns: 10_000,
+        wait_done_ns: 10_000,
+    },
 };
 
 /// ST-Ericsson U300 (ARM926) with an ARM PL180 MMCI and an SD card (Per Forlin's non-blocking
@@ -330,7 +347,8 @@ pub const U300_MMCI_2011: Platform = Platform {
 /// - 4 KiB random read 48.03 MiB/s = 81 us: bus-bound (60 us NAND read), no gain from depth.
 pub const UNISOC_HSQ_2023: Platform = Platform {
     name: "unisoc-hsq-2023",
-    description: "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
+    description:
+        "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
     source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
     defaults: HostConfig {
         mmc_path: MmcPath::Hsq,
@@ -358,7 +376,11 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         max_req_bytes: 512 * KIB,
         max_packed: 8,
     },
-    bus: BusTiming { mode: "HS400", bytes_per_sec: 332 * MB, cmd_ns: 3_000 },
+    bus: BusTiming {
+        mode: "HS400",
+        bytes_per_sec: 332 * MB,
+        cmd_ns: 3_000,
+    },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
         read_latency_random_ns: 60_000,
@@ -377,11 +399,19 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         flush_fixed_ns: 200_000,
         reliable_write: true,
     },
-    mmc_test: MmcTestTiming { start_ns: 10_000, wait_done_ns: 10_000 },
+    mmc_test: MmcTestTiming {
+        start_ns: 10_000,
+        wait_done_ns: 10_000,
+    },
 };
 
 /// Every preset, in the order `--list-platforms` prints them.
-pub const PLATFORMS: [&Platform; 4] = [&SPRD_HS400ES_2020, &UNISOC_FUA_2022, &U300_MMCI_2011, &UNISOC_HSQ_2023];
+pub const PLATFORMS: [&Platform; 4] = [
+    &SPRD_HS400ES_2020,
+    &UNISOC_FUA_2022,
+    &U300_MMCI_2011,
+    &UNISOC_HSQ_2023,
+];
 
 pub fn by_name(name: &str) -> Option<&'static Platform> {
     PLATFORMS.iter().copied().find(|p| p.name == name)

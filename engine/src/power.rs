@@ -18,17 +18,26 @@ impl Simulator {
         let lost = self.card.power_cut(now);
         // A request still in the slab has not been reaped by its job: not acknowledged.
         let live: std::collections::HashSet<u64> = self.reqs.iter().map(|(_, r)| r.id).collect();
-        let mut report = PowerCutReport { at_ns: now, ..Default::default() };
+        let mut report = PowerCutReport {
+            at_ns: now,
+            ..Default::default()
+        };
         let mut lost_reqs = std::collections::BTreeSet::new();
         for e in lost.iter().filter(|e| !live.contains(&e.req)) {
             lost_reqs.insert(e.req);
             report.lost_acked_bytes += e.remaining;
             if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
-                report.lost_ranges.push((e.offset + (e.len - e.remaining), e.remaining));
+                report
+                    .lost_ranges
+                    .push((e.offset + (e.len - e.remaining), e.remaining));
             }
         }
         report.lost_acked_writes = lost_reqs.len() as u64;
-        report.lost_requests = lost_reqs.iter().take(PowerCutReport::MAX_RANGES).copied().collect();
+        report.lost_requests = lost_reqs
+            .iter()
+            .take(PowerCutReport::MAX_RANGES)
+            .copied()
+            .collect();
         report.acked_writes = self.jobs.iter().map(|j| j.write.total_ios).sum();
         report.acked_reliable_writes = self.acked_reliable_writes;
         let ids: Vec<_> = self.reqs.iter().map(|(i, _)| i).collect();

@@ -29,7 +29,11 @@ pub struct Recovery {
 
 impl Recovery {
     pub fn new(inject: Option<ErrorInjection>, rng: Rng) -> Recovery {
-        Recovery { inject, rng, active: false }
+        Recovery {
+            inject,
+            rng,
+            active: false,
+        }
     }
     /// Whether the card answers this data transfer with a CRC error.
     pub fn draw_error(&mut self) -> bool {
@@ -48,9 +52,15 @@ impl Simulator {
         self.set_stage(req, Stage::Recovery);
         // The recovery work runs from a workqueue, then sends CMD13 (SEND_STATUS).
         let t = self.now + self.platform.host.rerun_ns;
-        self.bus.record(SegmentKind::Command, t, t + self.bus.t.cmd_ns, Some(self.reqs.get(req).id));
+        self.bus.record(
+            SegmentKind::Command,
+            t,
+            t + self.bus.t.cmd_ns,
+            Some(self.reqs.get(req).id),
+        );
         self.stats.bus_commands += 1;
-        self.q.push(t + self.bus.t.cmd_ns, Event::RecoveryStep { req });
+        self.q
+            .push(t + self.bus.t.cmd_ns, Event::RecoveryStep { req });
     }
 
     /// `Event::RecoveryStep`: status read; reset before the last retry; retry or fail.
@@ -77,12 +87,16 @@ impl Simulator {
         let mut t = self.now;
         if reset {
             self.stats.resets += 1;
-            self.bus.record(SegmentKind::HostGap, t, t + CARD_RESET_NS, None);
+            self.bus
+                .record(SegmentKind::HostGap, t, t + CARD_RESET_NS, None);
             t += CARD_RESET_NS;
         }
         // Retry: the request goes back to the front of the host's queue.
         self.set_stage(req, Stage::HostQueue);
-        if self.reqs.get(req).from_mmc_test || self.reqs.get(req).op == Op::Flush || self.cfg.mmc_path != MmcPath::Hsq {
+        if self.reqs.get(req).from_mmc_test
+            || self.reqs.get(req).op == Op::Flush
+            || self.cfg.mmc_path != MmcPath::Hsq
+        {
             self.legacy.queue.push_front(req);
         } else {
             self.hsq.fifo.push_front(req);

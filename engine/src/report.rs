@@ -20,11 +20,19 @@ pub struct DirStats {
 impl DirStats {
     /// Bandwidth in bytes per second of simulated time (fio `bw_bytes`).
     pub fn bw_bytes(&self) -> f64 {
-        if self.runtime_ns == 0 { 0.0 } else { self.io_bytes as f64 * 1e9 / self.runtime_ns as f64 }
+        if self.runtime_ns == 0 {
+            0.0
+        } else {
+            self.io_bytes as f64 * 1e9 / self.runtime_ns as f64
+        }
     }
     /// IOPS (fio `iops`).
     pub fn iops(&self) -> f64 {
-        if self.runtime_ns == 0 { 0.0 } else { self.total_ios as f64 * 1e9 / self.runtime_ns as f64 }
+        if self.runtime_ns == 0 {
+            0.0
+        } else {
+            self.total_ios as f64 * 1e9 / self.runtime_ns as f64
+        }
     }
     /// MiB/s, as fio's normal output prints first.
     pub fn mib_s(&self) -> f64 {
@@ -85,8 +93,16 @@ pub struct SimStats {
 impl SimStats {
     /// Average requests per interrupt.
     pub fn avg_batch(&self) -> f64 {
-        let (n, s) = self.batch_hist.iter().enumerate().fold((0u64, 0u64), |(n, s), (i, &c)| (n + c, s + c * i as u64));
-        if n == 0 { 0.0 } else { s as f64 / n as f64 }
+        let (n, s) = self
+            .batch_hist
+            .iter()
+            .enumerate()
+            .fold((0u64, 0u64), |(n, s), (i, &c)| (n + c, s + c * i as u64));
+        if n == 0 {
+            0.0
+        } else {
+            s as f64 / n as f64
+        }
     }
     /// Time spent in one stage, summed over requests.
     pub fn stage(&self, s: Stage) -> u64 {

@@ -20,7 +20,12 @@ impl Rng {
     /// A generator for stream `stream` of seed `seed` (one stream per job, one for the card...).
     pub fn new(seed: u64, stream: u64) -> Rng {
         let mut st = seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03);
-        let s = [splitmix64(&mut st), splitmix64(&mut st), splitmix64(&mut st), splitmix64(&mut st)];
+        let s = [
+            splitmix64(&mut st),
+            splitmix64(&mut st),
+            splitmix64(&mut st),
+            splitmix64(&mut st),
+        ];
         Rng { s }
     }
 
@@ -60,7 +65,16 @@ impl Permutation {
     pub fn new(n: u64, rng: &mut Rng) -> Permutation {
         let bits = 64 - n.max(2).saturating_sub(1).leading_zeros();
         let half_bits = bits.div_ceil(2).max(1);
-        Permutation { n, half_bits, keys: [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()] }
+        Permutation {
+            n,
+            half_bits,
+            keys: [
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
+            ],
+        }
     }
 
     fn round(&self, x: u64) -> u64 {

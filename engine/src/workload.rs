@@ -49,8 +49,15 @@ impl Job {
         let bs = spec.bs.max(512);
         let blocks = (spec.size / bs).max(1);
         let mut rng = Rng::new(seed, stream);
-        let perm = spec.rw.is_random().then(|| Permutation::new(blocks, &mut rng));
-        let ios_limit = if spec.time_based && spec.runtime_ns.is_some() { None } else { Some(blocks) };
+        let perm = spec
+            .rw
+            .is_random()
+            .then(|| Permutation::new(blocks, &mut rng));
+        let ios_limit = if spec.time_based && spec.runtime_ns.is_some() {
+            None
+        } else {
+            Some(blocks)
+        };
         Job {
             name: spec.name.clone(),
             index,
@@ -135,7 +142,12 @@ impl Job {
                 self.flush_pending = true;
             }
         }
-        (op, self.base + block * self.bs, self.bs, op == Op::Write && self.fua_writes)
+        (
+            op,
+            self.base + block * self.bs,
+            self.bs,
+            op == Op::Write && self.fua_writes,
+        )
     }
 
     pub fn report(&self) -> JobReport {

@@ -13,7 +13,11 @@ fn results() -> &'static [CaseResult] {
         CASES
             .iter()
             .map(|c| {
-                let size = if c.platform == "unisoc-fua-2022" || c.platform == "u300-mmci-2011" { None } else { Some(SIZE) };
+                let size = if c.platform == "unisoc-fua-2022" || c.platform == "u300-mmci-2011" {
+                    None
+                } else {
+                    Some(SIZE)
+                };
                 run_case(c, size).expect("case runs")
             })
             .collect()
@@ -42,10 +46,20 @@ fn every_case_within_15_percent() {
 
 #[test]
 fn the_one_outlier_is_documented_and_still_non_packed_matches() {
-    let outliers: Vec<_> = results().iter().filter(|r| r.case.outlier.is_some()).collect();
-    assert_eq!(outliers.len(), 1, "only the packed random read of the 2020 RFC is flagged");
+    let outliers: Vec<_> = results()
+        .iter()
+        .filter(|r| r.case.outlier.is_some())
+        .collect();
+    assert_eq!(
+        outliers.len(),
+        1,
+        "only the packed random read of the 2020 RFC is flagged"
+    );
     let r = outliers[0];
-    assert_eq!((r.case.platform, r.case.rw), ("sprd-hs400es-2020", mmcsim_engine::Rw::RandRead));
+    assert_eq!(
+        (r.case.platform, r.case.rw),
+        ("sprd-hs400es-2020", mmcsim_engine::Rw::RandRead)
+    );
     assert!(r.error_pct().0.abs() <= 15.0, "{}", describe(r));
 }
 
@@ -54,24 +68,38 @@ fn packed_and_fua_effects_within_15_percent() {
     for r in results().iter().filter(|r| r.case.outlier.is_none()) {
         if matches!(r.case.platform, "sprd-hs400es-2020" | "unisoc-fua-2022") {
             let (m, s) = r.ratios();
-            assert!(((s - m) / m).abs() <= 0.15, "ratio {s:.2} vs measured {m:.2}: {}", describe(r));
+            assert!(
+                ((s - m) / m).abs() <= 0.15,
+                "ratio {s:.2} vs measured {m:.2}: {}",
+                describe(r)
+            );
         }
     }
 }
 
 #[test]
 fn packing_triples_4k_throughput() {
-    for r in results().iter().filter(|r| r.case.platform == "sprd-hs400es-2020" && r.case.outlier.is_none()) {
+    for r in results()
+        .iter()
+        .filter(|r| r.case.platform == "sprd-hs400es-2020" && r.case.outlier.is_none())
+    {
         assert!(r.ratios().1 > 2.2, "{}", describe(r));
     }
 }
 
 #[test]
 fn dynamic_depth_helps_only_4k_random_write() {
-    for r in results().iter().filter(|r| r.case.platform == "unisoc-hsq-2023") {
+    for r in results()
+        .iter()
+        .filter(|r| r.case.platform == "unisoc-hsq-2023")
+    {
         let gain = (r.simulated.1 / r.simulated.0 - 1.0) * 100.0;
         if r.case.rw == mmcsim_engine::Rw::RandWrite {
-            assert!((2.3..=6.9).contains(&gain), "gain {gain:.2}%: {}", describe(r));
+            assert!(
+                (2.3..=6.9).contains(&gain),
+                "gain {gain:.2}%: {}",
+                describe(r)
+            );
         } else {
             assert!(gain.abs() < 2.0, "gain {gain:.2}%: {}", describe(r));
         }
@@ -80,20 +108,34 @@ fn dynamic_depth_helps_only_4k_random_write() {
 
 #[test]
 fn nonblocking_gain_between_half_and_one_and_a_half_of_measured() {
-    for r in results().iter().filter(|r| r.case.platform == "u300-mmci-2011") {
+    for r in results()
+        .iter()
+        .filter(|r| r.case.platform == "u300-mmci-2011")
+    {
         let measured = r.case.measured.1 - r.case.measured.0;
         let simulated = r.simulated.1 - r.simulated.0;
-        assert!(simulated >= 0.5 * measured && simulated <= 1.5 * measured, "gain {simulated:.1} vs {measured:.1}: {}", describe(r));
+        assert!(
+            simulated >= 0.5 * measured && simulated <= 1.5 * measured,
+            "gain {simulated:.1} vs {measured:.1}: {}",
+            describe(r)
+        );
     }
 }
 
 #[test]
 fn fua_leaves_reads_alone_and_slows_random_writes_fivefold() {
-    for r in results().iter().filter(|r| r.case.platform == "unisoc-fua-2022") {
+    for r in results()
+        .iter()
+        .filter(|r| r.case.platform == "unisoc-fua-2022")
+    {
         let change = (r.simulated.1 / r.simulated.0 - 1.0).abs() * 100.0;
         match r.case.rw {
-            mmcsim_engine::Rw::Read | mmcsim_engine::Rw::RandRead => assert!(change < 3.0, "{}", describe(r)),
-            mmcsim_engine::Rw::RandWrite => assert!(r.simulated.0 / r.simulated.1 > 4.0, "{}", describe(r)),
+            mmcsim_engine::Rw::Read | mmcsim_engine::Rw::RandRead => {
+                assert!(change < 3.0, "{}", describe(r))
+            }
+            mmcsim_engine::Rw::RandWrite => {
+                assert!(r.simulated.0 / r.simulated.1 > 4.0, "{}", describe(r))
+            }
             _ => {}
         }
     }
@@ -109,7 +151,11 @@ fn measured_and_simulated_figures_are_found_for_a_scenario() {
     let m = measured_for(&scn).expect("a measured case");
     assert_eq!(m.value, case.measured.0);
     let sim = simulated_for(&scn, &rep).expect("a simulated figure");
-    assert!((sim - m.value).abs() / m.value < 0.15, "{sim} vs {}", m.value);
+    assert!(
+        (sim - m.value).abs() / m.value < 0.15,
+        "{sim} vs {}",
+        m.value
+    );
     // A scenario nobody measured has neither.
     let mut other = scn.clone();
     other.platform = "sprd-hs400es-2020".into();

@@ -3,11 +3,31 @@
 use mmcsim_engine::{run, HsqDepth, IoEngine, JobSpec, Rw, Scenario};
 
 fn scenario(seed: u64) -> Scenario {
-    let mut s = Scenario { platform: "unisoc-hsq-2023".into(), randseed: seed, ..Scenario::default() };
+    let mut s = Scenario {
+        platform: "unisoc-hsq-2023".into(),
+        randseed: seed,
+        ..Scenario::default()
+    };
     s.host.hsq_depth = Some(HsqDepth::Dynamic);
     s.jobs = vec![
-        JobSpec { name: "w".into(), rw: Rw::RandRw, rwmixread: 30, bs: 4096, size: 4 << 20, numjobs: 3, ..JobSpec::default() },
-        JobSpec { name: "r".into(), rw: Rw::Read, bs: 65536, size: 8 << 20, ioengine: IoEngine::Libaio, iodepth: 4, ..JobSpec::default() },
+        JobSpec {
+            name: "w".into(),
+            rw: Rw::RandRw,
+            rwmixread: 30,
+            bs: 4096,
+            size: 4 << 20,
+            numjobs: 3,
+            ..JobSpec::default()
+        },
+        JobSpec {
+            name: "r".into(),
+            rw: Rw::Read,
+            bs: 65536,
+            size: 8 << 20,
+            ioengine: IoEngine::Libaio,
+            iodepth: 4,
+            ..JobSpec::default()
+        },
     ];
     s
 }

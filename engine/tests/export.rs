@@ -2,7 +2,9 @@
 //! (checked with a small strict JSON parser written here, RFC 8259), the CSV has its header and
 //! one row per series point, fio's JSON parses, and every export is deterministic.
 
-use mmcsim_engine::export::{csv::CSV_HEADER, fio_json, series_csv, trace_event_json, write_trace_events};
+use mmcsim_engine::export::{
+    csv::CSV_HEADER, fio_json, series_csv, trace_event_json, write_trace_events,
+};
 use mmcsim_engine::scenario::options::parse_args;
 use mmcsim_engine::{Scenario, Simulator};
 use std::collections::HashMap;
@@ -25,10 +27,18 @@ impl V {
         }
     }
     fn num(&self) -> Option<f64> {
-        if let V::Num(n) = self { Some(*n) } else { None }
+        if let V::Num(n) = self {
+            Some(*n)
+        } else {
+            None
+        }
     }
     fn str(&self) -> Option<&str> {
-        if let V::Str(s) = self { Some(s) } else { None }
+        if let V::Str(s) = self {
+            Some(s)
+        } else {
+            None
+        }
     }
 }
 
@@ -60,7 +70,9 @@ impl P<'_> {
                 if self.eat("}").is_err() {
                     loop {
                         self.ws();
-                        let V::Str(k) = self.value()? else { return Err("key".into()) };
+                        let V::Str(k) = self.value()? else {
+                            return Err("key".into());
+                        };
                         self.ws();
                         self.eat(":")?;
                         o.push((k, self.value()?));
@@ -104,18 +116,37 @@ impl P<'_> {
                                 b'"' | b'\\' | b'/' => s.push(e as char),
                                 b'n' | b't' | b'r' | b'b' | b'f' => s.push(' '),
                                 b'u' => {
-                                    let h = std::str::from_utf8(self.0.get(self.1..self.1 + 4).ok_or("\\u")?).map_err(|e| e.to_string())?;
-                                    s.push(char::from_u32(u32::from_str_radix(h, 16).map_err(|e| e.to_string())?).unwrap_or('?'));
+                                    let h = std::str::from_utf8(
+                                        self.0.get(self.1..self.1 + 4).ok_or("\\u")?,
+                                    )
+                                    .map_err(|e| e.to_string())?;
+                                    s.push(
+                                        char::from_u32(
+                                            u32::from_str_radix(h, 16)
+                                                .map_err(|e| e.to_string())?,
+                                        )
+                                        .unwrap_or('?'),
+                                    );
                                     self.1 += 4;
                                 }
                                 _ => return Err(format!("bad escape at {}", self.1)),
                             }
                         }
-                        c if c < 0x20 => return Err(format!("control character in string at {}", self.1)),
+                        c if c < 0x20 => {
+                            return Err(format!("control character in string at {}", self.1))
+                        }
                         _ => {
                             let start = self.1 - 1;
-                            let len = match c { 0..=0x7f => 1, 0xc0..=0xdf => 2, 0xe0..=0xef => 3, _ => 4 };
-                            s.push_str(std::str::from_utf8(&self.0[start..start + len]).map_err(|e| e.to_string())?);
+                            let len = match c {
+                                0..=0x7f => 1,
+                                0xc0..=0xdf => 2,
+                                0xe0..=0xef => 3,
+                                _ => 4,
+                            };
+                            s.push_str(
+                                std::str::from_utf8(&self.0[start..start + len])
+                                    .map_err(|e| e.to_string())?,
+                            );
                             self.1 = start + len;
                         }
                     }
@@ -131,8 +162,16 @@ impl P<'_> {
                     self.1 += 1;
                 }
                 let t = std::str::from_utf8(&self.0[start..self.1]).unwrap_or("");
-                let ok = !t.is_empty() && !t.starts_with('+') && !t.starts_with('.') && !t.ends_with('.');
-                V::Num(t.parse::<f64>().ok().filter(|_| ok).ok_or(format!("bad number '{t}' at {start}"))?)
+                let ok = !t.is_empty()
+                    && !t.starts_with('+')
+                    && !t.starts_with('.')
+                    && !t.ends_with('.');
+                V::Num(
+                    t.parse::<f64>()
+                        .ok()
+                        .filter(|_| ok)
+                        .ok_or(format!("bad number '{t}' at {start}"))?,
+                )
             }
         };
         Ok(v)
@@ -157,14 +196,19 @@ const SEED: &str = "--platform=sprd-hs400es-2020 --packed=8 --rw=randread --bs=4
 /// Checks the Trace Event Format's rules on `text`; returns the events.
 fn check_trace(text: &str) -> (Vec<V>, V) {
     let doc = parse_json(text);
-    let Some(V::Arr(events)) = doc.get("traceEvents") else { panic!("no traceEvents array") };
+    let Some(V::Arr(events)) = doc.get("traceEvents") else {
+        panic!("no traceEvents array")
+    };
     assert_eq!(doc.get("displayTimeUnit").and_then(V::str), Some("ns"));
     let other = doc.get("otherData").cloned().expect("otherData");
     // Times in ns (the export writes exact decimals of ns), compared as integers.
     let mut tracks: HashMap<(u64, u64), Vec<(i64, i64)>> = HashMap::new();
     for e in events {
         let ph = e.get("ph").and_then(V::str).expect("ph");
-        assert!(["X", "M", "B", "E", "i", "I", "C", "b", "e", "n"].contains(&ph), "ph {ph}");
+        assert!(
+            ["X", "M", "B", "E", "i", "I", "C", "b", "e", "n"].contains(&ph),
+            "ph {ph}"
+        );
         let pid = e.get("pid").and_then(V::num).expect("pid");
         let tid = e.get("tid").and_then(V::num).expect("tid");
         let name = e.get("name").and_then(V::str).expect("name");
@@ -172,11 +216,25 @@ fn check_trace(text: &str) -> (Vec<V>, V) {
             let ts = e.get("ts").and_then(V::num).expect("ts");
             let dur = e.get("dur").and_then(V::num).expect("dur");
             assert!(ts >= 0.0 && dur >= 0.0, "negative ts/dur: {e:?}");
-            assert!(e.get("cat").and_then(V::str).is_some() && matches!(e.get("args"), Some(V::Obj(_))));
+            assert!(
+                e.get("cat").and_then(V::str).is_some() && matches!(e.get("args"), Some(V::Obj(_)))
+            );
             let (ts, dur) = ((ts * 1e3).round() as i64, (dur * 1e3).round() as i64);
-            tracks.entry((pid as u64, tid as u64)).or_default().push((ts, ts + dur));
+            tracks
+                .entry((pid as u64, tid as u64))
+                .or_default()
+                .push((ts, ts + dur));
         } else if ph == "M" {
-            assert!(["process_name", "thread_name", "process_sort_index", "thread_sort_index"].contains(&name), "{name}");
+            assert!(
+                [
+                    "process_name",
+                    "thread_name",
+                    "process_sort_index",
+                    "thread_sort_index"
+                ]
+                .contains(&name),
+                "{name}"
+            );
             assert!(matches!(e.get("args"), Some(V::Obj(_))));
         }
     }
@@ -188,7 +246,10 @@ fn check_trace(text: &str) -> (Vec<V>, V) {
             while open.last().is_some_and(|&end| end <= s) {
                 open.pop();
             }
-            assert!(open.last().is_none_or(|&end| e <= end), "slices overlap on track {track:?} at {s}");
+            assert!(
+                open.last().is_none_or(|&end| e <= end),
+                "slices overlap on track {track:?} at {s}"
+            );
             open.push(e);
         }
     }
@@ -201,28 +262,52 @@ fn seed_scenario_trace_is_valid_trace_event_json() {
     let text = trace_event_json(&s, 200_000).unwrap();
     let (events, other) = check_trace(&text);
     assert_eq!(other.get("truncated"), Some(&V::Bool(false)));
-    assert_eq!(other.get("events").and_then(V::num), Some(events.len() as f64));
-    let requests: Vec<&V> = events.iter().filter(|e| e.get("cat").and_then(V::str) == Some("request")).collect();
-    assert_eq!(requests.len(), 20 * 256, "every request of 20 x 1 MiB / 4 KiB");
+    assert_eq!(
+        other.get("events").and_then(V::num),
+        Some(events.len() as f64)
+    );
+    let requests: Vec<&V> = events
+        .iter()
+        .filter(|e| e.get("cat").and_then(V::str) == Some("request"))
+        .collect();
+    assert_eq!(
+        requests.len(),
+        20 * 256,
+        "every request of 20 x 1 MiB / 4 KiB"
+    );
     for r in &requests {
         let args = r.get("args").unwrap();
         assert_eq!(args.get("op").and_then(V::str), Some("read"));
         assert_eq!(args.get("len").and_then(V::num), Some(4096.0));
         assert!(args.get("offset").and_then(V::num).is_some());
     }
-    let thread_names: Vec<&str> =
-        events.iter().filter(|e| e.get("name").and_then(V::str) == Some("thread_name")).filter_map(|e| e.get("args")?.get("name")?.str()).collect();
+    let thread_names: Vec<&str> = events
+        .iter()
+        .filter(|e| e.get("name").and_then(V::str) == Some("thread_name"))
+        .filter_map(|e| e.get("args")?.get("name")?.str())
+        .collect();
     for want in ["test.0", "test.19", "hsq slot 0", "bus", "host CPU", "card"] {
-        assert!(thread_names.contains(&want), "no track {want}: {thread_names:?}");
+        assert!(
+            thread_names.contains(&want),
+            "no track {want}: {thread_names:?}"
+        );
     }
     for cat in ["tag", "bus", "card", "host", "stage"] {
-        assert!(events.iter().any(|e| e.get("cat").and_then(V::str) == Some(cat)), "no {cat} slices");
+        assert!(
+            events
+                .iter()
+                .any(|e| e.get("cat").and_then(V::str) == Some(cat)),
+            "no {cat} slices"
+        );
     }
     // The same scenario writes the same bytes, and through the streaming writer too.
     let mut again = String::new();
     let stats = write_trace_events(&s, 200_000, &mut again).unwrap();
     assert_eq!(again, text);
-    assert_eq!((stats.events, stats.requests, stats.truncated), (events.len(), 5120, false));
+    assert_eq!(
+        (stats.events, stats.requests, stats.truncated),
+        (events.len(), 5120, false)
+    );
 }
 
 #[test]
@@ -231,7 +316,11 @@ fn the_cap_cuts_the_trace_and_says_so() {
     let (events, other) = check_trace(&text);
     assert_eq!(events.len(), 1000);
     assert_eq!(other.get("truncated"), Some(&V::Bool(true)));
-    assert!(other.get("note").and_then(V::str).unwrap().contains("max_events"));
+    assert!(other
+        .get("note")
+        .and_then(V::str)
+        .unwrap()
+        .contains("max_events"));
     let (events, _) = check_trace(&trace_event_json(&scn(SEED), 0).unwrap());
     assert!(events.is_empty());
 }
@@ -260,13 +349,19 @@ fn csv_has_the_header_and_one_row_per_point() {
     let points = sim.series();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], CSV_HEADER);
-    assert_eq!(CSV_HEADER, "t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight");
+    assert_eq!(
+        CSV_HEADER,
+        "t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight"
+    );
     assert_eq!(lines.len(), points.len() + 1);
     for (l, p) in lines[1..].iter().zip(&points) {
         let f: Vec<f64> = l.split(',').map(|x| x.parse().unwrap()).collect();
         assert_eq!(f.len(), 6);
         assert!((f[0] - p.t_ns as f64 / 1e6).abs() < 1e-3);
-        assert!((f[1] - p.mib_s()).abs() < 1e-3 && (f[1] - f[3] - f[4]).abs() < 2e-3, "{l}");
+        assert!(
+            (f[1] - p.mib_s()).abs() < 1e-3 && (f[1] - f[3] - f[4]).abs() < 2e-3,
+            "{l}"
+        );
         assert!(f[5] >= 0.0);
     }
 }
@@ -277,9 +372,17 @@ fn fio_json_parses_and_names_the_jobs() {
     let rep = mmcsim_engine::run(&s).unwrap();
     let text = fio_json(&s, &rep);
     let doc = parse_json(&text);
-    let Some(V::Arr(jobs)) = doc.get("jobs") else { panic!("jobs") };
+    let Some(V::Arr(jobs)) = doc.get("jobs") else {
+        panic!("jobs")
+    };
     assert_eq!(jobs.len(), 1);
     assert_eq!(jobs[0].get("jobname").and_then(V::str), Some("g"));
-    assert_eq!(jobs[0].get("write").and_then(|w| w.get("total_ios")).and_then(V::num), Some(128.0));
+    assert_eq!(
+        jobs[0]
+            .get("write")
+            .and_then(|w| w.get("total_ios"))
+            .and_then(V::num),
+        Some(128.0)
+    );
     assert_eq!(text, fio_json(&s, &rep));
 }

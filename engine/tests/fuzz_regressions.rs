@@ -12,7 +12,11 @@ use mmcsim_engine::{Scenario, Simulator};
 fn options(text: &str) {
     let args: Vec<&str> = text.split_whitespace().collect();
     if let Ok(s) = parse_args(&args, Scenario::default()) {
-        assert_eq!(parse_args(&s.to_args(), Scenario::default()).as_ref(), Ok(&s), "{text}");
+        assert_eq!(
+            parse_args(&s.to_args(), Scenario::default()).as_ref(),
+            Ok(&s),
+            "{text}"
+        );
     }
 }
 
@@ -20,7 +24,11 @@ fn options(text: &str) {
 fn jobfile(text: &str) {
     if let Ok(s) = parse_jobfile(text, Scenario::default()) {
         let out = to_jobfile(&s);
-        assert_eq!(parse_jobfile(&out, Scenario::default()).as_ref(), Ok(&s), "{text:?}\n{out}");
+        assert_eq!(
+            parse_jobfile(&out, Scenario::default()).as_ref(),
+            Ok(&s),
+            "{text:?}\n{out}"
+        );
     }
 }
 
@@ -28,7 +36,8 @@ fn jobfile(text: &str) {
 fn url(q: &str) {
     let d = decode_query(q);
     for s in std::iter::once(&d.a).chain(d.b.as_ref()) {
-        let mut sim = Simulator::new(s).unwrap_or_else(|e| panic!("{q}: decoded scenario refused: {e}"));
+        let mut sim =
+            Simulator::new(s).unwrap_or_else(|e| panic!("{q}: decoded scenario refused: {e}"));
         sim.set_trace_capacity(64);
         sim.run_events(2_000);
         let _ = (sim.snapshot(), sim.drain_trace(), sim.report());
@@ -120,13 +129,21 @@ fn url_inputs() {
 #[test]
 fn mmc_test_runs_are_bounded_too() {
     let d = decode_query("mmc_test=37&size=1t");
-    assert!(d.errors.iter().any(|e| e.message.contains("at most")), "{:?}", d.errors);
+    assert!(
+        d.errors.iter().any(|e| e.message.contains("at most")),
+        "{:?}",
+        d.errors
+    );
 }
 
 #[test]
 fn url_errors_are_bounded() {
     let q = "x=1&".repeat(10_000);
     let d = decode_query(&q);
-    assert_eq!(d.errors.len(), 513, "512 named, then one saying the rest is ignored");
+    assert_eq!(
+        d.errors.len(),
+        513,
+        "512 named, then one saying the rest is ignored"
+    );
     assert!(d.errors[512].message.contains("more than 512"));
 }

@@ -21,50 +21,72 @@ fn job() -> impl Strategy<Value = JobSpec> {
         prop::sample::select(vec![0u32, 0, 3]),
         0u32..=100,
     )
-        .prop_map(|(rw, bs, numjobs, ioengine, iodepth, sync, fsync, mix)| JobSpec {
-            name: "p".into(),
-            rw,
-            rwmixread: mix,
-            bs,
-            size: bs * 24,
-            numjobs,
-            iodepth,
-            ioengine,
-            sync,
-            fsync,
-            ..JobSpec::default()
-        })
+        .prop_map(
+            |(rw, bs, numjobs, ioengine, iodepth, sync, fsync, mix)| JobSpec {
+                name: "p".into(),
+                rw,
+                rwmixread: mix,
+                bs,
+                size: bs * 24,
+                numjobs,
+                iodepth,
+                ioengine,
+                sync,
+                fsync,
+                ..JobSpec::default()
+            },
+        )
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        prop::sample::select(vec!["sprd-hs400es-2020", "unisoc-fua-2022", "unisoc-hsq-2023", "u300-mmci-2011"]),
+        prop::sample::select(vec![
+            "sprd-hs400es-2020",
+            "unisoc-fua-2022",
+            "unisoc-hsq-2023",
+            "u300-mmci-2011",
+        ]),
         prop::sample::select(MmcPath::ALL.to_vec()),
         prop::sample::select(vec![0u32, 0, 2, 4, 8]),
-        prop::sample::select(vec![HsqDepth::Fixed(1), HsqDepth::Fixed(2), HsqDepth::Fixed(5), HsqDepth::Dynamic]),
+        prop::sample::select(vec![
+            HsqDepth::Fixed(1),
+            HsqDepth::Fixed(2),
+            HsqDepth::Fixed(5),
+            HsqDepth::Dynamic,
+        ]),
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
         prop::collection::vec(job(), 1..=2),
         any::<u64>(),
     )
-        .prop_map(|(platform, path, packed, depth, fua, cache, nonblocking, mut jobs, seed)| {
-            let mut s = Scenario { platform: platform.into(), randseed: seed, ..Scenario::default() };
-            let u300 = platform == "u300-mmci-2011";
-            s.host.mmc_path = Some(path);
-            s.host.packed = Some(if path == MmcPath::Hsq && !u300 { packed } else { 0 });
-            s.host.hsq_depth = Some(depth);
-            s.host.fua = Some(fua);
-            s.host.cache = Some(cache);
-            s.host.nonblocking = Some(nonblocking);
-            if u300 {
-                for j in &mut jobs {
-                    j.bs = j.bs.min(32768);
-                    j.size = j.bs * 24;
+        .prop_map(
+            |(platform, path, packed, depth, fua, cache, nonblocking, mut jobs, seed)| {
+                let mut s = Scenario {
+                    platform: platform.into(),
+                    randseed: seed,
+                    ..Scenario::default()
+                };
+                let u300 = platform == "u300-mmci-2011";
+                s.host.mmc_path = Some(path);
+                s.host.packed = Some(if path == MmcPath::Hsq && !u300 {
+                    packed
+                } else {
+                    0
+                });
+                s.host.hsq_depth = Some(depth);
+                s.host.fua = Some(fua);
+                s.host.cache = Some(cache);
+                s.host.nonblocking = Some(nonblocking);
+                if u300 {
+                    for j in &mut jobs {
+                        j.bs = j.bs.min(32768);
+                        j.size = j.bs * 24;
+                    }
                 }
-            }
-            s
-        })
+                s
+            },
+        )
 }
 
 fn max_window(s: &Scenario, sim: &Simulator) -> u32 {
@@ -90,18 +112,57 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
         steps += 1;
         prop_assert!(steps < 5_000_000, "run did not end");
         let snap = sim.snapshot();
-        prop_assert!(snap.in_flight <= window, "in_flight {} > window {} at {} ns", snap.in_flight, window, snap.now_ns);
+        prop_assert!(
+            snap.in_flight <= window,
+            "in_flight {} > window {} at {} ns",
+            snap.in_flight,
+            window,
+            snap.now_ns
+        );
         let past_mmc = snap
             .requests
             .iter()
-            .filter(|r| matches!(r.stage, Stage::Issue | Stage::HostQueue | Stage::Command | Stage::CardAccess | Stage::Data | Stage::CardBusy | Stage::Irq))
+            .filter(|r| {
+                matches!(
+                    r.stage,
+                    Stage::Issue
+                        | Stage::HostQueue
+                        | Stage::Command
+                        | Stage::CardAccess
+                        | Stage::Data
+                        | Stage::CardBusy
+                        | Stage::Irq
+                )
+            })
             .count() as u32;
-        prop_assert_eq!(past_mmc, snap.in_flight, "requests past the mmc queue vs in_flight at {} ns", snap.now_ns);
-        let on_bus = snap.requests.iter().filter(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data)).count();
-        prop_assert!(on_bus <= 1, "{} requests on the bus at {} ns", on_bus, snap.now_ns);
+        prop_assert_eq!(
+            past_mmc,
+            snap.in_flight,
+            "requests past the mmc queue vs in_flight at {} ns",
+            snap.now_ns
+        );
+        let on_bus = snap
+            .requests
+            .iter()
+            .filter(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data))
+            .count();
+        prop_assert!(
+            on_bus <= 1,
+            "{} requests on the bus at {} ns",
+            on_bus,
+            snap.now_ns
+        );
         if sim.host_config().mmc_path != MmcPath::Cqe {
-            let busy = snap.requests.iter().filter(|r| r.stage == Stage::CardBusy).count();
-            prop_assert!(busy + on_bus <= 1, "card busy overlaps another transfer at {} ns", snap.now_ns);
+            let busy = snap
+                .requests
+                .iter()
+                .filter(|r| r.stage == Stage::CardBusy)
+                .count();
+            prop_assert!(
+                busy + on_bus <= 1,
+                "card busy overlaps another transfer at {} ns",
+                snap.now_ns
+            );
         }
         for e in sim.drain_trace() {
             prop_assert!(e.t_ns >= last_t, "trace out of order");
@@ -112,7 +173,11 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
                 }
                 Stage::Done => {
                     let t0 = submitted.get(&e.req).copied();
-                    prop_assert!(t0.is_some_and(|t0| t0 <= e.t_ns), "request {} done before submitted", e.req);
+                    prop_assert!(
+                        t0.is_some_and(|t0| t0 <= e.t_ns),
+                        "request {} done before submitted",
+                        e.req
+                    );
                     *done.entry(e.req).or_default() += 1;
                 }
                 _ => {}
@@ -120,13 +185,21 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
         }
     }
     prop_assert!(done.values().all(|&n| n == 1), "a request completed twice");
-    prop_assert_eq!(done.len(), submitted.len(), "every submitted request completes");
+    prop_assert_eq!(
+        done.len(),
+        submitted.len(),
+        "every submitted request completes"
+    );
     let report = sim.report();
     let mut expect = 0u64;
     for j in &s.jobs {
         expect += (j.size / j.bs) * j.bs * j.numjobs as u64;
     }
-    let got: u64 = report.jobs.iter().map(|j| j.read.io_bytes + j.write.io_bytes).sum();
+    let got: u64 = report
+        .jobs
+        .iter()
+        .map(|j| j.read.io_bytes + j.write.io_bytes)
+        .sum();
     prop_assert_eq!(got, expect, "bytes completed vs submitted");
     Ok(())
 }
@@ -142,13 +215,22 @@ proptest! {
 #[test]
 fn mmc_test_completes_every_transfer() {
     for case in 37..=44 {
-        let mut s = Scenario { platform: "u300-mmci-2011".into(), mmc_test: Some(case), ..Scenario::default() };
+        let mut s = Scenario {
+            platform: "u300-mmci-2011".into(),
+            mmc_test: Some(case),
+            ..Scenario::default()
+        };
         s.jobs[0].size = 1 << 20;
         let r = mmcsim_engine::run(&s).unwrap();
         assert_eq!(r.jobs.len(), 5, "five transfer sizes");
         assert_eq!(r.jobs[4].name, "63.5KiB");
         for j in &r.jobs {
-            assert!(j.read.io_bytes + j.write.io_bytes >= (1 << 20) - 65024, "{} {}", case, j.name);
+            assert!(
+                j.read.io_bytes + j.write.io_bytes >= (1 << 20) - 65024,
+                "{} {}",
+                case,
+                j.name
+            );
         }
     }
 }

@@ -19,24 +19,30 @@ fn write_job() -> impl Strategy<Value = JobSpec> {
         any::<bool>(),
         prop::sample::select(vec![0u32, 1, 4, 16]),
     )
-        .prop_map(|(rw, bs, numjobs, ioengine, iodepth, sync, fsync)| JobSpec {
-            name: "w".into(),
-            rw,
-            rwmixread: 30,
-            bs,
-            size: 16 << 20,
-            numjobs,
-            iodepth,
-            ioengine,
-            sync,
-            fsync,
-            ..JobSpec::default()
-        })
+        .prop_map(
+            |(rw, bs, numjobs, ioengine, iodepth, sync, fsync)| JobSpec {
+                name: "w".into(),
+                rw,
+                rwmixread: 30,
+                bs,
+                size: 16 << 20,
+                numjobs,
+                iodepth,
+                ioengine,
+                sync,
+                fsync,
+                ..JobSpec::default()
+            },
+        )
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
-        prop::sample::select(vec!["sprd-hs400es-2020", "unisoc-fua-2022", "unisoc-hsq-2023"]),
+        prop::sample::select(vec![
+            "sprd-hs400es-2020",
+            "unisoc-fua-2022",
+            "unisoc-hsq-2023",
+        ]),
         write_job(),
         any::<bool>(),
         any::<bool>(),
@@ -45,7 +51,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         any::<u64>(),
     )
         .prop_map(|(platform, job, fua, cache, packed, cut, seed)| {
-            let mut s = Scenario { platform: platform.into(), randseed: seed, ..Scenario::default() };
+            let mut s = Scenario {
+                platform: platform.into(),
+                randseed: seed,
+                ..Scenario::default()
+            };
             s.host.fua = Some(fua);
             s.host.cache = Some(cache);
             s.host.packed = Some(packed);
@@ -69,7 +79,11 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
     let cfg = sim.host_config();
     let job = &s.jobs[0];
     if !cfg.cache {
-        prop_assert_eq!(cut.lost_acked_writes, 0, "cache off lost acknowledged writes");
+        prop_assert_eq!(
+            cut.lost_acked_writes,
+            0,
+            "cache off lost acknowledged writes"
+        );
     }
     if job.sync && cfg.fua && job.rw != Rw::RandRw {
         prop_assert_eq!(cut.lost_acked_writes, 0, "reliable writes lost");
@@ -90,11 +104,18 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
     }
     let newest_flush = last_flush.values().copied().max();
     for id in &cut.lost_requests {
-        let (t, op, _) = done_at.get(id).copied().ok_or_else(|| TestCaseError::fail(format!("lost request {id} was never acknowledged")))?;
+        let (t, op, _) = done_at.get(id).copied().ok_or_else(|| {
+            TestCaseError::fail(format!("lost request {id} was never acknowledged"))
+        })?;
         prop_assert_eq!(op, Op::Write);
         if let Some(f) = newest_flush {
             // A flush drains the whole cache: nothing acknowledged before it can be lost.
-            prop_assert!(t > f, "write acknowledged at {} lost despite the flush completed at {}", t, f);
+            prop_assert!(
+                t > f,
+                "write acknowledged at {} lost despite the flush completed at {}",
+                t,
+                f
+            );
         }
     }
     Ok(())
@@ -109,9 +130,19 @@ proptest! {
 }
 
 fn fua_scenario(fua: bool) -> Scenario {
-    let mut s = Scenario { platform: "unisoc-fua-2022".into(), power_cut_ns: Some(50_000_000), ..Scenario::default() };
+    let mut s = Scenario {
+        platform: "unisoc-fua-2022".into(),
+        power_cut_ns: Some(50_000_000),
+        ..Scenario::default()
+    };
     s.host.fua = Some(fua);
-    s.jobs = vec![JobSpec { name: "w".into(), rw: Rw::RandWrite, bs: 4096, sync: true, ..JobSpec::default() }];
+    s.jobs = vec![JobSpec {
+        name: "w".into(),
+        rw: Rw::RandWrite,
+        bs: 4096,
+        sync: true,
+        ..JobSpec::default()
+    }];
     s
 }
 
@@ -123,7 +154,10 @@ fn fua_on_loses_nothing_fua_off_loses_acknowledged_writes() {
     assert!(on.acked_writes > 100);
     assert!(off.lost_acked_writes > 0, "{off:?}");
     assert_eq!(off.lost_ranges.len(), off.lost_ranges.len().min(64));
-    assert!(off.lost_ranges.iter().all(|&(o, l)| o % 512 == 0 && l % 512 == 0 && l > 0));
+    assert!(off
+        .lost_ranges
+        .iter()
+        .all(|&(o, l)| o % 512 == 0 && l % 512 == 0 && l > 0));
 }
 
 #[test]
@@ -138,12 +172,25 @@ fn a_flush_before_the_cut_saves_everything_written_before_it() {
 
 #[test]
 fn crc_errors_are_retried_and_exhausted_retries_fail_the_io() {
-    let mut s = Scenario { platform: "unisoc-hsq-2023".into(), ..Scenario::default() };
-    s.jobs = vec![JobSpec { name: "r".into(), rw: Rw::RandRead, bs: 4096, size: 2 << 20, numjobs: 4, ..JobSpec::default() }];
+    let mut s = Scenario {
+        platform: "unisoc-hsq-2023".into(),
+        ..Scenario::default()
+    };
+    s.jobs = vec![JobSpec {
+        name: "r".into(),
+        rw: Rw::RandRead,
+        bs: 4096,
+        size: 2 << 20,
+        numjobs: 4,
+        ..JobSpec::default()
+    }];
     s.inject_error = Some(mmcsim_engine::scenario::ErrorInjection::parse("crc:0.02").unwrap());
     let r = run(&s).unwrap();
     assert!(r.sim.crc_errors > 0);
-    assert_eq!(r.sim.retries, r.sim.crc_errors, "at 2% every error is retried successfully");
+    assert_eq!(
+        r.sim.retries, r.sim.crc_errors,
+        "at 2% every error is retried successfully"
+    );
     let ios: u64 = r.jobs.iter().map(|j| j.read.total_ios).sum();
     assert_eq!(ios, 4 * 512, "every I/O completes");
 
@@ -153,5 +200,9 @@ fn crc_errors_are_retried_and_exhausted_retries_fail_the_io() {
     assert!(errors > 0, "at 50% some requests exhaust their 5 retries");
     assert!(r.sim.resets > 0, "the card is reset before the last retry");
     let ios: u64 = r.jobs.iter().map(|j| j.read.total_ios).sum();
-    assert_eq!(ios + errors, 4 * 512, "each I/O either completes or fails, once");
+    assert_eq!(
+        ios + errors,
+        4 * 512,
+        "each I/O either completes or fails, once"
+    );
 }

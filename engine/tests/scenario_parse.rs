@@ -27,8 +27,15 @@ fn packed_rfc_command_line() {
     let j = &s.jobs[0];
     assert_eq!(j.name, "test");
     assert_eq!(j.rw, Rw::RandRead);
-    assert_eq!((j.bs, j.size, j.numjobs, j.iodepth), (4096, 512 << 20, 20, 20));
-    assert_eq!(j.ioengine, IoEngine::Psync, "no ioengine given: fio's default psync");
+    assert_eq!(
+        (j.bs, j.size, j.numjobs, j.iodepth),
+        (4096, 512 << 20, 20, 20)
+    );
+    assert_eq!(
+        j.ioengine,
+        IoEngine::Psync,
+        "no ioengine given: fio's default psync"
+    );
     assert_eq!(j.outstanding(), 1);
 }
 
@@ -40,7 +47,10 @@ fn single_dash_command_line() {
     )
     .unwrap();
     let j = &s.jobs[0];
-    assert_eq!((j.name.as_str(), j.rw, j.numjobs, j.iodepth), ("test", Rw::RandWrite, 8, 64));
+    assert_eq!(
+        (j.name.as_str(), j.rw, j.numjobs, j.iodepth),
+        ("test", Rw::RandWrite, 8, 64)
+    );
     assert_eq!((j.bs, j.size), (4096, 512 << 20));
     assert!(s.group_reporting);
 }
@@ -54,21 +64,32 @@ fn no_name_gives_one_job_named_job() {
 
 #[test]
 fn globals_before_name_are_inherited_and_job_options_stay_in_their_job() {
-    let s = parse("--bs=8k --platform=unisoc-hsq-2023 --name=a --rw=write --name=b --packed=8").unwrap();
+    let s = parse("--bs=8k --platform=unisoc-hsq-2023 --name=a --rw=write --name=b --packed=8")
+        .unwrap();
     assert_eq!(s.jobs.len(), 2);
     assert_eq!((s.jobs[0].bs, s.jobs[0].rw), (8192, Rw::Write));
     assert_eq!((s.jobs[1].bs, s.jobs[1].rw), (8192, Rw::Read));
     assert_eq!(s.platform, "unisoc-hsq-2023");
-    assert_eq!(s.host.packed, Some(8), "a scenario-wide option in a job section still applies");
+    assert_eq!(
+        s.host.packed,
+        Some(8),
+        "a scenario-wide option in a job section still applies"
+    );
 }
 
 #[test]
 fn host_switches() {
-    let s = parse("--mmc_path=legacy --nonblocking=0 --hsq_depth=dynamic --fua=off --cache=1 --mmc_test=39").unwrap();
+    let s = parse(
+        "--mmc_path=legacy --nonblocking=0 --hsq_depth=dynamic --fua=off --cache=1 --mmc_test=39",
+    )
+    .unwrap();
     assert_eq!(s.host.mmc_path, Some(MmcPath::Legacy));
     assert_eq!(s.host.nonblocking, Some(false));
     assert_eq!(s.host.hsq_depth, Some(HsqDepth::Dynamic));
-    assert_eq!((s.host.fua, s.host.cache, s.mmc_test), (Some(false), Some(true), Some(39)));
+    assert_eq!(
+        (s.host.fua, s.host.cache, s.mmc_test),
+        (Some(false), Some(true), Some(39))
+    );
 }
 
 #[test]
@@ -91,7 +112,10 @@ fn job_file_with_global_section() {
     assert!(s.group_reporting);
     let names: Vec<_> = s.jobs.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["seq", "renamed"]);
-    assert_eq!((s.jobs[1].rw, s.jobs[1].numjobs, s.jobs[1].bs), (Rw::RandRead, 4, 4096));
+    assert_eq!(
+        (s.jobs[1].rw, s.jobs[1].numjobs, s.jobs[1].bs),
+        (Rw::RandRead, 4, 4096)
+    );
 }
 
 #[test]
@@ -104,7 +128,10 @@ fn global_after_a_job_only_changes_later_jobs() {
 fn command_line_options_act_as_globals_for_a_job_file() {
     let base = parse("--bs=16k --platform=u300-mmci-2011").unwrap();
     let s = parse_jobfile("[w]\nrw=write\n", base).unwrap();
-    assert_eq!((s.jobs.len(), s.jobs[0].bs, s.platform.as_str()), (1, 16384, "u300-mmci-2011"));
+    assert_eq!(
+        (s.jobs.len(), s.jobs[0].bs, s.platform.as_str()),
+        (1, 16384, "u300-mmci-2011")
+    );
 }
 
 #[test]
@@ -113,19 +140,44 @@ fn error_messages() {
         parse("--ioengine=mmap").unwrap_err(),
         "ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring"
     );
-    assert_eq!(parse("--iodeth=4").unwrap_err(), "iodeth: unknown option; did you mean 'iodepth'?");
-    assert!(parse("--frobnicate=1").unwrap_err().starts_with("frobnicate: unknown option"));
-    assert!(parse("--bs=4x").unwrap_err().starts_with("bs: '4x' is not a size"));
-    assert!(parse("--bs=").unwrap_err().starts_with("bs: '' is not a size"));
+    assert_eq!(
+        parse("--iodeth=4").unwrap_err(),
+        "iodeth: unknown option; did you mean 'iodepth'?"
+    );
+    assert!(parse("--frobnicate=1")
+        .unwrap_err()
+        .starts_with("frobnicate: unknown option"));
+    assert!(parse("--bs=4x")
+        .unwrap_err()
+        .starts_with("bs: '4x' is not a size"));
+    assert!(parse("--bs=")
+        .unwrap_err()
+        .starts_with("bs: '' is not a size"));
     assert!(parse("--bs=1000").unwrap_err().contains("multiple of 512"));
-    assert_eq!(parse("--numjobs=0").unwrap_err(), "numjobs: '0' is not a number in 1..=256");
+    assert_eq!(
+        parse("--numjobs=0").unwrap_err(),
+        "numjobs: '0' is not a number in 1..=256"
+    );
     assert!(parse("--rw=rw").unwrap_err().contains("mixed sequential"));
-    assert!(parse("--platform=pc").unwrap_err().contains("sprd-hs400es-2020"));
+    assert!(parse("--platform=pc")
+        .unwrap_err()
+        .contains("sprd-hs400es-2020"));
     assert!(parse("--bs").unwrap_err().starts_with("bs: needs a value"));
-    assert!(parse("--size=4k --bs=8k").unwrap_err().contains("smaller than bs"));
-    assert!(parse("stray").unwrap_err().contains("unexpected argument 'stray'"));
-    let e = parse_jobfile("[global]\nbs=4k\n\n[x]\nioengine=mmap\n", Scenario::default()).unwrap_err();
-    assert_eq!(e.to_string(), "line 5: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring");
+    assert!(parse("--size=4k --bs=8k")
+        .unwrap_err()
+        .contains("smaller than bs"));
+    assert!(parse("stray")
+        .unwrap_err()
+        .contains("unexpected argument 'stray'"));
+    let e = parse_jobfile(
+        "[global]\nbs=4k\n\n[x]\nioengine=mmap\n",
+        Scenario::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 5: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring"
+    );
     let e = parse_jobfile("[x\n", Scenario::default()).unwrap_err();
     assert!(e.to_string().starts_with("line 1: "), "{}", e);
 }
@@ -133,13 +185,22 @@ fn error_messages() {
 #[test]
 fn apply_option_scopes() {
     let mut s = Scenario::default();
-    s.jobs.push(JobSpec { name: "b".into(), ..JobSpec::default() });
+    s.jobs.push(JobSpec {
+        name: "b".into(),
+        ..JobSpec::default()
+    });
     apply_option(&mut s, OptionScope::Global, "bs", Some("8k")).unwrap();
     apply_option(&mut s, OptionScope::Job(1), "rw", Some("write")).unwrap();
     assert_eq!((s.jobs[0].bs, s.jobs[1].bs), (8192, 8192));
     assert_eq!((s.jobs[0].rw, s.jobs[1].rw), (Rw::Read, Rw::Write));
     assert!(apply_option(&mut s, OptionScope::Job(7), "rw", Some("write")).is_err());
-    apply_option(&mut s, OptionScope::Job(0), "platform", Some("unisoc-fua-2022")).unwrap();
+    apply_option(
+        &mut s,
+        OptionScope::Job(0),
+        "platform",
+        Some("unisoc-fua-2022"),
+    )
+    .unwrap();
     assert_eq!(s.platform, "unisoc-fua-2022");
 }
 
@@ -147,65 +208,134 @@ fn apply_option_scopes() {
 fn every_option_in_the_table_is_accepted_somewhere() {
     for o in OPTIONS {
         let mut s = Scenario::default();
-        let sample = ["1", "8", "4k", "read", "psync", "hsq", "sprd-hs400es-2020", "40", "x", "crc:0.01"];
-        let ok = sample.iter().any(|v| apply_option(&mut s, OptionScope::Global, o.name, Some(v)).is_ok());
+        let sample = [
+            "1",
+            "8",
+            "4k",
+            "read",
+            "psync",
+            "hsq",
+            "sprd-hs400es-2020",
+            "40",
+            "x",
+            "crc:0.01",
+        ];
+        let ok = sample
+            .iter()
+            .any(|v| apply_option(&mut s, OptionScope::Global, o.name, Some(v)).is_ok());
         assert!(ok, "option {} accepts none of the samples", o.name);
     }
 }
 
 fn arb_job() -> impl Strategy<Value = JobSpec> {
     (
-        ("[a-z][a-z0-9_.-]{0,11}", 0usize..5, 0u32..=100, 1u64..=256, 1u64..=64),
-        (1u32..=256, 1u32..=1024, 0usize..4, prop::option::of(1u64..=86_400_000_000_000u64)),
-        (any::<bool>(), any::<bool>(), any::<bool>(), 0u32..100, 0u64..(1u64 << 31)),
+        (
+            "[a-z][a-z0-9_.-]{0,11}",
+            0usize..5,
+            0u32..=100,
+            1u64..=256,
+            1u64..=64,
+        ),
+        (
+            1u32..=256,
+            1u32..=1024,
+            0usize..4,
+            prop::option::of(1u64..=86_400_000_000_000u64),
+        ),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            0u32..100,
+            0u64..(1u64 << 31),
+        ),
     )
-        .prop_map(|((name, rw, mix, bs, size_blocks), (numjobs, iodepth, eng, runtime), (tb, direct, sync, fsync, off))| {
-            let bs = bs * 512;
-            JobSpec {
-                name,
-                rw: Rw::ALL[rw],
-                rwmixread: mix,
-                bs,
-                size: bs * size_blocks,
-                numjobs,
-                iodepth,
-                ioengine: IoEngine::ALL[eng],
-                runtime_ns: runtime,
-                time_based: tb && runtime.is_some(),
-                direct,
-                sync,
-                fsync,
-                offset: off * 512,
-            }
-        })
+        .prop_map(
+            |(
+                (name, rw, mix, bs, size_blocks),
+                (numjobs, iodepth, eng, runtime),
+                (tb, direct, sync, fsync, off),
+            )| {
+                let bs = bs * 512;
+                JobSpec {
+                    name,
+                    rw: Rw::ALL[rw],
+                    rwmixread: mix,
+                    bs,
+                    size: bs * size_blocks,
+                    numjobs,
+                    iodepth,
+                    ioengine: IoEngine::ALL[eng],
+                    runtime_ns: runtime,
+                    time_based: tb && runtime.is_some(),
+                    direct,
+                    sync,
+                    fsync,
+                    offset: off * 512,
+                }
+            },
+        )
 }
 
 fn arb_scenario() -> impl Strategy<Value = Scenario> {
     let names = mmcsim_engine::platform::names();
     (
-        (0..names.len(), prop::collection::vec(arb_job(), 1..4), any::<u64>(), any::<bool>()),
+        (
+            0..names.len(),
+            prop::collection::vec(arb_job(), 1..4),
+            any::<u64>(),
+            any::<bool>(),
+        ),
         prop::option::of(37u32..=44),
-        (prop::option::of(0usize..3), prop::option::of(any::<bool>()), prop::option::of(0u32..=64)),
-        (prop::option::of(prop_oneof![Just(0u32), 2u32..=16]), prop::option::of(any::<bool>()), prop::option::of(any::<bool>())),
-        (prop::option::of(1u64..=86_400_000_000_000), prop::option::of(1u32..=500_000)),
+        (
+            prop::option::of(0usize..3),
+            prop::option::of(any::<bool>()),
+            prop::option::of(0u32..=64),
+        ),
+        (
+            prop::option::of(prop_oneof![Just(0u32), 2u32..=16]),
+            prop::option::of(any::<bool>()),
+            prop::option::of(any::<bool>()),
+        ),
+        (
+            prop::option::of(1u64..=86_400_000_000_000),
+            prop::option::of(1u32..=500_000),
+        ),
     )
-        .prop_map(move |((p, jobs, randseed, gr), mmc_test, (path, nb, depth), (packed, fua, cache), (cut, err))| Scenario {
-            platform: names[p].to_string(),
-            host: HostOptions {
-                mmc_path: path.map(|i| MmcPath::ALL[i]),
-                nonblocking: nb,
-                hsq_depth: depth.map(|d| if d == 0 { HsqDepth::Dynamic } else { HsqDepth::Fixed(d.min(63)) }),
-                packed,
-                fua,
-                cache,
+        .prop_map(
+            move |(
+                (p, jobs, randseed, gr),
+                mmc_test,
+                (path, nb, depth),
+                (packed, fua, cache),
+                (cut, err),
+            )| Scenario {
+                platform: names[p].to_string(),
+                host: HostOptions {
+                    mmc_path: path.map(|i| MmcPath::ALL[i]),
+                    nonblocking: nb,
+                    hsq_depth: depth.map(|d| {
+                        if d == 0 {
+                            HsqDepth::Dynamic
+                        } else {
+                            HsqDepth::Fixed(d.min(63))
+                        }
+                    }),
+                    packed,
+                    fua,
+                    cache,
+                },
+                jobs,
+                randseed,
+                group_reporting: gr,
+                mmc_test,
+                power_cut_ns: cut,
+                inject_error: err.map(|rate_ppm| mmcsim_engine::scenario::ErrorInjection {
+                    kind: mmcsim_engine::scenario::ErrorKind::Crc,
+                    rate_ppm,
+                }),
             },
-            jobs,
-            randseed,
-            group_reporting: gr,
-            mmc_test,
-            power_cut_ns: cut,
-            inject_error: err.map(|rate_ppm| mmcsim_engine::scenario::ErrorInjection { kind: mmcsim_engine::scenario::ErrorKind::Crc, rate_ppm }),
-        })
+        )
 }
 
 proptest! {

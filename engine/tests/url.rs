@@ -8,29 +8,52 @@ use proptest::prelude::*;
 
 fn arb_job() -> impl Strategy<Value = JobSpec> {
     (
-        ("[a-z][a-z0-9_. &=%+-]{0,11}", 0usize..5, 0u32..=100, 1u64..=128, 1u64..=64),
-        (1u32..=8, 1u32..=64, 0usize..4, prop::option::of(1u64..=600_000_000_000u64)),
-        (any::<bool>(), any::<bool>(), any::<bool>(), 0u32..100, 0u64..(1u64 << 31)),
+        (
+            "[a-z][a-z0-9_. &=%+-]{0,11}",
+            0usize..5,
+            0u32..=100,
+            1u64..=128,
+            1u64..=64,
+        ),
+        (
+            1u32..=8,
+            1u32..=64,
+            0usize..4,
+            prop::option::of(1u64..=600_000_000_000u64),
+        ),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            0u32..100,
+            0u64..(1u64 << 31),
+        ),
     )
-        .prop_map(|((name, rw, mix, bs, blocks), (numjobs, iodepth, eng, runtime), (tb, direct, sync, fsync, off))| {
-            let bs = bs * 512;
-            JobSpec {
-                name: name.trim().to_string(),
-                rw: Rw::ALL[rw],
-                rwmixread: mix,
-                bs,
-                size: bs * blocks,
-                numjobs,
-                iodepth,
-                ioengine: IoEngine::ALL[eng],
-                runtime_ns: runtime,
-                time_based: tb && runtime.is_some(),
-                direct,
-                sync,
-                fsync,
-                offset: off * 512,
-            }
-        })
+        .prop_map(
+            |(
+                (name, rw, mix, bs, blocks),
+                (numjobs, iodepth, eng, runtime),
+                (tb, direct, sync, fsync, off),
+            )| {
+                let bs = bs * 512;
+                JobSpec {
+                    name: name.trim().to_string(),
+                    rw: Rw::ALL[rw],
+                    rwmixread: mix,
+                    bs,
+                    size: bs * blocks,
+                    numjobs,
+                    iodepth,
+                    ioengine: IoEngine::ALL[eng],
+                    runtime_ns: runtime,
+                    time_based: tb && runtime.is_some(),
+                    direct,
+                    sync,
+                    fsync,
+                    offset: off * 512,
+                }
+            },
+        )
         .prop_filter("names are not empty", |j| !j.name.is_empty())
 }
 
@@ -38,60 +61,98 @@ fn arb_job() -> impl Strategy<Value = JobSpec> {
 fn arb_scenario() -> impl Strategy<Value = Scenario> {
     let names = mmcsim_engine::platform::names();
     (
-        (0..names.len(), prop::collection::vec(arb_job(), 1..4), any::<u64>(), any::<bool>()),
+        (
+            0..names.len(),
+            prop::collection::vec(arb_job(), 1..4),
+            any::<u64>(),
+            any::<bool>(),
+        ),
         prop::option::of(37u32..=44),
-        (prop::option::of(0usize..3), prop::option::of(any::<bool>()), prop::option::of(0u32..=63)),
-        (prop::option::of(prop_oneof![Just(0u32), 2u32..=8]), prop::option::of(any::<bool>()), prop::option::of(any::<bool>())),
-        (prop::option::of(1u64..=86_400_000_000_000), prop::option::of(1u32..=500_000)),
+        (
+            prop::option::of(0usize..3),
+            prop::option::of(any::<bool>()),
+            prop::option::of(0u32..=63),
+        ),
+        (
+            prop::option::of(prop_oneof![Just(0u32), 2u32..=8]),
+            prop::option::of(any::<bool>()),
+            prop::option::of(any::<bool>()),
+        ),
+        (
+            prop::option::of(1u64..=86_400_000_000_000),
+            prop::option::of(1u32..=500_000),
+        ),
     )
-        .prop_map(move |((p, jobs, randseed, gr), mmc_test, (path, nb, depth), (packed, fua, cache), (cut, err))| {
-            let mut s = Scenario {
-                platform: names[p].to_string(),
-                host: HostOptions {
-                    mmc_path: path.map(|i| MmcPath::ALL[i]),
-                    nonblocking: nb,
-                    hsq_depth: depth.map(|d| if d == 0 { HsqDepth::Dynamic } else { HsqDepth::Fixed(d) }),
-                    packed,
-                    fua,
-                    cache,
-                },
-                jobs,
-                randseed,
-                group_reporting: gr,
+        .prop_map(
+            move |(
+                (p, jobs, randseed, gr),
                 mmc_test,
-                power_cut_ns: cut,
-                inject_error: err.map(|rate_ppm| ErrorInjection { kind: ErrorKind::Crc, rate_ppm }),
-            };
-            if Simulator::new(&s).is_err() {
-                s.host.packed = Some(0);
-            }
-            s
-        })
+                (path, nb, depth),
+                (packed, fua, cache),
+                (cut, err),
+            )| {
+                let mut s = Scenario {
+                    platform: names[p].to_string(),
+                    host: HostOptions {
+                        mmc_path: path.map(|i| MmcPath::ALL[i]),
+                        nonblocking: nb,
+                        hsq_depth: depth.map(|d| {
+                            if d == 0 {
+                                HsqDepth::Dynamic
+                            } else {
+                                HsqDepth::Fixed(d)
+                            }
+                        }),
+                        packed,
+                        fua,
+                        cache,
+                    },
+                    jobs,
+                    randseed,
+                    group_reporting: gr,
+                    mmc_test,
+                    power_cut_ns: cut,
+                    inject_error: err.map(|rate_ppm| ErrorInjection {
+                        kind: ErrorKind::Crc,
+                        rate_ppm,
+                    }),
+                };
+                if Simulator::new(&s).is_err() {
+                    s.host.packed = Some(0);
+                }
+                s
+            },
+        )
         .prop_filter("valid", |s| Simulator::new(s).is_ok())
 }
 
 /// A few changes to `a`, as a user makes them for the B side.
 fn arb_pair() -> impl Strategy<Value = (Scenario, Scenario)> {
-    (arb_scenario(), arb_scenario(), prop::collection::vec(0usize..8, 0..4)).prop_map(|(a, other, changes)| {
-        let mut b = a.clone();
-        for c in changes {
-            match c {
-                0 => b.host.packed = other.host.packed,
-                1 => b.platform = other.platform.clone(),
-                2 => b.jobs[0] = other.jobs[0].clone(),
-                3 => b.jobs = other.jobs.clone(),
-                4 => b.power_cut_ns = other.power_cut_ns,
-                5 => b.randseed = other.randseed,
-                6 => b.host = other.host.clone(),
-                _ => b.jobs.truncate(1),
+    (
+        arb_scenario(),
+        arb_scenario(),
+        prop::collection::vec(0usize..8, 0..4),
+    )
+        .prop_map(|(a, other, changes)| {
+            let mut b = a.clone();
+            for c in changes {
+                match c {
+                    0 => b.host.packed = other.host.packed,
+                    1 => b.platform = other.platform.clone(),
+                    2 => b.jobs[0] = other.jobs[0].clone(),
+                    3 => b.jobs = other.jobs.clone(),
+                    4 => b.power_cut_ns = other.power_cut_ns,
+                    5 => b.randseed = other.randseed,
+                    6 => b.host = other.host.clone(),
+                    _ => b.jobs.truncate(1),
+                }
             }
-        }
-        if Simulator::new(&b).is_err() {
-            b.host.packed = Some(0);
-        }
-        (a, b)
-    })
-    .prop_filter("valid B", |(_, b)| Simulator::new(b).is_ok())
+            if Simulator::new(&b).is_err() {
+                b.host.packed = Some(0);
+            }
+            (a, b)
+        })
+        .prop_filter("valid B", |(_, b)| Simulator::new(b).is_ok())
 }
 
 fn decoded(q: &str) -> DecodedQuery {
@@ -146,18 +207,32 @@ proptest! {
 
 #[test]
 fn the_packed_comparison_link() {
-    let d = decoded("platform=sprd-hs400es-2020&rw=randread&bs=4k&numjobs=20&size=512M&packed=8&b.packed=0");
+    let d = decoded(
+        "platform=sprd-hs400es-2020&rw=randread&bs=4k&numjobs=20&size=512M&packed=8&b.packed=0",
+    );
     assert!(d.errors.is_empty(), "{:?}", d.errors);
     let a = &d.a;
     assert_eq!(a.platform, "sprd-hs400es-2020");
     assert_eq!(a.jobs.len(), 1);
     let j = &a.jobs[0];
-    assert_eq!((j.rw, j.bs, j.numjobs, j.size), (Rw::RandRead, 4096, 20, 512 << 20));
+    assert_eq!(
+        (j.rw, j.bs, j.numjobs, j.size),
+        (Rw::RandRead, 4096, 20, 512 << 20)
+    );
     assert_eq!(a.host.packed, Some(8));
     assert_eq!(a.randseed, mmcsim_engine::scenario::DEFAULT_RANDSEED);
     let b = d.b.expect("a B side");
     assert_eq!(b.host.packed, Some(0));
-    assert_eq!(b, Scenario { host: HostOptions { packed: Some(0), ..a.host.clone() }, ..a.clone() });
+    assert_eq!(
+        b,
+        Scenario {
+            host: HostOptions {
+                packed: Some(0),
+                ..a.host.clone()
+            },
+            ..a.clone()
+        }
+    );
     // And back: the same link, with the seed made explicit.
     assert_eq!(
         encode_query(a, Some(&b)),
@@ -168,25 +243,58 @@ fn the_packed_comparison_link() {
 #[test]
 fn defaults_are_left_out_but_randseed_is_always_there() {
     assert_eq!(encode_query(&Scenario::default(), None), "randseed=137");
-    let s = Scenario { randseed: 7, group_reporting: true, ..Scenario::default() };
+    let s = Scenario {
+        randseed: 7,
+        group_reporting: true,
+        ..Scenario::default()
+    };
     assert_eq!(encode_query(&s, None), "group_reporting=1&randseed=7");
     // B identical to A still says so.
-    assert_eq!(encode_query(&s, Some(&s)), "group_reporting=1&randseed=7&b.randseed=7");
-    assert_eq!(decoded("randseed=7&b.randseed=7").b, Some(Scenario { randseed: 7, ..Scenario::default() }));
+    assert_eq!(
+        encode_query(&s, Some(&s)),
+        "group_reporting=1&randseed=7&b.randseed=7"
+    );
+    assert_eq!(
+        decoded("randseed=7&b.randseed=7").b,
+        Some(Scenario {
+            randseed: 7,
+            ..Scenario::default()
+        })
+    );
 }
 
 #[test]
 fn bad_values_are_named_and_the_rest_loads() {
     let d = decoded("platform=sprd-hs400es-2020&bs=3000&rw=bogus&numjobs=20&frobnicate=1&job99.rw=read&b.packed=99&b.cache=1");
-    let named: Vec<&str> = d.errors.iter().filter_map(|e| e.option.as_deref()).collect();
-    assert_eq!(named, ["bs", "rw", "frobnicate", "job99.rw", "b.packed"], "{:?}", d.errors);
-    assert!(d.errors[0].message.contains("multiple of 512"), "{}", d.errors[0]);
-    assert!(d.errors[1].message.contains("accepted: read, write"), "{}", d.errors[1]);
+    let named: Vec<&str> = d
+        .errors
+        .iter()
+        .filter_map(|e| e.option.as_deref())
+        .collect();
+    assert_eq!(
+        named,
+        ["bs", "rw", "frobnicate", "job99.rw", "b.packed"],
+        "{:?}",
+        d.errors
+    );
+    assert!(
+        d.errors[0].message.contains("multiple of 512"),
+        "{}",
+        d.errors[0]
+    );
+    assert!(
+        d.errors[1].message.contains("accepted: read, write"),
+        "{}",
+        d.errors[1]
+    );
     assert!(d.errors[4].message.contains("accepted"), "{}", d.errors[4]);
     assert_eq!(d.a.jobs[0].numjobs, 20);
     assert_eq!(d.a.jobs[0].bs, 4096);
     let b = d.b.unwrap();
-    assert_eq!((b.host.cache, b.host.packed, b.jobs[0].numjobs), (Some(true), None, 20));
+    assert_eq!(
+        (b.host.cache, b.host.packed, b.jobs[0].numjobs),
+        (Some(true), None, 20)
+    );
 }
 
 #[test]
@@ -194,15 +302,31 @@ fn limits_leave_the_option_at_its_default_with_the_limit_stated() {
     let d = decoded("packed=16&rw=write");
     assert_eq!(d.errors.len(), 1, "{:?}", d.errors);
     assert_eq!(d.errors[0].option.as_deref(), Some("packed"));
-    assert!(d.errors[0].message.contains("chain limit of 8"), "{}", d.errors[0]);
+    assert!(
+        d.errors[0].message.contains("chain limit of 8"),
+        "{}",
+        d.errors[0]
+    );
     assert_eq!((d.a.host.packed, d.a.jobs[0].rw), (None, Rw::Write));
 
     let d = decoded("size=1t&bs=512&b.platform=u300-mmci-2011&b.packed=8&b.bs=1m");
-    assert!(d.errors.iter().any(|e| e.option.as_deref() == Some("size") && e.message.contains("at most")), "{:?}", d.errors);
+    assert!(
+        d.errors
+            .iter()
+            .any(|e| e.option.as_deref() == Some("size") && e.message.contains("at most")),
+        "{:?}",
+        d.errors
+    );
     assert_eq!(d.a.jobs[0].size, JobSpec::default().size);
     let b = d.b.unwrap();
     assert_eq!(b.platform, "u300-mmci-2011");
-    assert!(d.errors.iter().any(|e| e.option.as_deref() == Some("b.packed") && e.message.contains("no ADMA3")), "{:?}", d.errors);
+    assert!(
+        d.errors
+            .iter()
+            .any(|e| e.option.as_deref() == Some("b.packed") && e.message.contains("no ADMA3")),
+        "{:?}",
+        d.errors
+    );
     assert_eq!(b.host.packed, None, "left as in A");
 }
 
@@ -213,20 +337,39 @@ fn several_job_sections_use_job_prefixes() {
     let names: Vec<&str> = d.a.jobs.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["a", "b"]);
     assert_eq!((d.a.jobs[0].rw, d.a.jobs[1].rw), (Rw::Write, Rw::Read));
-    assert!(d.a.jobs.iter().all(|j| j.bs == 8192), "plain job keys apply to every job");
+    assert!(
+        d.a.jobs.iter().all(|j| j.bs == 8192),
+        "plain job keys apply to every job"
+    );
     let b = d.b.unwrap();
-    assert_eq!((b.jobs.len(), b.jobs[1].rw, b.jobs[1].outstanding()), (2, Rw::RandRead, 4));
+    assert_eq!(
+        (b.jobs.len(), b.jobs[1].rw, b.jobs[1].outstanding()),
+        (2, Rw::RandRead, 4)
+    );
     // Percent-encoding: names with reserved characters, '+' as a space.
-    let s = Scenario { jobs: vec![JobSpec { name: "a b&c=d/é".to_string(), ..JobSpec::default() }], ..Scenario::default() };
+    let s = Scenario {
+        jobs: vec![JobSpec {
+            name: "a b&c=d/é".to_string(),
+            ..JobSpec::default()
+        }],
+        ..Scenario::default()
+    };
     let q = encode_query(&s, None);
     assert_eq!(q, "name=a%20b%26c%3Dd%2F%C3%A9&randseed=137");
     assert_eq!(decoded(&q).a, s);
-    assert_eq!(decoded("name=a+b%26c%3Dd%2F%C3%A9").a.jobs[0].name, "a b&c=d/é");
+    assert_eq!(
+        decoded("name=a+b%26c%3Dd%2F%C3%A9").a.jobs[0].name,
+        "a b&c=d/é"
+    );
 }
 
 #[test]
 fn empty_values_reset_and_b_can_unset_what_a_sets() {
-    let a = Scenario { power_cut_ns: Some(50_000_000), mmc_test: None, ..Scenario::default() };
+    let a = Scenario {
+        power_cut_ns: Some(50_000_000),
+        mmc_test: None,
+        ..Scenario::default()
+    };
     let b = Scenario::default();
     let q = encode_query(&a, Some(&b));
     assert_eq!(q, "power_cut=50ms&randseed=137&b.power_cut=");

@@ -154,7 +154,10 @@ async fn a_gallery_card_loads_its_pair_and_starts_the_table() {
         4
     );
     // B differs in a host switch: the pipeline view compares A and B side by side.
-    assert!(by_sel(&root, "#watch .side.b").is_some(), "A/B comparison on");
+    assert!(
+        by_sel(&root, "#watch .side.b").is_some(),
+        "A/B comparison on"
+    );
     assert!(by_sel(&root, "#b-link").is_none());
     assert!(text(&root, ".stepper").contains("Step 1 of"));
 

@@ -293,10 +293,17 @@ async fn fua_writes_hold_the_card_busy_as_reliable_writes() {
 
 #[wasm_bindgen_test]
 async fn crc_errors_show_the_recovery_path_at_the_controller() {
-    let a = scenario(&[("rw", "randread"), ("size", "256k"), ("inject_error", "crc:0.5")]);
+    let a = scenario(&[
+        ("rw", "randread"),
+        ("size", "256k"),
+        ("inject_error", "crc:0.5"),
+    ]);
     let root = mount(a, None, Callback::noop()).await;
     step_until(&root, 400, |r| by_sel(r, "#a-recovery").is_some()).await;
-    let text = by_sel(&root, "#a-recovery").unwrap().text_content().unwrap_or_default();
+    let text = by_sel(&root, "#a-recovery")
+        .unwrap()
+        .text_content()
+        .unwrap_or_default();
     assert!(text.contains("CMD13"), "{text}");
 }
 

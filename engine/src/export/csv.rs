@@ -11,7 +11,11 @@ use std::fmt::Write;
 pub const CSV_HEADER: &str = "t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight";
 
 fn mib_s(bytes: u64, width_ns: u64) -> f64 {
-    if width_ns == 0 { 0.0 } else { bytes as f64 * 1e9 / width_ns as f64 / 1_048_576.0 }
+    if width_ns == 0 {
+        0.0
+    } else {
+        bytes as f64 * 1e9 / width_ns as f64 / 1_048_576.0
+    }
 }
 
 /// The CSV of `points`: the header and one row per point.

@@ -27,11 +27,29 @@ pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
             specs.extend(std::iter::repeat_n(j, j.numjobs as usize));
         }
     }
-    let spec_of = |i: usize| if specs.len() == rep.jobs.len() { specs.get(i).copied() } else { None };
+    let spec_of = |i: usize| {
+        if specs.len() == rep.jobs.len() {
+            specs.get(i).copied()
+        } else {
+            None
+        }
+    };
     if scn.group_reporting && scn.mmc_test.is_none() {
-        return vec![Block { job: rep.merged(), clones: rep.jobs.len(), spec: spec_of(0) }];
+        return vec![Block {
+            job: rep.merged(),
+            clones: rep.jobs.len(),
+            spec: spec_of(0),
+        }];
     }
-    rep.jobs.iter().enumerate().map(|(i, j)| Block { job: j.clone(), clones: 1, spec: spec_of(i) }).collect()
+    rep.jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| Block {
+            job: j.clone(),
+            clones: 1,
+            spec: spec_of(i),
+        })
+        .collect()
 }
 
 /// ns to fio's msec runtime (rounded to the nearest ms).
@@ -49,7 +67,10 @@ fn lat_obj(h: &LatencyHistogram, with_percentiles: bool) -> Json {
         ("N", Json::U(h.count())),
     ];
     if with_percentiles && h.count() > 0 {
-        let p = FIO_PERCENTILES.iter().map(|&p| (format!("{:.6}", p), Json::U(h.percentile(p)))).collect();
+        let p = FIO_PERCENTILES
+            .iter()
+            .map(|&p| (format!("{:.6}", p), Json::U(h.percentile(p))))
+            .collect();
         v.push(("percentile", Json::Obj(p)));
     }
     obj(v)
@@ -75,7 +96,11 @@ fn dir_obj(d: &DirStats) -> Json {
 }
 
 fn power_cut_obj(p: &crate::PowerCutReport) -> Json {
-    let ranges = p.lost_ranges.iter().map(|&(o, l)| obj(vec![("offset", Json::U(o)), ("len", Json::U(l))])).collect();
+    let ranges = p
+        .lost_ranges
+        .iter()
+        .map(|&(o, l)| obj(vec![("offset", Json::U(o)), ("len", Json::U(l))]))
+        .collect();
     obj(vec![
         ("at_ns", Json::U(p.at_ns)),
         ("acked_writes", Json::U(p.acked_writes)),
@@ -89,7 +114,10 @@ fn power_cut_obj(p: &crate::PowerCutReport) -> Json {
 
 fn sim_obj(rep: &Report) -> Json {
     let s = &rep.sim;
-    let stages = Stage::ALL.iter().map(|&st| (st.name().to_string(), Json::U(s.stage(st)))).collect();
+    let stages = Stage::ALL
+        .iter()
+        .map(|&st| (st.name().to_string(), Json::U(s.stage(st))))
+        .collect();
     let mut v = vec![
         ("simulated_ns", Json::U(s.simulated_ns)),
         ("events", Json::U(s.events)),
@@ -97,7 +125,10 @@ fn sim_obj(rep: &Report) -> Json {
         ("bus_commands", Json::U(s.bus_commands)),
         ("requeues", Json::U(s.requeues)),
         ("avg_batch", Json::F(s.avg_batch())),
-        ("batch_hist", Json::Arr(s.batch_hist.iter().map(|&c| Json::U(c)).collect())),
+        (
+            "batch_hist",
+            Json::Arr(s.batch_hist.iter().map(|&c| Json::U(c)).collect()),
+        ),
         ("stage_ns", Json::Obj(stages)),
         ("bus_busy_ns", Json::U(s.bus_busy_ns)),
         ("crc_errors", Json::U(s.crc_errors)),
@@ -112,17 +143,27 @@ fn sim_obj(rep: &Report) -> Json {
 
 /// The options of one scope as fio's `"job options"` / `"global options"` object.
 fn options_obj(scn: &Scenario, want: impl Fn(OptionScope) -> bool) -> Json {
-    let v = scn.to_options().into_iter().filter(|(s, _, _)| want(*s)).map(|(_, k, v)| (k, Json::S(v))).collect();
+    let v = scn
+        .to_options()
+        .into_iter()
+        .filter(|(s, _, _)| want(*s))
+        .map(|(_, k, v)| (k, Json::S(v)))
+        .collect();
     Json::Obj(v)
 }
 
 fn job_obj(scn: &Scenario, b: &Block, rep: &Report) -> Json {
-    let spec_idx = b.spec.and_then(|sp| scn.jobs.iter().position(|j| std::ptr::eq(j, sp)));
+    let spec_idx = b
+        .spec
+        .and_then(|sp| scn.jobs.iter().position(|j| std::ptr::eq(j, sp)));
     let job_opts = match spec_idx {
         Some(i) => options_obj(scn, |s| s == OptionScope::Job(i)),
         None => Json::Obj(Vec::new()),
     };
-    let sync = obj(vec![("total_ios", Json::U(b.job.flushes)), ("lat_ns", lat_obj(&LatencyHistogram::new(), false))]);
+    let sync = obj(vec![
+        ("total_ios", Json::U(b.job.flushes)),
+        ("lat_ns", lat_obj(&LatencyHistogram::new(), false)),
+    ]);
     obj(vec![
         ("jobname", Json::S(b.job.name.clone())),
         ("groupid", Json::U(0)),
@@ -140,14 +181,23 @@ fn job_obj(scn: &Scenario, b: &Block, rep: &Report) -> Json {
 
 /// The whole JSON document of a run, with a trailing newline.
 pub fn render(scn: &Scenario, rep: &Report) -> String {
-    let jobs = blocks(scn, rep).iter().map(|b| job_obj(scn, b, rep)).collect();
+    let jobs = blocks(scn, rep)
+        .iter()
+        .map(|b| job_obj(scn, b, rep))
+        .collect();
     let doc = obj(vec![
-        ("fio version", Json::S(format!("mmcsim-{}", env!("CARGO_PKG_VERSION")))),
+        (
+            "fio version",
+            Json::S(format!("mmcsim-{}", env!("CARGO_PKG_VERSION"))),
+        ),
         ("timestamp", Json::U(0)),
         ("timestamp_ms", Json::U(0)),
         ("time", Json::S("simulated".to_string())),
         ("platform", Json::S(rep.platform.clone())),
-        ("global options", options_obj(scn, |s| s == OptionScope::Global)),
+        (
+            "global options",
+            options_obj(scn, |s| s == OptionScope::Global),
+        ),
         ("jobs", Json::Arr(jobs)),
     ]);
     let mut out = String::new();

@@ -81,21 +81,40 @@ impl<W: Write> Out<'_, W> {
             return false;
         }
         let sep = if self.n == 0 { "\n" } else { ",\n" };
-        self.err = self.err.and(self.w.write_str(sep)).and(self.w.write_str("{")).and(self.w.write_str(body)).and(self.w.write_str("}"));
+        self.err = self
+            .err
+            .and(self.w.write_str(sep))
+            .and(self.w.write_str("{"))
+            .and(self.w.write_str(body))
+            .and(self.w.write_str("}"));
         self.n += 1;
         true
     }
     fn meta(&mut self, pid: u32, tid: u32, what: &str, arg: &str) {
-        self.event(&format!("\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"{what}\",\"args\":{{{arg}}}"));
+        self.event(&format!(
+            "\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"{what}\",\"args\":{{{arg}}}"
+        ));
     }
     fn thread(&mut self, pid: u32, tid: u32, name: &str, sort: u64) {
         let mut q = String::new();
         quote(name, &mut q);
         self.meta(pid, tid, "thread_name", &format!("\"name\":{q}"));
-        self.meta(pid, tid, "thread_sort_index", &format!("\"sort_index\":{sort}"));
+        self.meta(
+            pid,
+            tid,
+            "thread_sort_index",
+            &format!("\"sort_index\":{sort}"),
+        );
     }
     /// A complete event from `start` to `end` ns; `args` is the inside of the args object.
-    fn slice(&mut self, (pid, tid): (u32, u32), name: &str, cat: &str, (start, end): (u64, u64), args: &str) {
+    fn slice(
+        &mut self,
+        (pid, tid): (u32, u32),
+        name: &str,
+        cat: &str,
+        (start, end): (u64, u64),
+        args: &str,
+    ) {
         let mut q = String::new();
         quote(name, &mut q);
         let (ts, dur) = (us(start), us(end.saturating_sub(start)));
@@ -151,16 +170,29 @@ impl Exporter<'_> {
     }
 
     /// A slice on a lane of `key` in process `pid`, naming a new lane when one is added.
-    fn place<W: Write>(&mut self, out: &mut Out<W>, pid: u32, key: u64, start: u64, end: u64) -> u32 {
+    fn place<W: Write>(
+        &mut self,
+        out: &mut Out<W>,
+        pid: u32,
+        key: u64,
+        start: u64,
+        end: u64,
+    ) -> u32 {
         let (tid, new_lane) = self.tracks[pid as usize - 1].place(key, start, end);
         if let Some(lane) = new_lane {
             let base = match pid {
                 PID_JOBS => self.job_name(key as u32),
-                PID_TAGS if self.sim.host_config().mmc_path == MmcPath::Hsq => format!("hsq slot {}", key),
+                PID_TAGS if self.sim.host_config().mmc_path == MmcPath::Hsq => {
+                    format!("hsq slot {}", key)
+                }
                 PID_TAGS => format!("blk-mq tag {}", key),
                 _ => ["bus", "host CPU", "card"][key.min(2) as usize].to_string(),
             };
-            let name = if lane == 0 { base } else { format!("{} #{}", base, lane + 1) };
+            let name = if lane == 0 {
+                base
+            } else {
+                format!("{} #{}", base, lane + 1)
+            };
             out.thread(pid, tid, &name, key * 64 + lane as u64);
         }
         tid
@@ -168,9 +200,19 @@ impl Exporter<'_> {
 
     fn trace_event<W: Write>(&mut self, out: &mut Out<W>, e: TraceEvent) {
         if !self.open.contains_key(&e.req) && matches!(e.stage, Stage::Submit | Stage::Issue) {
-            self.open.insert(e.req, OpenReq { job: e.job, op: e.op, extent: None, stages: Vec::new() });
+            self.open.insert(
+                e.req,
+                OpenReq {
+                    job: e.job,
+                    op: e.op,
+                    extent: None,
+                    stages: Vec::new(),
+                },
+            );
         }
-        let Some(r) = self.open.get_mut(&e.req) else { return };
+        let Some(r) = self.open.get_mut(&e.req) else {
+            return;
+        };
         r.stages.push((e.stage, e.t_ns));
         if e.stage == Stage::Done {
             if let Some(r) = self.open.remove(&e.req) {
@@ -182,16 +224,27 @@ impl Exporter<'_> {
     /// Writes a request slice and its stages (the last stage ends the request).
     fn request<W: Write>(&mut self, out: &mut Out<W>, id: u64, mut r: OpenReq, extra: &str) {
         r.stages.sort_by_key(|s| s.1);
-        let (Some(first), Some(last)) = (r.stages.first().copied(), r.stages.last().copied()) else { return };
+        let (Some(first), Some(last)) = (r.stages.first().copied(), r.stages.last().copied())
+        else {
+            return;
+        };
         let (start, end) = (first.1, last.1.max(first.1));
         let tid = self.place(out, PID_JOBS, r.job as u64, start, end);
-        let extent = r.extent.map_or(String::new(), |(o, l)| format!(",\"offset\":{o},\"len\":{l}"));
+        let extent = r.extent.map_or(String::new(), |(o, l)| {
+            format!(",\"offset\":{o},\"len\":{l}")
+        });
         let args = format!("\"id\":{id},\"op\":\"{}\"{extent}{extra}", r.op.name());
         out.slice((PID_JOBS, tid), r.op.name(), "request", (start, end), &args);
         for w in r.stages.windows(2) {
             let (s, e) = (w[0].1.max(start), w[1].1.min(end));
             if e > s {
-                out.slice((PID_JOBS, tid), w[0].0.name(), "stage", (s, e), &format!("\"id\":{id}"));
+                out.slice(
+                    (PID_JOBS, tid),
+                    w[0].0.name(),
+                    "stage",
+                    (s, e),
+                    &format!("\"id\":{id}"),
+                );
             }
         }
         self.requests += 1;
@@ -202,19 +255,43 @@ impl Exporter<'_> {
         let on_host = matches!(s.kind, SegmentKind::HostGap | SegmentKind::ChainBuild);
         let key = if on_host { HOST_CPU } else { BUS };
         let tid = self.place(out, PID_HOST, key, s.start, s.end);
-        out.slice((PID_HOST, tid), s.kind.name(), if on_host { "host" } else { "bus" }, (s.start, s.end), &args);
+        out.slice(
+            (PID_HOST, tid),
+            s.kind.name(),
+            if on_host { "host" } else { "bus" },
+            (s.start, s.end),
+            &args,
+        );
         if matches!(s.kind, SegmentKind::CardAccess | SegmentKind::CardBusy) {
             let tid = self.place(out, PID_HOST, CARD, s.start, s.end);
-            out.slice((PID_HOST, tid), s.kind.name(), "card", (s.start, s.end), &args);
+            out.slice(
+                (PID_HOST, tid),
+                s.kind.name(),
+                "card",
+                (s.start, s.end),
+                &args,
+            );
         }
     }
 
-    fn tag_slice<W: Write>(&mut self, out: &mut Out<W>, tag: u16, (id, job, since): (u64, u32, u64), end: u64) {
+    fn tag_slice<W: Write>(
+        &mut self,
+        out: &mut Out<W>,
+        tag: u16,
+        (id, job, since): (u64, u32, u64),
+        end: u64,
+    ) {
         let tid = self.place(out, PID_TAGS, tag as u64, since, end);
         let name = self.job_name(job);
         let mut q = String::new();
         quote(&name, &mut q);
-        out.slice((PID_TAGS, tid), &format!("req {id}"), "tag", (since, end), &format!("\"id\":{id},\"job\":{q}"));
+        out.slice(
+            (PID_TAGS, tid),
+            &format!("req {id}"),
+            "tag",
+            (since, end),
+            &format!("\"id\":{id},\"job\":{q}"),
+        );
     }
 
     /// Scans live requests for offsets, lengths and tags; returns how many were scanned. Tags
@@ -254,16 +331,43 @@ impl Exporter<'_> {
 
 /// Runs `scn` and writes its timeline to `w` as trace-event JSON (see the module doc), at most
 /// `max_events` events.
-pub fn write_trace_events<W: Write>(scn: &Scenario, max_events: usize, w: &mut W) -> Result<TraceStats, ScenarioError> {
+pub fn write_trace_events<W: Write>(
+    scn: &Scenario,
+    max_events: usize,
+    w: &mut W,
+) -> Result<TraceStats, ScenarioError> {
     let mut sim = Simulator::new(scn)?;
     sim.set_trace_capacity(RING);
     sim.set_timeline_capacity(RING);
-    let mut x = Exporter { sim, scn, open: HashMap::new(), tags: Vec::new(), held: Vec::new(), tracks: Default::default(), requests: 0 };
-    let mut out = Out { w, n: 0, max: max_events, truncated: false, err: Ok(()) };
+    let mut x = Exporter {
+        sim,
+        scn,
+        open: HashMap::new(),
+        tags: Vec::new(),
+        held: Vec::new(),
+        tracks: Default::default(),
+        requests: 0,
+    };
+    let mut out = Out {
+        w,
+        n: 0,
+        max: max_events,
+        truncated: false,
+        err: Ok(()),
+    };
     out.err = out.w.write_str("{\"traceEvents\":[");
-    for (pid, name) in [(PID_JOBS, "fio jobs"), (PID_TAGS, "blk-mq tags / hsq slots"), (PID_HOST, "mmc host")] {
+    for (pid, name) in [
+        (PID_JOBS, "fio jobs"),
+        (PID_TAGS, "blk-mq tags / hsq slots"),
+        (PID_HOST, "mmc host"),
+    ] {
         out.meta(pid, 0, "process_name", &format!("\"name\":\"{name}\""));
-        out.meta(pid, 0, "process_sort_index", &format!("\"sort_index\":{pid}"));
+        out.meta(
+            pid,
+            0,
+            "process_sort_index",
+            &format!("\"sort_index\":{pid}"),
+        );
     }
     let mut work = 0u64;
     let mut note = "";
@@ -296,12 +400,22 @@ pub fn write_trace_events<W: Write>(scn: &Scenario, max_events: usize, w: &mut W
             r.stages.push((Stage::Done, now));
             x.request(&mut out, id, r, ",\"unfinished\":true");
         }
-        let tags: Vec<_> = x.tags.drain(..).enumerate().filter_map(|(t, v)| Some((t as u16, v?))).collect();
+        let tags: Vec<_> = x
+            .tags
+            .drain(..)
+            .enumerate()
+            .filter_map(|(t, v)| Some((t as u16, v?)))
+            .collect();
         for (t, v) in tags {
             x.tag_slice(&mut out, t, v, now);
         }
     }
-    let stats = TraceStats { events: out.n, truncated: out.truncated, simulated_ns: x.sim.now(), requests: x.requests };
+    let stats = TraceStats {
+        events: out.n,
+        truncated: out.truncated,
+        simulated_ns: x.sim.now(),
+        requests: x.requests,
+    };
     let mut link = String::new();
     quote(&crate::scenario::url::encode_query(x.scn, None), &mut link);
     let mut platform = String::new();
@@ -317,7 +431,9 @@ pub fn write_trace_events<W: Write>(scn: &Scenario, max_events: usize, w: &mut W
         stats.requests,
         stats.truncated,
     );
-    out.err.and(out.w.write_str(&tail)).map_err(|_| ScenarioError::general("trace export: the writer failed"))?;
+    out.err
+        .and(out.w.write_str(&tail))
+        .map_err(|_| ScenarioError::general("trace export: the writer failed"))?;
     Ok(stats)
 }
 

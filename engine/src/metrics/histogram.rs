@@ -10,7 +10,8 @@ pub const PLAT_NR: usize = PLAT_GROUP_NR * PLAT_VAL as usize;
 
 /// fio's default `percentile_list`.
 pub const FIO_PERCENTILES: [f64; 17] = [
-    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99,
+    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
+    99.99,
 ];
 
 /// Streaming latency statistics in nanoseconds: count, min, max, mean, stddev (Welford) and a
@@ -33,7 +34,11 @@ impl Default for LatencyHistogram {
 
 /// fio `plat_val_to_idx`.
 fn val_to_idx(val: u64) -> usize {
-    let msb = if val == 0 { 0 } else { 63 - val.leading_zeros() };
+    let msb = if val == 0 {
+        0
+    } else {
+        63 - val.leading_zeros()
+    };
     if msb <= PLAT_BITS {
         return val as usize;
     }
@@ -56,7 +61,14 @@ fn idx_to_val(idx: usize) -> u64 {
 
 impl LatencyHistogram {
     pub fn new() -> Self {
-        LatencyHistogram { buckets: vec![0; PLAT_NR], count: 0, min: u64::MAX, max: 0, mean: 0.0, m2: 0.0 }
+        LatencyHistogram {
+            buckets: vec![0; PLAT_NR],
+            count: 0,
+            min: u64::MAX,
+            max: 0,
+            mean: 0.0,
+            m2: 0.0,
+        }
     }
 
     pub fn record(&mut self, ns: u64) {
@@ -92,7 +104,11 @@ impl LatencyHistogram {
         self.count
     }
     pub fn min(&self) -> u64 {
-        if self.count == 0 { 0 } else { self.min }
+        if self.count == 0 {
+            0
+        } else {
+            self.min
+        }
     }
     pub fn max(&self) -> u64 {
         self.max
@@ -102,7 +118,11 @@ impl LatencyHistogram {
     }
     /// Sample standard deviation, as fio prints it.
     pub fn stddev(&self) -> f64 {
-        if self.count < 2 { 0.0 } else { (self.m2 / (self.count - 1) as f64).sqrt() }
+        if self.count < 2 {
+            0.0
+        } else {
+            (self.m2 / (self.count - 1) as f64).sqrt()
+        }
     }
 
     /// The latency at percentile `p` (0..=100), fio's way: the first bucket where the running
@@ -124,7 +144,11 @@ impl LatencyHistogram {
 
     /// Non-empty buckets as (bucket value in ns, count), for charts.
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.buckets.iter().enumerate().filter(|(_, &c)| c > 0).map(|(i, &c)| (idx_to_val(i), c))
+        self.buckets
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| (idx_to_val(i), c))
     }
 }
 
@@ -154,7 +178,11 @@ mod tests {
         let mut all = LatencyHistogram::new();
         for v in 0..1000u64 {
             let x = v * v + 7;
-            if v % 3 == 0 { a.record(x) } else { b.record(x) }
+            if v % 3 == 0 {
+                a.record(x)
+            } else {
+                b.record(x)
+            }
             all.record(x);
         }
         a.merge(&b);

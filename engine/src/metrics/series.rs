@@ -42,7 +42,13 @@ pub struct TimeSeries {
 impl TimeSeries {
     /// `initial_width_ns` > 0, `max_points` >= 2.
     pub fn new(initial_width_ns: u64, max_points: usize) -> Self {
-        TimeSeries { width_ns: initial_width_ns.max(1), max_points: max_points.max(2), points: Vec::new(), inflight: 0, inflight_since: 0 }
+        TimeSeries {
+            width_ns: initial_width_ns.max(1),
+            max_points: max_points.max(2),
+            points: Vec::new(),
+            inflight: 0,
+            inflight_since: 0,
+        }
     }
 
     fn bucket(&mut self, t: u64) -> &mut SeriesPoint {
@@ -53,7 +59,11 @@ impl TimeSeries {
         }
         while self.points.len() <= idx {
             let i = self.points.len() as u64;
-            self.points.push(SeriesPoint { t_ns: i * self.width_ns, width_ns: self.width_ns, ..Default::default() });
+            self.points.push(SeriesPoint {
+                t_ns: i * self.width_ns,
+                width_ns: self.width_ns,
+                ..Default::default()
+            });
         }
         &mut self.points[idx]
     }
@@ -92,7 +102,11 @@ impl TimeSeries {
 
     pub fn record_completion(&mut self, t: u64, bytes: u64, is_write: bool) {
         let b = self.bucket(t);
-        if is_write { b.write_bytes += bytes } else { b.read_bytes += bytes }
+        if is_write {
+            b.write_bytes += bytes
+        } else {
+            b.read_bytes += bytes
+        }
         b.ios += 1;
     }
 

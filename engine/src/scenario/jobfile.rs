@@ -25,7 +25,11 @@ impl ScenarioBuilder {
     /// Its jobs are replaced by the job sections given, if any.
     pub fn new(base: Scenario) -> Self {
         let template = base.jobs.first().cloned().unwrap_or_default();
-        ScenarioBuilder { scn: base, template, sections: 0 }
+        ScenarioBuilder {
+            scn: base,
+            template,
+            sections: 0,
+        }
     }
 
     /// Sets an option in global scope.
@@ -83,7 +87,10 @@ pub fn parse_jobfile(text: &str, base: Scenario) -> Result<Scenario, ScenarioErr
 /// `e` with "line N: " in front of its option (or of its message).
 fn at_line(n: usize, e: ScenarioError) -> ScenarioError {
     match e.option {
-        Some(o) => ScenarioError { option: Some(format!("line {}: {}", n, o)), message: e.message },
+        Some(o) => ScenarioError {
+            option: Some(format!("line {}: {}", n, o)),
+            message: e.message,
+        },
         None => ScenarioError::general(format!("line {}: {}", n, e.message)),
     }
 }
@@ -101,7 +108,12 @@ impl ScenarioBuilder {
             if let Some(rest) = line.strip_prefix('[') {
                 let name = rest
                     .strip_suffix(']')
-                    .ok_or_else(|| ScenarioError::general(format!("line {}: section header '{}' has no closing ']'", n, line)))?
+                    .ok_or_else(|| {
+                        ScenarioError::general(format!(
+                            "line {}: section header '{}' has no closing ']'",
+                            n, line
+                        ))
+                    })?
                     .trim();
                 in_job = name != "global";
                 if in_job {
@@ -113,7 +125,11 @@ impl ScenarioBuilder {
                 Some((k, v)) => (k.trim(), Some(v.trim())),
                 None => (line, None),
             };
-            let r = if in_job { self.job(key, value) } else { self.global(key, value) };
+            let r = if in_job {
+                self.job(key, value)
+            } else {
+                self.global(key, value)
+            };
             r.map_err(|e| at_line(n, e))?;
         }
         Ok(())
@@ -135,12 +151,20 @@ fn job_options(j: &JobSpec) -> Vec<(&'static str, String)> {
         }
     };
     add(j.rw != d.rw, "rw", j.rw.name().to_string());
-    add(j.rwmixread != d.rwmixread, "rwmixread", j.rwmixread.to_string());
+    add(
+        j.rwmixread != d.rwmixread,
+        "rwmixread",
+        j.rwmixread.to_string(),
+    );
     add(j.bs != d.bs, "bs", format_size(j.bs));
     add(j.size != d.size, "size", format_size(j.size));
     add(j.numjobs != d.numjobs, "numjobs", j.numjobs.to_string());
     add(j.iodepth != d.iodepth, "iodepth", j.iodepth.to_string());
-    add(j.ioengine != d.ioengine, "ioengine", j.ioengine.name().to_string());
+    add(
+        j.ioengine != d.ioengine,
+        "ioengine",
+        j.ioengine.name().to_string(),
+    );
     if let Some(ns) = j.runtime_ns {
         add(true, "runtime", format_time_ns(ns));
     }
@@ -213,17 +237,26 @@ impl Scenario {
     /// each job's `name` followed by its non-default options. Reading them back (a job section
     /// per `name`) gives this scenario again.
     pub fn to_options(&self) -> Vec<(OptionScope, String, String)> {
-        let mut out: Vec<_> =
-            global_options(self).into_iter().map(|(k, v)| (OptionScope::Global, k.to_string(), v)).collect();
+        let mut out: Vec<_> = global_options(self)
+            .into_iter()
+            .map(|(k, v)| (OptionScope::Global, k.to_string(), v))
+            .collect();
         for (i, j) in self.jobs.iter().enumerate() {
-            out.extend(job_options(j).into_iter().map(|(k, v)| (OptionScope::Job(i), k.to_string(), v)));
+            out.extend(
+                job_options(j)
+                    .into_iter()
+                    .map(|(k, v)| (OptionScope::Job(i), k.to_string(), v)),
+            );
         }
         out
     }
 
     /// The scenario as fio command-line arguments (`--key=value`), for [`super::options::parse_args`].
     pub fn to_args(&self) -> Vec<String> {
-        self.to_options().iter().map(|(_, k, v)| format!("--{}", option_text(k, v))).collect()
+        self.to_options()
+            .iter()
+            .map(|(_, k, v)| format!("--{}", option_text(k, v)))
+            .collect()
     }
 }
 

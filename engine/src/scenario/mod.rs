@@ -11,7 +11,6 @@ pub mod url;
 
 pub use options::{apply_option, OptionScope, OPTIONS};
 
-
 /// fio's `rw=`: the I/O pattern of a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rw {
@@ -53,7 +52,12 @@ pub enum IoEngine {
 }
 
 impl IoEngine {
-    pub const ALL: [IoEngine; 4] = [IoEngine::Psync, IoEngine::Sync, IoEngine::Libaio, IoEngine::IoUring];
+    pub const ALL: [IoEngine; 4] = [
+        IoEngine::Psync,
+        IoEngine::Sync,
+        IoEngine::Libaio,
+        IoEngine::IoUring,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             IoEngine::Psync => "psync",
@@ -227,13 +231,20 @@ impl ErrorInjection {
     /// Parses `crc:0.01` (a probability per transfer, 0 < rate <= 0.5, resolution 1e-6).
     pub fn parse(v: &str) -> Result<ErrorInjection, String> {
         let accepted = "crc:RATE with 0 < RATE <= 0.5, e.g. crc:0.01";
-        let (kind, rate) = v.split_once(':').ok_or_else(|| format!("'{v}' is not KIND:RATE; accepted: {accepted}"))?;
+        let (kind, rate) = v
+            .split_once(':')
+            .ok_or_else(|| format!("'{v}' is not KIND:RATE; accepted: {accepted}"))?;
         let kind = match kind {
             "crc" => ErrorKind::Crc,
-            _ => return Err(format!("'{kind}' is not an error kind; accepted: {accepted}")),
+            _ => {
+                return Err(format!(
+                    "'{kind}' is not an error kind; accepted: {accepted}"
+                ))
+            }
         };
         let ppm = parse_ppm(rate).filter(|&p| p > 0 && p <= Self::MAX_PPM);
-        let rate_ppm = ppm.ok_or_else(|| format!("'{rate}' is not a rate; accepted: {accepted}"))?;
+        let rate_ppm =
+            ppm.ok_or_else(|| format!("'{rate}' is not a rate; accepted: {accepted}"))?;
         Ok(ErrorInjection { kind, rate_ppm })
     }
 
@@ -242,18 +253,33 @@ impl ErrorInjection {
         let whole = self.rate_ppm / 1_000_000;
         let frac = format!("{:06}", self.rate_ppm % 1_000_000);
         let frac = frac.trim_end_matches('0');
-        if frac.is_empty() { format!("crc:{whole}") } else { format!("crc:{whole}.{frac}") }
+        if frac.is_empty() {
+            format!("crc:{whole}")
+        } else {
+            format!("crc:{whole}.{frac}")
+        }
     }
 }
 
 /// "0.01" -> 10000 parts per million (no floating point, at most 6 decimals).
 fn parse_ppm(s: &str) -> Option<u32> {
     let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    if int.is_empty() && frac.is_empty() || frac.len() > 6 || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+    if int.is_empty() && frac.is_empty()
+        || frac.len() > 6
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
         return None;
     }
-    let i: u32 = if int.is_empty() { 0 } else { int.parse().ok().filter(|&i: &u32| i <= 1)? };
-    let f: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<6}").parse().ok()? };
+    let i: u32 = if int.is_empty() {
+        0
+    } else {
+        int.parse().ok().filter(|&i: &u32| i <= 1)?
+    };
+    let f: u32 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<6}").parse().ok()?
+    };
     i.checked_mul(1_000_000)?.checked_add(f)
 }
 
@@ -285,10 +311,16 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(option: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError { option: Some(option.into()), message: message.into() }
+        ScenarioError {
+            option: Some(option.into()),
+            message: message.into(),
+        }
     }
     pub fn general(message: impl Into<String>) -> Self {
-        ScenarioError { option: None, message: message.into() }
+        ScenarioError {
+            option: None,
+            message: message.into(),
+        }
     }
 }
 

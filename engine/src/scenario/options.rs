@@ -4,8 +4,8 @@
 //! [`apply_option`] sets one option; [`ScenarioBuilder`] adds fio's section semantics (globals
 //! inherited by later job sections) and [`parse_args`] reads a fio command line with it.
 
-use super::units::{format_size, parse_bool, parse_size, parse_time_ns, parse_uint};
 pub use super::jobfile::ScenarioBuilder;
+use super::units::{format_size, parse_bool, parse_size, parse_time_ns, parse_uint};
 use super::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError};
 
 /// Where an option is applied: to the whole scenario / every job (`[global]`, CLI before the
@@ -37,8 +37,18 @@ pub struct OptionInfo {
     pub kind: OptionKind,
 }
 
-const fn opt(name: &'static str, accepted: &'static str, help: &'static str, kind: OptionKind) -> OptionInfo {
-    OptionInfo { name, accepted, help, kind }
+const fn opt(
+    name: &'static str,
+    accepted: &'static str,
+    help: &'static str,
+    kind: OptionKind,
+) -> OptionInfo {
+    OptionInfo {
+        name,
+        accepted,
+        help,
+        kind,
+    }
 }
 
 use OptionKind::{Ignored as I, Job as J, Scenario as S};
@@ -100,7 +110,10 @@ fn value_optional(info: &OptionInfo) -> bool {
 
 /// The option `key` names (after aliases), if any.
 pub fn lookup(key: &str) -> Option<&'static OptionInfo> {
-    let canonical = ALIASES.iter().find(|(a, _)| *a == key).map_or(key, |(_, c)| *c);
+    let canonical = ALIASES
+        .iter()
+        .find(|(a, _)| *a == key)
+        .map_or(key, |(_, c)| *c);
     OPTIONS.iter().find(|o| o.name == canonical)
 }
 
@@ -138,15 +151,24 @@ fn unknown(key: &str) -> ScenarioError {
     let key_shown = if key.is_empty() { "''" } else { key };
     match suggest(key) {
         Some(s) => ScenarioError::new(key_shown, format!("unknown option; did you mean '{}'?", s)),
-        None => ScenarioError::new(key_shown, "unknown option; see --help for the accepted options"),
+        None => ScenarioError::new(
+            key_shown,
+            "unknown option; see --help for the accepted options",
+        ),
     }
 }
 
 /// Resolves `key` and checks a value is present where one is needed.
-pub(super) fn resolve(key: &str, value: Option<&str>) -> Result<&'static OptionInfo, ScenarioError> {
+pub(super) fn resolve(
+    key: &str,
+    value: Option<&str>,
+) -> Result<&'static OptionInfo, ScenarioError> {
     let info = lookup(key).ok_or_else(|| unknown(key))?;
     if value.is_none() && !value_optional(info) {
-        return Err(ScenarioError::new(key, format!("needs a value ({}), e.g. {}=VALUE", info.accepted, key)));
+        return Err(ScenarioError::new(
+            key,
+            format!("needs a value ({}), e.g. {}=VALUE", info.accepted, key),
+        ));
     }
     Ok(info)
 }
@@ -155,7 +177,12 @@ pub(super) fn resolve(key: &str, value: Option<&str>) -> Result<&'static OptionI
 /// scenario-wide option (platform, host switches, randseed, ...) applies to the scenario in any
 /// scope, as fio is lenient about where its global-only options appear. `value` None is a bare
 /// flag (`--group_reporting`, `thread`).
-pub fn apply_option(scn: &mut Scenario, scope: OptionScope, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
+pub fn apply_option(
+    scn: &mut Scenario,
+    scope: OptionScope,
+    key: &str,
+    value: Option<&str>,
+) -> Result<(), ScenarioError> {
     let info = resolve(key, value)?;
     match (info.kind, scope) {
         (OptionKind::Ignored, _) => Ok(()),
@@ -168,7 +195,9 @@ pub fn apply_option(scn: &mut Scenario, scope: OptionScope, key: &str, value: Op
         }
         (OptionKind::Job, OptionScope::Job(i)) => {
             let n = scn.jobs.len();
-            let job = scn.jobs.get_mut(i).ok_or_else(|| ScenarioError::new(key, format!("no job {} (there are {})", i, n)))?;
+            let job = scn.jobs.get_mut(i).ok_or_else(|| {
+                ScenarioError::new(key, format!("no job {} (there are {})", i, n))
+            })?;
             set_job(job, info.name, key, value)
         }
     }
@@ -176,18 +205,27 @@ pub fn apply_option(scn: &mut Scenario, scope: OptionScope, key: &str, value: Op
 
 /// Builds "'VALUE' is not ...; accepted: ..." errors.
 /// Resets option `key` to its default in `scope` (host switches back to "the platform's").
-pub fn reset_option(scn: &mut Scenario, scope: OptionScope, key: &str) -> Result<(), ScenarioError> {
+pub fn reset_option(
+    scn: &mut Scenario,
+    scope: OptionScope,
+    key: &str,
+) -> Result<(), ScenarioError> {
     let info = lookup(key).ok_or_else(|| unknown(key))?;
     super::url::reset(scn, scope, info.name);
     Ok(())
 }
 
 fn bad(key: &str, value: &str, what: &str, accepted: &str) -> ScenarioError {
-    ScenarioError::new(key, format!("'{}' is {}; accepted: {}", value, what, accepted))
+    ScenarioError::new(
+        key,
+        format!("'{}' is {}; accepted: {}", value, what, accepted),
+    )
 }
 
 fn flag(key: &str, value: Option<&str>) -> Result<bool, ScenarioError> {
-    value.map_or(Ok(true), |v| parse_bool(v).map_err(|m| ScenarioError::new(key, m)))
+    value.map_or(Ok(true), |v| {
+        parse_bool(v).map_err(|m| ScenarioError::new(key, m))
+    })
 }
 
 fn uint(key: &str, value: &str, min: u64, max: u64) -> Result<u64, ScenarioError> {
@@ -201,27 +239,51 @@ fn uint32(key: &str, value: &str, min: u32, max: u32) -> Result<u32, ScenarioErr
 
 fn size(key: &str, value: &str, min: u64, max: u64, align: u64) -> Result<u64, ScenarioError> {
     if value.contains('%') {
-        return Err(bad(key, value, "not modelled (percentages of the device)", "a size such as 4k, 512m"));
+        return Err(bad(
+            key,
+            value,
+            "not modelled (percentages of the device)",
+            "a size such as 4k, 512m",
+        ));
     }
     if value.contains(',') || value.contains(':') {
-        return Err(bad(key, value, "not modelled (separate read/write values)", "one size such as 4k"));
+        return Err(bad(
+            key,
+            value,
+            "not modelled (separate read/write values)",
+            "one size such as 4k",
+        ));
     }
     let v = parse_size(value).map_err(|m| ScenarioError::new(key, m))?;
     if v < min || v > max || v % align != 0 {
         let what = format!("out of range ({} bytes)", v);
         let range = format!("{}..={}", format_size(min), format_size(max));
-        let accepted = if align > 1 { format!("{}, a multiple of {}", range, align) } else { range };
+        let accepted = if align > 1 {
+            format!("{}, a multiple of {}", range, align)
+        } else {
+            range
+        };
         return Err(bad(key, value, &what, &accepted));
     }
     Ok(v)
 }
 
-pub(super) fn set_job(job: &mut JobSpec, name: &str, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
+pub(super) fn set_job(
+    job: &mut JobSpec,
+    name: &str,
+    key: &str,
+    value: Option<&str>,
+) -> Result<(), ScenarioError> {
     let v = value.unwrap_or("1");
     match name {
         "name" => {
             if v.trim().is_empty() || v.chars().any(char::is_control) || v.contains(']') {
-                return Err(bad(key, v, "not a job name", "text without ']' or control characters"));
+                return Err(bad(
+                    key,
+                    v,
+                    "not a job name",
+                    "text without ']' or control characters",
+                ));
             }
             job.name = v.trim().to_string();
         }
@@ -256,7 +318,12 @@ pub(super) fn set_job(job: &mut JobSpec, name: &str, key: &str, value: Option<&s
     Ok(())
 }
 
-fn set_scenario(scn: &mut Scenario, name: &str, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
+fn set_scenario(
+    scn: &mut Scenario,
+    name: &str,
+    key: &str,
+    value: Option<&str>,
+) -> Result<(), ScenarioError> {
     let v = value.unwrap_or("1");
     let h = &mut scn.host;
     match name {
@@ -264,37 +331,55 @@ fn set_scenario(scn: &mut Scenario, name: &str, key: &str, value: Option<&str>) 
         "group_reporting" => scn.group_reporting = flag(key, value)?,
         "platform" => {
             if crate::platform::by_name(v).is_none() {
-                return Err(bad(key, v, "not a known platform", &crate::platform::names().join(", ")));
+                return Err(bad(
+                    key,
+                    v,
+                    "not a known platform",
+                    &crate::platform::names().join(", "),
+                ));
             }
             scn.platform = v.to_string();
         }
         "mmc_path" => {
             let p = MmcPath::ALL.iter().find(|p| p.name() == v);
-            h.mmc_path = Some(*p.ok_or_else(|| bad(key, v, "not a request path", "hsq, legacy, cqe"))?);
+            h.mmc_path =
+                Some(*p.ok_or_else(|| bad(key, v, "not a request path", "hsq, legacy, cqe"))?);
         }
         "nonblocking" => h.nonblocking = Some(flag(key, value)?),
         "hsq_depth" => {
             h.hsq_depth = Some(match v {
                 "dynamic" => HsqDepth::Dynamic,
-                _ => HsqDepth::Fixed(parse_uint(v, 1, 63).map_err(|_| bad(key, v, "not an hsq depth", "1..=63, dynamic"))? as u32),
+                _ => HsqDepth::Fixed(
+                    parse_uint(v, 1, 63)
+                        .map_err(|_| bad(key, v, "not an hsq depth", "1..=63, dynamic"))?
+                        as u32,
+                ),
             })
         }
         "packed" => {
             let n = parse_uint(v, 0, 16).ok().filter(|&n| n != 1);
-            h.packed = Some(n.ok_or_else(|| bad(key, v, "not a batch size", "0 (off) or 2..=16"))? as u32);
+            h.packed =
+                Some(n.ok_or_else(|| bad(key, v, "not a batch size", "0 (off) or 2..=16"))? as u32);
         }
         "fua" => h.fua = Some(flag(key, value)?),
         "cache" => h.cache = Some(flag(key, value)?),
         "mmc_test" => {
-            let n = parse_uint(v, 37, 44).map_err(|_| bad(key, v, "not an mmc_test performance case", "37..=44"))?;
+            let n = parse_uint(v, 37, 44)
+                .map_err(|_| bad(key, v, "not an mmc_test performance case", "37..=44"))?;
             scn.mmc_test = Some(n as u32);
         }
         "power_cut" => {
-            let t = parse_time_ns(v).ok().filter(|&t| t > 0 && t <= MAX_RUNTIME_NS);
-            scn.power_cut_ns = Some(t.ok_or_else(|| bad(key, v, "not a time", "a time > 0 up to 24h, e.g. 50ms, 2s"))?);
+            let t = parse_time_ns(v)
+                .ok()
+                .filter(|&t| t > 0 && t <= MAX_RUNTIME_NS);
+            scn.power_cut_ns =
+                Some(t.ok_or_else(|| {
+                    bad(key, v, "not a time", "a time > 0 up to 24h, e.g. 50ms, 2s")
+                })?);
         }
         "inject_error" => {
-            scn.inject_error = Some(super::ErrorInjection::parse(v).map_err(|m| ScenarioError::new(key, m))?);
+            scn.inject_error =
+                Some(super::ErrorInjection::parse(v).map_err(|m| ScenarioError::new(key, m))?);
         }
         _ => return Err(unknown(key)),
     }
@@ -309,7 +394,9 @@ fn parse_rw(key: &str, v: &str) -> Result<Rw, ScenarioError> {
     }
     match v {
         "rw" | "readwrite" => Err(bad(key, v, "not modelled (mixed sequential I/O)", ACCEPTED)),
-        "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => Err(bad(key, v, "not modelled (discard)", ACCEPTED)),
+        "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => {
+            Err(bad(key, v, "not modelled (discard)", ACCEPTED))
+        }
         _ => Err(bad(key, v, "not an I/O pattern", ACCEPTED)),
     }
 }
@@ -330,17 +417,25 @@ fn parse_ioengine(key: &str, v: &str) -> Result<IoEngine, ScenarioError> {
 pub fn validate(scn: &Scenario) -> Result<(), ScenarioError> {
     scn.platform()?;
     if scn.jobs.is_empty() {
-        return Err(ScenarioError::general("no job to run; give --name=NAME or a job file"));
+        return Err(ScenarioError::general(
+            "no job to run; give --name=NAME or a job file",
+        ));
     }
     for j in &scn.jobs {
         if j.size < j.bs {
             return Err(ScenarioError::new(
                 "size",
-                format!("job '{}': size={} is smaller than bs={}", j.name, j.size, j.bs),
+                format!(
+                    "job '{}': size={} is smaller than bs={}",
+                    j.name, j.size, j.bs
+                ),
             ));
         }
         if j.time_based && j.runtime_ns.is_none() {
-            return Err(ScenarioError::new("time_based", format!("job '{}': needs runtime=", j.name)));
+            return Err(ScenarioError::new(
+                "time_based",
+                format!("job '{}': needs runtime=", j.name),
+            ));
         }
     }
     Ok(())
@@ -354,11 +449,17 @@ pub fn split_arg(arg: &str) -> Result<(&str, Option<&str>), ScenarioError> {
         (Some(b), _) => b.split_once('=').map_or((b, None), |(k, v)| (k, Some(v))),
         (None, Some((k, v))) => (k, Some(v)),
         (None, None) => {
-            return Err(ScenarioError::general(format!("unexpected argument '{}'; options are written --name=value", arg)))
+            return Err(ScenarioError::general(format!(
+                "unexpected argument '{}'; options are written --name=value",
+                arg
+            )))
         }
     };
     if key.is_empty() {
-        return Err(ScenarioError::general(format!("unexpected argument '{}'; options are written --name=value", arg)));
+        return Err(ScenarioError::general(format!(
+            "unexpected argument '{}'; options are written --name=value",
+            arg
+        )));
     }
     Ok((key, value))
 }

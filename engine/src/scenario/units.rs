@@ -43,7 +43,9 @@ const TIME_SUFFIXES: &[(&str, u64)] = &[
 /// `number * multiplier` (truncated to an integer, as fio does). `default` applies with no suffix.
 fn parse_with_suffix(text: &str, table: &[(&str, u64)], default: u64) -> Option<u64> {
     let t = text.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, suffix) = t.split_at(split);
     let suffix = suffix.trim().to_ascii_lowercase();
     let mult = if suffix.is_empty() {
@@ -116,14 +118,22 @@ pub fn parse_uint(text: &str, min: u64, max: u64) -> Result<u64, String> {
     };
     match v {
         Some(v) if (min..=max).contains(&v) => Ok(v),
-        _ if max == u64::MAX => Err(format!("'{}' is not a number; accepted: {}..{}", text, min, max)),
+        _ if max == u64::MAX => Err(format!(
+            "'{}' is not a number; accepted: {}..{}",
+            text, min, max
+        )),
         _ => Err(format!("'{}' is not a number in {}..={}", text, min, max)),
     }
 }
 
 /// The shortest exact fio form of a size: "4k", "512k", "64m", "1g", "2t", else bytes.
 pub fn format_size(bytes: u64) -> String {
-    for (suffix, mult) in [("t", KIB << 30), ("g", KIB << 20), ("m", KIB << 10), ("k", KIB)] {
+    for (suffix, mult) in [
+        ("t", KIB << 30),
+        ("g", KIB << 20),
+        ("m", KIB << 10),
+        ("k", KIB),
+    ] {
         if bytes != 0 && bytes.is_multiple_of(mult) {
             return format!("{}{}", bytes / mult, suffix);
         }
@@ -167,7 +177,10 @@ mod tests {
         assert!(parse_size("99999999999999999999t").is_err());
         assert!(parse_size("16777216t").is_err());
         assert!(parse_size("-1").is_err());
-        assert_eq!(parse_size("1.99999999999999999999999999999999999t"), Ok((2 << 40) - 1));
+        assert_eq!(
+            parse_size("1.99999999999999999999999999999999999t"),
+            Ok((2 << 40) - 1)
+        );
         assert!(parse_time_ns("9.99999999999999999999999999999999999d").is_ok());
     }
 
@@ -183,12 +196,30 @@ mod tests {
 
     #[test]
     fn formats_round_trip() {
-        for b in [1, 512, 4096, 65024, 512 << 10, 64 << 20, 1 << 30, 3 << 40, u64::MAX] {
+        for b in [
+            1,
+            512,
+            4096,
+            65024,
+            512 << 10,
+            64 << 20,
+            1 << 30,
+            3 << 40,
+            u64::MAX,
+        ] {
             assert_eq!(parse_size(&format_size(b)), Ok(b), "{}", format_size(b));
         }
         assert_eq!(format_size(4096), "4k");
         assert_eq!(format_size(1 << 30), "1g");
-        for t in [1, 999, 1000, 1_500_000_000, 60_000_000_000, 3_600_000_000_000, u64::MAX] {
+        for t in [
+            1,
+            999,
+            1000,
+            1_500_000_000,
+            60_000_000_000,
+            3_600_000_000_000,
+            u64::MAX,
+        ] {
             assert_eq!(parse_time_ns(&format_time_ns(t)), Ok(t));
         }
         assert_eq!(format_time_ns(10_000_000_000), "10s");

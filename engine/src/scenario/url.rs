@@ -73,8 +73,16 @@ fn diff(base: &Pairs, new: &Pairs) -> Pairs {
 fn side_pairs(base: &Scenario, s: &Scenario, always_seed: bool) -> Pairs {
     let (bg, bj) = options_of(base);
     let (sg, sj) = options_of(s);
-    let mut out: Pairs = diff(&bg, &sg).into_iter().filter(|(k, _)| k != "randseed").collect();
-    let default_job = options_of(&Scenario { jobs: vec![JobSpec::default()], ..Scenario::default() }).1.remove(0);
+    let mut out: Pairs = diff(&bg, &sg)
+        .into_iter()
+        .filter(|(k, _)| k != "randseed")
+        .collect();
+    let default_job = options_of(&Scenario {
+        jobs: vec![JobSpec::default()],
+        ..Scenario::default()
+    })
+    .1
+    .remove(0);
     if s.jobs != base.jobs {
         if s.jobs.len() == 1 && base.jobs.len() == 1 {
             out.extend(diff(&bj[0], &sj[0]));
@@ -85,7 +93,10 @@ fn side_pairs(base: &Scenario, s: &Scenario, always_seed: bool) -> Pairs {
                     // The highest section number fixes the count: name it.
                     d.push(("name".to_string(), s.jobs[i].name.clone()));
                 }
-                out.extend(d.into_iter().map(|(k, v)| (format!("job{}.{}", i + 1, k), v)));
+                out.extend(
+                    d.into_iter()
+                        .map(|(k, v)| (format!("job{}.{}", i + 1, k), v)),
+                );
             }
         }
     }
@@ -176,15 +187,32 @@ fn entry(written: String, value: Option<String>) -> Result<(bool, Entry), Scenar
     };
     let (job, key) = match job_prefix(rest) {
         Some((n, k)) => {
-            let n = n.parse::<usize>().ok().filter(|n| (1..=MAX_JOB_SECTIONS).contains(n));
-            let msg = format!("not a job section number; accepted: job1. to job{}.", MAX_JOB_SECTIONS);
-            (Some(n.ok_or_else(|| ScenarioError::new(written.as_str(), msg))?), k)
+            let n = n
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_JOB_SECTIONS).contains(n));
+            let msg = format!(
+                "not a job section number; accepted: job1. to job{}.",
+                MAX_JOB_SECTIONS
+            );
+            (
+                Some(n.ok_or_else(|| ScenarioError::new(written.as_str(), msg))?),
+                k,
+            )
         }
         None => (None, rest),
     };
     let (key, value) = (key.to_string(), value);
     check_entry(&key, value.as_deref()).map_err(|e| named(e, &written))?;
-    Ok((is_b, Entry { written, key, job, value }))
+    Ok((
+        is_b,
+        Entry {
+            written,
+            key,
+            job,
+            value,
+        },
+    ))
 }
 
 /// Checks a key and value alone (context-free), with the same parser.
@@ -197,7 +225,10 @@ fn check_entry(key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
 
 /// `e` naming the key as written in the link.
 fn named(e: ScenarioError, written: &str) -> ScenarioError {
-    ScenarioError { option: Some(written.to_string()), message: e.message }
+    ScenarioError {
+        option: Some(written.to_string()),
+        message: e.message,
+    }
 }
 
 /// Resets option `name` (canonical) to its default in `scope`.
@@ -255,7 +286,9 @@ fn build(base: &Scenario, entries: &[Entry]) -> Scenario {
     }
     let plain = entries.iter().filter(|e| e.job.is_none());
     for e in plain.chain(entries.iter().filter(|e| e.job.is_some())) {
-        let scope = e.job.map_or(OptionScope::Global, |n| OptionScope::Job(n - 1));
+        let scope = e
+            .job
+            .map_or(OptionScope::Global, |n| OptionScope::Job(n - 1));
         match e.value.as_deref() {
             Some("") => reset(&mut s, scope, lookup(&e.key).map_or("", |o| o.name)),
             v => {
@@ -275,8 +308,17 @@ fn check(s: &Scenario) -> Result<(), ScenarioError> {
 
 /// Builds a side, leaving out (with an error) the options a failed check names; when it names
 /// none of the side's options, the last one is left out, until the side passes.
-fn load_side(base: &Scenario, mut entries: Vec<Entry>, is_b: bool, errors: &mut Vec<ScenarioError>) -> Scenario {
-    let left = if is_b { "left as in A" } else { "left at its default" };
+fn load_side(
+    base: &Scenario,
+    mut entries: Vec<Entry>,
+    is_b: bool,
+    errors: &mut Vec<ScenarioError>,
+) -> Scenario {
+    let left = if is_b {
+        "left as in A"
+    } else {
+        "left at its default"
+    };
     loop {
         let s = build(base, &entries);
         let Err(e) = check(&s) else { return s };
@@ -286,15 +328,19 @@ fn load_side(base: &Scenario, mut entries: Vec<Entry>, is_b: bool, errors: &mut 
         }
         let canonical = |en: &Entry| lookup(&en.key).map(|o| o.name);
         let hit = e.option.as_deref();
-        let (drop, keep): (Vec<Entry>, Vec<Entry>) = match entries.iter().any(|en| canonical(en) == hit) {
-            true => entries.into_iter().partition(|en| canonical(en) == hit),
-            false => {
-                let last = entries.pop().into_iter().collect();
-                (last, entries)
-            }
-        };
+        let (drop, keep): (Vec<Entry>, Vec<Entry>) =
+            match entries.iter().any(|en| canonical(en) == hit) {
+                true => entries.into_iter().partition(|en| canonical(en) == hit),
+                false => {
+                    let last = entries.pop().into_iter().collect();
+                    (last, entries)
+                }
+            };
         for en in drop {
-            errors.push(ScenarioError::new(en.written, format!("{} ({})", e.message, left)));
+            errors.push(ScenarioError::new(
+                en.written,
+                format!("{} ({})", e.message, left),
+            ));
         }
         entries = keep;
     }
@@ -307,7 +353,10 @@ pub fn decode_query(q: &str) -> DecodedQuery {
     let (mut a, mut b, mut has_b) = (Vec::new(), Vec::new(), false);
     for (i, part) in q.split('&').filter(|p| !p.is_empty()).enumerate() {
         if i == MAX_QUERY_ENTRIES {
-            errors.push(ScenarioError::general(format!("more than {} options in the link; the rest is ignored", MAX_QUERY_ENTRIES)));
+            errors.push(ScenarioError::general(format!(
+                "more than {} options in the link; the rest is ignored",
+                MAX_QUERY_ENTRIES
+            )));
             break;
         }
         let (k, v) = match part.split_once('=') {

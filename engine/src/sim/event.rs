@@ -65,7 +65,11 @@ pub struct EventQueue {
 impl EventQueue {
     pub fn push(&mut self, t: u64, ev: Event) {
         self.seq += 1;
-        self.heap.push(Entry { t, seq: self.seq, ev });
+        self.heap.push(Entry {
+            t,
+            seq: self.seq,
+            ev,
+        });
     }
     pub fn pop(&mut self) -> Option<(u64, Event)> {
         self.heap.pop().map(|e| (e.t, e.ev))

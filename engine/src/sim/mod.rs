@@ -96,13 +96,22 @@ impl Simulator {
             }
         }
         let mmc_test = scn.mmc_test.map(|case| {
-            let per_size = scn.jobs.first().map(|j| j.size).filter(|&s| s != crate::scenario::JobSpec::default().size).unwrap_or(MMC_TEST_BYTES);
+            let per_size = scn
+                .jobs
+                .first()
+                .map(|j| j.size)
+                .filter(|&s| s != crate::scenario::JobSpec::default().size)
+                .unwrap_or(MMC_TEST_BYTES);
             MmcTest::new(case, platform.host.max_req_bytes, per_size)
         });
         if let Some(t) = &mmc_test {
             bytes_total = t.sizes.len() as u64 * t.bytes_per_size;
         }
-        let mut stats = SimStats { batch_hist: vec![0; MAX_BATCH + 1], stage_ns: vec![0; Stage::ALL.len()], ..Default::default() };
+        let mut stats = SimStats {
+            batch_hist: vec![0; MAX_BATCH + 1],
+            stage_ns: vec![0; Stage::ALL.len()],
+            ..Default::default()
+        };
         stats.simulated_ns = 0;
         let mut sim = Simulator {
             now: 0,
@@ -119,7 +128,11 @@ impl Simulator {
             cqe: Cqe::default(),
             host: HostCtl::default(),
             bus: Bus::new(platform.bus),
-            card: Card::new(platform.card, cfg.cache, Rng::new(scn.randseed, CARD_STREAM)),
+            card: Card::new(
+                platform.card,
+                cfg.cache,
+                Rng::new(scn.randseed, CARD_STREAM),
+            ),
             mmc_test,
             stats,
             // At most 128 buckets: wide enough that a bucket holds several completions (no
@@ -132,7 +145,10 @@ impl Simulator {
             events: 0,
             power_cut: None,
             acked_reliable_writes: 0,
-            recovery: crate::recovery::Recovery::new(scn.inject_error, Rng::new(scn.randseed, CARD_STREAM - 1)),
+            recovery: crate::recovery::Recovery::new(
+                scn.inject_error,
+                Rng::new(scn.randseed, CARD_STREAM - 1),
+            ),
         };
         if let Some(t) = scn.power_cut_ns {
             sim.q.push(t, Event::PowerCut);
@@ -188,13 +204,18 @@ impl Simulator {
             return t.progress();
         }
         let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
-        let by_time = self.runtime_ns.map(|r| self.now as f64 / r.max(1) as f64).unwrap_or(0.0);
+        let by_time = self
+            .runtime_ns
+            .map(|r| self.now as f64 / r.max(1) as f64)
+            .unwrap_or(0.0);
         by_bytes.max(by_time).min(1.0)
     }
 
     /// Processes one event. Returns false when nothing is left.
     pub fn step(&mut self) -> bool {
-        let Some((t, ev)) = self.q.pop() else { return false };
+        let Some((t, ev)) = self.q.pop() else {
+            return false;
+        };
         self.now = t;
         self.events += 1;
         match ev {
@@ -296,7 +317,12 @@ impl Simulator {
             Some(t) => t.reports.clone(),
             None => self.jobs.iter().map(|j| j.report()).collect(),
         };
-        Report { platform: self.platform.name.to_string(), jobs, sim, power_cut: self.power_cut.clone() }
+        Report {
+            platform: self.platform.name.to_string(),
+            jobs,
+            sim,
+            power_cut: self.power_cut.clone(),
+        }
     }
 
     /// Moves a request to `stage` now, accounting the time spent in the previous stage.
@@ -317,7 +343,16 @@ impl Simulator {
     pub(crate) fn trace_stage(&mut self, req: ReqIdx, stage: Stage, t: u64) {
         if self.trace.enabled() {
             let r = self.reqs.get(req);
-            self.trace.push(self.now, TraceEvent { t_ns: t, req: r.id, job: r.job, op: r.op, stage });
+            self.trace.push(
+                self.now,
+                TraceEvent {
+                    t_ns: t,
+                    req: r.id,
+                    job: r.job,
+                    op: r.op,
+                    stage,
+                },
+            );
         }
     }
 }

@@ -119,9 +119,16 @@ impl Simulator {
         requests.sort_by_key(|r| r.id);
         let bus = requests
             .iter()
-            .find(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data | Stage::CardBusy))
+            .find(|r| {
+                matches!(
+                    r.stage,
+                    Stage::Command | Stage::CardAccess | Stage::Data | Stage::CardBusy
+                )
+            })
             .map(|r| (r.id, r.stage));
-        let ids = |v: &mut dyn Iterator<Item = &super::ReqIdx>| v.map(|&i| self.reqs.get(i).id).collect::<Vec<_>>();
+        let ids = |v: &mut dyn Iterator<Item = &super::ReqIdx>| {
+            v.map(|&i| self.reqs.get(i).id).collect::<Vec<_>>()
+        };
         let host_queue = match self.cfg.mmc_path {
             MmcPath::Hsq => ids(&mut self.hsq.fifo.iter()),
             MmcPath::Legacy => ids(&mut self.legacy.queue.iter()),
@@ -133,7 +140,13 @@ impl Simulator {
             jobs: self
                 .jobs
                 .iter()
-                .map(|j| JobView { name: j.name.clone(), index: j.index, inflight: j.inflight, outstanding_max: j.outstanding_max, issued: j.issued })
+                .map(|j| JobView {
+                    name: j.name.clone(),
+                    index: j.index,
+                    inflight: j.inflight,
+                    outstanding_max: j.outstanding_max,
+                    issued: j.issued,
+                })
                 .collect(),
             tags_in_use: self.blk.tags_in_use(),
             tags_total: MMC_QUEUE_DEPTH,

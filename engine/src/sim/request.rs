@@ -90,15 +90,22 @@ impl Slab {
         r
     }
     pub fn get(&self, i: ReqIdx) -> &Request {
-        self.items[i as usize].as_ref().expect("request slot in use")
+        self.items[i as usize]
+            .as_ref()
+            .expect("request slot in use")
     }
     pub fn get_mut(&mut self, i: ReqIdx) -> &mut Request {
-        self.items[i as usize].as_mut().expect("request slot in use")
+        self.items[i as usize]
+            .as_mut()
+            .expect("request slot in use")
     }
     pub fn live(&self) -> usize {
         self.live
     }
     pub fn iter(&self) -> impl Iterator<Item = (ReqIdx, &Request)> {
-        self.items.iter().enumerate().filter_map(|(i, r)| r.as_ref().map(|r| (i as ReqIdx, r)))
+        self.items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.as_ref().map(|r| (i as ReqIdx, r)))
     }
 }
