@@ -17,20 +17,21 @@ pub const MMC_QUEUE_DEPTH: u16 = 64;
 /// `BLK_MQ_RESOURCE_DELAY`: re-run delay when the driver refused with nothing in flight (3 ms).
 pub const BLK_MQ_RESOURCE_DELAY_NS: u64 = 3_000_000;
 
+/// One hardware context (`struct blk_mq_hw_ctx`) with its tag set and software queue.
 #[derive(Debug)]
 pub struct BlkMq {
     free_tags: Vec<u16>,
     /// Requests sleeping in `blk_mq_get_tag` for a free tag.
-    pub tag_waiters: VecDeque<ReqIdx>,
+    tag_waiters: VecDeque<ReqIdx>,
     /// Inserted requests not yet dispatched (the software queue).
-    pub sw_queue: VecDeque<ReqIdx>,
+    sw_queue: VecDeque<ReqIdx>,
     /// `hctx->dispatch`: requests the driver refused, dispatched first on the next run.
-    pub dispatch: VecDeque<ReqIdx>,
+    dispatch: VecDeque<ReqIdx>,
     /// A re-run is scheduled (avoid stacking kblockd work).
     rerun_pending: bool,
     /// Ming Lei's change for packed requests: bd.last is always false and `commit_rqs` is
     /// called at the end of every dispatch round.
-    pub force_commit: bool,
+    force_commit: bool,
 }
 
 impl BlkMq {
@@ -44,11 +45,78 @@ impl BlkMq {
             force_commit,
         }
     }
+
     pub fn tags_in_use(&self) -> u16 {
         MMC_QUEUE_DEPTH - self.free_tags.len() as u16
     }
-    fn has_work(&self) -> bool {
+
+    /// Requests wait in `hctx->dispatch` or the software queue.
+    pub fn has_work(&self) -> bool {
         !self.dispatch.is_empty() || !self.sw_queue.is_empty()
+    }
+
+    /// `commit_rqs` ends every dispatch round (packed requests).
+    pub fn force_commit(&self) -> bool {
+        self.force_commit
+    }
+
+    /// `blk_mq_get_tag` + insert: Some(tag) when a tag was free (the request joins the software
+    /// queue), None when the request sleeps for one.
+    pub fn submit(&mut self, req: ReqIdx) -> Option<u16> {
+        match self.free_tags.pop() {
+            Some(tag) => {
+                self.sw_queue.push_back(req);
+                Some(tag)
+            }
+            None => {
+                self.tag_waiters.push_back(req);
+                None
+            }
+        }
+    }
+
+    /// The next request a dispatch run hands to `queue_rq`: `hctx->dispatch` first.
+    pub fn next_to_dispatch(&mut self) -> Option<ReqIdx> {
+        self.dispatch
+            .pop_front()
+            .or_else(|| self.sw_queue.pop_front())
+    }
+
+    /// The driver said BLK_STS_RESOURCE: back to the head of `hctx->dispatch`.
+    pub fn requeue(&mut self, req: ReqIdx) {
+        self.dispatch.push_front(req);
+    }
+
+    /// `blk_mq_put_tag`: frees `tag` (if the request had one) and wakes the first tag waiter,
+    /// which takes a tag and joins the software queue. Returns the woken request and its tag.
+    pub fn put_tag(&mut self, tag: Option<u16>) -> Option<(ReqIdx, u16)> {
+        if let Some(tag) = tag {
+            self.free_tags.push(tag);
+        }
+        let w = self.tag_waiters.pop_front()?;
+        let tag = self.free_tags.pop().expect("a tag was just freed");
+        self.sw_queue.push_back(w);
+        Some((w, tag))
+    }
+
+    /// Whether a kblockd re-run must be scheduled (none is pending yet); marks one pending.
+    pub fn want_rerun(&mut self) -> bool {
+        !std::mem::replace(&mut self.rerun_pending, true)
+    }
+
+    /// The scheduled re-run starts.
+    pub fn rerun_started(&mut self) {
+        self.rerun_pending = false;
+    }
+
+    /// `hctx->dispatch`, in order.
+    pub fn dispatch_list(&self) -> impl Iterator<Item = &ReqIdx> {
+        self.dispatch.iter()
+    }
+
+    /// The software queue, then the requests sleeping for a tag.
+    pub fn waiting(&self) -> impl Iterator<Item = &ReqIdx> {
+        self.sw_queue.iter().chain(self.tag_waiters.iter())
     }
 }
 
@@ -57,36 +125,28 @@ impl Simulator {
     /// the hardware queue from the submitting context.
     pub(crate) fn blk_mq_submit(&mut self, req: ReqIdx) {
         self.set_stage(req, Stage::BlkMq);
-        match self.blk.free_tags.pop() {
-            Some(tag) => {
-                self.reqs.get_mut(req).tag = Some(tag);
-                self.blk.sw_queue.push_back(req);
-                // blk_mq_run_hw_queue from the submitting context, synchronously.
-                self.blk_mq_dispatch(None);
-            }
-            None => self.blk.tag_waiters.push_back(req),
+        if let Some(tag) = self.blk.submit(req) {
+            self.reqs.get_mut(req).tag = Some(tag);
+            // blk_mq_run_hw_queue from the submitting context, synchronously.
+            self.blk_mq_dispatch(None);
         }
     }
 
     /// `Event::Dispatch`: one step of a dispatch context. `issued` finished its `queue_rq`.
     pub(crate) fn blk_mq_dispatch(&mut self, issued: Option<ReqIdx>) {
+        let force_commit = self.blk.force_commit();
         if let Some(req) = issued {
-            let last = !self.blk.force_commit && !self.blk.has_work();
-            self.mq.busy = false;
+            let last = !force_commit && !self.blk.has_work();
+            self.mq.issue_done();
             self.mmc_issue_done(req, last);
-        } else if self.mq.busy {
+        } else if self.mq.busy() {
             // Another context is inside queue_rq (mq->busy): it will take this request when it
             // loops, as `blk_mq_dispatch_rq_list` does after a BLK_STS_RESOURCE for busy.
             return;
         }
-        let Some(req) = self
-            .blk
-            .dispatch
-            .pop_front()
-            .or_else(|| self.blk.sw_queue.pop_front())
-        else {
+        let Some(req) = self.blk.next_to_dispatch() else {
             // Dispatch round over.
-            if self.blk.force_commit && issued.is_some() {
+            if force_commit && issued.is_some() {
                 self.mmc_commit_rqs();
             }
             return;
@@ -100,10 +160,10 @@ impl Simulator {
             Err(()) => {
                 // BLK_STS_RESOURCE: back to the head of hctx->dispatch; SCHED_RESTART re-runs
                 // the queue when something completes (or after 3 ms if nothing is in flight).
-                self.blk.dispatch.push_front(req);
+                self.blk.requeue(req);
                 self.stats.requeues += 1;
                 self.trace_stage(req, Stage::BlkMq, self.now);
-                if self.blk.force_commit && issued.is_some() {
+                if force_commit && issued.is_some() {
                     self.mmc_commit_rqs();
                 }
                 if self.mq.total_in_flight() == 0 {
@@ -117,13 +177,9 @@ impl Simulator {
     /// the queue if requests wait (`blk_mq_run_hw_queues(q, true)` from
     /// `mmc_blk_mq_dec_in_flight`).
     pub(crate) fn blk_mq_end_request(&mut self, req: ReqIdx) {
-        if let Some(tag) = self.reqs.get_mut(req).tag.take() {
-            self.blk.free_tags.push(tag);
-        }
-        if let Some(w) = self.blk.tag_waiters.pop_front() {
-            let tag = self.blk.free_tags.pop().expect("a tag was just freed");
+        let tag = self.reqs.get_mut(req).tag.take();
+        if let Some((w, tag)) = self.blk.put_tag(tag) {
             self.reqs.get_mut(w).tag = Some(tag);
-            self.blk.sw_queue.push_back(w);
         }
         if self.blk.has_work() {
             self.blk_mq_run_hw_queue_async(self.platform.host.rerun_ns);
@@ -132,15 +188,58 @@ impl Simulator {
 
     /// Schedules a queue run from kblockd after `delay`.
     pub(crate) fn blk_mq_run_hw_queue_async(&mut self, delay: u64) {
-        if !self.blk.rerun_pending {
-            self.blk.rerun_pending = true;
+        if self.blk.want_rerun() {
             self.q.push(self.now + delay, Event::Rerun);
         }
     }
 
     /// `Event::Rerun`: kblockd runs the hardware queue.
     pub(crate) fn blk_mq_rerun(&mut self) {
-        self.blk.rerun_pending = false;
+        self.blk.rerun_started();
         self.blk_mq_dispatch(None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_run_out_then_waiters_get_the_freed_tag_in_order() {
+        let mut b = BlkMq::new(false);
+        let tags: Vec<u16> = (0..MMC_QUEUE_DEPTH as ReqIdx)
+            .map(|r| b.submit(r).expect("a free tag"))
+            .collect();
+        assert_eq!(tags[0], 0, "tags are handed out from the lowest");
+        assert_eq!(b.tags_in_use(), MMC_QUEUE_DEPTH);
+        assert_eq!(b.submit(100), None);
+        assert_eq!(b.submit(101), None);
+        assert_eq!(b.put_tag(Some(17)), Some((100, 17)));
+        assert_eq!(b.tags_in_use(), MMC_QUEUE_DEPTH);
+        assert_eq!(b.waiting().last(), Some(&101));
+    }
+
+    #[test]
+    fn refused_requests_are_dispatched_first() {
+        let mut b = BlkMq::new(false);
+        b.submit(1);
+        b.submit(2);
+        let first = b.next_to_dispatch().expect("queued");
+        assert_eq!(first, 1);
+        b.requeue(first);
+        assert_eq!(b.dispatch_list().copied().collect::<Vec<_>>(), vec![1]);
+        assert_eq!(b.next_to_dispatch(), Some(1));
+        assert_eq!(b.next_to_dispatch(), Some(2));
+        assert!(!b.has_work());
+    }
+
+    #[test]
+    fn one_rerun_at_a_time() {
+        let mut b = BlkMq::new(true);
+        assert!(b.want_rerun());
+        assert!(!b.want_rerun());
+        b.rerun_started();
+        assert!(b.want_rerun());
+        assert!(b.force_commit());
     }
 }

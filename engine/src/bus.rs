@@ -46,13 +46,14 @@ pub struct Segment {
     pub req: Option<u64>,
 }
 
+/// The bus: its timing, the time it was busy, and the timeline kept for the UI.
 #[derive(Debug)]
 pub struct Bus {
-    pub t: BusTiming,
+    t: BusTiming,
     timeline: VecDeque<Segment>,
     keep: usize,
     /// Total time the bus carried commands, data or card busy.
-    pub busy_ns: u64,
+    busy_ns: u64,
 }
 
 impl Bus {
@@ -63,6 +64,17 @@ impl Bus {
             keep: 0,
             busy_ns: 0,
         }
+    }
+
+    /// The bus mode's timing (bandwidth, command time).
+    pub fn timing(&self) -> &BusTiming {
+        &self.t
+    }
+
+    /// Time booked so far with commands, card access, data or card busy (host segments
+    /// excluded), including phases booked ahead of now.
+    pub fn busy_ns(&self) -> u64 {
+        self.busy_ns
     }
 
     /// Keep the last `n` segments (0 = keep none).
@@ -107,5 +119,26 @@ impl Bus {
     /// Data time of `bytes` on this bus.
     pub fn data_ns(&self, bytes: u64) -> u64 {
         crate::card::xfer_ns(bytes, self.t.bytes_per_sec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::SPRD_HS400ES_2020;
+
+    #[test]
+    fn host_segments_are_not_bus_time_and_the_timeline_is_bounded() {
+        let mut b = Bus::new(SPRD_HS400ES_2020.bus);
+        b.keep_segments(2);
+        b.record(SegmentKind::Command, 0, 10, Some(1));
+        b.record(SegmentKind::HostGap, 10, 30, None);
+        b.record(SegmentKind::Data, 30, 100, Some(1));
+        b.record(SegmentKind::CardBusy, 100, 100, Some(1));
+        assert_eq!(b.busy_ns(), 80);
+        let kept = b.drain();
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[1].kind, SegmentKind::Data);
+        assert_eq!(b.timeline().count(), 0);
     }
 }

@@ -32,6 +32,7 @@ pub struct CachedExtent {
 /// Read-ahead windows the card keeps (LRU).
 const READ_WINDOWS: usize = 4;
 
+/// The card's state: cache contents, read-ahead windows, NAND dies.
 #[derive(Debug)]
 pub struct Card {
     t: CardTiming,
@@ -50,7 +51,7 @@ pub struct Card {
     /// When each NAND die is free again (command-queued reads only).
     die_free: Vec<u64>,
     /// Bytes programmed to NAND (cache drains, direct writes, reliable writes).
-    pub programmed_bytes: u64,
+    programmed_bytes: u64,
 }
 
 impl Card {
@@ -83,8 +84,17 @@ impl Card {
         }
     }
 
+    /// Bytes programmed to NAND so far (as of the card's last operation).
+    pub fn programmed_bytes(&self) -> u64 {
+        self.programmed_bytes
+    }
+
     /// Background NAND programming: the cache drains in FIFO order at the program bandwidth.
-    pub fn drain_to(&mut self, now: u64) {
+    /// The card drains lazily, when an operation needs its state at a time; [`dirty_at`]
+    /// computes the same figure without draining.
+    ///
+    /// [`dirty_at`]: Card::dirty_at
+    fn drain_to(&mut self, now: u64) {
         if now <= self.drained_to {
             return;
         }
@@ -131,10 +141,37 @@ impl Card {
         self.t.cache_hold_bytes.min(self.t.cache_bytes / 2)
     }
 
-    /// Dirty bytes at `now` (after draining).
-    pub fn dirty_at(&mut self, now: u64) -> u64 {
-        self.drain_to(now);
-        self.dirty
+    /// Bytes the background drain programs between the last drain and `now`, before the
+    /// sector rounding of [`drain_to`](Card::drain_to).
+    fn drain_budget(&self, now: u64) -> u64 {
+        let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128
+            + self.drain_carry;
+        ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()))
+    }
+
+    /// Dirty bytes at `now`: what draining to `now` would leave, computed without draining, so
+    /// looking at the card never changes what it does next.
+    pub fn dirty_at(&self, now: u64) -> u64 {
+        if now <= self.drained_to || self.dirty == 0 {
+            return self.dirty;
+        }
+        let mut bytes = self.drain_budget(now);
+        let mut dirty = self.dirty;
+        for e in &self.cache {
+            if bytes == 0 {
+                break;
+            }
+            if bytes >= e.remaining {
+                // The whole extent is programmed.
+                bytes -= e.remaining;
+                dirty -= e.remaining;
+            } else {
+                // Whole sectors of it; the partial sector waits for more time.
+                dirty -= bytes - bytes % 512;
+                break;
+            }
+        }
+        dirty
     }
 
     /// Dirty extents (for power-cut accounting and the UI).
@@ -302,6 +339,22 @@ mod tests {
         }
         assert!(stalled);
         assert!(c.dirty_at(t) <= cap);
+    }
+
+    #[test]
+    fn looking_at_the_dirty_bytes_agrees_with_draining() {
+        let mut c = card();
+        let mut rng = Rng::new(7, 7);
+        let mut t = 0;
+        for i in 0..2000u64 {
+            let len = 512 * (1 + rng.below(256));
+            let (_, _, busy) = c.write(t, i * (1 << 20), len, false, 400_000_000, i);
+            t = busy + rng.below(200_000);
+            let seen = c.dirty_at(t);
+            assert_eq!(c.dirty_at(t), seen, "looking twice gives the same answer");
+            c.drain_to(t);
+            assert_eq!(seen, c.dirty, "at {t} after write {i}");
+        }
     }
 
     #[test]

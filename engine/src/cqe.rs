@@ -8,21 +8,60 @@
 use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
 
+/// The CQE's task list (`struct cqhci_host` slots) and its bus.
 #[derive(Debug, Default)]
 pub struct Cqe {
     /// Queued tasks: (request, time the card has it ready for execution).
-    pub tasks: Vec<(ReqIdx, u64)>,
+    tasks: Vec<(ReqIdx, u64)>,
     /// The bus is executing a task until then.
-    pub bus_free_at: u64,
+    bus_free_at: u64,
     /// Tasks executed or executing and not yet completed.
-    pub executing: u32,
+    executing: u32,
+}
+
+impl Cqe {
+    /// `cqhci_request`: a task queued on the card, ready for execution at `ready`.
+    pub fn queue(&mut self, req: ReqIdx, ready: u64) {
+        self.tasks.push((req, ready));
+    }
+
+    /// When the bus is free of the executing task.
+    pub fn bus_free_at(&self) -> u64 {
+        self.bus_free_at
+    }
+
+    /// The task the controller executes next: the lowest ready time, then the oldest.
+    pub fn take_next(&mut self) -> Option<(ReqIdx, u64)> {
+        let pos = (0..self.tasks.len()).min_by_key(|&i| self.tasks[i].1)?;
+        Some(self.tasks.remove(pos))
+    }
+
+    /// A task is executing; the bus is free again at `free`.
+    pub fn executing_until(&mut self, free: u64) {
+        self.bus_free_at = free;
+        self.executing += 1;
+    }
+
+    /// A task completed (`cqhci_finish_mrq`).
+    pub fn task_done(&mut self) {
+        self.executing -= 1;
+    }
+
+    pub fn has_tasks(&self) -> bool {
+        !self.tasks.is_empty()
+    }
+
+    /// Queued tasks, in queueing order.
+    pub fn queued(&self) -> impl Iterator<Item = &ReqIdx> {
+        self.tasks.iter().map(|(r, _)| r)
+    }
 }
 
 impl Simulator {
     /// `cqhci_request`: write the task descriptor and ring the doorbell; the controller queues
     /// the task on the card (CMD44 + CMD45), and the card starts reading for a read task.
     pub(crate) fn cqe_request(&mut self, req: ReqIdx) {
-        let queued = self.now + 2 * self.bus.t.cmd_ns;
+        let queued = self.now + 2 * self.bus.timing().cmd_ns;
         let r = self.reqs.get(req);
         let ready = match r.op {
             Op::Read => {
@@ -31,38 +70,36 @@ impl Simulator {
             }
             _ => queued,
         };
-        self.cqe.tasks.push((req, ready));
+        self.cqe.queue(req, ready);
         self.cqe_pump();
     }
 
     /// The controller picks the ready task (lowest ready time, then oldest) when the bus is free.
     pub(crate) fn cqe_pump(&mut self) {
-        if self.recovery.active {
+        if self.recovery.active() {
             return;
         }
-        if self.now < self.cqe.bus_free_at {
-            self.host_schedule_start(self.cqe.bus_free_at);
+        if self.now < self.cqe.bus_free_at() {
+            self.host_schedule_start(self.cqe.bus_free_at());
             return;
         }
-        let Some(pos) = (0..self.cqe.tasks.len()).min_by_key(|&i| self.cqe.tasks[i].1) else {
+        let Some((req, ready)) = self.cqe.take_next() else {
             return;
         };
-        let (req, ready) = self.cqe.tasks.remove(pos);
-        let t0 = self.now.max(ready.saturating_sub(self.bus.t.cmd_ns));
+        let t0 = self.now.max(ready.saturating_sub(self.bus.timing().cmd_ns));
         let is_read = self.reqs.get(req).op == Op::Read;
         let free = self.bus_transfer_ready(req, t0, None, false, is_read.then_some(ready));
-        self.cqe.bus_free_at = free;
-        self.cqe.executing += 1;
+        self.cqe.executing_until(free);
         let end = self.reqs.get(req).phases.end;
         self.q.push(end, Event::CqeTaskDone { req });
-        if !self.cqe.tasks.is_empty() {
+        if self.cqe.has_tasks() {
             self.host_schedule_start(free);
         }
     }
 
     /// `Event::CqeTaskDone`: the task's completion interrupt.
     pub(crate) fn cqe_task_done(&mut self, req: ReqIdx) {
-        self.cqe.executing -= 1;
+        self.cqe.task_done();
         self.stats.interrupts += 1;
         self.stats.batch_hist[1] += 1;
         self.account_bus_phases(req);
@@ -73,5 +110,25 @@ impl Simulator {
         let t = self.now + self.platform.host.completion_ns + self.dma_unmap_cost(req);
         self.q.push(t, Event::Completed { req });
         self.cqe_pump();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_ready_task_runs_first_ties_oldest_first() {
+        let mut c = Cqe::default();
+        c.queue(1, 500);
+        c.queue(2, 100);
+        c.queue(3, 100);
+        assert_eq!(c.take_next(), Some((2, 100)));
+        assert_eq!(c.take_next(), Some((3, 100)));
+        c.executing_until(900);
+        assert_eq!(c.bus_free_at(), 900);
+        assert_eq!(c.take_next(), Some((1, 500)));
+        assert!(!c.has_tasks());
+        c.task_done();
     }
 }

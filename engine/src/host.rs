@@ -11,49 +11,117 @@ use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::trace::Stage;
 
+/// The controller's state (`struct sdhci_host`): what it executes and when its IRQ handler is
+/// done.
 #[derive(Debug, Default)]
 pub struct HostCtl {
     /// Requests the controller is executing (one, or an ADMA3 chain).
-    pub active: Vec<ReqIdx>,
+    active: Vec<ReqIdx>,
     /// Generation of the active transfer (its interrupt carries it).
-    pub gen: u32,
+    gen: u32,
     /// The IRQ handler runs until this time; nothing new starts before.
-    pub irq_busy_until: u64,
+    irq_busy_until: u64,
     /// Earliest pending HostStart event.
-    pub start_at: Option<u64>,
+    start_at: Option<u64>,
     /// Chains started (ids for the UI).
-    pub chains: u32,
+    chains: u32,
     /// Whether the active transfer is an ADMA3 chain.
-    pub chained: bool,
+    chained: bool,
+}
+
+impl HostCtl {
+    /// The controller is executing something, or its IRQ handler still runs at `now`.
+    pub fn busy(&self, now: u64) -> bool {
+        !self.active.is_empty() || now < self.irq_busy_until
+    }
+
+    /// Requests on the controller now.
+    pub fn active(&self) -> &[ReqIdx] {
+        &self.active
+    }
+
+    /// The active transfer is an ADMA3 chain.
+    pub fn chained(&self) -> bool {
+        self.chained && !self.active.is_empty()
+    }
+
+    /// Until when the IRQ handler (and the software after it) runs.
+    pub fn irq_busy_until(&self) -> u64 {
+        self.irq_busy_until
+    }
+
+    /// The IRQ handler (or the recovery work) holds the controller until at least `t`.
+    pub fn hold_until(&mut self, t: u64) {
+        self.irq_busy_until = self.irq_busy_until.max(t);
+    }
+
+    /// Id of a new ADMA3 chain.
+    pub fn new_chain(&mut self) -> u32 {
+        self.chains += 1;
+        self.chains
+    }
+
+    /// The controller starts `reqs`; returns the generation its interrupt carries.
+    pub fn begin(&mut self, reqs: Vec<ReqIdx>, chained: bool) -> u32 {
+        debug_assert!(self.active.is_empty());
+        self.active = reqs;
+        self.chained = chained;
+        self.gen = self.gen.wrapping_add(1);
+        self.gen
+    }
+
+    /// The interrupt of generation `gen` at `now`: the finished requests (None for a stale
+    /// interrupt); the handler and the software after it run for `gap`.
+    pub fn irq(&mut self, gen: u32, now: u64, gap: u64) -> Option<Vec<ReqIdx>> {
+        if gen != self.gen || self.active.is_empty() {
+            return None;
+        }
+        self.irq_busy_until = now + gap;
+        Some(std::mem::take(&mut self.active))
+    }
+
+    /// Whether a `HostStart` at `t` must be scheduled (none pending at or before `t`); records
+    /// it as pending.
+    pub fn want_start_at(&mut self, t: u64) -> bool {
+        if self.start_at.is_some_and(|p| p <= t) {
+            return false;
+        }
+        self.start_at = Some(t);
+        true
+    }
+
+    /// The pending `HostStart` at `now` runs.
+    pub fn start_event(&mut self, now: u64) {
+        if self.start_at == Some(now) {
+            self.start_at = None;
+        }
+    }
 }
 
 impl Simulator {
     /// The controller is executing something, or its IRQ handler still runs.
     pub(crate) fn host_busy(&self) -> bool {
-        !self.host.active.is_empty() || self.now < self.host.irq_busy_until
+        self.host.busy(self.now)
     }
 
     /// `sdhci_request` (one request, ADMA2) or `sdhci_adma3_request` (a chain) at `now`.
     /// Computes the bus phases of every request, books the card, and schedules the interrupt.
     pub(crate) fn host_start(&mut self, reqs: Vec<ReqIdx>, chained: bool) {
-        debug_assert!(self.host.active.is_empty());
         let mut t = self.now;
         let chain = if chained {
-            self.host.chains += 1;
+            let id = self.host.new_chain();
             let build = self.platform.host.adma3_chain_ns;
             self.bus.record(SegmentKind::ChainBuild, t, t + build, None);
             t += build;
-            Some(self.host.chains)
+            Some(id)
         } else {
             None
         };
         for &req in &reqs {
             t = self.bus_transfer(req, t, chain, true);
         }
-        self.host.active = reqs;
-        self.host.chained = chained;
-        self.host.gen = self.host.gen.wrapping_add(1);
-        self.q.push(t, Event::TransferIrq { gen: self.host.gen });
+        let gen = self.host.begin(reqs, chained);
+        self.q.push(t, Event::TransferIrq { gen });
     }
 
     /// One request on the bus from `t`: command, card access, data, card busy. Returns when the
@@ -77,8 +145,8 @@ impl Simulator {
         hold_busy: bool,
         prefetched: Option<u64>,
     ) -> u64 {
-        let cmd_ns = self.bus.t.cmd_ns;
-        let bus_bps = self.bus.t.bytes_per_sec;
+        let cmd_ns = self.bus.timing().cmd_ns;
+        let bus_bps = self.bus.timing().bytes_per_sec;
         let (op, offset, len, fua, id) = {
             let r = self.reqs.get(req);
             (r.op, r.offset, r.len, r.fua, r.id)
@@ -152,17 +220,15 @@ impl Simulator {
     /// `mmc_request_done`): finish every request of the transfer, pump the next one after the
     /// IRQ-to-command gap, and complete the finished ones (one completion pass).
     pub(crate) fn host_irq(&mut self, gen: u32) {
-        if gen != self.host.gen || self.host.active.is_empty() {
+        let gap = self.platform.host.irq_to_next_cmd_ns;
+        let Some(done) = self.host.irq(gen, self.now, gap) else {
             return;
-        }
-        let done = std::mem::take(&mut self.host.active);
+        };
         self.stats.interrupts += 1;
         let n = done.len().min(self.stats.batch_hist.len() - 1);
         self.stats.batch_hist[n] += 1;
-        let gap = self.platform.host.irq_to_next_cmd_ns;
         self.bus
             .record(SegmentKind::HostGap, self.now, self.now + gap, None);
-        self.host.irq_busy_until = self.now + gap;
         for &req in &done {
             self.account_bus_phases(req);
             if self.reqs.get(req).crc_error {
@@ -181,20 +247,16 @@ impl Simulator {
     /// Schedules a `HostStart` at `t` unless one is pending at or before `t` (that one
     /// re-schedules itself if the controller is still busy then).
     pub(crate) fn host_schedule_start(&mut self, t: u64) {
-        if self.host.start_at.is_some_and(|p| p <= t) {
-            return;
+        if self.host.want_start_at(t) {
+            self.q.push(t, Event::HostStart);
         }
-        self.host.start_at = Some(t);
-        self.q.push(t, Event::HostStart);
     }
 
     /// `Event::HostStart`: the controller is free: pump whichever queue feeds it.
     pub(crate) fn host_start_event(&mut self) {
-        if self.host.start_at == Some(self.now) {
-            self.host.start_at = None;
-        }
-        if self.now < self.host.irq_busy_until {
-            self.host_schedule_start(self.host.irq_busy_until);
+        self.host.start_event(self.now);
+        if self.now < self.host.irq_busy_until() {
+            self.host_schedule_start(self.host.irq_busy_until());
             return;
         }
         self.legacy_pump();

@@ -16,30 +16,94 @@ use crate::scenario::HsqDepth;
 use crate::sim::request::Op;
 use crate::sim::{ReqIdx, Simulator};
 
-/// `HSQ_NUM_SLOTS`.
-pub const HSQ_NUM_SLOTS: usize = 64;
+/// `HSQ_NUM_SLOTS` (mmc_hsq.h; 32 in the 2020 original and the packed RFC, 64 since).
+pub const HSQ_NUM_SLOTS: u16 = 64;
 /// `HSQ_PACKED_FLUSH_BLOCKS`: a request this large (in 512-byte blocks) is sent at once.
 pub const HSQ_PACKED_FLUSH_BLOCKS: u64 = 256;
 
+/// `struct mmc_hsq`: the occupied slots in FIFO order and the packing limit.
 #[derive(Debug, Default)]
 pub struct Hsq {
     /// Occupied slots waiting for the bus, in FIFO order (`hsq->next_tag` chain).
-    pub fifo: VecDeque<ReqIdx>,
+    fifo: VecDeque<ReqIdx>,
+    /// `packed->max_entries`: requests per ADMA3 chain (0 = not packed).
+    packed: usize,
     /// Times the dynamic depth changed (for the UI).
-    pub depth_changes: u64,
+    depth_changes: u64,
+}
+
+impl Hsq {
+    /// `mmc_hsq_init`: `packed` requests per chain (0 = one request at a time).
+    pub fn new(packed: u32) -> Hsq {
+        Hsq {
+            packed: packed as usize,
+            ..Hsq::default()
+        }
+    }
+
+    /// `mmc_hsq_request`: the request takes its slot. Returns whether to pump now: always
+    /// without packing; with packing when the batch is full, the request is large
+    /// (> `HSQ_PACKED_FLUSH_BLOCKS`) or it is the last of the dispatch round.
+    pub fn request(&mut self, req: ReqIdx, len: u64, last: bool) -> bool {
+        self.fifo.push_back(req);
+        self.packed == 0
+            || last
+            || len / 512 > HSQ_PACKED_FLUSH_BLOCKS
+            || self.fifo.len() >= self.packed
+    }
+
+    /// Recovery retries a request first (`mmc_hsq_recovery_finish` re-pumps the slot).
+    pub fn requeue_front(&mut self, req: ReqIdx) {
+        self.fifo.push_front(req);
+    }
+
+    /// `mmc_hsq_pump_requests` with the controller free: the next request, or with packing the
+    /// next chain of up to `packed` requests. Returns (requests, chained); None when empty.
+    pub fn next_batch(&mut self) -> Option<(Vec<ReqIdx>, bool)> {
+        if self.fifo.is_empty() {
+            return None;
+        }
+        if self.packed == 0 {
+            let req = self.fifo.pop_front().expect("non-empty");
+            Some((vec![req], false))
+        } else {
+            let n = self.packed.min(self.fifo.len());
+            Some((self.fifo.drain(..n).collect(), true))
+        }
+    }
+
+    /// Occupied slots, FIFO order.
+    pub fn queued(&self) -> impl Iterator<Item = &ReqIdx> {
+        self.fifo.iter()
+    }
+
+    /// Times `mmc_hsq_modify_threshold` changed the depth.
+    pub fn depth_changes(&self) -> u64 {
+        self.depth_changes
+    }
+
+    /// `mmc_hsq_modify_threshold`: with `count_4k_writes` slots holding 4 KiB writes (queued or
+    /// on the bus), the depth is `HSQ_PERFORMANCE_DEPTH` from two on, else `HSQ_NORMAL_DEPTH`.
+    /// Returns the new depth when it differs from `depth` (and counts the change).
+    pub fn modify_threshold(&mut self, count_4k_writes: usize, depth: u32) -> Option<u32> {
+        let want = if count_4k_writes > 1 {
+            HSQ_PERFORMANCE_DEPTH
+        } else {
+            HSQ_NORMAL_DEPTH
+        };
+        if want == depth {
+            return None;
+        }
+        self.depth_changes += 1;
+        Some(want)
+    }
 }
 
 impl Simulator {
     /// `mmc_hsq_request`: put the request in its slot and pump.
     pub(crate) fn hsq_request(&mut self, req: ReqIdx, last: bool) {
-        self.hsq.fifo.push_back(req);
-        let packed = self.cfg.packed as usize;
-        if packed == 0 {
-            self.hsq_pump();
-            return;
-        }
-        let large = self.reqs.get(req).len / 512 > HSQ_PACKED_FLUSH_BLOCKS;
-        if last || large || self.hsq.fifo.len() >= packed {
+        let len = self.reqs.get(req).len;
+        if self.hsq.request(req, len, last) {
             self.hsq_pump();
         }
     }
@@ -53,44 +117,87 @@ impl Simulator {
     pub(crate) fn hsq_pump(&mut self) {
         self.hsq_modify_threshold();
         // `hsq->recovery_halt` while the recovery work runs.
-        if self.host_busy() || self.recovery.active || self.hsq.fifo.is_empty() {
+        if self.host_busy() || self.recovery.active() {
             return;
         }
-        let packed = self.cfg.packed as usize;
-        if packed == 0 {
-            let req = self.hsq.fifo.pop_front().expect("non-empty");
-            self.host_start(vec![req], false);
-        } else {
-            let n = packed.min(self.hsq.fifo.len());
-            let batch: Vec<ReqIdx> = self.hsq.fifo.drain(..n).collect();
-            self.host_start(batch, true);
+        if let Some((batch, chained)) = self.hsq.next_batch() {
+            self.host_start(batch, chained);
         }
     }
 
-    /// `mmc_hsq_modify_threshold`: count slots holding 4 KiB writes (queued or on the bus).
+    /// `mmc_hsq_modify_threshold`: count slots holding 4 KiB writes (queued or on the bus) and
+    /// set `host->hsq_depth` (the mmc queue's window) from it.
     fn hsq_modify_threshold(&mut self) {
         if self.cfg.hsq_depth != HsqDepth::Dynamic {
             return;
         }
-        let is_4k_write = |s: &Simulator, r: ReqIdx| {
-            let r = s.reqs.get(r);
-            r.op == Op::Write && r.len == 4096
-        };
         let count = self
             .hsq
-            .fifo
-            .iter()
-            .chain(self.host.active.iter())
-            .filter(|&&r| is_4k_write(self, r))
+            .queued()
+            .chain(self.host.active())
+            .filter(|&&r| {
+                let r = self.reqs.get(r);
+                r.op == Op::Write && r.len == 4096
+            })
             .count();
-        let depth = if count > 1 {
-            HSQ_PERFORMANCE_DEPTH
-        } else {
-            HSQ_NORMAL_DEPTH
-        };
-        if depth != self.mq.hsq_depth {
-            self.mq.hsq_depth = depth;
-            self.hsq.depth_changes += 1;
+        if let Some(depth) = self.hsq.modify_threshold(count, self.mq.hsq_depth()) {
+            self.mq.set_hsq_depth(depth);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unpacked_serves_one_request_at_a_time_in_fifo_order() {
+        let mut h = Hsq::new(0);
+        assert!(h.request(3, 4096, false));
+        assert!(h.request(1, 4096, false));
+        assert_eq!(h.next_batch(), Some((vec![3], false)));
+        assert_eq!(h.next_batch(), Some((vec![1], false)));
+        assert_eq!(h.next_batch(), None);
+    }
+
+    #[test]
+    fn packed_collects_until_full_large_or_last() {
+        let mut h = Hsq::new(4);
+        assert!(!h.request(0, 4096, false));
+        assert!(!h.request(1, 4096, false));
+        assert!(h.request(2, 4096, true), "last of the dispatch round");
+        assert!(h.request(3, 4096, false), "four slots: a full chain");
+        assert_eq!(h.next_batch(), Some((vec![0, 1, 2, 3], true)));
+        let large = (HSQ_PACKED_FLUSH_BLOCKS + 1) * 512;
+        assert!(
+            h.request(4, large, false),
+            "larger than HSQ_PACKED_FLUSH_BLOCKS"
+        );
+        assert!(!h.request(5, HSQ_PACKED_FLUSH_BLOCKS * 512, false));
+        assert_eq!(h.next_batch(), Some((vec![4, 5], true)));
+    }
+
+    #[test]
+    fn recovery_retry_goes_first() {
+        let mut h = Hsq::new(0);
+        h.request(1, 4096, false);
+        h.requeue_front(7);
+        assert_eq!(h.queued().copied().collect::<Vec<_>>(), vec![7, 1]);
+    }
+
+    #[test]
+    fn threshold_rises_with_two_4k_writes_and_counts_changes() {
+        let mut h = Hsq::new(0);
+        assert_eq!(h.modify_threshold(1, HSQ_NORMAL_DEPTH), None);
+        assert_eq!(
+            h.modify_threshold(2, HSQ_NORMAL_DEPTH),
+            Some(HSQ_PERFORMANCE_DEPTH)
+        );
+        assert_eq!(h.modify_threshold(5, HSQ_PERFORMANCE_DEPTH), None);
+        assert_eq!(
+            h.modify_threshold(0, HSQ_PERFORMANCE_DEPTH),
+            Some(HSQ_NORMAL_DEPTH)
+        );
+        assert_eq!(h.depth_changes(), 2);
     }
 }

@@ -4,7 +4,7 @@
 //! reliable write) and runs pre_req (`dma_map_sg`); the completion side (`mmc_blk_hsq_req_done`,
 //! `mmc_blk_mq_post_req`, `mmc_blk_mq_dec_in_flight`) ends the request.
 
-use crate::scenario::{HsqDepth, MmcPath};
+use crate::scenario::{HostConfig, HsqDepth, MmcPath};
 use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::trace::Stage;
@@ -17,21 +17,28 @@ pub const CQE_TASKS: u32 = 31;
 pub const HSQ_NORMAL_DEPTH: u32 = 2;
 pub const HSQ_PERFORMANCE_DEPTH: u32 = 5;
 
+/// `struct mmc_queue`: the in-flight counts per issue type and the window they are held to.
 #[derive(Debug)]
 pub struct MmcQueue {
     /// `mq->in_flight[MMC_ISSUE_ASYNC]`: reads and writes past queue_rq, not yet completed.
-    pub in_flight_async: u32,
+    in_flight_async: u32,
     /// `mq->in_flight[MMC_ISSUE_SYNC]`: flushes.
-    pub in_flight_sync: u32,
+    in_flight_sync: u32,
     /// `mq->busy`: a queue_rq is running ("parallel dispatch is not supported").
-    pub busy: bool,
+    busy: bool,
     /// `host->hsq_depth`: the hsq window is depth + 1.
-    pub hsq_depth: u32,
+    hsq_depth: u32,
+    /// Which host queue sits below (the window depends on it).
+    path: MmcPath,
+    /// hsq with the packed-request RFC: `HSQ_PACKED_QUEUE_DEPTH`.
+    packed: bool,
+    /// Legacy non-blocking (one request prepared while another is on the bus).
+    nonblocking: bool,
 }
 
 impl MmcQueue {
-    pub fn new(depth: HsqDepth) -> MmcQueue {
-        let hsq_depth = match depth {
+    pub fn new(cfg: &HostConfig) -> MmcQueue {
+        let hsq_depth = match cfg.hsq_depth {
             HsqDepth::Fixed(n) => n,
             HsqDepth::Dynamic => HSQ_NORMAL_DEPTH,
         };
@@ -40,21 +47,35 @@ impl MmcQueue {
             in_flight_sync: 0,
             busy: false,
             hsq_depth,
+            path: cfg.mmc_path,
+            packed: cfg.packed > 0,
+            nonblocking: cfg.nonblocking,
         }
     }
+
+    /// `mq->in_flight` over both issue types.
     pub fn total_in_flight(&self) -> u32 {
         self.in_flight_async + self.in_flight_sync
     }
-}
 
-impl Simulator {
-    /// Requests the mmc queue accepts at once on this host (what the UI draws as the window).
-    pub fn mmc_window(&self) -> u32 {
-        match self.cfg.mmc_path {
-            MmcPath::Hsq if self.cfg.packed > 0 => HSQ_PACKED_QUEUE_DEPTH,
-            MmcPath::Hsq => self.mq.hsq_depth + 1,
+    /// `host->hsq_depth`.
+    pub fn hsq_depth(&self) -> u32 {
+        self.hsq_depth
+    }
+
+    /// `mmc_hsq_modify_threshold` sets `host->hsq_depth`.
+    pub fn set_hsq_depth(&mut self, depth: u32) {
+        self.hsq_depth = depth;
+    }
+
+    /// Requests the queue accepts at once (`mmc_cqe_qcnt`/`host->hsq_depth + 1` for hsq,
+    /// `HSQ_PACKED_QUEUE_DEPTH` packed, the CQE's data tasks, 1 or 2 on the legacy path).
+    pub fn window(&self) -> u32 {
+        match self.path {
+            MmcPath::Hsq if self.packed => HSQ_PACKED_QUEUE_DEPTH,
+            MmcPath::Hsq => self.hsq_depth + 1,
             MmcPath::Legacy => {
-                if self.cfg.nonblocking {
+                if self.nonblocking {
                     2
                 } else {
                     1
@@ -64,26 +85,54 @@ impl Simulator {
         }
     }
 
+    /// `mq->busy`: a queue_rq is running in some dispatch context.
+    pub fn busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The refusal rule of `mmc_mq_queue_rq`: a flush (MMC_ISSUE_SYNC) waits for everything in
+    /// flight, a read or write for a free place in the window and no flush in flight. On
+    /// acceptance counts the request in flight and marks the queue busy; false means
+    /// BLK_STS_RESOURCE.
+    pub fn try_queue(&mut self, op: Op) -> bool {
+        if op == Op::Flush {
+            if self.total_in_flight() > 0 {
+                return false;
+            }
+            self.in_flight_sync += 1;
+        } else {
+            if self.in_flight_sync > 0 || self.in_flight_async >= self.window() {
+                return false;
+            }
+            self.in_flight_async += 1;
+        }
+        self.busy = true;
+        true
+    }
+
+    /// The synchronous part of `mmc_mq_queue_rq` is over (`mq->busy = false`).
+    pub fn issue_done(&mut self) {
+        self.busy = false;
+    }
+
+    /// `mmc_blk_mq_dec_in_flight`.
+    pub fn complete(&mut self, op: Op) {
+        if op == Op::Flush {
+            self.in_flight_sync -= 1;
+        } else {
+            self.in_flight_async -= 1;
+        }
+    }
+}
+
+impl Simulator {
     /// `mmc_mq_queue_rq`: Ok(cost of the synchronous issue path) or Err = BLK_STS_RESOURCE.
     pub(crate) fn mmc_queue_rq(&mut self, req: ReqIdx) -> Result<u64, ()> {
-        let r = self.reqs.get(req);
-        let h = &self.platform.host;
-        if r.op == Op::Flush {
-            // MMC_ISSUE_SYNC: wait for everything in flight (`mq->waiting`).
-            if self.mq.total_in_flight() > 0 {
-                return Err(());
-            }
-            self.mq.in_flight_sync += 1;
-        } else {
-            if self.mq.in_flight_sync > 0 || self.mq.in_flight_async >= self.mmc_window() {
-                return Err(());
-            }
-            self.mq.in_flight_async += 1;
+        if !self.mq.try_queue(self.reqs.get(req).op) {
+            return Err(());
         }
-        self.mq.busy = true;
-        let r = self.reqs.get_mut(req);
-        r.in_mmc = true;
-        let cost = h.issue_ns + self.dma_map_cost(req);
+        self.reqs.get_mut(req).in_mmc = true;
+        let cost = self.platform.host.issue_ns + self.dma_map_cost(req);
         self.series
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         Ok(cost)
@@ -136,12 +185,7 @@ impl Simulator {
 
     /// `Event::Completed`: post_req and `blk_mq_complete_request` are done; in_flight--.
     pub(crate) fn mmc_complete(&mut self, req: ReqIdx) {
-        let r = self.reqs.get(req);
-        if r.op == Op::Flush {
-            self.mq.in_flight_sync -= 1;
-        } else {
-            self.mq.in_flight_async -= 1;
-        }
+        self.mq.complete(self.reqs.get(req).op);
         self.series
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         self.set_stage(req, Stage::Complete);

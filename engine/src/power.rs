@@ -48,7 +48,7 @@ impl Simulator {
             let job = r.job as usize;
             if !r.from_mmc_test {
                 if let Some(j) = self.jobs.get_mut(job) {
-                    j.errors += 1;
+                    j.count_error();
                 }
             }
         }

@@ -19,12 +19,13 @@ pub const MMC_MAX_RETRIES: u32 = 5;
 /// Card re-initialisation after `mmc_hw_reset` (CMD0, CMD1 polling, CMD2/3/7, EXT_CSD).
 pub const CARD_RESET_NS: u64 = 15_000_000;
 
+/// Error injection and the recovery state (`mq->recovery_needed`).
 #[derive(Debug)]
 pub struct Recovery {
     inject: Option<ErrorInjection>,
     rng: Rng,
     /// `mq->recovery_needed`: the host queue is halted until recovery ends.
-    pub active: bool,
+    active: bool,
 }
 
 impl Recovery {
@@ -34,6 +35,18 @@ impl Recovery {
             rng,
             active: false,
         }
+    }
+    /// The host queue is halted (`hsq->recovery_halt`) while the recovery work runs.
+    pub fn active(&self) -> bool {
+        self.active
+    }
+    /// `mmc_hsq_recovery_start`: halt the host queue.
+    pub fn start(&mut self) {
+        self.active = true;
+    }
+    /// `mmc_hsq_recovery_finish`: resume it.
+    pub fn finish(&mut self) {
+        self.active = false;
     }
     /// Whether the card answers this data transfer with a CRC error.
     pub fn draw_error(&mut self) -> bool {
@@ -48,19 +61,19 @@ impl Simulator {
     /// The interrupt reported an error for `req`: start the recovery work.
     pub(crate) fn recovery_start(&mut self, req: ReqIdx) {
         self.stats.crc_errors += 1;
-        self.recovery.active = true;
+        self.recovery.start();
         self.set_stage(req, Stage::Recovery);
         // The recovery work runs from a workqueue, then sends CMD13 (SEND_STATUS).
         let t = self.now + self.platform.host.rerun_ns;
         self.bus.record(
             SegmentKind::Command,
             t,
-            t + self.bus.t.cmd_ns,
+            t + self.bus.timing().cmd_ns,
             Some(self.reqs.get(req).id),
         );
         self.stats.bus_commands += 1;
         self.q
-            .push(t + self.bus.t.cmd_ns, Event::RecoveryStep { req });
+            .push(t + self.bus.timing().cmd_ns, Event::RecoveryStep { req });
     }
 
     /// `Event::RecoveryStep`: status read; reset before the last retry; retry or fail.
@@ -70,7 +83,7 @@ impl Simulator {
         if r.retries >= MMC_MAX_RETRIES {
             // Retries used up: the request ends with an I/O error.
             r.failed = true;
-            self.recovery.active = false;
+            self.recovery.finish();
             if r.from_mmc_test {
                 self.mmc_test_transfer_done(req);
                 self.host_schedule_start(self.now);
@@ -97,12 +110,35 @@ impl Simulator {
             || self.reqs.get(req).op == Op::Flush
             || self.cfg.mmc_path != MmcPath::Hsq
         {
-            self.legacy.queue.push_front(req);
+            self.legacy.push_front(req);
         } else {
-            self.hsq.fifo.push_front(req);
+            self.hsq.requeue_front(req);
         }
-        self.recovery.active = false;
-        self.host.irq_busy_until = self.host.irq_busy_until.max(t);
+        self.recovery.finish();
+        self.host.hold_until(t);
         self.host_schedule_start(t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_injection_no_error() {
+        let mut r = Recovery::new(None, Rng::new(1, 2));
+        assert!((0..10_000).all(|_| !r.draw_error()));
+    }
+
+    #[test]
+    fn errors_come_at_the_injected_rate() {
+        let inject = ErrorInjection::parse("crc:0.1").expect("valid");
+        let mut r = Recovery::new(Some(inject), Rng::new(1, 2));
+        let n = (0..100_000).filter(|_| r.draw_error()).count();
+        assert!((8_000..12_000).contains(&n), "{n} errors in 100000");
+        r.start();
+        assert!(r.active());
+        r.finish();
+        assert!(!r.active());
     }
 }

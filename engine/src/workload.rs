@@ -150,6 +150,11 @@ impl Job {
         )
     }
 
+    /// An I/O of this job failed without being reaped (power cut): fio counts the error.
+    pub fn count_error(&mut self) {
+        self.errors += 1;
+    }
+
     pub fn report(&self) -> JobReport {
         JobReport {
             name: self.name.clone(),
@@ -164,6 +169,15 @@ impl Job {
 }
 
 impl Simulator {
+    /// Every job thread enters its first system call at time 0 (with the first step, so a
+    /// caller can turn tracing on before).
+    pub(crate) fn workload_start(&mut self) {
+        for j in 0..self.jobs.len() as u32 {
+            self.jobs[j as usize].issuing = true;
+            self.q.push(0, Event::JobIssue { job: j });
+        }
+    }
+
     /// `Event::JobIssue`: the job thread enters pread/pwrite (or fsync) for its next I/O; the
     /// bio reaches blk-mq `submit_ns` later.
     pub(crate) fn job_issue(&mut self, j: u32) {

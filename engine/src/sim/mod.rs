@@ -122,8 +122,8 @@ impl Simulator {
             cfg,
             jobs,
             blk: BlkMq::new(cfg.packed > 0),
-            mq: MmcQueue::new(cfg.hsq_depth),
-            hsq: Hsq::default(),
+            mq: MmcQueue::new(&cfg),
+            hsq: Hsq::new(cfg.packed),
             legacy: Legacy::default(),
             cqe: Cqe::default(),
             host: HostCtl::default(),
@@ -156,11 +156,7 @@ impl Simulator {
         if sim.mmc_test.is_some() {
             sim.mmc_test_begin();
         } else {
-            // Jobs start with the first step, so a caller can turn tracing on before.
-            for j in 0..sim.jobs.len() as u32 {
-                sim.jobs[j as usize].issuing = true;
-                sim.q.push(0, Event::JobIssue { job: j });
-            }
+            sim.workload_start();
         }
         Ok(sim)
     }
@@ -267,6 +263,11 @@ impl Simulator {
         while self.step() {}
     }
 
+    /// Requests the mmc queue accepts at once on this host (what the UI draws as the window).
+    pub fn mmc_window(&self) -> u32 {
+        self.mq.window()
+    }
+
     /// Throughput, IOPS and in-flight count over simulated time so far.
     pub fn series(&self) -> Vec<SeriesPoint> {
         self.series.points(self.now)
@@ -305,14 +306,14 @@ impl Simulator {
         // Bus phases are booked when a transfer starts: leave out what lies after now.
         let ahead: u64 = self
             .host
-            .active
+            .active()
             .iter()
             .map(|&r| {
                 let p = self.reqs.get(r).phases;
                 p.end.saturating_sub(p.cmd.max(self.now))
             })
             .sum();
-        sim.bus_busy_ns = self.bus.busy_ns.saturating_sub(ahead).min(self.now);
+        sim.bus_busy_ns = self.bus.busy_ns().saturating_sub(ahead).min(self.now);
         let jobs = match &self.mmc_test {
             Some(t) => t.reports.clone(),
             None => self.jobs.iter().map(|j| j.report()).collect(),

@@ -95,7 +95,7 @@ impl Simulator {
     }
 
     /// Where everything is at the current simulated time.
-    pub fn snapshot(&mut self) -> Snapshot {
+    pub fn snapshot(&self) -> Snapshot {
         let now = self.now;
         let mut requests: Vec<RequestView> = self
             .reqs
@@ -130,11 +130,11 @@ impl Simulator {
             v.map(|&i| self.reqs.get(i).id).collect::<Vec<_>>()
         };
         let host_queue = match self.cfg.mmc_path {
-            MmcPath::Hsq => ids(&mut self.hsq.fifo.iter()),
-            MmcPath::Legacy => ids(&mut self.legacy.queue.iter()),
-            MmcPath::Cqe => ids(&mut self.cqe.tasks.iter().map(|(r, _)| r)),
+            MmcPath::Hsq => ids(&mut self.hsq.queued()),
+            MmcPath::Legacy => ids(&mut self.legacy.queued()),
+            MmcPath::Cqe => ids(&mut self.cqe.queued()),
         };
-        let on_host = ids(&mut self.host.active.iter());
+        let on_host = ids(&mut self.host.active().iter());
         Snapshot {
             now_ns: now,
             jobs: self
@@ -150,19 +150,19 @@ impl Simulator {
                 .collect(),
             tags_in_use: self.blk.tags_in_use(),
             tags_total: MMC_QUEUE_DEPTH,
-            dispatch_list: ids(&mut self.blk.dispatch.iter()),
-            sw_queue: ids(&mut self.blk.sw_queue.iter().chain(self.blk.tag_waiters.iter())),
+            dispatch_list: ids(&mut self.blk.dispatch_list()),
+            sw_queue: ids(&mut self.blk.waiting()),
             requeues: self.stats.requeues,
             in_flight: self.mq.total_in_flight(),
-            window: self.mmc_window(),
-            hsq_depth: self.mq.hsq_depth,
+            window: self.mq.window(),
+            hsq_depth: self.mq.hsq_depth(),
             hsq_dynamic: self.cfg.hsq_depth == HsqDepth::Dynamic,
-            hsq_depth_changes: self.hsq.depth_changes,
+            hsq_depth_changes: self.hsq.depth_changes(),
             host_queue,
             on_host,
-            chained: self.host.chained && !self.host.active.is_empty(),
+            chained: self.host.chained(),
             bus,
-            in_irq: now < self.host.irq_busy_until,
+            in_irq: now < self.host.irq_busy_until(),
             cache_dirty: self.card.dirty_at(now),
             cache_capacity: self.card.cache_capacity(),
             interrupts: self.stats.interrupts,
