@@ -267,3 +267,33 @@ impl Simulator {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_transfer_at_a_time_and_stale_interrupts_are_ignored() {
+        let mut h = HostCtl::default();
+        assert!(!h.busy(0));
+        let gen = h.begin(vec![4, 5], true);
+        assert!(h.busy(0) && h.chained());
+        assert_eq!(h.irq(gen.wrapping_add(1), 100, 10), None, "stale");
+        assert_eq!(h.irq(gen, 100, 10), Some(vec![4, 5]));
+        assert!(h.busy(105), "the IRQ handler still runs");
+        assert!(!h.busy(110));
+        assert_eq!(h.irq(gen, 120, 10), None, "nothing active");
+        h.hold_until(50);
+        assert_eq!(h.irq_busy_until(), 110, "holding never shortens");
+    }
+
+    #[test]
+    fn one_pending_start_at_the_earliest_time() {
+        let mut h = HostCtl::default();
+        assert!(h.want_start_at(100));
+        assert!(!h.want_start_at(150), "one at 100 is pending");
+        assert!(h.want_start_at(50), "earlier than the pending one");
+        h.start_event(50);
+        assert!(h.want_start_at(120));
+    }
+}

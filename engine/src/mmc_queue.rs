@@ -194,3 +194,61 @@ impl Simulator {
         self.q.push(self.now + reap, Event::Reaped { req });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(mmc_path: MmcPath, hsq_depth: HsqDepth, packed: u32, nonblocking: bool) -> HostConfig {
+        HostConfig {
+            mmc_path,
+            nonblocking,
+            hsq_depth,
+            packed,
+            fua: true,
+            cache: true,
+        }
+    }
+
+    #[test]
+    fn the_window_follows_the_host_queue() {
+        let hsq = |d, p| MmcQueue::new(&cfg(MmcPath::Hsq, d, p, false)).window();
+        assert_eq!(hsq(HsqDepth::Fixed(1), 0), 2);
+        assert_eq!(hsq(HsqDepth::Dynamic, 0), HSQ_NORMAL_DEPTH + 1);
+        assert_eq!(hsq(HsqDepth::Fixed(1), 8), HSQ_PACKED_QUEUE_DEPTH);
+        let legacy = |nb| MmcQueue::new(&cfg(MmcPath::Legacy, HsqDepth::Fixed(1), 0, nb)).window();
+        assert_eq!((legacy(false), legacy(true)), (1, 2));
+        let cqe = MmcQueue::new(&cfg(MmcPath::Cqe, HsqDepth::Fixed(1), 0, false));
+        assert_eq!(cqe.window(), CQE_TASKS);
+    }
+
+    #[test]
+    fn queue_rq_refuses_when_the_window_is_full() {
+        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(1), 0, false));
+        assert!(q.try_queue(Op::Write));
+        assert!(q.busy());
+        q.issue_done();
+        assert!(!q.busy());
+        assert!(q.try_queue(Op::Read));
+        assert!(!q.try_queue(Op::Write), "window of 2 is full");
+        q.set_hsq_depth(HSQ_PERFORMANCE_DEPTH);
+        assert!(
+            q.try_queue(Op::Write),
+            "a deeper threshold opens the window"
+        );
+        assert_eq!(q.total_in_flight(), 3);
+    }
+
+    #[test]
+    fn a_flush_waits_for_everything_and_blocks_everything() {
+        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(4), 0, false));
+        assert!(q.try_queue(Op::Write));
+        assert!(!q.try_queue(Op::Flush), "a write is in flight");
+        q.complete(Op::Write);
+        assert!(q.try_queue(Op::Flush));
+        assert!(!q.try_queue(Op::Read), "the flush is in flight");
+        q.complete(Op::Flush);
+        assert_eq!(q.total_in_flight(), 0);
+        assert!(q.try_queue(Op::Read));
+    }
+}
