@@ -9,10 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use mmcsim_engine::bus::Segment;
 use mmcsim_engine::explain::effect_summary;
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::sim::Snapshot;
+use mmcsim_engine::Segment;
+use mmcsim_engine::Snapshot;
 use mmcsim_engine::{
     HostConfig, HostOptions, HsqDepth, MmcPath, Report, Rw, Scenario, Simulator, Stage,
 };

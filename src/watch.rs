@@ -17,9 +17,9 @@ use mmcsim_components::{
     delta_rows, AbEditor, BusTimeline, ChartData, DeltaRow, DeltaTable, ExplainPanel, Focus,
     LifeView, LiveCharts, Pipeline, SideChart, TimeControls,
 };
-use mmcsim_engine::bus::Segment;
 use mmcsim_engine::explain::{effect_summary, Layer};
-use mmcsim_engine::sim::Snapshot;
+use mmcsim_engine::Segment;
+use mmcsim_engine::Snapshot;
 use mmcsim_engine::{HostOptions, Scenario};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

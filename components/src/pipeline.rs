@@ -10,7 +10,7 @@
 use std::rc::Rc;
 
 use mmcsim_engine::explain::{layer_info, Layer};
-use mmcsim_engine::sim::Snapshot;
+use mmcsim_engine::Snapshot;
 use mmcsim_engine::{HostConfig, HsqDepth, MmcPath, Stage};
 use yew::prelude::*;
 

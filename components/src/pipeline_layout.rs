@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use mmcsim_engine::explain::Layer;
-use mmcsim_engine::sim::observe::RequestView;
-use mmcsim_engine::sim::Snapshot;
+use mmcsim_engine::RequestView;
+use mmcsim_engine::Snapshot;
 use mmcsim_engine::{MmcPath, Op, Stage};
 
 /// Height of the view box (the width is [`WIDTH`]).

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use mmcsim_engine::bus::{Segment, SegmentKind};
+use mmcsim_engine::{Segment, SegmentKind};
 use yew::prelude::*;
 
 use wasm_bindgen::JsCast;

@@ -73,9 +73,6 @@ impl Card {
     pub fn timing(&self) -> &CardTiming {
         &self.t
     }
-    pub fn cache_enabled(&self) -> bool {
-        self.cache_enabled
-    }
     pub fn cache_capacity(&self) -> u64 {
         if self.cache_enabled {
             self.t.cache_bytes
@@ -84,9 +81,10 @@ impl Card {
         }
     }
 
-    /// Bytes programmed to NAND so far (as of the card's last operation).
-    pub fn programmed_bytes(&self) -> u64 {
-        self.programmed_bytes
+    /// Bytes programmed to NAND by `now` (cache drains, direct writes, reliable writes),
+    /// computed without draining.
+    pub fn programmed_at(&self, now: u64) -> u64 {
+        self.programmed_bytes + (self.dirty - self.dirty_at(now))
     }
 
     /// Background NAND programming: the cache drains in FIFO order at the program bandwidth.
@@ -174,7 +172,8 @@ impl Card {
         dirty
     }
 
-    /// Dirty extents (for power-cut accounting and the UI).
+    /// Dirty extents.
+    #[cfg(test)]
     pub fn cached_extents(&self) -> impl Iterator<Item = &CachedExtent> {
         self.cache.iter()
     }
@@ -345,16 +344,20 @@ mod tests {
     fn looking_at_the_dirty_bytes_agrees_with_draining() {
         let mut c = card();
         let mut rng = Rng::new(7, 7);
-        let mut t = 0;
+        let (mut t, mut written) = (0, 0);
         for i in 0..2000u64 {
             let len = 512 * (1 + rng.below(256));
             let (_, _, busy) = c.write(t, i * (1 << 20), len, false, 400_000_000, i);
+            written += len;
             t = busy + rng.below(200_000);
             let seen = c.dirty_at(t);
             assert_eq!(c.dirty_at(t), seen, "looking twice gives the same answer");
+            assert_eq!(c.programmed_at(t) + seen, written);
             c.drain_to(t);
             assert_eq!(seen, c.dirty, "at {t} after write {i}");
         }
+        let end = c.flush(t);
+        assert_eq!(c.programmed_at(end), written);
     }
 
     #[test]

@@ -15,34 +15,42 @@
 //! Drive it with [`Simulator`] (step, run until a time, run to the end, snapshot, trace, live
 //! metrics) or [`run`] for a whole run at once.
 
-pub mod blk_mq;
-pub mod bus;
+// The layers: crate-private; what a caller needs of them is re-exported below.
+mod blk_mq;
+mod bus;
+mod card;
+mod cqe;
+mod host;
+mod hsq;
+mod legacy;
+mod mmc_queue;
+mod mmc_test;
+mod power;
+mod recovery;
+mod rng;
+mod sim;
+mod workload;
+
+// The API modules: scenario language, platforms, results, exports, explanations.
 pub mod calibration;
-pub mod card;
-pub mod cqe;
 pub mod explain;
 pub mod export;
-pub mod host;
-pub mod hsq;
-pub mod legacy;
 pub mod metrics;
-pub mod mmc_queue;
-pub mod mmc_test;
 pub mod platform;
-pub mod power;
-pub mod recovery;
 pub mod report;
-pub mod rng;
 pub mod scenario;
-pub mod sim;
 pub mod trace;
-pub mod workload;
 
+pub use blk_mq::MMC_QUEUE_DEPTH;
+pub use bus::{Segment, SegmentKind};
+pub use hsq::HSQ_NUM_SLOTS;
+pub use mmc_queue::{CQE_TASKS, HSQ_NORMAL_DEPTH, HSQ_PACKED_QUEUE_DEPTH, HSQ_PERFORMANCE_DEPTH};
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
 pub use scenario::{
     HostConfig, HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError,
 };
+pub use sim::observe::{JobView, RequestView, Snapshot};
 pub use sim::request::Op;
 pub use sim::{run, Simulator};
 pub use trace::{Stage, TraceEvent};

@@ -41,7 +41,6 @@ enum Thread {
 
 #[derive(Debug)]
 pub struct MmcTest {
-    pub case: u32,
     pub write: bool,
     pub nonblocking: bool,
     pub sizes: Vec<u64>,
@@ -86,7 +85,6 @@ impl MmcTest {
             .collect();
         sizes.push(max_req);
         MmcTest {
-            case,
             write,
             nonblocking,
             sizes,
@@ -111,9 +109,6 @@ impl MmcTest {
     }
     fn count(&self) -> u64 {
         (self.bytes_per_size / self.size()).max(1)
-    }
-    pub fn is_finished(&self) -> bool {
-        self.thread == Thread::Finished && self.size_idx >= self.sizes.len()
     }
     /// Bytes done over bytes to do, for progress.
     pub fn progress(&self) -> f64 {

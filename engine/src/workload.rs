@@ -106,11 +106,6 @@ impl Job {
         }
     }
 
-    /// True once the job issued everything and all of it completed.
-    pub fn finished(&self, now: u64) -> bool {
-        self.inflight == 0 && !self.issuing && !self.can_issue(now)
-    }
-
     /// The next I/O: (op, offset, len, fua).
     fn next_io(&mut self) -> (Op, u64, u64, bool) {
         if self.flush_pending {

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use mmcsim_engine::mmc_queue::HSQ_PERFORMANCE_DEPTH;
+use mmcsim_engine::HSQ_PERFORMANCE_DEPTH;
 use mmcsim_engine::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, Simulator, Stage};
 use proptest::prelude::*;
 

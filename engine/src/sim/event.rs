@@ -77,9 +77,6 @@ impl EventQueue {
     pub fn peek_time(&self) -> Option<u64> {
         self.heap.peek().map(|e| e.t)
     }
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }

@@ -3,10 +3,10 @@
 //! `hsq`, `legacy`, `cqe`, `host`, `bus`, `card`, `mmc_test`); this module only dispatches
 //! events to them and offers the observation API (step, run until, snapshot, trace, metrics).
 
-pub mod event;
-pub mod limits;
-pub mod observe;
-pub mod request;
+pub(crate) mod event;
+pub(crate) mod limits;
+pub(crate) mod observe;
+pub(crate) mod request;
 mod trace_buf;
 
 use crate::blk_mq::BlkMq;
@@ -26,8 +26,7 @@ use crate::scenario::{HostConfig, MmcPath, Scenario, ScenarioError};
 use crate::trace::{Stage, TraceEvent};
 use crate::workload::Job;
 
-pub use event::{Event, EventQueue, ReqIdx};
-pub use observe::Snapshot;
+pub(crate) use event::{Event, EventQueue, ReqIdx};
 use request::Slab;
 use trace_buf::TraceBuf;
 

@@ -67,6 +67,8 @@ pub struct Snapshot {
     pub in_irq: bool,
     pub cache_dirty: u64,
     pub cache_capacity: u64,
+    /// Bytes the card programmed to NAND so far (cache drains, direct and reliable writes).
+    pub programmed_bytes: u64,
     pub interrupts: u64,
     pub bytes_done: u64,
 }
@@ -165,6 +167,7 @@ impl Simulator {
             in_irq: now < self.host.irq_busy_until(),
             cache_dirty: self.card.dirty_at(now),
             cache_capacity: self.card.cache_capacity(),
+            programmed_bytes: self.card.programmed_at(now),
             interrupts: self.stats.interrupts,
             bytes_done: self.bytes_done,
             requests,

@@ -69,12 +69,10 @@ pub struct Request {
 pub struct Slab {
     items: Vec<Option<Request>>,
     free: Vec<ReqIdx>,
-    live: usize,
 }
 
 impl Slab {
     pub fn insert(&mut self, r: Request) -> ReqIdx {
-        self.live += 1;
         if let Some(i) = self.free.pop() {
             self.items[i as usize] = Some(r);
             i
@@ -86,7 +84,6 @@ impl Slab {
     pub fn remove(&mut self, i: ReqIdx) -> Request {
         let r = self.items[i as usize].take().expect("request slot in use");
         self.free.push(i);
-        self.live -= 1;
         r
     }
     pub fn get(&self, i: ReqIdx) -> &Request {
@@ -98,9 +95,6 @@ impl Slab {
         self.items[i as usize]
             .as_mut()
             .expect("request slot in use")
-    }
-    pub fn live(&self) -> usize {
-        self.live
     }
     pub fn iter(&self) -> impl Iterator<Item = (ReqIdx, &Request)> {
         self.items
