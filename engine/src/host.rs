@@ -104,6 +104,21 @@ impl Simulator {
         self.host.busy(self.now)
     }
 
+    /// Bus busy time up to now. Bus phases are booked when a transfer starts: what the active
+    /// transfer booked beyond now is left out.
+    pub(crate) fn bus_busy_ns_now(&self) -> u64 {
+        let ahead: u64 = self
+            .host
+            .active()
+            .iter()
+            .map(|&r| {
+                let p = self.reqs.get(r).phases;
+                p.end.saturating_sub(p.cmd.max(self.now))
+            })
+            .sum();
+        self.bus.busy_ns().saturating_sub(ahead).min(self.now)
+    }
+
     /// `sdhci_request` (one request, ADMA2) or `sdhci_adma3_request` (a chain) at `now`.
     /// Computes the bus phases of every request, books the card, and schedules the interrupt.
     pub(crate) fn host_start(&mut self, reqs: Vec<ReqIdx>, chained: bool) {

@@ -9,8 +9,9 @@ use crate::report::PowerCutReport;
 use crate::sim::Simulator;
 
 impl Simulator {
-    /// Cuts the power now: ends the run and reports the acknowledged writes lost.
-    pub fn power_cut_now(&mut self) {
+    /// `Event::PowerCut` (or the caller's plug): the power fails now. The run ends; the report
+    /// says which acknowledged writes were lost.
+    pub(crate) fn power_fail(&mut self) {
         if self.power_cut.is_some() {
             return;
         }
@@ -54,10 +55,5 @@ impl Simulator {
         }
         self.q.clear();
         self.power_cut = Some(report);
-    }
-
-    /// The power-cut report, once the power was cut.
-    pub fn power_cut_report(&self) -> Option<&PowerCutReport> {
-        self.power_cut.as_ref()
     }
 }

@@ -1,13 +1,18 @@
 //! The simulator: owns every layer's state and the event queue, and runs events in time order.
 //! Each layer's behaviour lives in the module named after it (`workload`, `blk_mq`, `mmc_queue`,
-//! `hsq`, `legacy`, `cqe`, `host`, `bus`, `card`, `mmc_test`); this module only dispatches
-//! events to them and offers the observation API (step, run until, snapshot, trace, metrics).
+//! `hsq`, `legacy`, `cqe`, `host`, `bus`, `card`, `recovery`, `power`, `mmc_test`), as methods
+//! on the layer's own struct plus the wiring (`impl Simulator`) that calls them; this module
+//! builds the layers and dispatches events to them. The public API (step, run until, snapshot,
+//! report, trace, timeline) is all in `api.rs`.
 
+mod api;
 pub(crate) mod event;
 pub(crate) mod limits;
 pub(crate) mod observe;
 pub(crate) mod request;
 mod trace_buf;
+
+pub use api::run;
 
 use crate::blk_mq::BlkMq;
 use crate::bus::Bus;
@@ -16,11 +21,11 @@ use crate::cqe::Cqe;
 use crate::host::HostCtl;
 use crate::hsq::Hsq;
 use crate::legacy::Legacy;
-use crate::metrics::{SeriesPoint, TimeSeries};
+use crate::metrics::TimeSeries;
 use crate::mmc_queue::MmcQueue;
 use crate::mmc_test::{MmcTest, MMC_TEST_BYTES};
 use crate::platform::Platform;
-use crate::report::{Report, SimStats};
+use crate::report::SimStats;
 use crate::rng::Rng;
 use crate::scenario::{HostConfig, MmcPath, Scenario, ScenarioError};
 use crate::trace::{Stage, TraceEvent};
@@ -67,9 +72,8 @@ pub struct Simulator {
 }
 
 impl Simulator {
-    /// Builds a simulator for `scn`, checking everything the option parser cannot check alone
-    /// (platform limits, combinations, bounds).
-    pub fn new(scn: &Scenario) -> Result<Simulator, ScenarioError> {
+    /// Builds the layers for `scn` (see [`Simulator::new`]).
+    pub(crate) fn build(scn: &Scenario) -> Result<Simulator, ScenarioError> {
         let platform = scn.platform()?;
         let mut cfg = scn.host_config()?;
         limits::check(scn, platform, &cfg)?;
@@ -160,54 +164,9 @@ impl Simulator {
         Ok(sim)
     }
 
-    /// Simulated time now, ns.
-    pub fn now(&self) -> u64 {
-        self.now
-    }
-
-    /// The platform preset in use.
-    pub fn platform(&self) -> &'static Platform {
-        self.platform
-    }
-
-    /// The host switches in effect (platform defaults filled in).
-    pub fn host_config(&self) -> HostConfig {
-        self.cfg
-    }
-
-    /// No event is left: every job finished.
-    pub fn is_finished(&self) -> bool {
-        self.q.is_empty()
-    }
-
-    /// Events processed so far.
-    pub fn events(&self) -> u64 {
-        self.events
-    }
-
-    /// Time of the next event, if any.
-    pub fn next_event_time(&self) -> Option<u64> {
-        self.q.peek_time()
-    }
-
-    /// Fraction done, 0..=1 (bytes for size-bound runs, time for time-based ones).
-    pub fn progress(&self) -> f64 {
-        if self.is_finished() {
-            return 1.0;
-        }
-        if let Some(t) = &self.mmc_test {
-            return t.progress();
-        }
-        let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
-        let by_time = self
-            .runtime_ns
-            .map(|r| self.now as f64 / r.max(1) as f64)
-            .unwrap_or(0.0);
-        by_bytes.max(by_time).min(1.0)
-    }
-
-    /// Processes one event. Returns false when nothing is left.
-    pub fn step(&mut self) -> bool {
+    /// The event loop's one turn: takes the earliest event, advances the clock to it and hands
+    /// it to the layer that handles it. Returns false when nothing is left.
+    pub(crate) fn next_event(&mut self) -> bool {
         let Some((t, ev)) = self.q.pop() else {
             return false;
         };
@@ -224,105 +183,13 @@ impl Simulator {
             Event::Completed { req } => self.mmc_complete(req),
             Event::Reaped { req } => self.job_reaped(req),
             Event::MmcTestStep => self.mmc_test_step(),
-            Event::PowerCut => self.power_cut_now(),
+            Event::PowerCut => self.power_fail(),
             Event::RecoveryStep { req } => self.recovery_step(req),
         }
         if self.trace.enabled() {
             self.trace.release(self.now);
         }
         true
-    }
-
-    /// Runs every event up to and including time `t`, then stands at `t`.
-    pub fn run_until(&mut self, t: u64) {
-        while self.q.peek_time().is_some_and(|n| n <= t) {
-            self.step();
-        }
-        if t > self.now && !self.is_finished() {
-            self.now = t;
-            if self.trace.enabled() {
-                self.trace.release(self.now);
-            }
-        }
-    }
-
-    /// Runs at most `max_events` events (a budgeted slice for the UI). Returns true when the
-    /// run is finished.
-    pub fn run_events(&mut self, max_events: u64) -> bool {
-        for _ in 0..max_events {
-            if !self.step() {
-                break;
-            }
-        }
-        self.is_finished()
-    }
-
-    /// Runs to the end.
-    pub fn run_to_end(&mut self) {
-        while self.step() {}
-    }
-
-    /// Requests the mmc queue accepts at once on this host (what the UI draws as the window).
-    pub fn mmc_window(&self) -> u32 {
-        self.mq.window()
-    }
-
-    /// Throughput, IOPS and in-flight count over simulated time so far.
-    pub fn series(&self) -> Vec<SeriesPoint> {
-        self.series.points(self.now)
-    }
-
-    /// Keep the last `n` trace events (0 = tracing off, the default).
-    pub fn set_trace_capacity(&mut self, n: usize) {
-        self.trace.set_capacity(n);
-    }
-
-    /// Takes the trace events recorded since the last call, in time order.
-    pub fn drain_trace(&mut self) -> Vec<TraceEvent> {
-        self.trace.drain()
-    }
-
-    /// Keep the last `n` bus timeline segments (0 = off, the default).
-    pub fn set_timeline_capacity(&mut self, n: usize) {
-        self.bus.keep_segments(n);
-    }
-
-    /// Takes the timeline segments recorded since the last call, oldest first.
-    pub fn drain_timeline(&mut self) -> Vec<crate::bus::Segment> {
-        self.bus.drain()
-    }
-
-    /// Bus and host timeline segments kept, oldest first.
-    pub fn timeline(&self) -> Vec<crate::bus::Segment> {
-        self.bus.timeline().copied().collect()
-    }
-
-    /// Results so far (complete once [`is_finished`](Self::is_finished)).
-    pub fn report(&self) -> Report {
-        let mut sim = self.stats.clone();
-        sim.simulated_ns = self.now;
-        sim.events = self.events;
-        // Bus phases are booked when a transfer starts: leave out what lies after now.
-        let ahead: u64 = self
-            .host
-            .active()
-            .iter()
-            .map(|&r| {
-                let p = self.reqs.get(r).phases;
-                p.end.saturating_sub(p.cmd.max(self.now))
-            })
-            .sum();
-        sim.bus_busy_ns = self.bus.busy_ns().saturating_sub(ahead).min(self.now);
-        let jobs = match &self.mmc_test {
-            Some(t) => t.reports.clone(),
-            None => self.jobs.iter().map(|j| j.report()).collect(),
-        };
-        Report {
-            platform: self.platform.name.to_string(),
-            jobs,
-            sim,
-            power_cut: self.power_cut.clone(),
-        }
     }
 
     /// Moves a request to `stage` now, accounting the time spent in the previous stage.
@@ -355,11 +222,4 @@ impl Simulator {
             );
         }
     }
-}
-
-/// Runs a whole scenario and returns its report.
-pub fn run(scn: &Scenario) -> Result<Report, ScenarioError> {
-    let mut sim = Simulator::new(scn)?;
-    sim.run_to_end();
-    Ok(sim.report())
 }

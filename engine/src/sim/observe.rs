@@ -96,8 +96,8 @@ impl Simulator {
         (r.stage, r.t_stage)
     }
 
-    /// Where everything is at the current simulated time.
-    pub fn snapshot(&self) -> Snapshot {
+    /// Where everything is at the current simulated time (see [`Simulator::snapshot`]).
+    pub(crate) fn observe(&self) -> Snapshot {
         let now = self.now;
         let mut requests: Vec<RequestView> = self
             .reqs

@@ -1,0 +1,176 @@
+//! The public API of [`Simulator`]: build, step, run, observe (snapshot, report, series, trace,
+//! timeline) and cut the power. Every public method lives here; the layers' modules hold the
+//! crate-private machinery these call.
+
+use super::observe::Snapshot;
+use super::Simulator;
+use crate::bus::Segment;
+use crate::metrics::SeriesPoint;
+use crate::platform::Platform;
+use crate::report::{PowerCutReport, Report};
+use crate::scenario::{HostConfig, Scenario, ScenarioError};
+use crate::trace::TraceEvent;
+
+impl Simulator {
+    /// Builds a simulator for `scn`, checking everything the option parser cannot check alone
+    /// (platform limits, combinations, bounds).
+    pub fn new(scn: &Scenario) -> Result<Simulator, ScenarioError> {
+        Simulator::build(scn)
+    }
+
+    /// Simulated time now, ns.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The platform preset in use.
+    pub fn platform(&self) -> &'static Platform {
+        self.platform
+    }
+
+    /// The host switches in effect (platform defaults filled in).
+    pub fn host_config(&self) -> HostConfig {
+        self.cfg
+    }
+
+    /// No event is left: every job finished.
+    pub fn is_finished(&self) -> bool {
+        self.q.is_empty()
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Time of the next event, if any.
+    pub fn next_event_time(&self) -> Option<u64> {
+        self.q.peek_time()
+    }
+
+    /// Fraction done, 0..=1 (bytes for size-bound runs, time for time-based ones).
+    pub fn progress(&self) -> f64 {
+        if self.is_finished() {
+            return 1.0;
+        }
+        if let Some(t) = &self.mmc_test {
+            return t.progress();
+        }
+        let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
+        let by_time = self
+            .runtime_ns
+            .map(|r| self.now as f64 / r.max(1) as f64)
+            .unwrap_or(0.0);
+        by_bytes.max(by_time).min(1.0)
+    }
+
+    /// Processes one event. Returns false when nothing is left.
+    pub fn step(&mut self) -> bool {
+        self.next_event()
+    }
+
+    /// Runs every event up to and including time `t`, then stands at `t`.
+    pub fn run_until(&mut self, t: u64) {
+        while self.q.peek_time().is_some_and(|n| n <= t) {
+            self.step();
+        }
+        if t > self.now && !self.is_finished() {
+            self.now = t;
+            if self.trace.enabled() {
+                self.trace.release(self.now);
+            }
+        }
+    }
+
+    /// Runs at most `max_events` events (a budgeted slice for the UI). Returns true when the
+    /// run is finished.
+    pub fn run_events(&mut self, max_events: u64) -> bool {
+        for _ in 0..max_events {
+            if !self.step() {
+                break;
+            }
+        }
+        self.is_finished()
+    }
+
+    /// Runs to the end.
+    pub fn run_to_end(&mut self) {
+        while self.step() {}
+    }
+
+    /// Requests the mmc queue accepts at once on this host (what the UI draws as the window).
+    pub fn mmc_window(&self) -> u32 {
+        self.mq.window()
+    }
+
+    /// Throughput, IOPS and in-flight count over simulated time so far.
+    pub fn series(&self) -> Vec<SeriesPoint> {
+        self.series.points(self.now)
+    }
+
+    /// Keep the last `n` trace events (0 = tracing off, the default).
+    pub fn set_trace_capacity(&mut self, n: usize) {
+        self.trace.set_capacity(n);
+    }
+
+    /// Takes the trace events recorded since the last call, in time order.
+    pub fn drain_trace(&mut self) -> Vec<TraceEvent> {
+        self.trace.drain()
+    }
+
+    /// Keep the last `n` bus timeline segments (0 = off, the default).
+    pub fn set_timeline_capacity(&mut self, n: usize) {
+        self.bus.keep_segments(n);
+    }
+
+    /// Takes the timeline segments recorded since the last call, oldest first.
+    pub fn drain_timeline(&mut self) -> Vec<Segment> {
+        self.bus.drain()
+    }
+
+    /// Bus and host timeline segments kept, oldest first.
+    pub fn timeline(&self) -> Vec<Segment> {
+        self.bus.timeline().copied().collect()
+    }
+
+    /// Results so far (complete once [`is_finished`](Self::is_finished)).
+    pub fn report(&self) -> Report {
+        let mut sim = self.stats.clone();
+        sim.simulated_ns = self.now;
+        sim.events = self.events;
+        sim.bus_busy_ns = self.bus_busy_ns_now();
+        let jobs = match &self.mmc_test {
+            Some(t) => t.reports.clone(),
+            None => self.jobs.iter().map(|j| j.report()).collect(),
+        };
+        Report {
+            platform: self.platform.name.to_string(),
+            jobs,
+            sim,
+            power_cut: self.power_cut.clone(),
+        }
+    }
+
+    /// Where every request is at the current simulated time. Looking changes nothing: a run
+    /// gives the same results however often it is looked at.
+    pub fn snapshot(&self) -> Snapshot {
+        self.observe()
+    }
+
+    /// Cuts the power now: ends the run and reports the acknowledged writes lost.
+    pub fn power_cut_now(&mut self) {
+        self.power_fail();
+    }
+
+    /// The power-cut report, once the power was cut.
+    pub fn power_cut_report(&self) -> Option<&PowerCutReport> {
+        self.power_cut.as_ref()
+    }
+}
+
+/// Runs a whole scenario and returns its report.
+pub fn run(scn: &Scenario) -> Result<Report, ScenarioError> {
+    let mut sim = Simulator::new(scn)?;
+    sim.run_to_end();
+    Ok(sim.report())
+}
