@@ -142,7 +142,7 @@ fn sim_lines(out: &mut String, rep: &Report) {
         s.bus_commands,
         s.requeues,
         s.avg_batch(),
-        if s.simulated_ns == 0 { 0.0 } else { s.bus_busy_ns as f64 * 100.0 / s.simulated_ns as f64 }
+        s.bus_busy_pct()
     );
     let ios: u64 = rep
         .jobs

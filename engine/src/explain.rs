@@ -145,7 +145,7 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
     let bus =
         per(Stage::Command) + per(Stage::CardAccess) + per(Stage::Data) + per(Stage::CardBusy);
     let software = per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete);
-    let busy_pct = (s.bus_busy_ns as f64 * 100.0 / s.simulated_ns as f64).min(100.0);
+    let busy_pct = s.bus_busy_pct();
     out.push(format!(
         "Each request spends {bus:.1} us on the bus and card, and {software:.1} us in host software \
          (queue_rq, interrupt and completion). The bus is busy {busy_pct:.0}% of the time."
@@ -233,7 +233,13 @@ mod tests {
             sim.run_events(97);
             let r = sim.report();
             assert!(r.sim.bus_busy_ns <= r.sim.simulated_ns);
+            assert!((0.0..=100.0).contains(&r.sim.bus_busy_pct()));
         }
+        assert_eq!(
+            crate::SimStats::default().bus_busy_pct(),
+            0.0,
+            "nothing simulated"
+        );
     }
 
     #[test]

@@ -104,6 +104,14 @@ impl SimStats {
             s as f64 / n as f64
         }
     }
+    /// Percent of the simulated time the bus was busy (command, card access, data, card busy):
+    /// 0 when nothing was simulated, never above 100.
+    pub fn bus_busy_pct(&self) -> f64 {
+        if self.simulated_ns == 0 {
+            return 0.0;
+        }
+        (self.bus_busy_ns as f64 * 100.0 / self.simulated_ns as f64).min(100.0)
+    }
     /// Time spent in one stage, summed over requests.
     pub fn stage(&self, s: Stage) -> u64 {
         self.stage_ns.get(s.index()).copied().unwrap_or(0)
