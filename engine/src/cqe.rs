@@ -8,6 +8,10 @@
 use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
 
+/// `NUM_SLOTS` (cqhci.h): task slots of the command queue engine; the last, `DCMD_SLOT`, is
+/// kept for direct commands.
+pub const CQHCI_NUM_SLOTS: u16 = 32;
+
 /// The CQE's task list (`struct cqhci_host` slots) and its bus.
 #[derive(Debug, Default)]
 pub struct Cqe {

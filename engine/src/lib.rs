@@ -43,6 +43,7 @@ pub mod trace;
 
 pub use blk_mq::MMC_QUEUE_DEPTH;
 pub use bus::{Segment, SegmentKind};
+pub use cqe::CQHCI_NUM_SLOTS;
 pub use hsq::HSQ_NUM_SLOTS;
 pub use mmc_queue::{CQE_TASKS, HSQ_NORMAL_DEPTH, HSQ_PACKED_QUEUE_DEPTH, HSQ_PERFORMANCE_DEPTH};
 pub use platform::{Platform, PLATFORMS};

@@ -11,8 +11,8 @@ use crate::trace::Stage;
 
 /// `HSQ_PACKED_QUEUE_DEPTH` (packed-request RFC, mmc_hsq.c): with packing, hsq takes up to 64.
 pub const HSQ_PACKED_QUEUE_DEPTH: u32 = 64;
-/// cqhci task slots (32, one of them for DCMD: 31 for data).
-pub const CQE_TASKS: u32 = 31;
+/// cqhci task slots for data: `NUM_SLOTS` less the DCMD slot (31).
+pub const CQE_TASKS: u32 = crate::cqe::CQHCI_NUM_SLOTS as u32 - 1;
 /// `HSQ_NORMAL_DEPTH` / `HSQ_PERFORMANCE_DEPTH` (mmc_hsq.h, 2023).
 pub const HSQ_NORMAL_DEPTH: u32 = 2;
 pub const HSQ_PERFORMANCE_DEPTH: u32 = 5;

@@ -4,6 +4,8 @@
 use super::request::Op;
 use super::Simulator;
 use crate::blk_mq::MMC_QUEUE_DEPTH;
+use crate::cqe::CQHCI_NUM_SLOTS;
+use crate::hsq::HSQ_NUM_SLOTS;
 use crate::scenario::{HsqDepth, MmcPath};
 use crate::trace::Stage;
 
@@ -52,6 +54,10 @@ pub struct Snapshot {
     /// `mq->in_flight` (async + sync) and the window the host allows.
     pub in_flight: u32,
     pub window: u32,
+    /// Slots of the host queue: hsq's [`HSQ_NUM_SLOTS`] (indexed by tag), the CQE's
+    /// [`CQHCI_NUM_SLOTS`] task slots, or on the legacy path its window (the request on the
+    /// controller and the prepared one).
+    pub slots_total: u16,
     /// Current `host->hsq_depth` and whether it is dynamic.
     pub hsq_depth: u32,
     pub hsq_dynamic: bool,
@@ -157,6 +163,11 @@ impl Simulator {
             requeues: self.stats.requeues,
             in_flight: self.mq.total_in_flight(),
             window: self.mq.window(),
+            slots_total: match self.cfg.mmc_path {
+                MmcPath::Hsq => HSQ_NUM_SLOTS,
+                MmcPath::Cqe => CQHCI_NUM_SLOTS,
+                MmcPath::Legacy => self.mq.window() as u16,
+            },
             hsq_depth: self.mq.hsq_depth(),
             hsq_dynamic: self.cfg.hsq_depth == HsqDepth::Dynamic,
             hsq_depth_changes: self.hsq.depth_changes(),
@@ -172,5 +183,60 @@ impl Simulator {
             bytes_done: self.bytes_done,
             requests,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{JobSpec, Rw, Scenario};
+
+    fn scenario(path: MmcPath, nonblocking: bool) -> Scenario {
+        let mut s = Scenario {
+            platform: "sprd-hs400es-2020".into(),
+            ..Scenario::default()
+        };
+        s.host.mmc_path = Some(path);
+        s.host.nonblocking = Some(nonblocking);
+        s.jobs = vec![JobSpec {
+            name: "w".into(),
+            rw: Rw::RandWrite,
+            bs: 4096,
+            size: 4 << 20,
+            iodepth: 8,
+            ..JobSpec::default()
+        }];
+        s
+    }
+
+    #[test]
+    fn the_snapshot_says_how_many_slots_and_what_window() {
+        for (path, nb, slots) in [
+            (MmcPath::Hsq, false, HSQ_NUM_SLOTS),
+            (MmcPath::Cqe, false, CQHCI_NUM_SLOTS),
+            (MmcPath::Legacy, false, 1),
+            (MmcPath::Legacy, true, 2),
+        ] {
+            let mut sim = Simulator::new(&scenario(path, nb)).expect("valid");
+            sim.run_events(500);
+            let snap = sim.snapshot();
+            assert_eq!(snap.slots_total, slots, "{path:?}");
+            assert_eq!(snap.window, sim.mmc_window());
+            assert_eq!(snap.tags_total, MMC_QUEUE_DEPTH);
+        }
+    }
+
+    #[test]
+    fn looking_changes_nothing() {
+        let scn = scenario(MmcPath::Hsq, false);
+        let mut plain = Simulator::new(&scn).expect("valid");
+        plain.run_to_end();
+        let mut watched = Simulator::new(&scn).expect("valid");
+        while !watched.run_events(37) {
+            let snap = watched.snapshot();
+            assert_eq!(snap, watched.snapshot());
+            assert!(snap.cache_dirty <= snap.cache_capacity);
+        }
+        assert_eq!(plain.report(), watched.report());
     }
 }
