@@ -39,12 +39,13 @@ enum Thread {
     Finished,
 }
 
+/// The test thread (`struct mmc_test_card` and the loop of `mmc_test_area_io_seq`).
 #[derive(Debug)]
 pub struct MmcTest {
-    pub write: bool,
-    pub nonblocking: bool,
-    pub sizes: Vec<u64>,
-    pub bytes_per_size: u64,
+    write: bool,
+    nonblocking: bool,
+    sizes: Vec<u64>,
+    bytes_per_size: u64,
     size_idx: usize,
     /// Transfers issued / finished for the current size.
     issued: u64,
@@ -58,7 +59,7 @@ pub struct MmcTest {
     prepared: Option<ReqIdx>,
     /// Transfer whose completion the thread has seen but not yet unprepared.
     finished_req: Option<ReqIdx>,
-    pub reports: Vec<JobReport>,
+    reports: Vec<JobReport>,
     current: DirStats,
     /// Transfers of the current size that failed (retries exhausted).
     errors: u64,
@@ -109,6 +110,14 @@ impl MmcTest {
     }
     fn count(&self) -> u64 {
         (self.bytes_per_size / self.size()).max(1)
+    }
+    /// Bytes the whole test transfers (every size).
+    pub fn total_bytes(&self) -> u64 {
+        self.sizes.len() as u64 * self.bytes_per_size
+    }
+    /// One report per transfer size finished, as fio jobs.
+    pub fn reports(&self) -> &[JobReport] {
+        &self.reports
     }
     /// Bytes done over bytes to do, for progress.
     pub fn progress(&self) -> f64 {
@@ -331,5 +340,32 @@ impl Simulator {
         }
         self.mmc_test_prepare_next();
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases_choose_direction_blocking_and_sizes() {
+        let t = MmcTest::new(37, 512 << 10, 1 << 20);
+        assert!(t.write && !t.nonblocking);
+        assert_eq!(t.sizes, vec![4096, 8192, 16384, 32768, 512 << 10]);
+        assert_eq!(t.total_bytes(), 5 << 20);
+        let t = MmcTest::new(40, 16384, 1 << 20);
+        assert!(!t.write && t.nonblocking);
+        assert_eq!(
+            t.sizes,
+            vec![4096, 8192, 16384],
+            "sizes up to the largest request"
+        );
+        assert_eq!(t.progress(), 0.0);
+    }
+
+    #[test]
+    fn size_names_read_like_mmc_test() {
+        assert_eq!(size_name(4096), "4KiB");
+        assert_eq!(size_name(65024), "63.5KiB");
     }
 }

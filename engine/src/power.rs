@@ -39,7 +39,7 @@ impl Simulator {
             .take(PowerCutReport::MAX_RANGES)
             .copied()
             .collect();
-        report.acked_writes = self.jobs.iter().map(|j| j.write.total_ios).sum();
+        report.acked_writes = self.jobs.iter().map(|j| j.acked_writes()).sum();
         report.acked_reliable_writes = self.acked_reliable_writes;
         let ids: Vec<_> = self.reqs.iter().map(|(i, _)| i).collect();
         report.failed_in_flight = ids.len() as u64;

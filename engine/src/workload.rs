@@ -6,18 +6,20 @@
 use crate::report::{DirStats, JobReport};
 use crate::rng::{Permutation, Rng};
 use crate::scenario::{JobSpec, Rw};
+use crate::sim::observe::JobView;
 use crate::sim::request::{Op, Request};
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::trace::Stage;
 
-/// One running job clone.
+/// One running job clone (a fio `thread_data`).
 #[derive(Debug)]
 pub struct Job {
+    /// Job name and clone index (also read by the trace export).
     pub name: String,
     pub index: u32,
-    pub rw: Rw,
-    pub rwmixread: u32,
-    pub bs: u64,
+    rw: Rw,
+    rwmixread: u32,
+    bs: u64,
     /// Blocks in the job's region.
     blocks: u64,
     /// Region start on the device.
@@ -25,23 +27,23 @@ pub struct Job {
     /// I/Os to do before stopping (None: time-based).
     ios_limit: Option<u64>,
     runtime_ns: Option<u64>,
-    pub outstanding_max: u32,
-    pub inflight: u32,
+    outstanding_max: u32,
+    inflight: u32,
     /// A JobIssue event is pending (the job thread is in a system call).
-    pub(crate) issuing: bool,
+    issuing: bool,
     /// Data I/Os issued so far.
-    pub issued: u64,
+    issued: u64,
     perm: Option<Permutation>,
     rng: Rng,
-    pub fua_writes: bool,
+    fua_writes: bool,
     fsync_every: u32,
     writes_since_flush: u32,
     flush_pending: bool,
-    pub read: DirStats,
-    pub write: DirStats,
-    pub flushes: u64,
-    pub errors: u64,
-    pub last_done: u64,
+    read: DirStats,
+    write: DirStats,
+    flushes: u64,
+    errors: u64,
+    last_done: u64,
 }
 
 impl Job {
@@ -143,6 +145,22 @@ impl Job {
             self.bs,
             op == Op::Write && self.fua_writes,
         )
+    }
+
+    /// What the UI shows of the job.
+    pub fn view(&self) -> JobView {
+        JobView {
+            name: self.name.clone(),
+            index: self.index,
+            inflight: self.inflight,
+            outstanding_max: self.outstanding_max,
+            issued: self.issued,
+        }
+    }
+
+    /// Writes completed and reaped (acknowledged to fio).
+    pub fn acked_writes(&self) -> u64 {
+        self.write.total_ios
     }
 
     /// An I/O of this job failed without being reaped (power cut): fio counts the error.
@@ -261,5 +279,61 @@ impl Simulator {
             // The thread is running: it enters its next system call right away.
             self.job_issue(j);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(rw: Rw, fsync: u32, iodepth: u32) -> Job {
+        let spec = JobSpec {
+            name: "j".into(),
+            rw,
+            bs: 4096,
+            size: 16 * 4096,
+            fsync,
+            iodepth,
+            ioengine: crate::scenario::IoEngine::Libaio,
+            ..JobSpec::default()
+        };
+        Job::new(&spec, 0, 1, 0)
+    }
+
+    #[test]
+    fn sequential_job_covers_its_region_then_stops() {
+        let mut j = job(Rw::Write, 0, 1);
+        let mut offsets = Vec::new();
+        while j.can_issue(0) {
+            let (op, off, len, fua) = j.next_io();
+            assert_eq!((op, len, fua), (Op::Write, 4096, false));
+            offsets.push(off);
+        }
+        assert_eq!(offsets, (0..16).map(|b| b * 4096).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn fsync_issues_a_lone_flush_after_every_n_writes() {
+        let mut j = job(Rw::RandWrite, 2, 4);
+        assert_eq!(j.next_io().0, Op::Write);
+        assert_eq!(j.next_io().0, Op::Write);
+        j.inflight = 2;
+        assert!(!j.can_issue(0), "the flush waits for the writes");
+        j.inflight = 0;
+        assert!(j.can_issue(0));
+        assert_eq!(j.next_io().0, Op::Flush);
+        assert_eq!(j.flushes, 1);
+        assert_eq!(j.next_io().0, Op::Write);
+    }
+
+    #[test]
+    fn the_queue_depth_bounds_what_is_in_flight() {
+        let mut j = job(Rw::RandRead, 0, 4);
+        j.inflight = j.outstanding_max;
+        assert!(!j.can_issue(0));
+        j.inflight -= 1;
+        assert!(j.can_issue(0));
+        j.count_error();
+        assert_eq!(j.report().errors, 1);
     }
 }

@@ -140,7 +140,7 @@ impl Simulator {
         sim.events = self.events;
         sim.bus_busy_ns = self.bus_busy_ns_now();
         let jobs = match &self.mmc_test {
-            Some(t) => t.reports.clone(),
+            Some(t) => t.reports().to_vec(),
             None => self.jobs.iter().map(|j| j.report()).collect(),
         };
         Report {

@@ -108,7 +108,7 @@ impl Simulator {
             MmcTest::new(case, platform.host.max_req_bytes, per_size)
         });
         if let Some(t) = &mmc_test {
-            bytes_total = t.sizes.len() as u64 * t.bytes_per_size;
+            bytes_total = t.total_bytes();
         }
         let mut stats = SimStats {
             batch_hist: vec![0; MAX_BATCH + 1],

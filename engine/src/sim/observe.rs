@@ -145,17 +145,7 @@ impl Simulator {
         let on_host = ids(&mut self.host.active().iter());
         Snapshot {
             now_ns: now,
-            jobs: self
-                .jobs
-                .iter()
-                .map(|j| JobView {
-                    name: j.name.clone(),
-                    index: j.index,
-                    inflight: j.inflight,
-                    outstanding_max: j.outstanding_max,
-                    issued: j.issued,
-                })
-                .collect(),
+            jobs: self.jobs.iter().map(|j| j.view()).collect(),
             tags_in_use: self.blk.tags_in_use(),
             tags_total: MMC_QUEUE_DEPTH,
             dispatch_list: ids(&mut self.blk.dispatch_list()),
