@@ -4,12 +4,17 @@
 //! sections) and the web app's URL query string: all of them go through [`options`] in this
 //! module, so an option means the same thing everywhere.
 
+pub mod check;
 pub mod jobfile;
 pub mod options;
+pub mod table;
 pub mod units;
 pub mod url;
+mod write;
 
-pub use options::{apply_option, OptionScope, OPTIONS};
+pub use check::check;
+pub use options::{apply_option, OptionScope};
+pub use table::OPTIONS;
 
 /// fio's `rw=`: the I/O pattern of a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

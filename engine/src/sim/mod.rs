@@ -4,7 +4,6 @@
 //! events to them and offers the observation API (step, run until, snapshot, trace, metrics).
 
 pub mod event;
-pub mod limits;
 pub mod observe;
 pub mod request;
 mod trace_buf;
@@ -73,7 +72,7 @@ impl Simulator {
     pub fn new(scn: &Scenario) -> Result<Simulator, ScenarioError> {
         let platform = scn.platform()?;
         let mut cfg = scn.host_config()?;
-        limits::check(scn, platform, &cfg)?;
+        crate::scenario::check(scn)?;
         if let Some(case) = scn.mmc_test {
             // mmc_test drives the legacy path; the case number says blocking or not.
             cfg.mmc_path = MmcPath::Legacy;
