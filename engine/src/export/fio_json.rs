@@ -93,8 +93,8 @@ impl<V: Serialize> Serialize for OrderedMap<V> {
 
 impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V_<V>(std::marker::PhantomData<V>);
-        impl<'de, V: Deserialize<'de>> Visitor<'de> for V_<V> {
+        struct OrderedMapVisitor<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for OrderedMapVisitor<V> {
             type Value = OrderedMap<V>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a JSON object")
@@ -107,7 +107,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
                 Ok(OrderedMap(v))
             }
         }
-        d.deserialize_map(V_(std::marker::PhantomData))
+        d.deserialize_map(OrderedMapVisitor(std::marker::PhantomData))
     }
 }
 
