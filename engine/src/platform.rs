@@ -109,7 +109,7 @@ pub struct MmcTestTiming {
 }
 
 /// One measured platform.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Platform {
     pub name: &'static str,
     /// One line for `--list-platforms`.

@@ -415,3 +415,18 @@ fn report_and_series_round_trip_through_serde_json() {
     let p = serde_json::to_value(mmcsim_engine::platform::SPRD_HS400ES_2020.bus).unwrap();
     assert_eq!(p["mode"], "HS400 ES");
 }
+
+#[test]
+fn scenario_and_platform_serialize_and_the_scenario_reads_back() {
+    let s = mmcsim_engine::scenario::jobfile::parse_jobfile(
+        "[global]\nplatform=unisoc-fua-2022\nfua=1\npower_cut=20ms\n[w]\nrw=randwrite\nsync=1\n",
+        mmcsim_engine::Scenario::default(),
+    )
+    .unwrap();
+    let text = serde_json::to_string(&s).unwrap();
+    let back: mmcsim_engine::Scenario = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, s);
+    let p = serde_json::to_value(s.platform().unwrap()).unwrap();
+    assert_eq!(p["name"], "unisoc-fua-2022");
+    assert_eq!(p["defaults"]["fua"], true);
+}
