@@ -200,7 +200,10 @@ impl Component for App {
                         self.wall_ms = 0.0;
                         self.schedule(ctx);
                     }
-                    Err(e) => match e.option.filter(|o| bridge::CONTROLS.contains(&o.as_str())) {
+                    Err(e) => match e
+                        .option
+                        .filter(|o| bridge::controls().contains(&o.as_str()))
+                    {
                         // Shown at the control it concerns, which keeps its value.
                         Some(option) => {
                             self.error_seq += 1;

@@ -7,100 +7,34 @@
 use std::collections::BTreeMap;
 
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::scenario::units::format_size;
+use mmcsim_engine::scenario::options::{apply_text, value_text};
+use mmcsim_engine::scenario::table::{form_rows, FormGroup};
 use mmcsim_engine::scenario::url::{decode_query, encode_query};
-use mmcsim_engine::scenario::{apply_option, HsqDepth, OptionScope};
 use mmcsim_engine::{calibration, Report, Scenario, Simulator};
 
-/// The controls of the first screen, by scenario option name (the names the CLI, fio job
-/// files and the URL query use).
-pub const CONTROLS: [&str; 12] = [
-    "platform",
-    "mmc_path",
-    "hsq_depth",
-    "packed",
-    "fua",
-    "nonblocking",
-    "rw",
-    "bs",
-    "numjobs",
-    "iodepth",
-    "ioengine",
-    "size",
-];
-
-/// Host switches: an empty text means "the platform's default" (`None` in `HostOptions`).
-fn is_host_switch(name: &str) -> bool {
-    matches!(
-        name,
-        "mmc_path" | "hsq_depth" | "packed" | "fua" | "nonblocking" | "cache"
-    )
+/// The controls of the first screen: the options whose table row has a form hint, in the
+/// form's order (the names the CLI, fio job files and the URL query use).
+pub fn controls() -> Vec<&'static str> {
+    FormGroup::ALL
+        .iter()
+        .flat_map(|&g| form_rows(g).map(|(row, _)| row.name))
+        .collect()
 }
 
 /// The scenario with one control changed, or the engine parser's message.
 ///
-/// Every value goes through [`apply_option`], the parser the CLI and job files use; the only
-/// thing decided here is that clearing a host switch restores the platform default (the option
-/// syntax has no spelling for "unset").
+/// Every value goes through the engine's option table ([`apply_text`]): the parser the CLI
+/// and job files use; an empty text resets a host switch to the platform's default.
 pub fn apply_control(scn: &Scenario, name: &str, text: &str) -> Result<Scenario, String> {
-    let mut next = scn.clone();
-    if text.is_empty() && is_host_switch(name) {
-        let h = &mut next.host;
-        match name {
-            "mmc_path" => h.mmc_path = None,
-            "hsq_depth" => h.hsq_depth = None,
-            "packed" => h.packed = None,
-            "fua" => h.fua = None,
-            "nonblocking" => h.nonblocking = None,
-            _ => h.cache = None,
-        }
-    } else {
-        apply_option(&mut next, OptionScope::Global, name, Some(text))
-            .map_err(|e| e.to_string())?;
-    }
-    Ok(next)
+    apply_text(scn, name, text).map_err(|e| e.to_string())
 }
 
-fn bool_text(b: Option<bool>) -> String {
-    b.map(|b| if b { "1" } else { "0" }.to_string())
-        .unwrap_or_default()
-}
-
-/// The text each control shows for a scenario (its first job; the UI edits one job).
+/// The text each control shows for a scenario (its first job; the form edits one job).
 pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
-    let job = scn.jobs.first().cloned().unwrap_or_default();
-    let h = &scn.host;
-    let mut t = BTreeMap::new();
-    let mut put = |k: &str, v: String| {
-        t.insert(k.to_string(), v);
-    };
-    put("platform", scn.platform.clone());
-    put(
-        "mmc_path",
-        h.mmc_path.map(|m| m.name().to_string()).unwrap_or_default(),
-    );
-    put(
-        "hsq_depth",
-        h.hsq_depth
-            .map(|d| match d {
-                HsqDepth::Fixed(n) => n.to_string(),
-                HsqDepth::Dynamic => "dynamic".to_string(),
-            })
-            .unwrap_or_default(),
-    );
-    put(
-        "packed",
-        h.packed.map(|p| p.to_string()).unwrap_or_default(),
-    );
-    put("fua", bool_text(h.fua));
-    put("nonblocking", bool_text(h.nonblocking));
-    put("rw", job.rw.name().to_string());
-    put("bs", format_size(job.bs));
-    put("numjobs", job.numjobs.to_string());
-    put("iodepth", job.iodepth.to_string());
-    put("ioengine", job.ioengine.name().to_string());
-    put("size", format_size(job.size));
-    t
+    controls()
+        .into_iter()
+        .map(|name| (name.to_string(), value_text(scn, name)))
+        .collect()
 }
 
 /// The same run from a shell: the CLI reads fio's `--name=value` syntax

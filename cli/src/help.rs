@@ -26,19 +26,23 @@ pub fn usage() -> String {
          \x20 --calibration                simulate every measured case and compare (--size= shortens runs)\n\
          \x20 --help, --version\n",
     );
-    for (title, kind) in [
-        ("job options (fio)", OptionKind::Job),
+    for (title, kinds) in [
+        ("job options (fio)", &[OptionKind::Job][..]),
         (
             "scenario options (one value for the whole run)",
-            OptionKind::Scenario,
+            &[OptionKind::Scenario],
+        ),
+        (
+            "host switches (default: the platform preset's; see --list-platforms)",
+            &[OptionKind::Host],
         ),
         (
             "accepted and ignored (fio compatibility)",
-            OptionKind::Ignored,
+            &[OptionKind::Ignored],
         ),
     ] {
         let _ = writeln!(out, "\n{}:", title);
-        for o in OPTIONS.iter().filter(|o| o.kind == kind) {
+        for o in OPTIONS.iter().filter(|o| kinds.contains(&o.kind)) {
             let _ = writeln!(out, "  {:<16} {:<40} {}", o.name, o.accepted, o.help);
         }
     }

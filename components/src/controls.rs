@@ -8,8 +8,9 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use mmcsim_engine::platform::{by_name, PLATFORMS};
-use mmcsim_engine::scenario::{HsqDepth, IoEngine, MmcPath, Rw, OPTIONS};
+use mmcsim_engine::platform::{by_name, Platform, PLATFORMS};
+use mmcsim_engine::scenario::options::preset_text;
+use mmcsim_engine::scenario::table::{form_rows, lookup, FormGroup, FormHint, OptionRow, Widget};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -64,150 +65,84 @@ pub struct FieldError {
 
 /// What the option accepts, from the engine's option table (shown as the control's tooltip).
 fn accepted(name: &str) -> Option<&'static str> {
-    OPTIONS.iter().find(|o| o.name == name).map(|o| o.accepted)
+    lookup(name).map(|o| o.accepted)
 }
 
-fn on_off(default: bool) -> ControlKind {
-    let d = if default { "on" } else { "off" };
-    ControlKind::Select(vec![
-        Choice {
+fn on_off(preset: Option<&str>) -> ControlKind {
+    let mut choices = Vec::new();
+    if let Some(p) = preset {
+        let d = if p == "1" { "on" } else { "off" };
+        choices.push(Choice {
             value: String::new(),
             label: format!("default ({d})"),
-        },
-        Choice {
-            value: "1".into(),
-            label: "on".into(),
-        },
-        Choice {
-            value: "0".into(),
-            label: "off".into(),
-        },
-    ])
+        });
+    }
+    choices.push(Choice {
+        value: "1".into(),
+        label: "on".into(),
+    });
+    choices.push(Choice {
+        value: "0".into(),
+        label: "off".into(),
+    });
+    ControlKind::Select(choices)
 }
 
-fn hsq_depth_text(d: HsqDepth) -> String {
-    match d {
-        HsqDepth::Fixed(n) => n.to_string(),
-        HsqDepth::Dynamic => "dynamic".to_string(),
+/// One control from its option table row: host switches offer "the platform's default",
+/// named after the preset's value.
+fn control(p: &Platform, row: &'static OptionRow, hint: FormHint) -> Control {
+    let preset = preset_text(p, row.name);
+    let kind = match hint.widget {
+        Widget::Platforms => {
+            ControlKind::Select(PLATFORMS.iter().map(|p| Choice::same(p.name)).collect())
+        }
+        Widget::OnOff => on_off(preset.as_deref()),
+        Widget::Choices(values) => {
+            let default = preset.map(|d| Choice {
+                value: String::new(),
+                label: format!("default ({d})"),
+            });
+            ControlKind::Select(
+                default
+                    .into_iter()
+                    .chain(values.iter().map(|v| Choice::same(v)))
+                    .collect(),
+            )
+        }
+        Widget::Text { placeholder } => ControlKind::Text {
+            placeholder: match preset {
+                Some(d) => format!("default: {d}"),
+                None => placeholder.to_string(),
+            },
+        },
+    };
+    let help = match hint.widget {
+        // The preset's own description says what it is.
+        Widget::Platforms => p.description.to_string(),
+        _ => hint.help.to_string(),
+    };
+    Control {
+        name: row.name,
+        label: hint.label,
+        help,
+        kind,
     }
 }
 
-/// The controls, in the order the form shows them. Host-switch defaults come from the selected
-/// platform preset, so "platform default" always says what it stands for.
+/// The controls, in the order the form shows them: the engine option table's rows that carry a
+/// form hint. Host-switch defaults come from the selected platform preset, so "platform
+/// default" always says what it stands for.
 pub fn form_spec(platform: &str) -> Vec<ControlGroup> {
     let p = by_name(platform).unwrap_or(PLATFORMS[0]);
-    let d = &p.defaults;
-    let mut paths = vec![Choice {
-        value: String::new(),
-        label: format!("default ({})", d.mmc_path.name()),
-    }];
-    paths.extend(MmcPath::ALL.iter().map(|m| Choice::same(m.name())));
-    vec![
-        ControlGroup {
-            title: "Platform",
-            controls: vec![Control {
-                name: "platform",
-                label: "Preset",
-                help: p.description.to_string(),
-                kind: ControlKind::Select(PLATFORMS.iter().map(|p| Choice::same(p.name)).collect()),
-            }],
-        },
-        ControlGroup {
-            title: "Workload (fio)",
-            controls: vec![
-                Control {
-                    name: "rw",
-                    label: "rw",
-                    help: "I/O pattern".into(),
-                    kind: ControlKind::Select(
-                        Rw::ALL.iter().map(|r| Choice::same(r.name())).collect(),
-                    ),
-                },
-                Control {
-                    name: "bs",
-                    label: "bs",
-                    help: "Block size per I/O".into(),
-                    kind: ControlKind::Text {
-                        placeholder: "4k".into(),
-                    },
-                },
-                Control {
-                    name: "numjobs",
-                    label: "numjobs",
-                    help: "Jobs issuing I/O in parallel".into(),
-                    kind: ControlKind::Text {
-                        placeholder: "1".into(),
-                    },
-                },
-                Control {
-                    name: "iodepth",
-                    label: "iodepth",
-                    help: "Outstanding I/Os per job (libaio, io_uring)".into(),
-                    kind: ControlKind::Text {
-                        placeholder: "1".into(),
-                    },
-                },
-                Control {
-                    name: "ioengine",
-                    label: "ioengine",
-                    help: "psync, sync: one I/O at a time per job".into(),
-                    kind: ControlKind::Select(
-                        IoEngine::ALL
-                            .iter()
-                            .map(|e| Choice::same(e.name()))
-                            .collect(),
-                    ),
-                },
-                Control {
-                    name: "size",
-                    label: "size",
-                    help: "Bytes per job".into(),
-                    kind: ControlKind::Text {
-                        placeholder: "64m".into(),
-                    },
-                },
-            ],
-        },
-        ControlGroup {
-            title: "Host",
-            controls: vec![
-                Control {
-                    name: "mmc_path",
-                    label: "mmc_path",
-                    help: "hsq: host software queue; cqe: command queueing".into(),
-                    kind: ControlKind::Select(paths),
-                },
-                Control {
-                    name: "hsq_depth",
-                    label: "hsq_depth",
-                    help: "hsq window, or dynamic".into(),
-                    kind: ControlKind::Text {
-                        placeholder: format!("default: {}", hsq_depth_text(d.hsq_depth)),
-                    },
-                },
-                Control {
-                    name: "packed",
-                    label: "packed",
-                    help: "ADMA3 chain length (0 = off)".into(),
-                    kind: ControlKind::Text {
-                        placeholder: format!("default: {}", d.packed),
-                    },
-                },
-                Control {
-                    name: "fua",
-                    label: "fua",
-                    help: "O_SYNC writes as reliable writes".into(),
-                    kind: on_off(d.fua),
-                },
-                Control {
-                    name: "nonblocking",
-                    label: "nonblocking",
-                    help: "Legacy path: prepare the next request early".into(),
-                    kind: on_off(d.nonblocking),
-                },
-            ],
-        },
-    ]
+    FormGroup::ALL
+        .iter()
+        .map(|&g| ControlGroup {
+            title: g.title(),
+            controls: form_rows(g)
+                .map(|(row, hint)| control(p, row, hint))
+                .collect(),
+        })
+        .collect()
 }
 
 #[derive(Properties, PartialEq)]

@@ -8,12 +8,13 @@
 //! one command and one data transfer at a time, and the card adds access latency and busy time.
 
 use crate::scenario::{HostConfig, HsqDepth, MmcPath};
+use serde::{Deserialize, Serialize};
 
 /// Host CPU time per request, per part of the kernel path (nanoseconds).
 ///
 /// These are latencies on the CPU that runs that part (the submitting fio thread, the IRQ
 /// handler, kblockd); the SoCs have 8 cores, so the model does not make them contend.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HostTiming {
     /// fio's pread/pwrite, bio build and `blk_mq_submit_bio` insert, per I/O.
     pub submit_ns: u64,
@@ -50,7 +51,7 @@ pub struct HostTiming {
 }
 
 /// The MMC bus between controller and card.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct BusTiming {
     /// Bus mode, for display ("HS400 ES").
     pub mode: &'static str,
@@ -61,7 +62,7 @@ pub struct BusTiming {
 }
 
 /// The card (eMMC or SD) behind the bus.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CardTiming {
     /// Read access time when the data is in the card's read-ahead buffer (sequential reads).
     pub read_latency_seq_ns: u64,
@@ -99,7 +100,7 @@ pub struct CardTiming {
 
 /// Software costs of the kernel's mmc_test module (drivers/mmc/core/mmc_test.c), which drives
 /// the host directly, without blk-mq or fio.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MmcTestTiming {
     /// `mmc_test_nonblock_transfer` loop: building the request and `mmc_start_req`, per transfer.
     pub start_ns: u64,
@@ -108,7 +109,7 @@ pub struct MmcTestTiming {
 }
 
 /// One measured platform.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Platform {
     pub name: &'static str,
     /// One line for `--list-platforms`.

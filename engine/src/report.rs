@@ -3,9 +3,10 @@
 
 use crate::metrics::histogram::LatencyHistogram;
 use crate::trace::Stage;
+use serde::{Deserialize, Serialize};
 
 /// Per-direction statistics of one job (fio's `read` / `write` objects).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DirStats {
     /// Bytes completed.
     pub io_bytes: u64,
@@ -47,7 +48,7 @@ impl DirStats {
 }
 
 /// One job clone's results (or a whole group with group_reporting).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobReport {
     /// fio `jobname`.
     pub name: String,
@@ -64,7 +65,7 @@ pub struct JobReport {
 }
 
 /// Simulator-side figures of a run (the `mmcsim` object of the JSON output).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SimStats {
     /// Simulated time at the end of the run.
     pub simulated_ns: u64,
@@ -119,7 +120,7 @@ impl SimStats {
 }
 
 /// What a power cut cost (`power_cut=`, or the UI's plug).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PowerCutReport {
     /// When the power failed, ns of simulated time.
     pub at_ns: u64,
@@ -143,7 +144,7 @@ impl PowerCutReport {
 }
 
 /// Everything a finished run reports.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub platform: String,
     /// One entry per job clone (fio's `jobs[]`).

@@ -1,6 +1,7 @@
 //! Exports (`mmcsim_engine::export`): the trace-event JSON follows the Trace Event Format's rules
 //! (checked with a small strict JSON parser written here, RFC 8259), the CSV has its header and
-//! one row per series point, fio's JSON parses, and every export is deterministic.
+//! one row per series point, fio's JSON parses, every export is deterministic, and the report
+//! types and JSON documents read back with serde_json.
 
 use mmcsim_engine::export::{
     csv::CSV_HEADER, fio_json, series_csv, trace_event_json, write_trace_events,
@@ -385,4 +386,47 @@ fn fio_json_parses_and_names_the_jobs() {
         Some(128.0)
     );
     assert_eq!(text, fio_json(&s, &rep));
+}
+
+#[test]
+fn report_and_series_round_trip_through_serde_json() {
+    let s = scn("--rw=randrw --size=512k --numjobs=2 --fsync=8 --power_cut=1ms --name=r");
+    let mut sim = Simulator::new(&s).unwrap();
+    sim.run_to_end();
+    let rep = sim.report();
+    let text = serde_json::to_string(&rep).unwrap();
+    let back: mmcsim_engine::Report = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, rep);
+    assert!(back.power_cut.is_some());
+    let points = sim.series();
+    let back: Vec<mmcsim_engine::metrics::SeriesPoint> =
+        serde_json::from_str(&serde_json::to_string(&points).unwrap()).unwrap();
+    assert_eq!(back, points);
+    // The fio document reads back into its typed form and writes the same bytes again.
+    let fio = fio_json(&s, &rep);
+    let doc: mmcsim_engine::export::fio_json::FioDoc = serde_json::from_str(&fio).unwrap();
+    assert_eq!(doc.to_text(), fio);
+    // The trace reads back with serde_json as well.
+    let trace: serde_json::Value =
+        serde_json::from_str(&trace_event_json(&s, 100).unwrap()).unwrap();
+    assert_eq!(trace["otherData"]["max_events"], 100);
+    assert_eq!(trace["traceEvents"].as_array().map(Vec::len), Some(100));
+    // Platform timings serialize too.
+    let p = serde_json::to_value(mmcsim_engine::platform::SPRD_HS400ES_2020.bus).unwrap();
+    assert_eq!(p["mode"], "HS400 ES");
+}
+
+#[test]
+fn scenario_and_platform_serialize_and_the_scenario_reads_back() {
+    let s = mmcsim_engine::scenario::jobfile::parse_jobfile(
+        "[global]\nplatform=unisoc-fua-2022\nfua=1\npower_cut=20ms\n[w]\nrw=randwrite\nsync=1\n",
+        mmcsim_engine::Scenario::default(),
+    )
+    .unwrap();
+    let text = serde_json::to_string(&s).unwrap();
+    let back: mmcsim_engine::Scenario = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, s);
+    let p = serde_json::to_value(s.platform().unwrap()).unwrap();
+    assert_eq!(p["name"], "unisoc-fua-2022");
+    assert_eq!(p["defaults"]["fua"], true);
 }

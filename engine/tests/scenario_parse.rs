@@ -1,6 +1,7 @@
 //! The scenario language as a user meets it: fio command lines, job files, error messages, and
 //! writing a scenario back out.
 
+use mmcsim_engine::scenario::check;
 use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
 use mmcsim_engine::scenario::options::{apply_option, parse_args, OptionScope, OPTIONS};
 use mmcsim_engine::{HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario};
@@ -237,10 +238,10 @@ fn arb_job() -> impl Strategy<Value = JobSpec> {
             1u64..=64,
         ),
         (
-            1u32..=256,
-            1u32..=1024,
+            1u32..=16,
+            1u32..=64,
             0usize..4,
-            prop::option::of(1u64..=86_400_000_000_000u64),
+            prop::option::of(1u64..=600_000_000_000u64),
         ),
         (
             any::<bool>(),
@@ -341,12 +342,14 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
 proptest! {
     #[test]
     fn args_round_trip(s in arb_scenario()) {
+        prop_assume!(check(&s).is_ok(), "beyond the limits");
         let back = parse_args(&s.to_args(), Scenario::default()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(back, s);
     }
 
     #[test]
     fn jobfile_round_trip(s in arb_scenario()) {
+        prop_assume!(check(&s).is_ok(), "beyond the limits");
         let text = to_jobfile(&s);
         let back = parse_jobfile(&text, Scenario::default()).map_err(|e| TestCaseError::fail(format!("{}\n{}", e, text)))?;
         prop_assert_eq!(back, s);
@@ -354,6 +357,7 @@ proptest! {
 
     #[test]
     fn options_round_trip_through_apply_option(s in arb_scenario()) {
+        prop_assume!(check(&s).is_ok(), "beyond the limits");
         let mut back = Scenario { jobs: vec![JobSpec::default(); s.jobs.len()], ..Scenario::default() };
         for (scope, k, v) in s.to_options() {
             apply_option(&mut back, scope, &k, Some(&v)).map_err(|e| TestCaseError::fail(e.to_string()))?;

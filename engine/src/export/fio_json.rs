@@ -4,11 +4,18 @@
 //! out; the simulator's own figures are in each job's `"mmcsim"` object. The output depends only
 //! on the scenario and its seed: the same run prints the same bytes. The CLI's
 //! `--output-format=json` and the web app's JSON export both call [`render`].
+//!
+//! The document is typed ([`FioDoc`] and the structs under it, fields in fio's order) and
+//! written by `serde_json` with [`FioFormatter`], which reproduces fio's layout; it reads back
+//! with `serde_json::from_str::<FioDoc>`.
 
-use super::json::{obj, Json};
 use crate::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
 use crate::scenario::options::OptionScope;
 use crate::{DirStats, JobReport, JobSpec, Report, Scenario, Stage};
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::io;
 
 /// One reported job: a clone, or a whole group with group_reporting (fio `show_run_stats`).
 pub struct Block<'a> {
@@ -57,151 +64,481 @@ pub fn runtime_ms(ns: u64) -> u64 {
     ns.saturating_add(500_000) / 1_000_000
 }
 
-/// fio's `{min, max, mean, stddev, N[, percentile]}` latency object, in ns.
-fn lat_obj(h: &LatencyHistogram, with_percentiles: bool) -> Json {
-    let mut v = vec![
-        ("min", Json::U(h.min())),
-        ("max", Json::U(h.max())),
-        ("mean", Json::F(h.mean())),
-        ("stddev", Json::F(h.stddev())),
-        ("N", Json::U(h.count())),
-    ];
-    if with_percentiles && h.count() > 0 {
-        let p = FIO_PERCENTILES
-            .iter()
-            .map(|&p| (format!("{:.6}", p), Json::U(h.percentile(p))))
-            .collect();
-        v.push(("percentile", Json::Obj(p)));
+/// A JSON object whose keys keep their order (fio's `"job options"`, `"percentile"`, ...).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<V> OrderedMap<V> {
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
-    obj(v)
+}
+
+impl<V> FromIterator<(String, V)> for OrderedMap<V> {
+    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
+        OrderedMap(iter.into_iter().collect())
+    }
+}
+
+impl<V: Serialize> Serialize for OrderedMap<V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct OrderedMapVisitor<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for OrderedMapVisitor<V> {
+            type Value = OrderedMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut v = Vec::with_capacity(a.size_hint().unwrap_or(0));
+                while let Some(e) = a.next_entry()? {
+                    v.push(e);
+                }
+                Ok(OrderedMap(v))
+            }
+        }
+        d.deserialize_map(OrderedMapVisitor(std::marker::PhantomData))
+    }
+}
+
+/// The whole document (fio `show_run_stats` with `--output-format=json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioDoc {
+    #[serde(rename = "fio version")]
+    pub fio_version: String,
+    pub timestamp: u64,
+    pub timestamp_ms: u64,
+    pub time: String,
+    pub platform: String,
+    #[serde(rename = "global options")]
+    pub global_options: OrderedMap<String>,
+    pub jobs: Vec<FioJob>,
+}
+
+/// One reported job (fio `show_thread_status_json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioJob {
+    pub jobname: String,
+    pub groupid: u64,
+    pub error: u64,
+    pub eta: u64,
+    pub elapsed: u64,
+    #[serde(rename = "job options")]
+    pub job_options: OrderedMap<String>,
+    pub read: FioDir,
+    pub write: FioDir,
+    pub trim: FioDir,
+    pub sync: FioSync,
+    /// The simulator's own figures.
+    pub mmcsim: FioMmcsim,
 }
 
 /// fio's per-direction object. The model has no submission latency, so `slat_ns` is zero and
 /// `lat_ns` equals `clat_ns` (without percentiles, as fio prints it by default).
-fn dir_obj(d: &DirStats) -> Json {
-    obj(vec![
-        ("io_bytes", Json::U(d.io_bytes)),
-        ("io_kbytes", Json::U(d.io_bytes / 1024)),
-        ("bw_bytes", Json::U(d.bw_bytes() as u64)),
-        ("bw", Json::U((d.bw_bytes() / 1024.0) as u64)),
-        ("iops", Json::F(d.iops())),
-        ("runtime", Json::U(runtime_ms(d.runtime_ns))),
-        ("total_ios", Json::U(d.total_ios)),
-        ("short_ios", Json::U(0)),
-        ("drop_ios", Json::U(0)),
-        ("slat_ns", lat_obj(&LatencyHistogram::new(), false)),
-        ("clat_ns", lat_obj(&d.clat, true)),
-        ("lat_ns", lat_obj(&d.clat, false)),
-    ])
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioDir {
+    pub io_bytes: u64,
+    pub io_kbytes: u64,
+    pub bw_bytes: u64,
+    pub bw: u64,
+    pub iops: f64,
+    pub runtime: u64,
+    pub total_ios: u64,
+    pub short_ios: u64,
+    pub drop_ios: u64,
+    pub slat_ns: FioLat,
+    pub clat_ns: FioLat,
+    pub lat_ns: FioLat,
 }
 
-fn power_cut_obj(p: &crate::PowerCutReport) -> Json {
-    let ranges = p
-        .lost_ranges
-        .iter()
-        .map(|&(o, l)| obj(vec![("offset", Json::U(o)), ("len", Json::U(l))]))
-        .collect();
-    obj(vec![
-        ("at_ns", Json::U(p.at_ns)),
-        ("acked_writes", Json::U(p.acked_writes)),
-        ("lost_acked_writes", Json::U(p.lost_acked_writes)),
-        ("lost_acked_bytes", Json::U(p.lost_acked_bytes)),
-        ("failed_in_flight", Json::U(p.failed_in_flight)),
-        ("acked_reliable_writes", Json::U(p.acked_reliable_writes)),
-        ("lost_ranges", Json::Arr(ranges)),
-    ])
+/// fio's `{min, max, mean, stddev, N[, percentile]}` latency object, in ns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioLat {
+    pub min: u64,
+    pub max: u64,
+    pub mean: f64,
+    pub stddev: f64,
+    #[serde(rename = "N")]
+    pub n: u64,
+    /// fio's percentile list (keys `"%f"` of the percentile), when there are samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percentile: Option<OrderedMap<u64>>,
 }
 
-fn sim_obj(rep: &Report) -> Json {
-    let s = &rep.sim;
-    let stages = Stage::ALL
-        .iter()
-        .map(|&st| (st.name().to_string(), Json::U(s.stage(st))))
-        .collect();
-    let mut v = vec![
-        ("simulated_ns", Json::U(s.simulated_ns)),
-        ("events", Json::U(s.events)),
-        ("interrupts", Json::U(s.interrupts)),
-        ("bus_commands", Json::U(s.bus_commands)),
-        ("requeues", Json::U(s.requeues)),
-        ("avg_batch", Json::F(s.avg_batch())),
-        (
-            "batch_hist",
-            Json::Arr(s.batch_hist.iter().map(|&c| Json::U(c)).collect()),
-        ),
-        ("stage_ns", Json::Obj(stages)),
-        ("bus_busy_ns", Json::U(s.bus_busy_ns)),
-        ("crc_errors", Json::U(s.crc_errors)),
-        ("retries", Json::U(s.retries)),
-        ("card_resets", Json::U(s.resets)),
-    ];
-    if let Some(p) = &rep.power_cut {
-        v.push(("power_cut", power_cut_obj(p)));
+/// fio's `sync` object: the flushes (`fsync=N`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioSync {
+    pub total_ios: u64,
+    pub lat_ns: FioLat,
+}
+
+/// Each job's `"mmcsim"` object: the run's simulator-side figures ([`crate::SimStats`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioMmcsim {
+    pub simulated_ns: u64,
+    pub events: u64,
+    pub interrupts: u64,
+    pub bus_commands: u64,
+    pub requeues: u64,
+    pub avg_batch: f64,
+    pub batch_hist: Vec<u64>,
+    /// By stage name, in [`Stage::ALL`] order.
+    pub stage_ns: OrderedMap<u64>,
+    pub bus_busy_ns: u64,
+    pub crc_errors: u64,
+    pub retries: u64,
+    pub card_resets: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_cut: Option<FioPowerCut>,
+}
+
+/// What a power cut cost ([`crate::PowerCutReport`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioPowerCut {
+    pub at_ns: u64,
+    pub acked_writes: u64,
+    pub lost_acked_writes: u64,
+    pub lost_acked_bytes: u64,
+    pub failed_in_flight: u64,
+    pub acked_reliable_writes: u64,
+    pub lost_ranges: Vec<FioRange>,
+}
+
+/// A lost byte range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FioRange {
+    pub offset: u64,
+    pub len: u64,
+}
+
+/// fio prints `%f`: a non-finite value (never produced by the model) is written as 0.
+fn finite(v: f64) -> f64 {
+    if v.is_finite() {
+        v
+    } else {
+        0.0
     }
-    obj(v)
+}
+
+impl FioLat {
+    fn of(h: &LatencyHistogram, with_percentiles: bool) -> Self {
+        let percentile = (with_percentiles && h.count() > 0).then(|| {
+            FIO_PERCENTILES
+                .iter()
+                .map(|&p| (format!("{:.6}", p), h.percentile(p)))
+                .collect()
+        });
+        FioLat {
+            min: h.min(),
+            max: h.max(),
+            mean: finite(h.mean()),
+            stddev: finite(h.stddev()),
+            n: h.count(),
+            percentile,
+        }
+    }
+    /// An empty latency object (fio's zeros for what the model does not time).
+    fn zero() -> Self {
+        FioLat::of(&LatencyHistogram::new(), false)
+    }
+}
+
+impl FioDir {
+    pub fn of(d: &DirStats) -> Self {
+        FioDir {
+            io_bytes: d.io_bytes,
+            io_kbytes: d.io_bytes / 1024,
+            bw_bytes: d.bw_bytes() as u64,
+            bw: (d.bw_bytes() / 1024.0) as u64,
+            iops: finite(d.iops()),
+            runtime: runtime_ms(d.runtime_ns),
+            total_ios: d.total_ios,
+            short_ios: 0,
+            drop_ios: 0,
+            slat_ns: FioLat::zero(),
+            clat_ns: FioLat::of(&d.clat, true),
+            lat_ns: FioLat::of(&d.clat, false),
+        }
+    }
+}
+
+impl FioPowerCut {
+    pub fn of(p: &crate::PowerCutReport) -> Self {
+        FioPowerCut {
+            at_ns: p.at_ns,
+            acked_writes: p.acked_writes,
+            lost_acked_writes: p.lost_acked_writes,
+            lost_acked_bytes: p.lost_acked_bytes,
+            failed_in_flight: p.failed_in_flight,
+            acked_reliable_writes: p.acked_reliable_writes,
+            lost_ranges: p
+                .lost_ranges
+                .iter()
+                .map(|&(offset, len)| FioRange { offset, len })
+                .collect(),
+        }
+    }
+}
+
+impl FioMmcsim {
+    pub fn of(rep: &Report) -> Self {
+        let s = &rep.sim;
+        FioMmcsim {
+            simulated_ns: s.simulated_ns,
+            events: s.events,
+            interrupts: s.interrupts,
+            bus_commands: s.bus_commands,
+            requeues: s.requeues,
+            avg_batch: finite(s.avg_batch()),
+            batch_hist: s.batch_hist.clone(),
+            stage_ns: Stage::ALL
+                .iter()
+                .map(|&st| (st.name().to_string(), s.stage(st)))
+                .collect(),
+            bus_busy_ns: s.bus_busy_ns,
+            crc_errors: s.crc_errors,
+            retries: s.retries,
+            card_resets: s.resets,
+            power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
+        }
+    }
 }
 
 /// The options of one scope as fio's `"job options"` / `"global options"` object.
-fn options_obj(scn: &Scenario, want: impl Fn(OptionScope) -> bool) -> Json {
-    let v = scn
-        .to_options()
+fn options_of(scn: &Scenario, want: impl Fn(OptionScope) -> bool) -> OrderedMap<String> {
+    scn.to_options()
         .into_iter()
         .filter(|(s, _, _)| want(*s))
-        .map(|(_, k, v)| (k, Json::S(v)))
-        .collect();
-    Json::Obj(v)
+        .map(|(_, k, v)| (k, v))
+        .collect()
 }
 
-fn job_obj(scn: &Scenario, b: &Block, rep: &Report) -> Json {
-    let spec_idx = b
-        .spec
-        .and_then(|sp| scn.jobs.iter().position(|j| std::ptr::eq(j, sp)));
-    let job_opts = match spec_idx {
-        Some(i) => options_obj(scn, |s| s == OptionScope::Job(i)),
-        None => Json::Obj(Vec::new()),
-    };
-    let sync = obj(vec![
-        ("total_ios", Json::U(b.job.flushes)),
-        ("lat_ns", lat_obj(&LatencyHistogram::new(), false)),
-    ]);
-    obj(vec![
-        ("jobname", Json::S(b.job.name.clone())),
-        ("groupid", Json::U(0)),
-        ("error", Json::U(if b.job.errors > 0 { 5 } else { 0 })),
-        ("eta", Json::U(0)),
-        ("elapsed", Json::U(b.job.runtime_ns.div_ceil(1_000_000_000))),
-        ("job options", job_opts),
-        ("read", dir_obj(&b.job.read)),
-        ("write", dir_obj(&b.job.write)),
-        ("trim", dir_obj(&DirStats::default())),
-        ("sync", sync),
-        ("mmcsim", sim_obj(rep)),
-    ])
+impl FioJob {
+    fn of(scn: &Scenario, b: &Block, mmcsim: &FioMmcsim) -> Self {
+        let spec_idx = b
+            .spec
+            .and_then(|sp| scn.jobs.iter().position(|j| std::ptr::eq(j, sp)));
+        let job_options = match spec_idx {
+            Some(i) => options_of(scn, |s| s == OptionScope::Job(i)),
+            None => OrderedMap::default(),
+        };
+        FioJob {
+            jobname: b.job.name.clone(),
+            groupid: 0,
+            error: if b.job.errors > 0 { 5 } else { 0 },
+            eta: 0,
+            elapsed: b.job.runtime_ns.div_ceil(1_000_000_000),
+            job_options,
+            read: FioDir::of(&b.job.read),
+            write: FioDir::of(&b.job.write),
+            trim: FioDir::of(&DirStats::default()),
+            sync: FioSync {
+                total_ios: b.job.flushes,
+                lat_ns: FioLat::zero(),
+            },
+            mmcsim: mmcsim.clone(),
+        }
+    }
+}
+
+impl FioDoc {
+    /// The document of a run.
+    pub fn of(scn: &Scenario, rep: &Report) -> Self {
+        let mmcsim = FioMmcsim::of(rep);
+        FioDoc {
+            fio_version: format!("mmcsim-{}", env!("CARGO_PKG_VERSION")),
+            timestamp: 0,
+            timestamp_ms: 0,
+            time: "simulated".to_string(),
+            platform: rep.platform.clone(),
+            global_options: options_of(scn, |s| s == OptionScope::Global),
+            jobs: blocks(scn, rep)
+                .iter()
+                .map(|b| FioJob::of(scn, b, &mmcsim))
+                .collect(),
+        }
+    }
+
+    /// The document in fio's layout, with a trailing newline.
+    pub fn to_text(&self) -> String {
+        let mut out = Vec::with_capacity(4096);
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, FioFormatter::new());
+        // Writing into a Vec cannot fail, and every map key is a string.
+        self.serialize(&mut ser)
+            .expect("fio JSON serializes into memory");
+        out.push(b'\n');
+        String::from_utf8(out).expect("serde_json writes UTF-8")
+    }
+}
+
+/// fio's JSON layout (`json.c`/`stat.c`): two-space indent, one member or element per line,
+/// `"key" : value` with a space on both sides of the colon, `{}` / `[]` when empty, and floats
+/// as C's `%f` (six decimals). Everything else is serde_json's pretty layout.
+pub struct FioFormatter(serde_json::ser::PrettyFormatter<'static>);
+
+impl FioFormatter {
+    pub fn new() -> Self {
+        FioFormatter(serde_json::ser::PrettyFormatter::with_indent(b"  "))
+    }
+}
+
+impl Default for FioFormatter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl serde_json::ser::Formatter for FioFormatter {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, v: f64) -> io::Result<()> {
+        write!(w, "{:.6}", v)
+    }
+    fn write_f32<W: ?Sized + io::Write>(&mut self, w: &mut W, v: f32) -> io::Result<()> {
+        write!(w, "{:.6}", v)
+    }
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b" : ")
+    }
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object_value(w)
+    }
 }
 
 /// The whole JSON document of a run, with a trailing newline.
 pub fn render(scn: &Scenario, rep: &Report) -> String {
-    let jobs = blocks(scn, rep)
-        .iter()
-        .map(|b| job_obj(scn, b, rep))
-        .collect();
-    let doc = obj(vec![
-        (
-            "fio version",
-            Json::S(format!("mmcsim-{}", env!("CARGO_PKG_VERSION"))),
-        ),
-        ("timestamp", Json::U(0)),
-        ("timestamp_ms", Json::U(0)),
-        ("time", Json::S("simulated".to_string())),
-        ("platform", Json::S(rep.platform.clone())),
-        (
-            "global options",
-            options_obj(scn, |s| s == OptionScope::Global),
-        ),
-        ("jobs", Json::Arr(jobs)),
-    ]);
-    let mut out = String::new();
-    doc.write(&mut out, 0);
-    out.push('\n');
-    out
+    FioDoc::of(scn, rep).to_text()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> (Scenario, Report) {
+        let args = [
+            "--name=a",
+            "--rw=randwrite",
+            "--size=256k",
+            "--numjobs=2",
+            "--fsync=4",
+        ];
+        let scn = crate::scenario::options::parse_args(&args, Scenario::default())
+            .expect("valid options");
+        let mut sim = crate::Simulator::new(&scn).expect("valid scenario");
+        sim.run_to_end();
+        let mut rep = sim.report();
+        rep.power_cut = Some(crate::PowerCutReport {
+            at_ns: 7,
+            lost_ranges: vec![(4096, 512), (0, 8)],
+            ..Default::default()
+        });
+        (scn, rep)
+    }
+
+    /// `f` as the reader of `%f` sees it.
+    fn six(f: f64) -> f64 {
+        format!("{:.6}", f).parse().expect("a number")
+    }
+
+    fn round_floats(doc: &mut FioDoc) {
+        let lat = |l: &mut FioLat| {
+            l.mean = six(l.mean);
+            l.stddev = six(l.stddev);
+        };
+        for j in &mut doc.jobs {
+            for d in [&mut j.read, &mut j.write, &mut j.trim] {
+                d.iops = six(d.iops);
+                lat(&mut d.slat_ns);
+                lat(&mut d.clat_ns);
+                lat(&mut d.lat_ns);
+            }
+            lat(&mut j.sync.lat_ns);
+            j.mmcsim.avg_batch = six(j.mmcsim.avg_batch);
+        }
+    }
+
+    #[test]
+    fn reads_back_into_the_typed_document() {
+        let (scn, rep) = sample();
+        let doc = FioDoc::of(&scn, &rep);
+        let text = render(&scn, &rep);
+        let back: FioDoc = serde_json::from_str(&text).expect("fio JSON reads back");
+        let mut want = doc.clone();
+        round_floats(&mut want);
+        assert_eq!(back, want);
+        assert_eq!(back.to_text(), text, "written again byte for byte");
+        assert_eq!(back.jobs.len(), 2);
+        let j = &back.jobs[0];
+        assert_eq!(
+            j.job_options.get("rw").map(String::as_str),
+            Some("randwrite")
+        );
+        assert!(j.write.clat_ns.percentile.is_some());
+        assert!(
+            j.read.clat_ns.percentile.is_none(),
+            "no samples, no percentiles"
+        );
+        let pc = j.mmcsim.power_cut.as_ref().expect("power cut");
+        assert_eq!(pc.lost_ranges[1], FioRange { offset: 0, len: 8 });
+    }
+
+    #[test]
+    fn layout_is_fios() {
+        let (scn, rep) = sample();
+        let text = render(&scn, &rep);
+        assert!(
+            text.starts_with("{\n  \"fio version\" : \"mmcsim-"),
+            "{text}"
+        );
+        assert!(text.contains("\n      \"job options\" : {\n        \"name\" : \"a\",\n"));
+        assert!(text.contains("\"mean\" : 0.000000,\n"));
+        assert!(text.ends_with("\n  ]\n}\n"));
+        let empty = FioDoc {
+            global_options: OrderedMap::default(),
+            jobs: Vec::new(),
+            ..FioDoc::of(&scn, &rep)
+        };
+        let t = empty.to_text();
+        assert!(
+            t.contains("\"global options\" : {},\n  \"jobs\" : []\n}"),
+            "{t}"
+        );
+    }
 }

@@ -1,6 +1,8 @@
 //! Exports of a scenario's run, for the CLI (`--output-format=json`, `--write_trace=`,
-//! `--write_csv=`, `--write_jobfile=`) and the web app's download buttons. Pure std: no serde,
-//! no I/O; every function returns text, so it builds for wasm32 as well.
+//! `--write_csv=`, `--write_jobfile=`) and the web app's download buttons. No I/O: every
+//! function returns text or writes to a `std::fmt::Write`, so it builds for wasm32 as well. The
+//! JSON documents are typed structs written by `serde_json`, each with a
+//! `serde_json::ser::Formatter` for its layout.
 //!
 //! - [`fio_json`]: fio's `--output-format=json` document of a report.
 //! - [`trace_event`]: the simulated timeline as Chrome trace-event JSON (Perfetto,
@@ -11,7 +13,6 @@
 
 pub mod csv;
 pub mod fio_json;
-pub mod json;
 pub mod trace_event;
 
 pub use csv::{series_csv, series_csv_of};

@@ -18,14 +18,18 @@
 //! step, and only requests and tags still open are kept. At most `max_events` events are written
 //! (the first ones in simulated time order of completion); when the cap or the work budget cuts
 //! the run, `otherData.truncated` is true and `otherData.note` says where.
+//!
+//! Each event is a typed struct ([`Meta`], [`Slice`]) written by `serde_json` into a reused
+//! buffer and passed on to the writer, so memory stays flat however long the run.
 
 use crate::bus::{Segment, SegmentKind};
-use crate::export::json::quote;
 use crate::scenario::MmcPath;
 use crate::trace::{Stage, TraceEvent};
 use crate::{Op, Scenario, ScenarioError, Simulator};
+use serde::{Deserialize, Serialize, Serializer};
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::io;
 
 /// The default cap on exported events (about 30 MB of JSON).
 pub const DEFAULT_MAX_TRACE_EVENTS: usize = 200_000;
@@ -43,7 +47,7 @@ const HOST_CPU: u64 = 1;
 const CARD: u64 = 2;
 
 /// What an export wrote.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceStats {
     /// Events written (metadata included).
     pub events: usize,
@@ -64,9 +68,126 @@ struct OpenReq {
     stages: Vec<(Stage, u64)>,
 }
 
+/// A time of the trace: ns, written as an exact decimal number of microseconds (`12.345`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Us(pub u64);
+
+impl Serialize for Us {
+    /// A float of microseconds; [`TraceFormatter`] writes it with exactly three decimals, which
+    /// gives back the ns exactly (below 2^50 ns, 13 days of simulated time).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.0 as f64 / 1000.0)
+    }
+}
+
+/// serde_json's compact layout, with floats (only ever [`Us`] times here) written with three
+/// decimals: the microseconds of an exact number of nanoseconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TraceFormatter;
+
+impl serde_json::ser::Formatter for TraceFormatter {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, v: f64) -> io::Result<()> {
+        let ns = (v * 1000.0).round() as u64;
+        write!(w, "{}.{:03}", ns / 1000, ns % 1000)
+    }
+}
+
+/// A metadata event (`"ph":"M"`) naming or ordering a process or track.
+#[derive(Serialize)]
+pub struct Meta<'a, A> {
+    pub ph: &'static str,
+    pub pid: u32,
+    pub tid: u32,
+    pub name: &'a str,
+    pub args: A,
+}
+
+/// A complete event (`"ph":"X"`): a slice of a track.
+#[derive(Serialize)]
+pub struct Slice<'a, A> {
+    pub ph: &'static str,
+    pub pid: u32,
+    pub tid: u32,
+    pub ts: Us,
+    pub dur: Us,
+    pub name: &'a str,
+    pub cat: &'a str,
+    pub args: A,
+}
+
+/// `{"name": ...}`: a process or track name.
+#[derive(Serialize)]
+struct NameArgs<'a> {
+    name: &'a str,
+}
+
+/// `{"sort_index": ...}`.
+#[derive(Serialize)]
+struct SortArgs {
+    sort_index: u64,
+}
+
+/// A request's slice.
+#[derive(Serialize)]
+struct RequestArgs<'a> {
+    id: u64,
+    op: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    len: Option<u64>,
+    /// Still in flight when the run ended (a power cut).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unfinished: bool,
+}
+
+/// A stage of a request.
+#[derive(Serialize)]
+struct StageArgs {
+    id: u64,
+}
+
+/// A host, bus or card segment, with the request it served.
+#[derive(Serialize)]
+struct SegmentArgs {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    req: Option<u64>,
+}
+
+/// A tag held by a request.
+#[derive(Serialize)]
+struct TagArgs<'a> {
+    id: u64,
+    job: &'a str,
+}
+
+/// The document's `otherData` object: what the export covers.
+#[derive(Serialize)]
+pub struct OtherData<'a> {
+    pub generator: &'a str,
+    pub platform: &'a str,
+    /// The scenario's link query string.
+    pub scenario: &'a str,
+    pub simulated_ns: u64,
+    pub events: usize,
+    pub max_events: usize,
+    pub requests: u64,
+    pub truncated: bool,
+    pub note: &'a str,
+}
+
+/// Serializes `v` onto `buf` in the trace's layout.
+fn to_buf<T: Serialize>(buf: &mut Vec<u8>, v: &T) {
+    let mut ser = serde_json::Serializer::with_formatter(buf, TraceFormatter);
+    // Into memory, with string keys only: serializing cannot fail.
+    v.serialize(&mut ser).expect("trace event serializes");
+}
+
 /// Writes events, counting them against the cap.
 struct Out<'a, W: Write> {
     w: &'a mut W,
+    /// One event's JSON (reused).
+    buf: Vec<u8>,
     n: usize,
     max: usize,
     truncated: bool,
@@ -74,57 +195,54 @@ struct Out<'a, W: Write> {
 }
 
 impl<W: Write> Out<'_, W> {
-    /// Writes one event object (`body` without braces); false once the cap is reached.
-    fn event(&mut self, body: &str) -> bool {
+    /// Writes one event; false once the cap is reached.
+    fn event<T: Serialize>(&mut self, ev: &T) -> bool {
         if self.n >= self.max {
             self.truncated = true;
             return false;
         }
-        let sep = if self.n == 0 { "\n" } else { ",\n" };
-        self.err = self
-            .err
-            .and(self.w.write_str(sep))
-            .and(self.w.write_str("{"))
-            .and(self.w.write_str(body))
-            .and(self.w.write_str("}"));
+        self.buf.clear();
+        self.buf
+            .extend_from_slice(if self.n == 0 { b"\n" } else { b",\n" });
+        to_buf(&mut self.buf, ev);
+        let text = std::str::from_utf8(&self.buf).expect("serde_json writes UTF-8");
+        self.err = self.err.and(self.w.write_str(text));
         self.n += 1;
         true
     }
-    fn meta(&mut self, pid: u32, tid: u32, what: &str, arg: &str) {
-        self.event(&format!(
-            "\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"{what}\",\"args\":{{{arg}}}"
-        ));
-    }
-    fn thread(&mut self, pid: u32, tid: u32, name: &str, sort: u64) {
-        let mut q = String::new();
-        quote(name, &mut q);
-        self.meta(pid, tid, "thread_name", &format!("\"name\":{q}"));
-        self.meta(
+    fn meta<A: Serialize>(&mut self, pid: u32, tid: u32, name: &str, args: A) {
+        self.event(&Meta {
+            ph: "M",
             pid,
             tid,
-            "thread_sort_index",
-            &format!("\"sort_index\":{sort}"),
-        );
+            name,
+            args,
+        });
     }
-    /// A complete event from `start` to `end` ns; `args` is the inside of the args object.
-    fn slice(
+    fn thread(&mut self, pid: u32, tid: u32, name: &str, sort: u64) {
+        self.meta(pid, tid, "thread_name", NameArgs { name });
+        self.meta(pid, tid, "thread_sort_index", SortArgs { sort_index: sort });
+    }
+    /// A complete event from `start` to `end` ns.
+    fn slice<A: Serialize>(
         &mut self,
         (pid, tid): (u32, u32),
         name: &str,
         cat: &str,
         (start, end): (u64, u64),
-        args: &str,
+        args: A,
     ) {
-        let mut q = String::new();
-        quote(name, &mut q);
-        let (ts, dur) = (us(start), us(end.saturating_sub(start)));
-        self.event(&format!("\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":{ts},\"dur\":{dur},\"name\":{q},\"cat\":\"{cat}\",\"args\":{{{args}}}"));
+        self.event(&Slice {
+            ph: "X",
+            pid,
+            tid,
+            ts: Us(start),
+            dur: Us(end.saturating_sub(start)),
+            name,
+            cat,
+            args,
+        });
     }
-}
-
-/// ns as an exact decimal number of microseconds.
-fn us(ns: u64) -> String {
-    format!("{}.{:03}", ns / 1000, ns % 1000)
 }
 
 /// Tracks of one process: each key (job, tag, host part) has lanes so slices never overlap.
@@ -216,13 +334,13 @@ impl Exporter<'_> {
         r.stages.push((e.stage, e.t_ns));
         if e.stage == Stage::Done {
             if let Some(r) = self.open.remove(&e.req) {
-                self.request(out, e.req, r, "");
+                self.request(out, e.req, r, false);
             }
         }
     }
 
     /// Writes a request slice and its stages (the last stage ends the request).
-    fn request<W: Write>(&mut self, out: &mut Out<W>, id: u64, mut r: OpenReq, extra: &str) {
+    fn request<W: Write>(&mut self, out: &mut Out<W>, id: u64, mut r: OpenReq, unfinished: bool) {
         r.stages.sort_by_key(|s| s.1);
         let (Some(first), Some(last)) = (r.stages.first().copied(), r.stages.last().copied())
         else {
@@ -230,11 +348,14 @@ impl Exporter<'_> {
         };
         let (start, end) = (first.1, last.1.max(first.1));
         let tid = self.place(out, PID_JOBS, r.job as u64, start, end);
-        let extent = r.extent.map_or(String::new(), |(o, l)| {
-            format!(",\"offset\":{o},\"len\":{l}")
-        });
-        let args = format!("\"id\":{id},\"op\":\"{}\"{extent}{extra}", r.op.name());
-        out.slice((PID_JOBS, tid), r.op.name(), "request", (start, end), &args);
+        let args = RequestArgs {
+            id,
+            op: r.op.name(),
+            offset: r.extent.map(|e| e.0),
+            len: r.extent.map(|e| e.1),
+            unfinished,
+        };
+        out.slice((PID_JOBS, tid), r.op.name(), "request", (start, end), args);
         for w in r.stages.windows(2) {
             let (s, e) = (w[0].1.max(start), w[1].1.min(end));
             if e > s {
@@ -243,7 +364,7 @@ impl Exporter<'_> {
                     w[0].0.name(),
                     "stage",
                     (s, e),
-                    &format!("\"id\":{id}"),
+                    StageArgs { id },
                 );
             }
         }
@@ -251,7 +372,7 @@ impl Exporter<'_> {
     }
 
     fn segment<W: Write>(&mut self, out: &mut Out<W>, s: Segment) {
-        let args = s.req.map_or(String::new(), |r| format!("\"req\":{r}"));
+        let args = SegmentArgs { req: s.req };
         let on_host = matches!(s.kind, SegmentKind::HostGap | SegmentKind::ChainBuild);
         let key = if on_host { HOST_CPU } else { BUS };
         let tid = self.place(out, PID_HOST, key, s.start, s.end);
@@ -282,15 +403,13 @@ impl Exporter<'_> {
         end: u64,
     ) {
         let tid = self.place(out, PID_TAGS, tag as u64, since, end);
-        let name = self.job_name(job);
-        let mut q = String::new();
-        quote(&name, &mut q);
+        let job = self.job_name(job);
         out.slice(
             (PID_TAGS, tid),
             &format!("req {id}"),
             "tag",
             (since, end),
-            &format!("\"id\":{id},\"job\":{q}"),
+            TagArgs { id, job: &job },
         );
     }
 
@@ -350,6 +469,7 @@ pub fn write_trace_events<W: Write>(
     };
     let mut out = Out {
         w,
+        buf: Vec::with_capacity(256),
         n: 0,
         max: max_events,
         truncated: false,
@@ -361,12 +481,14 @@ pub fn write_trace_events<W: Write>(
         (PID_TAGS, "blk-mq tags / hsq slots"),
         (PID_HOST, "mmc host"),
     ] {
-        out.meta(pid, 0, "process_name", &format!("\"name\":\"{name}\""));
+        out.meta(pid, 0, "process_name", NameArgs { name });
         out.meta(
             pid,
             0,
             "process_sort_index",
-            &format!("\"sort_index\":{pid}"),
+            SortArgs {
+                sort_index: pid as u64,
+            },
         );
     }
     let mut work = 0u64;
@@ -398,7 +520,7 @@ pub fn write_trace_events<W: Write>(
         open.sort_by_key(|o| o.0);
         for (id, mut r) in open {
             r.stages.push((Stage::Done, now));
-            x.request(&mut out, id, r, ",\"unfinished\":true");
+            x.request(&mut out, id, r, true);
         }
         let tags: Vec<_> = x
             .tags
@@ -416,23 +538,27 @@ pub fn write_trace_events<W: Write>(
         simulated_ns: x.sim.now(),
         requests: x.requests,
     };
-    let mut link = String::new();
-    quote(&crate::scenario::url::encode_query(x.scn, None), &mut link);
-    let mut platform = String::new();
-    quote(&x.scn.platform, &mut platform);
-    let mut note_q = String::new();
-    quote(note, &mut note_q);
-    let tail = format!(
-        "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{{\"generator\":\"mmcsim-engine {}\",\"platform\":{platform},\"scenario\":{link},\"simulated_ns\":{},\"events\":{},\"max_events\":{},\"requests\":{},\"truncated\":{},\"note\":{note_q}}}}}\n",
-        env!("CARGO_PKG_VERSION"),
-        stats.simulated_ns,
-        stats.events,
-        max_events,
-        stats.requests,
-        stats.truncated,
+    let link = crate::scenario::url::encode_query(x.scn, None);
+    let generator = format!("mmcsim-engine {}", env!("CARGO_PKG_VERSION"));
+    let mut tail = b"\n],\"displayTimeUnit\":\"ns\",\"otherData\":".to_vec();
+    to_buf(
+        &mut tail,
+        &OtherData {
+            generator: &generator,
+            platform: &x.scn.platform,
+            scenario: &link,
+            simulated_ns: stats.simulated_ns,
+            events: stats.events,
+            max_events,
+            requests: stats.requests,
+            truncated: stats.truncated,
+            note,
+        },
     );
+    tail.extend_from_slice(b"}\n");
+    let tail = std::str::from_utf8(&tail).expect("serde_json writes UTF-8");
     out.err
-        .and(out.w.write_str(&tail))
+        .and(out.w.write_str(tail))
         .map_err(|_| ScenarioError::general("trace export: the writer failed"))?;
     Ok(stats)
 }

@@ -2,6 +2,8 @@
 //! 29 groups of 64 buckets), so percentiles are computed the way fio computes them and memory is
 //! fixed (1856 counters) however many requests are simulated.
 
+use serde::{Deserialize, Serialize};
+
 const PLAT_BITS: u32 = 6;
 const PLAT_VAL: u64 = 1 << PLAT_BITS;
 const PLAT_GROUP_NR: usize = 29;
@@ -16,7 +18,7 @@ pub const FIO_PERCENTILES: [f64; 17] = [
 
 /// Streaming latency statistics in nanoseconds: count, min, max, mean, stddev (Welford) and a
 /// bucketed histogram for percentiles.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LatencyHistogram {
     buckets: Vec<u64>,
     count: u64,

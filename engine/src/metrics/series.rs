@@ -2,8 +2,10 @@
 //! When the run outgrows the buckets, adjacent pairs merge and the bucket width doubles, so a
 //! run of any length keeps at most `max_points` points.
 
+use serde::{Deserialize, Serialize};
+
 /// One bucket of the time series.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SeriesPoint {
     /// Bucket start, ns of simulated time.
     pub t_ns: u64,

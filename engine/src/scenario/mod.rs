@@ -4,15 +4,22 @@
 //! sections) and the web app's URL query string: all of them go through [`options`] in this
 //! module, so an option means the same thing everywhere.
 
+use serde::{Deserialize, Serialize};
+
+pub mod check;
 pub mod jobfile;
 pub mod options;
+pub mod table;
 pub mod units;
 pub mod url;
+mod write;
 
-pub use options::{apply_option, OptionScope, OPTIONS};
+pub use check::check;
+pub use options::{apply_option, OptionScope};
+pub use table::OPTIONS;
 
 /// fio's `rw=`: the I/O pattern of a job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Rw {
     Read,
     Write,
@@ -39,7 +46,7 @@ impl Rw {
 }
 
 /// fio's `ioengine=`: how many I/Os one job keeps outstanding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum IoEngine {
     /// fio's default: one I/O at a time per job, `iodepth` ignored.
     Psync,
@@ -72,7 +79,7 @@ impl IoEngine {
 }
 
 /// One fio job section (cloned `numjobs` times when simulated).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobSpec {
     /// fio `name=` (or the section name in a job file).
     pub name: String,
@@ -135,7 +142,7 @@ impl JobSpec {
 }
 
 /// Which mmc request path the host uses (`mmc_path=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MmcPath {
     /// Host software queue (drivers/mmc/host/mmc_hsq.c).
     Hsq,
@@ -157,7 +164,7 @@ impl MmcPath {
 }
 
 /// `hsq_depth=`: the hsq window (mmc_mq_queue_rq refuses once in_flight > depth).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HsqDepth {
     Fixed(u32),
     /// mmc_hsq_modify_threshold (2023): 5 while >= 2 queued slots hold 4 KiB writes, else 2.
@@ -165,7 +172,7 @@ pub enum HsqDepth {
 }
 
 /// Host-side switches. `None` = the platform preset's default.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct HostOptions {
     pub mmc_path: Option<MmcPath>,
     /// Legacy path: prepare the next request while the current one is on the bus.
@@ -180,7 +187,7 @@ pub struct HostOptions {
 }
 
 /// Host switches with every default filled in from the platform.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HostConfig {
     pub mmc_path: MmcPath,
     pub nonblocking: bool,
@@ -191,7 +198,7 @@ pub struct HostConfig {
 }
 
 /// The complete scenario: platform, host switches, jobs, seed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
     /// Platform preset name (see [`crate::platform::PLATFORMS`]).
     pub platform: String,
@@ -211,14 +218,14 @@ pub struct Scenario {
 }
 
 /// Which error the card returns (`inject_error=KIND:RATE`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ErrorKind {
     /// Data CRC error on a read or write transfer (`-EILSEQ` in `data->error`).
     Crc,
 }
 
 /// Fault injection: each data transfer fails with probability `rate_ppm` / 1e6.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ErrorInjection {
     pub kind: ErrorKind,
     pub rate_ppm: u32,

@@ -19,11 +19,12 @@
 //!
 //! Decoding is never all-or-nothing: each `key=value` goes through [`apply_option`] (the one
 //! parser); a bad key or value becomes an error naming it and what is accepted, and the rest
-//! still loads. When the result breaks a limit ([`crate::sim::limits::check`], [`validate`]),
+//! still loads. When the result breaks a limit ([`check`]),
 //! the option the limit names is left at its default (A) or at A's value (B), with an error
 //! stating the limit. Nothing here panics, whatever the input.
 
-use super::options::{apply_option, lookup, validate, OptionKind, OptionScope};
+use super::check::check;
+use super::options::{apply_option, lookup, reset_option, resolve, OptionScope};
 use super::{JobSpec, Scenario, ScenarioError};
 
 /// Most `key=value` pairs read from one query string; the rest is ignored with an error.
@@ -218,7 +219,7 @@ fn entry(written: String, value: Option<String>) -> Result<(bool, Entry), Scenar
 /// Checks a key and value alone (context-free), with the same parser.
 fn check_entry(key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
     match value {
-        Some("") => super::options::resolve(key, Some("")).map(|_| ()),
+        Some("") => resolve(key, Some("")).map(|_| ()),
         _ => apply_option(&mut Scenario::default(), OptionScope::Global, key, value),
     }
 }
@@ -228,51 +229,6 @@ fn named(e: ScenarioError, written: &str) -> ScenarioError {
     ScenarioError {
         option: Some(written.to_string()),
         message: e.message,
-    }
-}
-
-/// Resets option `name` (canonical) to its default in `scope`.
-pub(crate) fn reset(s: &mut Scenario, scope: OptionScope, name: &str) {
-    let d = Scenario::default();
-    let job = |j: &mut JobSpec| {
-        let dj = JobSpec::default();
-        match name {
-            "name" => j.name = dj.name,
-            "rw" => j.rw = dj.rw,
-            "rwmixread" | "rwmixwrite" => j.rwmixread = dj.rwmixread,
-            "bs" => j.bs = dj.bs,
-            "size" => j.size = dj.size,
-            "numjobs" => j.numjobs = dj.numjobs,
-            "iodepth" => j.iodepth = dj.iodepth,
-            "ioengine" => j.ioengine = dj.ioengine,
-            "runtime" => j.runtime_ns = dj.runtime_ns,
-            "time_based" => j.time_based = dj.time_based,
-            "direct" => j.direct = dj.direct,
-            "sync" => j.sync = dj.sync,
-            "fsync" => j.fsync = dj.fsync,
-            "offset" => j.offset = dj.offset,
-            _ => {}
-        }
-    };
-    match (lookup(name).map(|o| o.kind), scope) {
-        (Some(OptionKind::Job), OptionScope::Global) => s.jobs.iter_mut().for_each(job),
-        (Some(OptionKind::Job), OptionScope::Job(i)) => s.jobs.get_mut(i).into_iter().for_each(job),
-        (Some(OptionKind::Scenario), _) => match name {
-            "randseed" => s.randseed = d.randseed,
-            "group_reporting" => s.group_reporting = d.group_reporting,
-            "platform" => s.platform = d.platform,
-            "mmc_path" => s.host.mmc_path = None,
-            "nonblocking" => s.host.nonblocking = None,
-            "hsq_depth" => s.host.hsq_depth = None,
-            "packed" => s.host.packed = None,
-            "fua" => s.host.fua = None,
-            "cache" => s.host.cache = None,
-            "mmc_test" => s.mmc_test = None,
-            "power_cut" => s.power_cut_ns = None,
-            "inject_error" => s.inject_error = None,
-            _ => {}
-        },
-        _ => {}
     }
 }
 
@@ -290,20 +246,15 @@ fn build(base: &Scenario, entries: &[Entry]) -> Scenario {
             .job
             .map_or(OptionScope::Global, |n| OptionScope::Job(n - 1));
         match e.value.as_deref() {
-            Some("") => reset(&mut s, scope, lookup(&e.key).map_or("", |o| o.name)),
+            Some("") => {
+                let _ = reset_option(&mut s, scope, &e.key);
+            }
             v => {
                 let _ = apply_option(&mut s, scope, &e.key, v);
             }
         }
     }
     s
-}
-
-/// What [`crate::Simulator::new`] would refuse: [`validate`] and the limits.
-fn check(s: &Scenario) -> Result<(), ScenarioError> {
-    validate(s)?;
-    let cfg = s.host_config()?;
-    crate::sim::limits::check(s, s.platform()?, &cfg)
 }
 
 /// Builds a side, leaving out (with an error) the options a failed check names; when it names

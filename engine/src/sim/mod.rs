@@ -7,7 +7,6 @@
 
 mod api;
 pub(crate) mod event;
-pub(crate) mod limits;
 pub(crate) mod observe;
 pub(crate) mod request;
 mod trace_buf;
@@ -76,7 +75,7 @@ impl Simulator {
     pub(crate) fn build(scn: &Scenario) -> Result<Simulator, ScenarioError> {
         let platform = scn.platform()?;
         let mut cfg = scn.host_config()?;
-        limits::check(scn, platform, &cfg)?;
+        crate::scenario::check(scn)?;
         if let Some(case) = scn.mmc_test {
             // mmc_test drives the legacy path; the case number says blocking or not.
             cfg.mmc_path = MmcPath::Legacy;
