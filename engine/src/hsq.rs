@@ -16,7 +16,7 @@ use crate::scenario::HsqDepth;
 use crate::sim::request::Op;
 use crate::sim::{ReqIdx, Simulator};
 
-/// `HSQ_NUM_SLOTS` (mmc_hsq.h; 32 in the 2020 original and the packed RFC, 64 since).
+/// `HSQ_NUM_SLOTS` (mmc_hsq.h: 64; the packed-request RFC was posted against a tree with 32).
 pub const HSQ_NUM_SLOTS: u16 = 64;
 /// `HSQ_PACKED_FLUSH_BLOCKS`: a request this large (in 512-byte blocks) is sent at once.
 pub const HSQ_PACKED_FLUSH_BLOCKS: u64 = 256;

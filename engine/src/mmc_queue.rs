@@ -68,8 +68,9 @@ impl MmcQueue {
         self.hsq_depth = depth;
     }
 
-    /// Requests the queue accepts at once (`mmc_cqe_qcnt`/`host->hsq_depth + 1` for hsq,
-    /// `HSQ_PACKED_QUEUE_DEPTH` packed, the CQE's data tasks, 1 or 2 on the legacy path).
+    /// Requests the queue accepts at once: `host->hsq_depth + 1` for hsq (`mmc_mq_queue_rq`
+    /// refuses once `in_flight > hsq_depth`), `HSQ_PACKED_QUEUE_DEPTH` packed, the CQE's data
+    /// tasks, 1 or 2 on the legacy path.
     pub fn window(&self) -> u32 {
         match self.path {
             MmcPath::Hsq if self.packed => HSQ_PACKED_QUEUE_DEPTH,
