@@ -8,8 +8,12 @@
 //! ```
 //!
 //! Each layer is its own module named after what it models, citing the kernel function it stands
-//! for. Simulated time is integer nanoseconds; one seed (`randseed`) derives every random choice,
-//! so the same scenario and seed give byte-identical results. The library is pure: no clocks, no
+//! for. A layer keeps its state private: its decisions are methods on its own struct (unit-tested
+//! in its file), and the wiring between layers (`impl Simulator` blocks) only calls them. The
+//! layer modules are crate-private; the few types a caller sees are re-exported here.
+//!
+//! Simulated time is integer nanoseconds; one seed (`randseed`) derives every random choice, so
+//! the same scenario and seed give byte-identical results. The library is pure: no clocks, no
 //! I/O, no wasm-bindgen; it builds for native targets and `wasm32-unknown-unknown`.
 //!
 //! Drive it with [`Simulator`] (step, run until a time, run to the end, snapshot, trace, live
