@@ -101,12 +101,8 @@ impl Card {
             self.drain_carry = 0;
             return;
         }
-        let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128
-            + self.drain_carry;
-        // The card programs only what exceeds its hold size (a full program unit stays cached).
-        let mut bytes =
-            ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()));
-        self.drain_carry = total % 1_000_000_000;
+        let (mut bytes, carry) = self.drain_budget(now);
+        self.drain_carry = carry;
         self.drained_to = now;
         while bytes > 0 {
             let Some(front) = self.cache.front_mut() else {
@@ -139,12 +135,14 @@ impl Card {
         self.t.cache_hold_bytes.min(self.t.cache_bytes / 2)
     }
 
-    /// Bytes the background drain programs between the last drain and `now`, before the
-    /// sector rounding of [`drain_to`](Card::drain_to).
-    fn drain_budget(&self, now: u64) -> u64 {
+    /// Bytes the background drain may program between the last drain and `now` (before the
+    /// sector rounding of [`drain_to`](Card::drain_to)), and the sub-byte remainder carried on.
+    /// The card programs only what exceeds its hold size (a full program unit stays cached).
+    fn drain_budget(&self, now: u64) -> (u64, u128) {
         let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128
             + self.drain_carry;
-        ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()))
+        let bytes = ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()));
+        (bytes, total % 1_000_000_000)
     }
 
     /// Dirty bytes at `now`: what draining to `now` would leave, computed without draining, so
@@ -153,7 +151,7 @@ impl Card {
         if now <= self.drained_to || self.dirty == 0 {
             return self.dirty;
         }
-        let mut bytes = self.drain_budget(now);
+        let (mut bytes, _) = self.drain_budget(now);
         let mut dirty = self.dirty;
         for e in &self.cache {
             if bytes == 0 {
