@@ -30,7 +30,7 @@ fn bad(args: &[&str], expect: &str) {
 fn bad_input_is_one_line_and_status_2() {
     bad(
         &["--ioengine=mmap"],
-        "mmcsim: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring",
+        "mmcsim: ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync,",
     );
     bad(&["--iodeth=4"], "did you mean 'iodepth'?");
     bad(&["--bs="], "bs: '' is not a size");

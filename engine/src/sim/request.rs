@@ -37,6 +37,9 @@ pub struct BusPhases {
 pub struct Request {
     /// Unique, increasing id (for traces and the UI).
     pub id: u64,
+    /// The I/O it belongs to: its own id, or the first request's id when the block layer split
+    /// one I/O into several requests.
+    pub io: u64,
     pub job: u32,
     pub op: Op,
     /// Byte offset on the device.
