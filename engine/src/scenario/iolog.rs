@@ -301,13 +301,15 @@ fn parse_blkparse(log: &mut IoLog, text: &str) -> Result<(), ScenarioError> {
                 }
                 continue;
             }
-            Some(c) => return Err(err(
-                &name,
-                n,
-                format!(
+            Some(c) => {
+                return Err(err(
+                    &name,
+                    n,
+                    format!(
                     "RWBS '{rwbs}': '{c}' is not modelled; accepted: R, W, D, N with F/S/M/A flags"
                 ),
-            )),
+                ))
+            }
         };
         let Some(sector) = sector else {
             if preflush {

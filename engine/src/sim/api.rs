@@ -156,12 +156,13 @@ impl Simulator {
         self.jobs.len()
     }
 
-    /// Name, clone index and the I/O records of job clone `i` (kept only for jobs with
-    /// `write_iolog` or a `write_*_log`), in completion order.
-    pub fn job_records(&self, i: usize) -> Option<(&str, u32, &[crate::workload::IoRecord])> {
+    /// Name, clone index, statistics start (ns: the job's start plus `ramp_time`) and the I/O
+    /// records of job clone `i` (kept only for jobs with `write_iolog` or a `write_*_log`), in
+    /// completion order.
+    pub fn job_records(&self, i: usize) -> Option<(&str, u32, u64, &[crate::workload::IoRecord])> {
         self.jobs
             .get(i)
-            .map(|j| (j.name.as_str(), j.index, j.records()))
+            .map(|j| (j.name.as_str(), j.index, j.stats_start(), j.records()))
     }
 
     /// Where every request is at the current simulated time. Looking changes nothing: a run

@@ -271,6 +271,10 @@ impl Job {
     }
 
     /// When statistics start: the job's start plus `ramp_time`.
+    pub fn stats_start(&self) -> u64 {
+        self.stats_t0()
+    }
+
     fn stats_t0(&self) -> u64 {
         self.t_start.unwrap_or(0) + self.ramp_ns
     }
@@ -362,12 +366,13 @@ impl Job {
     /// The next I/O: (op, offset, len, fua).
     fn next_io(&mut self, now: u64, log: &[LogOp]) -> (Op, u64, u64, bool) {
         if self.flush_pending || self.data_done(now, log) {
+            // The `fsync=N` flush first; the end-of-job flush is its own, after it.
+            if !self.flush_pending && self.end_flush == EndFlush::Pending {
+                self.end_flush = EndFlush::Issued;
+            }
             self.flush_pending = false;
             self.writes_since_flush = 0;
             self.flushes += 1;
-            if self.end_flush == EndFlush::Pending && self.data_done(now, log) {
-                self.end_flush = EndFlush::Issued;
-            }
             return (Op::Flush, 0, 0, false);
         }
         if let Some(r) = &mut self.replay {
