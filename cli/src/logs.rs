@@ -50,18 +50,26 @@ pub fn write(scn: &Scenario, sim: &Simulator) -> Result<(), String> {
             write_file("write_iolog", &path, &iolog_v2(recs))?;
         }
         let avg_ns = u64::from(spec.log_avg_msec) * 1_000_000;
-        if let Some(p) = &spec.write_lat_log {
+        // A bare `write_bw_log` names the logs after the job, as fio does.
+        let prefix = |p: &String| {
+            if p.is_empty() {
+                spec.name.clone()
+            } else {
+                p.clone()
+            }
+        };
+        if let Some(p) = spec.write_lat_log.as_ref().map(prefix) {
             let lat = log(recs, t0, avg_ns, Kind::Lat);
             write_file("write_lat_log", &format!("{p}_lat.{n}.log"), &lat)?;
             write_file("write_lat_log", &format!("{p}_clat.{n}.log"), &lat)?;
             let slat = log(recs, t0, avg_ns, Kind::Slat);
             write_file("write_lat_log", &format!("{p}_slat.{n}.log"), &slat)?;
         }
-        if let Some(p) = &spec.write_bw_log {
+        if let Some(p) = spec.write_bw_log.as_ref().map(prefix) {
             let text = log(recs, t0, avg_ns, Kind::Bw);
             write_file("write_bw_log", &format!("{p}_bw.{n}.log"), &text)?;
         }
-        if let Some(p) = &spec.write_iops_log {
+        if let Some(p) = spec.write_iops_log.as_ref().map(prefix) {
             let text = log(recs, t0, avg_ns, Kind::Iops);
             write_file("write_iops_log", &format!("{p}_iops.{n}.log"), &text)?;
         }

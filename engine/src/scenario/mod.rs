@@ -93,7 +93,7 @@ impl IoEngine {
 
 /// fio's `random_distribution=`: how a random job picks its blocks. Parameters are kept in
 /// thousandths (`zipf:1.2` = 1200) so a scenario compares and prints exactly.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RandomDistribution {
     /// Uniform, each block once per pass (fio's random map): the default.
     #[default]
@@ -104,11 +104,16 @@ pub enum RandomDistribution {
     Pareto(u32),
     /// Normal around the middle of the region, the deviation in percent of it (`normal:10`).
     Normal(u32),
+    /// `zoned:50/5:30/15:20/80`: (percent of the accesses, percent of the region) per zone,
+    /// in order from the region's start.
+    Zoned(Vec<(u32, u32)>),
+    /// `zoned_abs:50/10g:50/100g`: (percent of the accesses, bytes) per zone.
+    ZonedAbs(Vec<(u32, u64)>),
 }
 
 impl RandomDistribution {
     /// The `random_distribution=` text.
-    pub fn to_text(self) -> String {
+    pub fn to_text(&self) -> String {
         let milli = |n: u32| {
             let frac = format!("{:03}", n % 1000);
             let frac = frac.trim_end_matches('0');
@@ -118,11 +123,24 @@ impl RandomDistribution {
                 format!("{}.{}", n / 1000, frac)
             }
         };
+        let zones = |z: Vec<String>| z.join(":");
         match self {
             RandomDistribution::Random => "random".to_string(),
-            RandomDistribution::Zipf(t) => format!("zipf:{}", milli(t)),
-            RandomDistribution::Pareto(h) => format!("pareto:{}", milli(h)),
-            RandomDistribution::Normal(d) => format!("normal:{}", milli(d)),
+            RandomDistribution::Zipf(t) => format!("zipf:{}", milli(*t)),
+            RandomDistribution::Pareto(h) => format!("pareto:{}", milli(*h)),
+            RandomDistribution::Normal(d) => format!("normal:{}", milli(*d)),
+            RandomDistribution::Zoned(z) => format!(
+                "zoned:{}",
+                zones(z.iter().map(|(a, r)| format!("{a}/{r}")).collect())
+            ),
+            RandomDistribution::ZonedAbs(z) => format!(
+                "zoned_abs:{}",
+                zones(
+                    z.iter()
+                        .map(|(a, b)| format!("{a}/{}", units::format_size(*b)))
+                        .collect()
+                )
+            ),
         }
     }
 }
@@ -161,6 +179,10 @@ pub struct JobSpec {
     pub bsrange: Option<(u64, u64)>,
     /// `bssplit=4k/10:64k/90`: block sizes and their percent of the I/Os (overrides `bs`).
     pub bssplit: Vec<(u64, u32)>,
+    /// `bssplit=READS,WRITES`: the writes' own split, when it differs from the reads'.
+    pub bssplit_write: Option<Vec<(u64, u32)>>,
+    /// `rw=read:8k`: bytes skipped (negative: stepped back) after each sequential I/O.
+    pub rw_skip: i64,
     /// `rate=`: bytes per second this clone may issue (0 = unlimited).
     pub rate: u64,
     /// `rate_iops=`: I/Os per second this clone may issue (0 = unlimited).
@@ -174,6 +196,8 @@ pub struct JobSpec {
     pub stonewall: bool,
     /// `new_group`: begin a new reporting group (without waiting).
     pub new_group: bool,
+    /// `wait_for=NAME`: start when every clone of the earlier job section NAME has finished.
+    pub wait_for: Option<String>,
     /// `loops=`: passes over the region.
     pub loops: u32,
     /// `io_size=` / `io_limit=`: bytes to transfer, independent of the region size.
@@ -229,6 +253,8 @@ impl Default for JobSpec {
             offset: 0,
             bsrange: None,
             bssplit: Vec::new(),
+            bssplit_write: None,
+            rw_skip: 0,
             rate: 0,
             rate_iops: 0,
             thinktime_ns: 0,
@@ -236,6 +262,7 @@ impl Default for JobSpec {
             random_distribution: RandomDistribution::Random,
             stonewall: false,
             new_group: false,
+            wait_for: None,
             loops: 1,
             io_size: None,
             number_ios: None,

@@ -237,32 +237,55 @@ fn job_name(key: &str, v: &str) -> Result<String, ScenarioError> {
     Ok(v.trim().to_string())
 }
 
-/// fio's `rw=` values; the fio patterns the model lacks are named as such.
-fn parse_rw(key: &str, v: &str) -> Result<Rw, ScenarioError> {
-    const ACCEPTED: &str = "read, write, randread, randwrite, randrw, rw (readwrite)";
+/// fio's `rw=` values, with the sequential offset modifier (`read:8k` skips 8 KiB after each
+/// I/O, `read:-8k` steps back); the fio patterns the model lacks are named as such. `r` and `w`
+/// are read and write, as fio's own examples write them.
+fn parse_rw(key: &str, v: &str) -> Result<(Rw, i64), ScenarioError> {
+    const ACCEPTED: &str =
+        "read, write, randread, randwrite, randrw, rw (readwrite), with :N on sequential ones";
     let (pattern, modifier) = v.split_once(':').unwrap_or((v, ""));
-    if !modifier.is_empty() {
+    let rw = match pattern.trim() {
+        "readwrite" => Rw::ReadWrite,
+        "r" => Rw::Read,
+        "w" => Rw::Write,
+        p => match Rw::ALL.iter().find(|r| r.name() == p) {
+            Some(rw) => *rw,
+            None if matches!(p, "trim" | "randtrim" | "trimwrite" | "randtrimwrite") => {
+                return Err(bad(
+                    key,
+                    v,
+                    "not modelled (eMMC discard/erase, CMD35/36/38: the card model has no erase)",
+                    ACCEPTED,
+                ))
+            }
+            None => return Err(bad(key, v, "not an I/O pattern", ACCEPTED)),
+        },
+    };
+    let modifier = modifier.trim();
+    if modifier.is_empty() {
+        return Ok((rw, 0));
+    }
+    if rw.is_random() {
         return Err(bad(
             key,
             v,
-            "not modelled (the ':N' offset modifier skips or repeats blocks)",
+            "not modelled (':N' on a random pattern: N I/Os per random offset)",
             ACCEPTED,
         ));
     }
-    if pattern == "readwrite" {
-        return Ok(Rw::ReadWrite);
-    }
-    if let Some(rw) = Rw::ALL.iter().find(|r| r.name() == pattern) {
-        return Ok(*rw);
-    }
-    match pattern {
-        "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => Err(bad(
-            key,
-            v,
-            "not modelled (eMMC discard/erase, CMD35/36/38: the card model has no erase)",
-            ACCEPTED,
-        )),
-        _ => Err(bad(key, v, "not an I/O pattern", ACCEPTED)),
+    let (neg, m) = match modifier.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, modifier),
+    };
+    let n = size(key, m, 0, MAX_DEVICE_BYTES, 512)? as i64;
+    Ok((rw, if neg { -n } else { n }))
+}
+
+fn rw_text(j: &JobSpec) -> String {
+    match j.rw_skip {
+        0 => j.rw.name().to_string(),
+        n if n < 0 => format!("{}:-{}", j.rw.name(), format_size(n.unsigned_abs())),
+        n => format!("{}:{}", j.rw.name(), format_size(n as u64)),
     }
 }
 
@@ -331,9 +354,33 @@ fn bsrange_text((lo, hi): (u64, u64)) -> String {
 }
 
 /// `bssplit=4k/10:64k/50:32k/40`; sizes without a percent share what the others leave.
+/// `READS,WRITES` gives the writes their own split (a third, trims', is ignored).
+#[allow(clippy::type_complexity)]
+fn parse_bssplit_rw(
+    key: &str,
+    v: &str,
+) -> Result<(Vec<(u64, u32)>, Option<Vec<(u64, u32)>>), ScenarioError> {
+    let mut parts = v.split(',');
+    let r = parts.next().unwrap_or("").trim();
+    let w = parts.next().map(str::trim).unwrap_or("");
+    match (r, w) {
+        (r, "") => Ok((parse_bssplit(key, r)?, None)),
+        ("", w) => Ok((parse_bssplit(key, w)?, None)),
+        (r, w) => {
+            let (r, w) = (parse_bssplit(key, r)?, parse_bssplit(key, w)?);
+            if r == w {
+                Ok((r, None))
+            } else {
+                Ok((r, Some(w)))
+            }
+        }
+    }
+}
+
+/// One split: `4k/10:64k/90`.
 fn parse_bssplit(key: &str, v: &str) -> Result<Vec<(u64, u32)>, ScenarioError> {
     const ACCEPTED: &str = "SIZE/PERCENT:SIZE/PERCENT..., e.g. 4k/10:64k/90";
-    let one = one_for_both(key, v, ACCEPTED)?;
+    let one = v;
     let mut out = Vec::new();
     let mut open = 0u32;
     for part in one.split(':').filter(|p| !p.trim().is_empty()) {
@@ -418,7 +465,8 @@ fn parse_distribution(key: &str, v: &str) -> Result<RandomDistribution, Scenario
         };
         i.checked_mul(1000)?.checked_add(f)
     };
-    let arg = arg.split(':').next().unwrap_or("");
+    let first = arg.split(':').next().unwrap_or("");
+    let arg = first;
     let d = match kind {
         "random" if arg.is_empty() => Some(RandomDistribution::Random),
         "zipf" => milli(arg)
@@ -430,12 +478,68 @@ fn parse_distribution(key: &str, v: &str) -> Result<RandomDistribution, Scenario
         "normal" | "gauss" => milli(arg)
             .filter(|&d| d > 0 && d <= 100_000)
             .map(RandomDistribution::Normal),
-        "zoned" | "zoned_abs" => {
-            return Err(bad(key, v, "not modelled (zoned access ranges)", ACCEPTED))
-        }
+        "zoned" | "zoned_abs" => return parse_zoned(key, v, kind == "zoned_abs"),
         _ => None,
     };
     d.ok_or_else(|| bad(key, v, "not a distribution", ACCEPTED))
+}
+
+/// `zoned:50/5:30/15:20/` (percent of accesses / percent of the region; an empty region share
+/// takes what the others leave) or `zoned_abs:50/10g:50/100g` (sizes in bytes).
+fn parse_zoned(key: &str, v: &str, abs: bool) -> Result<RandomDistribution, ScenarioError> {
+    const ACCEPTED: &str =
+        "zoned:ACCESS%/REGION%:... or zoned_abs:ACCESS%/SIZE:..., accesses adding up to 100";
+    let body = v.split_once(':').map_or("", |(_, b)| b);
+    let body = one_for_both(key, body, ACCEPTED)?;
+    let mut zones: Vec<(u32, u64)> = Vec::new();
+    let mut open = None;
+    for (i, z) in body.split(':').filter(|z| !z.trim().is_empty()).enumerate() {
+        let (a, r) = z
+            .split_once('/')
+            .ok_or_else(|| bad(key, v, "not a zone list", ACCEPTED))?;
+        let a = uint32(key, a.trim(), 0, 100)?;
+        let r = match r.trim() {
+            "" if open.is_none() && !abs => {
+                open = Some(i);
+                0
+            }
+            r if abs => size(key, r, 1, MAX_DEVICE_BYTES, 1)?,
+            r => uint(key, r, 0, 100)?,
+        };
+        zones.push((a, r));
+    }
+    let access: u32 = zones.iter().map(|z| z.0).sum();
+    let region: u64 = zones.iter().map(|z| z.1).sum();
+    if zones.is_empty() || access != 100 || (!abs && region > 100) {
+        return Err(bad(key, v, "not a zone list adding up to 100%", ACCEPTED));
+    }
+    if let Some(i) = open {
+        zones[i].1 = 100 - region;
+    }
+    Ok(if abs {
+        RandomDistribution::ZonedAbs(zones)
+    } else {
+        RandomDistribution::Zoned(zones.into_iter().map(|(a, r)| (a, r as u32)).collect())
+    })
+}
+
+/// A log option given bare (`write_bw_log`) is written back as the flag `1`.
+fn log_text(v: &Option<String>) -> Option<String> {
+    v.as_ref().map(|s| {
+        if s.is_empty() {
+            "1".to_string()
+        } else {
+            s.clone()
+        }
+    })
+}
+
+/// A log prefix, or none (bare, or `1`): fio then names the logs after the job.
+fn log_prefix(key: &str, v: Option<&str>) -> Result<String, ScenarioError> {
+    match v.map(str::trim) {
+        None | Some("1") => Ok(String::new()),
+        Some(p) => job_name(key, p),
+    }
 }
 
 fn opt_text(v: &Option<String>) -> Option<String> {
@@ -583,9 +687,12 @@ pub static OPTIONS: &[OptionRow] = &[
     job!("rw", &["readwrite"], "read, write, randread, randwrite, randrw, rw (readwrite)",
         "I/O pattern (alias: readwrite); rw: mixed sequential",
         example "randwrite",
-        set |j, k, v| j.rw = parse_rw(k, v1(v))?,
-        get |j| Some(j.rw.name().to_string()),
-        reset |j| j.rw = JobSpec::default().rw,
+        set |j, k, v| (j.rw, j.rw_skip) = parse_rw(k, v1(v))?,
+        get |j| Some(rw_text(j)),
+        reset |j| {
+            j.rw = JobSpec::default().rw;
+            j.rw_skip = 0
+        },
         form form(GW, "rw", "I/O pattern", Widget::Choices(RW_NAMES))),
     job!("rwmixread", &[], "0..=100", "percent of reads in randrw and rw (default 50)",
         example "70",
@@ -685,12 +792,18 @@ pub static OPTIONS: &[OptionRow] = &[
         get |j| j.bsrange.map(bsrange_text),
         reset |j| j.bsrange = None,
         form None),
-    job!("bssplit", &[], "SIZE/PERCENT:SIZE/PERCENT...",
-        "block sizes and their share of the I/Os, e.g. 4k/30:64k/70 (overrides bs)",
+    job!("bssplit", &[], "SIZE/PERCENT:SIZE/PERCENT...[,WRITES]",
+        "block sizes and their share of the I/Os, e.g. 4k/30:64k/70; after a comma the writes' (overrides bs)",
         example "4k/50:16k/50",
-        set |j, k, v| j.bssplit = parse_bssplit(k, v1(v))?,
-        get |j| (!j.bssplit.is_empty()).then(|| bssplit_text(&j.bssplit)),
-        reset |j| j.bssplit = Vec::new(),
+        set |j, k, v| (j.bssplit, j.bssplit_write) = parse_bssplit_rw(k, v1(v))?,
+        get |j| (!j.bssplit.is_empty()).then(|| match &j.bssplit_write {
+            Some(w) => format!("{},{}", bssplit_text(&j.bssplit), bssplit_text(w)),
+            None => bssplit_text(&j.bssplit),
+        }),
+        reset |j| {
+            j.bssplit = Vec::new();
+            j.bssplit_write = None
+        },
         form None),
     job!("rate", &[], "bytes per second, e.g. 10m (0 = unlimited)",
         "cap on the bandwidth each clone issues",
@@ -719,7 +832,7 @@ pub static OPTIONS: &[OptionRow] = &[
         get |j| Some(j.thinktime_blocks.to_string()),
         reset |j| j.thinktime_blocks = 1,
         form None),
-    job!("random_distribution", &[], "random, zipf:THETA, pareto:H, normal:DEV",
+    job!("random_distribution", &[], "random, zipf:THETA, pareto:H, normal:DEV, zoned:..., zoned_abs:...",
         "how random jobs pick blocks: uniform (default) or skewed toward hot blocks",
         example "zipf:1.2",
         set |j, k, v| j.random_distribution = parse_distribution(k, v1(v))?,
@@ -738,6 +851,13 @@ pub static OPTIONS: &[OptionRow] = &[
         set |j, k, v| j.new_group = flag(k, v)?,
         get |j| Some(b(j.new_group)),
         reset |j| j.new_group = false,
+        form None),
+    job!("wait_for", &[], "an earlier job's name",
+        "start when every clone of that job has finished",
+        example "writer",
+        set |j, k, v| j.wait_for = Some(job_name(k, v1(v))?),
+        get |j| opt_text(&j.wait_for),
+        reset |j| j.wait_for = None,
         form None),
     job!("loops", &[], "1..=1000000", "passes over the region (default 1)",
         example "2",
@@ -826,22 +946,22 @@ pub static OPTIONS: &[OptionRow] = &[
         get |j| opt_text(&j.write_iolog),
         reset |j| j.write_iolog = None,
         form None),
-    job!("write_bw_log", &[], "file prefix", "write PREFIX_bw.N.log (KiB/s per I/O or per log_avg_msec)",
+    job!("write_bw_log", &[], "flag or file prefix", "write PREFIX_bw.N.log (KiB/s per I/O or per log_avg_msec)",
         example "run",
-        set |j, k, v| j.write_bw_log = Some(job_name(k, v1(v))?),
-        get |j| opt_text(&j.write_bw_log),
+        set |j, k, v| j.write_bw_log = Some(log_prefix(k, v)?),
+        get |j| log_text(&j.write_bw_log),
         reset |j| j.write_bw_log = None,
         form None),
-    job!("write_lat_log", &[], "file prefix", "write PREFIX_{lat,clat,slat}.N.log (ns)",
+    job!("write_lat_log", &[], "flag or file prefix", "write PREFIX_{lat,clat,slat}.N.log (ns)",
         example "run",
-        set |j, k, v| j.write_lat_log = Some(job_name(k, v1(v))?),
-        get |j| opt_text(&j.write_lat_log),
+        set |j, k, v| j.write_lat_log = Some(log_prefix(k, v)?),
+        get |j| log_text(&j.write_lat_log),
         reset |j| j.write_lat_log = None,
         form None),
-    job!("write_iops_log", &[], "file prefix", "write PREFIX_iops.N.log",
+    job!("write_iops_log", &[], "flag or file prefix", "write PREFIX_iops.N.log",
         example "run",
-        set |j, k, v| j.write_iops_log = Some(job_name(k, v1(v))?),
-        get |j| opt_text(&j.write_iops_log),
+        set |j, k, v| j.write_iops_log = Some(log_prefix(k, v)?),
+        get |j| log_text(&j.write_iops_log),
         reset |j| j.write_iops_log = None,
         form None),
     job!("log_avg_msec", &[], "0..=86400000", "average log entries over windows of this many ms (0 = every I/O)",
@@ -1075,6 +1195,45 @@ pub static OPTIONS: &[OptionRow] = &[
     ignored("ba", "any", "accepted, no effect in the model: random offsets are aligned to the smallest block size"),
     ignored("bs_unaligned", "any", "accepted, no effect in the model: block sizes are multiples of 512"),
     ignored("bs_is_seq_rand", "any", "accepted, no effect in the model: bs applies to every I/O"),
+    ignored("threads", "any", "accepted, no effect in the model: threads and processes cost the same in the model"),
+    ignored("flow", "any", "accepted, no effect in the model: jobs are not throttled against each other"),
+    ignored("flow_sleep", "any", "accepted, no effect in the model: jobs are not throttled against each other"),
+    ignored("latency_target", "any", "accepted, no effect in the model: the queue depth search is not simulated: jobs run at iodepth"),
+    ignored("latency_window", "any", "accepted, no effect in the model: the queue depth search is not simulated: jobs run at iodepth"),
+    ignored("latency_percentile", "any", "accepted, no effect in the model: the queue depth search is not simulated: jobs run at iodepth"),
+    ignored("latency_run", "any", "accepted, no effect in the model: the queue depth search is not simulated: jobs run at iodepth"),
+    ignored("rwmixcycle", "any", "accepted, no effect in the model: reads and writes are mixed per I/O"),
+    ignored("ignore_error", "any", "accepted, no effect in the model: errors are counted, jobs continue"),
+    ignored("error_dump", "any", "accepted, no effect in the model: errors are counted, jobs continue"),
+    ignored("exit_what", "any", "accepted, no effect in the model: jobs end on their own"),
+    ignored("dedupe_mode", "any", "accepted, no effect in the model: the card does not deduplicate"),
+    ignored("dedupe_global", "any", "accepted, no effect in the model: the card does not deduplicate"),
+    ignored("dedupe_working_set_percentage", "any", "accepted, no effect in the model: the card does not deduplicate"),
+    ignored("cmdprio", "any", "accepted, no effect in the model: I/O priority has no effect without a scheduler"),
+    ignored("cmdprio_class", "any", "accepted, no effect in the model: I/O priority has no effect without a scheduler"),
+    ignored("cmdprio_bssplit", "any", "accepted, no effect in the model: I/O priority has no effect without a scheduler"),
+    ignored("log_prio", "any", "accepted, no effect in the model: I/O priority has no effect without a scheduler"),
+    ignored("verify_write_sequence", "any", "accepted, no effect in the model: the data pattern is not modelled"),
+    ignored("verify_state_save", "any", "accepted, no effect in the model: the data pattern is not modelled"),
+    ignored("verify_only", "any", "accepted, no effect in the model: the verification read pass is not modelled"),
+    ignored("rate_poisson", "any", "accepted, no effect in the model: rate is paced linearly"),
+    ignored("zonesize", "any", "accepted, no effect in the model: zones apply only with zonemode, which is none"),
+    ignored("zoneskip", "any", "accepted, no effect in the model: zones apply only with zonemode, which is none"),
+    ignored("zonerange", "any", "accepted, no effect in the model: zones apply only with zonemode, which is none"),
+    ignored("log_unix_epoch", "any", "accepted, no effect in the model: log times are ms from the job's start"),
+    ignored("log_alternate_epoch", "any", "accepted, no effect in the model: log times are ms from the job's start"),
+    ignored("ioprio", "any", "accepted, no effect in the model: I/O priority has no effect without a scheduler"),
+    ignored("cpuload", "any", "accepted, no effect in the model: CPU load is not modelled"),
+    ignored("cpuchunks", "any", "accepted, no effect in the model: CPU load is not modelled"),
+    ignored("ramp_size", "any", "accepted, no effect in the model: ramp_time only"),
+    ignored("job_max_open_zones", "any", "accepted, no effect in the model: zones apply only with zonemode, which is none"),
+    ignored("max_open_zones", "any", "accepted, no effect in the model: zones apply only with zonemode, which is none"),
+    ignored("openfiles", "any", "accepted, no effect in the model: files are regions of the device"),
+    ignored("file_append", "any", "accepted, no effect in the model: files are regions of the device"),
+    ignored("opendir", "any", "accepted, no effect in the model: files are regions of the device"),
+    ignored("trim_percentage", "any", "accepted, no effect in the model: trims are not modelled"),
+    ignored("trim_backlog", "any", "accepted, no effect in the model: trims are not modelled"),
+    ignored("trim_verify_zero", "any", "accepted, no effect in the model: trims are not modelled"),
     ignored("exec_prerun", "any", "accepted, no effect in the model: no commands run"),
     ignored("exec_postrun", "any", "accepted, no effect in the model: no commands run"),
 ];

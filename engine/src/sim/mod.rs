@@ -74,6 +74,8 @@ pub struct Simulator {
     pub(crate) data_ios: u64,
     /// Split I/Os in flight, by I/O id.
     pub(crate) split: std::collections::HashMap<u64, crate::workload::SplitIo>,
+    /// The latest stonewall phase begun.
+    pub(crate) phase_started: u32,
 }
 
 impl Simulator {
@@ -124,11 +126,18 @@ impl Simulator {
                     || spec.write_bw_log.is_some()
                     || spec.write_lat_log.is_some()
                     || spec.write_iops_log.is_some();
+                // `wait_for=NAME`: the last section of that name before this one.
+                let waits = spec
+                    .wait_for
+                    .as_ref()
+                    .and_then(|w| scn.jobs[..s].iter().rposition(|e| e.name == *w))
+                    .map(|i| i as u32);
                 for k in 0..spec.numjobs {
                     let index = jobs.len() as u32;
                     let mut job = Job::new(spec, index, scn.randseed, index as u64)
                         .clone_no(k, spec)
-                        .in_group(group, phase);
+                        .in_group(group, phase)
+                        .in_section(s as u32, waits);
                     match replay {
                         Some((i, bytes)) => {
                             job = job.replaying(i, spec.loops, spec.replay_no_stall);
@@ -206,6 +215,7 @@ impl Simulator {
             iologs,
             data_ios: 0,
             split: std::collections::HashMap::new(),
+            phase_started: 0,
         };
         if let Some(t) = scn.power_cut_ns {
             sim.q.push(t, Event::PowerCut);

@@ -64,10 +64,13 @@ fn unit(rng: &mut Rng) -> f64 {
 }
 
 /// A rank in 0..n drawn from `d` (`Random` is uniform).
-pub fn rank(d: RandomDistribution, rng: &mut Rng, n: u64) -> u64 {
+pub fn rank(d: &RandomDistribution, rng: &mut Rng, n: u64) -> u64 {
     let n = n.max(1);
-    let r = match d {
+    let r = match *d {
         RandomDistribution::Random => return rng.below(n),
+        RandomDistribution::Zoned(_) | RandomDistribution::ZonedAbs(_) => {
+            return zoned(d, rng, n, 1)
+        }
         RandomDistribution::Zipf(milli) => zipf(milli as f64 / 1000.0, rng, n),
         RandomDistribution::Pareto(milli) => {
             // fio pareto_next: (n - 1) * u^(log h / log(1 - h)).
@@ -89,6 +92,34 @@ pub fn rank(d: RandomDistribution, rng: &mut Rng, n: u64) -> u64 {
         }
     };
     r.min(n - 1)
+}
+
+/// A block in 0..n for fio's zoned distributions (lib/rand.c zoned ranges): a zone is chosen by
+/// its share of the accesses, a block uniformly inside it. Zones lie in order from the start of
+/// the region; `block_bytes` converts `zoned_abs` sizes to blocks.
+pub fn zoned(d: &RandomDistribution, rng: &mut Rng, n: u64, block_bytes: u64) -> u64 {
+    let zones: Vec<(u32, u64)> = match d {
+        RandomDistribution::Zoned(z) => z
+            .iter()
+            .map(|&(a, pct)| (a, n * u64::from(pct) / 100))
+            .collect(),
+        RandomDistribution::ZonedAbs(z) => z
+            .iter()
+            .map(|&(a, bytes)| (a, bytes / block_bytes.max(1)))
+            .collect(),
+        _ => return rng.below(n),
+    };
+    let r = rng.below(100) as u32;
+    let (mut acc, mut start) = (0u32, 0u64);
+    for (a, len) in zones {
+        acc += a;
+        if r < acc {
+            let len = len.max(1).min(n.saturating_sub(start).max(1));
+            return (start + rng.below(len)).min(n - 1);
+        }
+        start += len;
+    }
+    rng.below(n)
 }
 
 /// Zipf over 1..=n by rejection-inversion (Hörmann and Derflinger, 1996), O(1) per draw.
@@ -152,7 +183,7 @@ mod tests {
         let mut rng = Rng::new(1, 2);
         let n = 1000;
         let z: Vec<u64> = (0..20_000)
-            .map(|_| rank(RandomDistribution::Zipf(1200), &mut rng, n))
+            .map(|_| rank(&RandomDistribution::Zipf(1200), &mut rng, n))
             .collect();
         let top10 = z.iter().filter(|&&r| r < 10).count();
         assert!(
@@ -161,7 +192,7 @@ mod tests {
         );
         assert!(z.iter().all(|&r| r < n));
         let g: Vec<u64> = (0..20_000)
-            .map(|_| rank(RandomDistribution::Normal(10_000), &mut rng, n))
+            .map(|_| rank(&RandomDistribution::Normal(10_000), &mut rng, n))
             .collect();
         let mid = g.iter().filter(|&&r| (400..600).contains(&r)).count();
         assert!(
@@ -169,9 +200,15 @@ mod tests {
             "normal:10 keeps most draws within 1 sd: {mid}"
         );
         let p: Vec<u64> = (0..20_000)
-            .map(|_| rank(RandomDistribution::Pareto(900), &mut rng, n))
+            .map(|_| rank(&RandomDistribution::Pareto(900), &mut rng, n))
             .collect();
         let hot = p.iter().filter(|&&r| r >= 900).count();
         assert!(hot > 20_000 / 2, "pareto:0.9 concentrates draws: {hot}");
+        let z = RandomDistribution::Zoned(vec![(50, 5), (30, 15), (20, 80)]);
+        let first = (0..20_000).filter(|_| rank(&z, &mut rng, n) < 50).count();
+        assert!(
+            (9_000..11_000).contains(&first),
+            "zoned: half the draws in the first 5%: {first}"
+        );
     }
 }

@@ -42,8 +42,8 @@ enum BsGen {
     Fixed(u64),
     /// A multiple of `lo` in lo..=hi.
     Range(u64, u64),
-    /// (size, cumulative percent).
-    Split(Vec<(u64, u32)>),
+    /// (size, cumulative percent) for reads and for writes.
+    Split(Vec<(u64, u32)>, Vec<(u64, u32)>),
 }
 
 /// What the job does next.
@@ -88,10 +88,15 @@ pub struct Job {
     pub group: u32,
     /// The job starts once every job of an earlier phase is done (`stonewall`).
     pub phase: u32,
+    /// Its job section, and the section it waits for (`wait_for`).
+    section: u32,
+    waits_for: Option<u32>,
     rw: Rw,
     rwmixread: u32,
     bs: BsGen,
     min_bs: u64,
+    /// `rw=read:N`: bytes skipped after each sequential I/O.
+    skip: i64,
     /// `min_bs` blocks in the region (random offsets are drawn among them).
     blocks: u64,
     /// Region start on the device and its size.
@@ -163,16 +168,21 @@ impl Job {
         let bs = if let Some((lo, hi)) = spec.bsrange {
             BsGen::Range(lo, hi)
         } else if !spec.bssplit.is_empty() {
-            let mut cum = 0;
-            BsGen::Split(
-                spec.bssplit
-                    .iter()
+            let cumulative = |v: &[(u64, u32)]| {
+                let mut cum = 0;
+                v.iter()
                     .map(|&(b, p)| {
                         cum += p;
                         (b, cum)
                     })
-                    .collect(),
-            )
+                    .collect::<Vec<_>>()
+            };
+            let reads = cumulative(&spec.bssplit);
+            let writes = spec
+                .bssplit_write
+                .as_deref()
+                .map_or_else(|| reads.clone(), cumulative);
+            BsGen::Split(reads, writes)
         } else {
             BsGen::Fixed(min_bs)
         };
@@ -181,10 +191,13 @@ impl Job {
             index,
             group: 0,
             phase: 0,
+            section: 0,
+            waits_for: None,
             rw: spec.rw,
             rwmixread: spec.rwmixread,
             bs,
             min_bs,
+            skip: spec.rw_skip,
             blocks,
             base: spec.offset,
             region,
@@ -209,7 +222,7 @@ impl Job {
             rate: spec.rate,
             rate_iops: spec.rate_iops,
             perm,
-            dist: spec.random_distribution,
+            dist: spec.random_distribution.clone(),
             rand_draws: 0,
             rng,
             fua_writes: spec.sync,
@@ -243,6 +256,13 @@ impl Job {
     pub fn in_group(mut self, group: u32, phase: u32) -> Job {
         self.group = group;
         self.phase = phase;
+        self
+    }
+
+    /// Its job section, and the section whose clones must finish before it starts.
+    pub fn in_section(mut self, section: u32, waits_for: Option<u32>) -> Job {
+        self.section = section;
+        self.waits_for = waits_for;
         self
     }
 
@@ -349,11 +369,12 @@ impl Job {
         self.step(now, &[]) == Step::Issue
     }
 
-    fn pick_bs(&mut self) -> u64 {
+    fn pick_bs(&mut self, op: Op) -> u64 {
         match &self.bs {
             BsGen::Fixed(b) => *b,
             BsGen::Range(lo, hi) => lo * (1 + self.rng.below(hi / lo)),
-            BsGen::Split(v) => {
+            BsGen::Split(r, w) => {
+                let v = if op == Op::Write { w } else { r };
                 let r = self.rng.below(100) as u32;
                 v.iter()
                     .find(|&&(_, cum)| r < cum)
@@ -400,7 +421,19 @@ impl Job {
                 o.fua || (op == Op::Write && self.fua_writes),
             );
         }
-        let len = self.pick_bs().min(self.region);
+        // The direction first: bssplit may differ for reads and writes.
+        let op = match self.rw {
+            Rw::Read | Rw::RandRead => Op::Read,
+            Rw::Write | Rw::RandWrite => Op::Write,
+            Rw::RandRw | Rw::ReadWrite => {
+                if self.rng.below(100) < self.rwmixread as u64 {
+                    Op::Read
+                } else {
+                    Op::Write
+                }
+            }
+        };
+        let len = self.pick_bs(op).min(self.region);
         let n = self.issued;
         self.issued += 1;
         self.issued_bytes += len;
@@ -408,8 +441,11 @@ impl Job {
             Some(p) => {
                 let draw = self.rand_draws;
                 self.rand_draws += 1;
-                let block = match self.dist {
+                let block = match &self.dist {
                     RandomDistribution::Random => p.get(draw % self.blocks),
+                    d @ (RandomDistribution::Zoned(_) | RandomDistribution::ZonedAbs(_)) => {
+                        dist::zoned(d, &mut self.rng, self.blocks, self.min_bs)
+                    }
                     d => p.get(dist::rank(d, &mut self.rng, self.blocks)),
                 };
                 let off = block * self.min_bs;
@@ -426,19 +462,15 @@ impl Job {
                     *pos = 0;
                 }
                 let off = f * self.file_bytes + *pos;
-                *pos += len;
-                off
-            }
-        };
-        let op = match self.rw {
-            Rw::Read | Rw::RandRead => Op::Read,
-            Rw::Write | Rw::RandWrite => Op::Write,
-            Rw::RandRw | Rw::ReadWrite => {
-                if self.rng.below(100) < self.rwmixread as u64 {
-                    Op::Read
+                // `rw=read:N` skips N bytes after each I/O (a negative N steps backwards,
+                // wrapping to the end of the file).
+                let next = *pos as i64 + len as i64 + self.skip;
+                *pos = if next < 0 {
+                    (self.file_bytes - len) / self.min_bs * self.min_bs
                 } else {
-                    Op::Write
-                }
+                    next as u64
+                };
+                off
             }
         };
         if op == Op::Write && self.fsync_every > 0 {
@@ -540,12 +572,31 @@ impl Simulator {
         self.start_phase(0);
     }
 
-    /// Starts every job of stonewall phase `phase` now.
+    /// Starts every job of stonewall phase `phase` now (but not those still waiting for a
+    /// section with `wait_for`).
     fn start_phase(&mut self, phase: u32) {
+        self.phase_started = self.phase_started.max(phase);
+        self.start_ready();
+    }
+
+    /// Whether every clone of job section `s` has finished.
+    fn section_done(&self, s: u32) -> bool {
+        self.jobs
+            .iter()
+            .filter(|x| x.section == s)
+            .all(|x| x.finished)
+    }
+
+    /// Starts the jobs whose phase has begun and whose `wait_for` section is done.
+    fn start_ready(&mut self) {
         let now = self.now;
         for j in 0..self.jobs.len() {
+            let waits = self.jobs[j].waits_for;
+            if waits.is_some_and(|s| !self.section_done(s)) {
+                continue;
+            }
             let job = &mut self.jobs[j];
-            if job.phase != phase {
+            if job.phase > self.phase_started || job.t_start.is_some() {
                 continue;
             }
             let t = now + job.startdelay_ns;
@@ -733,6 +784,12 @@ impl Simulator {
             .all(|x| x.finished);
         if phase_done && self.jobs.iter().any(|x| x.phase == phase + 1) {
             self.start_phase(phase + 1);
+        } else if self
+            .jobs
+            .iter()
+            .any(|x| x.waits_for.is_some() && x.t_start.is_none())
+        {
+            self.start_ready();
         }
     }
 }
