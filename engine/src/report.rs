@@ -108,6 +108,16 @@ impl SimStats {
     pub fn stage(&self, s: Stage) -> u64 {
         self.stage_ns.get(s.index()).copied().unwrap_or(0)
     }
+    /// Share of `elapsed_ns` the bus was busy (command, card access, data, card busy), in
+    /// percent, at most 100 (a transfer's phases are booked when it starts, so mid-run they can
+    /// reach past now); 0 when no time elapsed.
+    pub fn bus_busy_pct(&self, elapsed_ns: u64) -> f64 {
+        if elapsed_ns == 0 {
+            0.0
+        } else {
+            (self.bus_busy_ns as f64 * 100.0 / elapsed_ns as f64).min(100.0)
+        }
+    }
 }
 
 /// What a power cut cost (`power_cut=`, or the UI's plug).
