@@ -12,7 +12,9 @@ use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
 use mmcsim_engine::scenario::options::reset_option;
 use mmcsim_engine::scenario::{apply_option, OptionScope};
-use mmcsim_engine::{Report, Scenario, Simulator};
+use mmcsim_engine::{Report, Scenario};
+
+use crate::session::Session;
 
 /// Events written to a trace export at most. The export runs its own simulation in one call, so
 /// the cap bounds how long the page is busy: 50 000 events are about 3 300 requests, 5 MB of JSON
@@ -29,7 +31,7 @@ pub fn scenario_from_jobfile(text: &str) -> Result<Scenario, String> {
     if scn.jobs.is_empty() && scn.mmc_test.is_none() {
         return Err("the job file has no job section and no job option".to_string());
     }
-    Simulator::new(&scn).map_err(|e| e.to_string())?;
+    Session::start(&scn).map_err(|e| e.message)?;
     Ok(scn)
 }
 
