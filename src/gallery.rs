@@ -1,5 +1,5 @@
 //! The gallery of the seed experiments: one entry per measured patch series
-//! ([`calibration::SERIES`]), its A/B link, a guided walk-through, and the authors' table
+//! ([`SERIES`]), its A/B link, a guided walk-through, and the authors' table
 //! recomputed by the engine a slice of events at a time.
 //!
 //! Plain logic, no browser code (the page in `gallery_view.rs` owns the frames), so it builds

@@ -2,11 +2,12 @@
 //! goes: the pipeline view (and B's beside it in an A/B comparison), the bus strip, the
 //! explanation panel, the live charts and the A/B table.
 //!
-//! The sides are [`Session`]s on one lockstep [`Clock`]; each animation frame hands the clock
-//! its timestamp, then reads what to draw. The picture (snapshot, bus strip) is refreshed every
-//! frame; the charts, the summary and the table about twice a second, one chart per frame
-//! ([`Staggered`]). The page (the gallery's walk-through) drives the view through its `command`
-//! prop ([`WatchCommand`]), the reader through the time controls and the keyboard.
+//! The sides ([`Sides`]: A's and B's [`crate::session::Session`]s) run on one lockstep
+//! [`Clock`]; each animation frame hands the clock its timestamp, then reads what to draw. The
+//! picture (snapshot, bus strip) is refreshed every frame; the charts, the summary and the
+//! table about twice a second, one chart per frame ([`crate::frames::Staggered`]). The page
+//! (the gallery's walk-through) drives the view through its `command` prop ([`WatchCommand`]),
+//! the reader through the time controls and the keyboard.
 
 use std::rc::Rc;
 
