@@ -9,6 +9,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::controls::{form_spec, ControlKind};
+use crate::figures::merged_clat;
 use crate::format;
 
 /// One row of the A/B table.
@@ -35,8 +36,7 @@ impl DeltaRow {
 pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
     let fig = |r: &Report| {
         let m = r.merged();
-        let mut clat = m.read.clat.clone();
-        clat.merge(&m.write.clat);
+        let clat = merged_clat(r);
         let ios = (m.read.total_ios + m.write.total_ios) as f64;
         let secs = r.sim.simulated_ns as f64 / 1e9;
         let per_sec = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
@@ -52,12 +52,7 @@ pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
                 0.0
             },
             r.sim.requeues as f64,
-            // The engine books a transfer's phases when it starts: clamp what lies past now.
-            if r.sim.simulated_ns > 0 {
-                (r.sim.bus_busy_ns as f64 * 100.0 / r.sim.simulated_ns as f64).min(100.0)
-            } else {
-                0.0
-            },
+            r.sim.bus_busy_pct(),
         ]
     };
     let (fa, fb) = (fig(a), fig(b));

@@ -11,6 +11,8 @@ use std::collections::HashMap;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::RequestView;
 use mmcsim_engine::Snapshot;
+use mmcsim_engine::CQE_TASKS;
+use mmcsim_engine::HSQ_NUM_SLOTS;
 use mmcsim_engine::{MmcPath, Op, Stage};
 
 /// Height of the view box (the width is [`WIDTH`]).
@@ -26,6 +28,17 @@ pub const MAX_LANES: usize = 32;
 pub const MAX_IN_BOX: usize = 40;
 /// Cell size of the hsq slot grid (8 x 8 slots).
 pub const SLOT: f64 = 19.0;
+
+/// Slots the host queue column draws: hsq's `HSQ_NUM_SLOTS` (one per blk-mq tag), cqhci's
+/// task slots (the engine's `CQE_TASKS` for data plus the one DCMD slot), or the legacy
+/// path's current and prepared request.
+pub fn host_slots(path: MmcPath) -> u16 {
+    match path {
+        MmcPath::Hsq => HSQ_NUM_SLOTS as u16,
+        MmcPath::Cqe => CQE_TASKS as u16 + 1,
+        MmcPath::Legacy => 2,
+    }
+}
 
 /// A column of the view: its layer, left edge and width.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -171,7 +184,7 @@ pub fn blk_boxes() -> [(f64, f64, f64, f64); 2] {
     ]
 }
 
-/// Top-left of hsq slot `slot` (0..64) in the 8 x 8 grid.
+/// Top-left of hsq slot `slot` (0..`HSQ_NUM_SLOTS`) in the 8 x 8 grid.
 pub fn slot_xy(slot: u16) -> (f64, f64) {
     let c = column(Layer::HostQueue);
     let (col, row) = ((slot % 8) as f64, (slot / 8) as f64);
@@ -255,7 +268,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
             }
             (Layer::HostQueue, _) => match (path, r.tag) {
                 (MmcPath::Hsq, Some(tag)) | (MmcPath::Cqe, Some(tag)) => {
-                    let (x, y) = slot_xy(tag % 64);
+                    let (x, y) = slot_xy(tag % HSQ_NUM_SLOTS as u16);
                     Some((x + SLOT / 2.0, y + SLOT / 2.0))
                 }
                 _ => {
@@ -328,8 +341,13 @@ pub fn occupied_slots(s: &Snapshot) -> Vec<(u16, TokenKind, bool)> {
             )
         })
         .filter_map(|r| {
-            r.tag
-                .map(|t| (t % 64, TokenKind::of(r), Some(r.id) == on_bus))
+            r.tag.map(|t| {
+                (
+                    t % HSQ_NUM_SLOTS as u16,
+                    TokenKind::of(r),
+                    Some(r.id) == on_bus,
+                )
+            })
         })
         .collect()
 }
