@@ -55,14 +55,17 @@ fn check(path: &Path, actual: &str, bless: bool) -> Option<String> {
 fn golden_outputs_are_unchanged() {
     let bless = std::env::var_os("MMCSIM_BLESS").is_some();
     let dirs = golden_dirs();
-    assert!(dirs.len() >= 12, "expected a dozen golden scenarios, found {}", dirs.len());
+    assert!(
+        dirs.len() >= 12,
+        "expected a dozen golden scenarios, found {}",
+        dirs.len()
+    );
     let mut failures = Vec::new();
     for dir in &dirs {
         let text = std::fs::read_to_string(dir.join("job.fio")).expect("job.fio");
         let scn = parse_jobfile(&text, Scenario::default())
             .unwrap_or_else(|e| panic!("{}: {}", dir.display(), e));
-        let mut sim =
-            Simulator::new(&scn).unwrap_or_else(|e| panic!("{}: {}", dir.display(), e));
+        let mut sim = Simulator::new(&scn).unwrap_or_else(|e| panic!("{}: {}", dir.display(), e));
         sim.run_to_end();
         let json = fio_json(&scn, &sim.report());
         let link = format!("{}\n", encode_query(&scn, None));
