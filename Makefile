@@ -3,7 +3,14 @@
 #   make setup   install what this machine lacks (skips what is present at the right version)
 #   make serve   trunk serve on http://127.0.0.1:8080 (dev build, rebuilds on change)
 #   make build   release build of the web app into dist/
-#   make test    native tests, headless browser tests (wasm-bindgen-test), end-to-end test
+#   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
+#                test; fails if the tests changed the work tree (scripts/tree-state.sh)
+#   make lint    cargo fmt --check, cargo clippy -D warnings (native crates, and the web crates
+#                on wasm32)
+#   make screenshots  the end-to-end tests, saving the README's pictures into docs/ (make test
+#                saves them into target/screenshots/, ignored)
+#   make bench   the heaviest seed job natively and compiled to wasm in headless Chromium:
+#                events per second of each and their ratio (engine/benches, bench/wasm)
 #   make bench-web  frame time of the pipeline view in headless Chromium
 #
 # Everything runs offline: tools are pinned and installed once by scripts/setup.sh.
@@ -26,7 +33,8 @@ WEB_PACKAGE := mmcsim
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver
 
-.PHONY: setup setup-browser serve build test test-native test-wasm test-e2e bench-web
+.PHONY: setup setup-browser serve build test lint test-native test-wasm test-e2e screenshots \
+        bench bench-web
 
 setup:
 	scripts/setup.sh
@@ -40,8 +48,27 @@ serve: setup
 build: setup
 	trunk build --release
 
+# The work tree's state is taken before and after the tests: they may not change it (their
+# outputs go to target/), while a developer's own uncommitted edits, there before and after,
+# are no failure.
 test: setup-browser
-	$(MAKE) --no-print-directory test-native test-wasm test-e2e
+	before=$$(scripts/tree-state.sh); \
+	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e; \
+	after=$$(scripts/tree-state.sh); \
+	if [[ "$$before" != "$$after" ]]; then \
+	    echo "make test: the tests changed the work tree (git status, before and after):" >&2; \
+	    diff <(printf '%s\n' "$$before") <(printf '%s\n' "$$after") >&2 || true; \
+	    exit 1; \
+	fi; \
+	echo "make test: the work tree is as the tests found it"
+
+# Formatting and clippy, warnings as errors: the native crates, and the web crates on wasm32
+# (where their browser code and browser tests compile).
+lint:
+	cargo fmt --all -- --check
+	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components \
+	    --all-targets -- -D warnings
 
 test-native:
 	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
@@ -53,6 +80,11 @@ test-wasm:
 test-e2e:
 	trunk build --release
 	node --test tests/e2e/
+
+# The end-to-end tests with their screenshots saved into docs/ (the README's pictures).
+screenshots: setup-browser
+	trunk build --release
+	MMCSIM_SCREENSHOTS=docs node --test tests/e2e/
 
 # Frame time of the pipeline view in headless Chromium (printed, not asserted).
 bench-web:
