@@ -25,8 +25,10 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 # Crates whose tests run natively (plain #[test]s are silently skipped on wasm32).
 # Extend this list rather than adding another cargo test line.
 # mmcsim (the web app) too: its plain-logic modules (gallery, exports) have #[test]s; its
-# browser tests are wasm32-only and compile to nothing here.
-NATIVE_PACKAGES := mmcsim-engine mmcsim-cli mmcsim
+# browser tests are wasm32-only and compile to nothing here. mmcsim-components: yew, web-sys and
+# plotters compile natively, so its plain functions (format, pipeline_layout, abcompare's delta
+# rows, timeline's rects, controls' form) are tested here too, next to them.
+NATIVE_PACKAGES := mmcsim-engine mmcsim-cli mmcsim mmcsim-components
 # The web app crate; its tests/ are wasm-bindgen-test browser tests.
 WEB_PACKAGE := mmcsim
 
@@ -85,6 +87,19 @@ test-e2e:
 screenshots: setup-browser
 	trunk build --release
 	MMCSIM_SCREENSHOTS=docs node --test tests/e2e/
+
+# The heaviest seed job natively and as wasm in headless Chromium, side by side (printed, not
+# asserted; bench/run.mjs): the wasm as the page builds it ([profile.web] + wasm-opt -Oz) and at
+# opt-level 3 ([profile.release] + wasm-opt -O3).
+BENCH_WASM := target/bench-wasm
+bench: setup-browser
+	cargo build --release -p mmcsim-bench --bin mmcsim-bench
+	cargo build --target wasm32-unknown-unknown --profile web -p mmcsim-bench --lib
+	cargo build --target wasm32-unknown-unknown --release -p mmcsim-bench --lib
+	mkdir -p $(BENCH_WASM)
+	wasm-opt -Oz target/wasm32-unknown-unknown/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web.wasm
+	wasm-opt -O3 target/wasm32-unknown-unknown/release/mmcsim_bench.wasm -o $(BENCH_WASM)/o3.wasm
+	node bench/run.mjs
 
 # Frame time of the pipeline view in headless Chromium (printed, not asserted).
 bench-web:
