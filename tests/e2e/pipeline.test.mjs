@@ -1,8 +1,9 @@
 // End-to-end test of "Watch the pipeline" on the release build in dist/ (`make test-e2e` builds
 // it): each platform preset's headline effect is seen in the animation and saved as
-// pipeline-<preset>.png (target/screenshots/, or docs/ under `make screenshots`); the time controls, the keyboard, reduced motion and the A/B link
-// are driven as a user would. Any console error or page error fails the test. The frame-time
-// figures are printed, not asserted (`make bench-web` runs the fuller benchmark).
+// pipeline-<preset>.png (target/screenshots/, or docs/ under `make screenshots`); the time
+// controls, the keyboard, reduced motion and the A/B link are driven as a user would. Any
+// console error or page error fails the test. The frame-time figures are printed, not asserted
+// (`make bench-web` runs the fuller benchmark).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, openPage, frameStats, screenshotPath } from './harness.mjs';
