@@ -217,8 +217,10 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
 });
 
 test('pulling the plug in the FUA-off random write run loses acknowledged writes', async () => {
-    // A long run (1 GiB of 4 KiB O_SYNC writes), so it is still running when the plug is pulled.
-    const { page, problems, close } = await openPage(env, '?platform=unisoc-fua-2022&rw=randwrite&bs=4k&sync=1&fua=0&size=1g');
+    // A long run (8 GiB of 4 KiB O_SYNC writes, 2 million requests), so it is still running when
+    // the plug is pulled: 1 GiB ran to its end within a fraction of a second on an idle machine,
+    // between the progress check and the click, and the click then found no run to cut.
+    const { page, problems, close } = await openPage(env, '?platform=unisoc-fua-2022&rw=randwrite&bs=4k&sync=1&fua=0&size=8g');
     await page.click('#run');
     await page.waitForFunction(() => Number(document.querySelector('[role=progressbar]').getAttribute('aria-valuenow')) >= 1);
     await page.click('#pull-plug');
