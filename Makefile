@@ -54,7 +54,7 @@ build: setup
 # outputs go to target/), while a developer's own uncommitted edits, there before and after,
 # are no failure.
 test: setup-browser
-	before=$$(scripts/tree-state.sh); \
+	@before=$$(scripts/tree-state.sh); \
 	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e; \
 	after=$$(scripts/tree-state.sh); \
 	if [[ "$$before" != "$$after" ]]; then \
