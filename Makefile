@@ -100,11 +100,11 @@ bench: setup-browser
 	mkdir -p $(BENCH_WASM)
 	cargo build --target wasm32-unknown-unknown --release -p mmcsim-bench --lib
 	wasm-opt -O3 $(WASM_OUT)/release/mmcsim_bench.wasm -o $(BENCH_WASM)/o3.wasm
-	cargo build --target wasm32-unknown-unknown --profile web -p mmcsim-bench --lib \
-	    --config 'profile.web.package.mmcsim-engine.opt-level=3'
-	wasm-opt -Oz $(WASM_OUT)/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web-engine-o3.wasm
 	cargo build --target wasm32-unknown-unknown --profile web -p mmcsim-bench --lib
 	wasm-opt -Oz $(WASM_OUT)/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web.wasm
+	cargo build --target wasm32-unknown-unknown --profile web -p mmcsim-bench --lib \
+	    --config 'profile.web.package.mmcsim-engine.opt-level="z"'
+	wasm-opt -Oz $(WASM_OUT)/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web-all-z.wasm
 	node bench/run.mjs
 
 # Frame time of the pipeline view in headless Chromium (printed, not asserted).

@@ -3,9 +3,10 @@
 // within 1.5x of native). The Makefile builds what is run here:
 //   target/release/mmcsim-bench                       native, [profile.release] (opt-level 3)
 //   target/bench-wasm/web.wasm                        the page's build: [profile.web] (opt-level
-//                                                     "z", LTO, one codegen unit) + wasm-opt -Oz
-//   target/bench-wasm/web-engine-o3.wasm              the same with the engine crate alone at
-//                                                     opt-level 3 (a profile package override)
+//                                                     "z", LTO, one codegen unit; the engine
+//                                                     crate at opt-level 3) + wasm-opt -Oz
+//   target/bench-wasm/web-all-z.wasm                  the same with the engine at "z" too (the
+//                                                     page's build before the engine override)
 //   target/bench-wasm/o3.wasm                         [profile.release] + wasm-opt -O3
 // Each side runs MMCSIM_BENCH_ROUNDS times (default 3) and the best round counts. Both sides
 // must report the same events, requests and simulated time (the engine is deterministic).
@@ -17,8 +18,8 @@ import { root, start } from '../tests/e2e/harness.mjs';
 const ROUNDS = Number(process.env.MMCSIM_BENCH_ROUNDS ?? 3);
 const GOAL = 1.5;
 const VARIANTS = [
-    { file: 'web.wasm', name: 'wasm, as the page (opt-level z + wasm-opt -Oz)' },
-    { file: 'web-engine-o3.wasm', name: 'wasm, as the page but the engine at opt-level 3' },
+    { file: 'web.wasm', name: 'wasm, as the page (engine opt-level 3, the rest z, wasm-opt -Oz)' },
+    { file: 'web-all-z.wasm', name: 'wasm, everything at opt-level z (the page before)' },
     { file: 'o3.wasm', name: 'wasm, opt-level 3 (+ wasm-opt -O3)' },
 ];
 
