@@ -107,15 +107,7 @@ fn check_jobs(scn: &Scenario) -> Result<(), ScenarioError> {
         ));
     }
     let (mut clones, mut ios, mut outstanding) = (0u64, 0u64, 0u64);
-    for (i, j) in scn.jobs.iter().enumerate() {
-        if let Some(w) = &j.wait_for {
-            if !scn.jobs[..i].iter().any(|e| e.name == *w) {
-                return Err(ScenarioError::new(
-                    "wait_for",
-                    format!("job '{}': no job named '{w}' before it", j.name),
-                ));
-            }
-        }
+    for j in &scn.jobs {
         if j.bs == 0 || j.bs % 512 != 0 {
             return Err(ScenarioError::new(
                 "bs",

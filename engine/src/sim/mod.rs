@@ -126,7 +126,8 @@ impl Simulator {
                     || spec.write_bw_log.is_some()
                     || spec.write_lat_log.is_some()
                     || spec.write_iops_log.is_some();
-                // `wait_for=NAME`: the last section of that name before this one.
+                // `wait_for=NAME`: the last section of that name before this one (a name that
+                // no earlier section has waits for nothing).
                 let waits = spec
                     .wait_for
                     .as_ref()
