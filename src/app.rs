@@ -21,6 +21,7 @@ use crate::gallery_view::GalleryPanel;
 use crate::session::Session;
 use crate::slicer::{now_ms, Slicer, FRAME_BUDGET_MS};
 use crate::tools::{ResultTools, ScenarioTools};
+use crate::trace_view::TraceReplay;
 use crate::watch::Watch;
 
 #[derive(Properties, PartialEq)]
@@ -351,6 +352,8 @@ impl Component for App {
                                        show_b_link={self.b_other.is_some()} {running}
                                        on_scenario={link.callback(|s| Msg::Load(s, None))}
                                        on_pull={link.callback(|()| Msg::PullPlug)} />
+                        <TraceReplay scenario={Rc::new(self.scenario.clone())} {running}
+                                     on_load={link.callback(|(a, b)| Msg::Load(a, b))} />
                     </section>
                     <section class="panel output" aria-label="Results">
                         <ProgressBar fraction={self.progress} label={self.status()} />

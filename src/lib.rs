@@ -20,6 +20,7 @@ pub mod exports;
 pub mod frames;
 pub mod gallery;
 pub mod live;
+pub mod replay;
 pub mod session;
 pub mod slicer;
 
@@ -37,6 +38,8 @@ pub mod panic;
 pub mod sides;
 #[cfg(target_arch = "wasm32")]
 pub mod tools;
+#[cfg(target_arch = "wasm32")]
+pub mod trace_view;
 #[cfg(target_arch = "wasm32")]
 pub mod watch;
 
