@@ -235,3 +235,22 @@ fn options_without_effect_are_listed_once() {
          direct: buffered I/O through the page cache is not modelled; it runs as direct I/O"
     );
 }
+
+#[test]
+fn strided_zones_skip_between_zones() {
+    let s =
+        scn("--name=z --rw=read --size=4m --bs=64k --zonemode=strided --zonesize=1m --zoneskip=7m");
+    let mut sim = Simulator::new(&s).unwrap();
+    let mut zones = std::collections::BTreeSet::new();
+    while sim.step() {
+        for rq in sim.snapshot().requests {
+            assert!(
+                rq.offset % (8 << 20) < (1 << 20),
+                "offset {} outside a zone",
+                rq.offset
+            );
+            zones.insert(rq.offset >> 23);
+        }
+    }
+    assert_eq!(zones.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+}

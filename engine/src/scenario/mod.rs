@@ -196,6 +196,11 @@ pub struct JobSpec {
     pub stonewall: bool,
     /// `new_group`: begin a new reporting group (without waiting).
     pub new_group: bool,
+    /// `zonemode=strided`: the region is read or written in zones of `zonesize` bytes, each
+    /// `zoneskip` bytes after the previous one.
+    pub zone_strided: bool,
+    pub zonesize: Option<u64>,
+    pub zoneskip: u64,
     /// `wait_for=NAME`: start when every clone of the earlier job section NAME has finished.
     pub wait_for: Option<String>,
     /// `loops=`: passes over the region.
@@ -262,6 +267,9 @@ impl Default for JobSpec {
             random_distribution: RandomDistribution::Random,
             stonewall: false,
             new_group: false,
+            zone_strided: false,
+            zonesize: None,
+            zoneskip: 0,
             wait_for: None,
             loops: 1,
             io_size: None,

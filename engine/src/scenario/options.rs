@@ -82,7 +82,7 @@ pub fn apply_option(
 ) -> Result<(), ScenarioError> {
     let row = resolve(key, value)?;
     match row.access {
-        Access::Ignored => check_ignored(row.name, key, value),
+        Access::Ignored => Ok(()),
         Access::Scenario { set, .. } => set(scn, key, value),
         Access::Host { set, .. } => set(&mut scn.host, key, value),
         Access::Job { set, .. } => {
@@ -91,18 +91,6 @@ pub fn apply_option(
             }
             Ok(())
         }
-    }
-}
-
-/// The few options accepted without effect whose value still matters: a value the model
-/// cannot honour is refused with the reason.
-fn check_ignored(name: &str, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
-    match (name, value.map(str::trim)) {
-        ("zonemode", Some(v)) if v != "none" => Err(ScenarioError::new(
-            key,
-            format!("'{v}' is not modelled: the eMMC is not a zoned block device and strided zones are not simulated; accepted: none"),
-        )),
-        _ => Ok(()),
     }
 }
 

@@ -97,6 +97,8 @@ pub struct Job {
     min_bs: u64,
     /// `rw=read:N`: bytes skipped after each sequential I/O.
     skip: i64,
+    /// `zonemode=strided`: (zonesize, zoneskip).
+    stride: Option<(u64, u64)>,
     /// `min_bs` blocks in the region (random offsets are drawn among them).
     blocks: u64,
     /// Region start on the device and its size.
@@ -198,6 +200,10 @@ impl Job {
             bs,
             min_bs,
             skip: spec.rw_skip,
+            stride: spec
+                .zonesize
+                .filter(|&z| spec.zone_strided && z > 0)
+                .map(|z| (z, spec.zoneskip)),
             blocks,
             base: spec.offset,
             region,
@@ -472,6 +478,11 @@ impl Job {
                 };
                 off
             }
+        };
+        // `zonemode=strided`: the region's bytes lie in zones, zoneskip bytes apart.
+        let offset = match self.stride {
+            Some((zs, skip)) => offset / zs * (zs + skip) + offset % zs,
+            None => offset,
         };
         if op == Op::Write && self.fsync_every > 0 {
             self.writes_since_flush += 1;
