@@ -47,7 +47,40 @@ pub fn suggest(key: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
+/// fio options the model knows of and does not simulate, with the reason (instead of "unknown").
+const NOT_MODELLED: &[(&str, &str)] = &[
+    (
+        "iodepth_mode",
+        "queue depths stepped over time are not simulated; set iodepth",
+    ),
+    (
+        "sprandom",
+        "SanDisk random preconditioning is not simulated",
+    ),
+    ("spr_op", "SanDisk random preconditioning is not simulated"),
+    (
+        "spr_num_regions",
+        "SanDisk random preconditioning is not simulated",
+    ),
+    (
+        "random_sequence_stride",
+        "sequence distributions are not simulated",
+    ),
+    (
+        "zone_reset_threshold",
+        "the eMMC is not a zoned block device",
+    ),
+    (
+        "zone_reset_frequency",
+        "the eMMC is not a zoned block device",
+    ),
+    ("trim_percentage", "the card model has no discard/erase"),
+];
+
 fn unknown(key: &str) -> ScenarioError {
+    if let Some((_, why)) = NOT_MODELLED.iter().find(|(k, _)| *k == key) {
+        return ScenarioError::new(key, format!("not modelled: {why}"));
+    }
     let key_shown = if key.is_empty() { "''" } else { key };
     match suggest(key) {
         Some(s) => ScenarioError::new(key_shown, format!("unknown option; did you mean '{}'?", s)),

@@ -1245,7 +1245,6 @@ pub static OPTIONS: &[OptionRow] = &[
     ignored("openfiles", "any", "accepted, no effect in the model: files are regions of the device"),
     ignored("file_append", "any", "accepted, no effect in the model: files are regions of the device"),
     ignored("opendir", "any", "accepted, no effect in the model: files are regions of the device"),
-    ignored("trim_percentage", "any", "accepted, no effect in the model: trims are not modelled"),
     ignored("trim_backlog", "any", "accepted, no effect in the model: trims are not modelled"),
     ignored("trim_verify_zero", "any", "accepted, no effect in the model: trims are not modelled"),
     ignored("exec_prerun", "any", "accepted, no effect in the model: no commands run"),
