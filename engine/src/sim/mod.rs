@@ -280,6 +280,7 @@ impl Simulator {
                 TraceEvent {
                     t_ns: t,
                     req: r.id,
+                    io: r.io,
                     job: r.job,
                     op: r.op,
                     stage,
