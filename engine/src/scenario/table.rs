@@ -1247,6 +1247,8 @@ pub static OPTIONS: &[OptionRow] = &[
     ignored("opendir", "any", "accepted, no effect in the model: files are regions of the device"),
     ignored("trim_backlog", "any", "accepted, no effect in the model: trims are not modelled"),
     ignored("trim_verify_zero", "any", "accepted, no effect in the model: trims are not modelled"),
+    ignored("ratemin", "any", "accepted, no effect in the model: a job is never aborted for being slow"),
+    ignored("ratecycle", "any", "accepted, no effect in the model: rate is paced linearly"),
     ignored("exec_prerun", "any", "accepted, no effect in the model: no commands run"),
     ignored("exec_postrun", "any", "accepted, no effect in the model: no commands run"),
 ];

@@ -108,8 +108,6 @@ pub struct Job {
     file_bytes: u64,
     /// Sequential position in each file.
     seq_pos: Vec<u64>,
-    bytes_limit: Option<u64>,
-    ios_limit: Option<u64>,
     /// Relative to the end of the ramp.
     runtime_ns: Option<u64>,
     ramp_ns: u64,
@@ -143,6 +141,12 @@ pub struct Job {
     replay: Option<Replay>,
     /// The I/O budget of the run is spent: issue nothing more.
     pub(crate) stopped: bool,
+    /// `runtime`'s end (absolute ns), `number_ios`, the bytes to transfer: u64::MAX when unset.
+    deadline_at: u64,
+    ios_cap: u64,
+    bytes_cap: u64,
+    /// `rate`, `rate_iops`, `thinktime` or a timed replay may hold the next I/O back.
+    paced: bool,
     pub(crate) finished: bool,
     records: Option<Vec<IoRecord>>,
     read: DirStats,
@@ -210,8 +214,6 @@ impl Job {
             nrfiles,
             file_bytes,
             seq_pos: vec![0; nrfiles as usize],
-            bytes_limit,
-            ios_limit: spec.number_ios,
             runtime_ns: spec.runtime_ns,
             ramp_ns: spec.ramp_time_ns,
             startdelay_ns: spec.startdelay_ns,
@@ -242,6 +244,10 @@ impl Job {
             },
             replay: None,
             stopped: false,
+            deadline_at: u64::MAX,
+            ios_cap: spec.number_ios.unwrap_or(u64::MAX),
+            bytes_cap: bytes_limit.unwrap_or(u64::MAX),
+            paced: spec.rate > 0 || spec.rate_iops > 0 || spec.thinktime_ns > 0,
             finished: false,
             records: None,
             read: DirStats::default(),
@@ -281,7 +287,8 @@ impl Job {
             no_stall,
             pass_t0: 0,
         });
-        self.bytes_limit = None;
+        self.bytes_cap = u64::MAX;
+        self.paced |= !no_stall;
         self
     }
 
@@ -311,25 +318,22 @@ impl Job {
     }
 
     /// No more data I/O will be issued.
+    #[inline]
     fn data_done(&self, now: u64, log: &[LogOp]) -> bool {
-        if self.stopped || self.deadline().is_some_and(|d| now >= d) {
-            return true;
-        }
-        if self.ios_limit.is_some_and(|n| self.issued >= n) {
+        // The caps are u64::MAX when unset (one compare each on the per-I/O path).
+        if self.stopped || now >= self.deadline_at || self.issued >= self.ios_cap {
             return true;
         }
         if let Some(r) = &self.replay {
             return r.pos >= log.len();
         }
-        self.bytes_limit.is_some_and(|b| self.issued_bytes >= b)
+        self.issued_bytes >= self.bytes_cap
     }
 
     /// What the job does next at `now` (`log`: the trace it replays, if any).
+    #[inline]
     fn step(&self, now: u64, log: &[LogOp]) -> Step {
-        if self.t_start.is_none_or(|t| now < t) {
-            return Step::Wait;
-        }
-        if self.inflight >= self.outstanding_max {
+        if self.inflight >= self.outstanding_max || self.t_start.is_none_or(|t| now < t) {
             return Step::Wait;
         }
         if self.flush_pending {
@@ -346,6 +350,9 @@ impl Job {
                 (_, 0) => Step::Done,
                 _ => Step::Wait,
             };
+        }
+        if !self.paced {
+            return Step::Issue;
         }
         let t0 = self.t_start.unwrap_or(0);
         let mut at = self.think_until;
@@ -612,6 +619,7 @@ impl Simulator {
             }
             let t = now + job.startdelay_ns;
             job.t_start = Some(t);
+            job.deadline_at = job.deadline().unwrap_or(u64::MAX);
             if let Some(r) = &mut job.replay {
                 r.pass_t0 = t;
             }
@@ -634,10 +642,6 @@ impl Simulator {
         let now = self.now;
         let ju = j as usize;
         self.jobs[ju].issuing = false;
-        if self.data_ios >= crate::scenario::check::MAX_TOTAL_IOS && !self.jobs[ju].stopped {
-            self.stats.io_budget_reached = true;
-            self.jobs.iter_mut().for_each(|job| job.stopped = true);
-        }
         match self.jobs[ju].step(now, self.log_of(ju)) {
             Step::Issue => {}
             Step::At(t) => {
@@ -648,15 +652,31 @@ impl Simulator {
             Step::Wait => return,
             Step::Done => return self.job_finished(j),
         }
+        self.issue_now(j);
+    }
+
+    /// The job's next I/O, now (its [`Job::step`] said `Issue`).
+    fn issue_now(&mut self, j: u32) {
+        let now = self.now;
+        let ju = j as usize;
         let li = self.jobs[ju].replay.as_ref().map(|r| r.log);
         let log: &[LogOp] = li.map_or(&[], |i| &self.iologs[i].ops);
         let (op, offset, len, fua) = self.jobs[ju].next_io(now, log);
         self.jobs[ju].inflight += 1;
         if op != Op::Flush {
             self.data_ios += 1;
+            // The run's I/O budget is spent: every job stops issuing (a time-based run ends
+            // early, and the report says so).
+            if self.data_ios == crate::scenario::check::MAX_TOTAL_IOS {
+                self.stats.io_budget_reached = true;
+                self.jobs.iter_mut().for_each(|job| job.stopped = true);
+            }
         }
         self.submit_io(j, op, offset, len, fua);
         // Async engines queue the next I/O right after this one's submission.
+        if self.jobs[ju].inflight >= self.jobs[ju].outstanding_max {
+            return;
+        }
         let submit = self.platform.host.submit_ns;
         match self.jobs[ju].step(now, self.log_of(ju)) {
             Step::Issue => {
@@ -739,7 +759,10 @@ impl Simulator {
             self.bytes_done += r.len;
         }
         let (mut offset, mut len, mut failed) = (r.offset, r.len, r.failed);
-        if let Some(s) = self.split.get_mut(&r.io) {
+        if let Some(s) = (!self.split.is_empty())
+            .then(|| self.split.get_mut(&r.io))
+            .flatten()
+        {
             s.left -= 1;
             s.failed |= r.failed;
             if s.left > 0 {
@@ -769,7 +792,7 @@ impl Simulator {
         }
         match self.jobs[ju].step(now, self.log_of(ju)) {
             // The thread is running: it enters its next system call right away.
-            Step::Issue => self.job_issue(j),
+            Step::Issue => self.issue_now(j),
             Step::At(t) => {
                 self.jobs[ju].issuing = true;
                 self.q.push(t, Event::JobIssue { job: j });
