@@ -155,7 +155,7 @@ impl Simulator {
         let now = self.now;
         let req = self.reqs.insert(Request {
             id,
-            io: id,
+            part: 0,
             job: self
                 .mmc_test
                 .as_ref()

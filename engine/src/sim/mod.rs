@@ -280,7 +280,7 @@ impl Simulator {
                 TraceEvent {
                     t_ns: t,
                     req: r.id,
-                    io: r.io,
+                    io: r.io(),
                     job: r.job,
                     op: r.op,
                     stage,

@@ -114,7 +114,7 @@ impl Simulator {
                 let (stage, since) = self.stage_now(r);
                 RequestView {
                     id: r.id,
-                    io: r.io,
+                    io: r.io(),
                     job: r.job,
                     op: r.op,
                     offset: r.offset,

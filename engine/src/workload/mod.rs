@@ -725,7 +725,7 @@ impl Simulator {
             };
             let req = self.reqs.insert(Request {
                 id,
-                io,
+                part: k as u16,
                 job: j,
                 op,
                 offset: part_off,
@@ -760,7 +760,7 @@ impl Simulator {
         }
         let (mut offset, mut len, mut failed) = (r.offset, r.len, r.failed);
         if let Some(s) = (!self.split.is_empty())
-            .then(|| self.split.get_mut(&r.io))
+            .then(|| self.split.get_mut(&r.io()))
             .flatten()
         {
             s.left -= 1;
@@ -769,7 +769,7 @@ impl Simulator {
                 return;
             }
             (offset, len, failed) = (s.offset, s.len, s.failed);
-            self.split.remove(&r.io);
+            self.split.remove(&r.io());
         }
         if !failed
             && r.op == Op::Write
