@@ -8,6 +8,7 @@ mod exports;
 mod help;
 mod normal;
 mod num2str;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
@@ -19,7 +20,14 @@ use std::io::Write;
 /// Reads the fio options, then the job files, into one scenario (fio parses its command line
 /// before its job files, so command-line options are globals for every job file).
 fn scenario(cli: &Cli) -> Result<Scenario, String> {
-    let mut b = ScenarioBuilder::new(Scenario::default());
+    let mut base = Scenario::default();
+    if let Some(path) = &cli.platform_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("platform_file '{}': {}", path, e))?;
+        mmcsim_engine::scenario::board_file::apply_toml(&mut base, path, &text)
+            .map_err(|e| e.to_string())?;
+    }
+    let mut b = ScenarioBuilder::new(base);
     b.args(&cli.fio_args).map_err(|e| e.to_string())?;
     for path in &cli.job_files {
         let text =
@@ -32,7 +40,7 @@ fn scenario(cli: &Cli) -> Result<Scenario, String> {
 /// Everything the command asks for, as the text to print.
 fn run(cli: &Cli) -> Result<String, String> {
     if cli.help {
-        return Ok(help::usage());
+        return Ok(help::usage(&cli.fio_args));
     }
     if cli.version {
         return Ok(format!("mmcsim-{}\n", env!("CARGO_PKG_VERSION")));
@@ -44,7 +52,42 @@ fn run(cli: &Cli) -> Result<String, String> {
         let rows = calibration::run(args::size_override(&cli.fio_args)?)?;
         return Ok(calibration::render(&rows));
     }
+    if cli.merge {
+        let files = cli
+            .job_files
+            .iter()
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .map(|t| (p.clone(), t))
+                    .map_err(|e| format!("merge '{}': {}", p, e))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(sweep::render(&sweep::merge(&files)?, cli.format));
+    }
     let scn = scenario(cli)?;
+    if let Some(path) = &cli.write_platform {
+        let text = mmcsim_engine::scenario::board_file::to_toml(&scn).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
+    }
+    if !cli.sweeps.is_empty() {
+        let dims = cli
+            .sweeps
+            .iter()
+            .map(|s| sweep::parse_dim(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(sweep::render(
+            &sweep::run(&scn, dims, cli.shard)?,
+            cli.format,
+        ));
+    }
+    if cli.shard.is_some() {
+        return Err("shard: only with --sweep".to_string());
+    }
+    if cli.format == Format::Csv {
+        return Err(
+            "output-format: csv is for sweeps (--sweep); accepted: normal, json".to_string(),
+        );
+    }
     let mut sim = mmcsim_engine::Simulator::new(&scn).map_err(|e| e.to_string())?;
     exports::before_run(cli, &scn)?;
     sim.run_to_end();
@@ -53,6 +96,7 @@ fn run(cli: &Cli) -> Result<String, String> {
     Ok(match cli.format {
         Format::Normal => normal::render(&scn, &report),
         Format::Json => mmcsim_engine::export::fio_json(&scn, &report),
+        Format::Csv => unreachable!("refused above"),
     })
 }
 

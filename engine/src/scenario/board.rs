@@ -41,7 +41,7 @@ impl Unit {
             Unit::KiB => "KiB",
             Unit::Pct => "%",
             Unit::Count => "",
-            Unit::Bool => "0|1",
+            Unit::Bool => "",
         }
     }
 
