@@ -335,7 +335,9 @@ pub(super) fn parse_value(
     }
 }
 
-/// Sets parameter `name` on the scenario; a value equal to the preset's is no override.
+/// Sets parameter `name` on the scenario. The value is kept even when it equals the preset's
+/// (a later `platform=` may change the preset); [`Scenario::normalize_board`] drops such values
+/// once the whole scenario is read.
 pub(super) fn set(
     scn: &mut Scenario,
     row: &OptionRow,
@@ -344,14 +346,7 @@ pub(super) fn set(
     value: Option<&str>,
 ) -> Result<(), ScenarioError> {
     let v = parse_value(row, p, key, value.unwrap_or("1"))?;
-    match scn.platform() {
-        Ok(preset) if (p.get)(preset) == v => {
-            scn.board.remove(row.name);
-        }
-        _ => {
-            scn.board.insert(row.name.to_string(), v);
-        }
-    }
+    scn.board.insert(row.name.to_string(), v);
     Ok(())
 }
 
@@ -370,6 +365,15 @@ pub fn preset_text(platform: &Platform, p: &Param) -> String {
 }
 
 impl Scenario {
+    /// Drops board values equal to the preset's: they are no override, and a scenario that
+    /// overrides nothing writes, links and compares as one without a board.
+    pub fn normalize_board(&mut self) {
+        if let Ok(preset) = self.platform() {
+            self.board
+                .retain(|name, v| param(name).is_none_or(|(_, p)| (p.get)(preset) != *v));
+        }
+    }
+
     /// The platform this scenario runs on: its preset with the board overrides applied.
     pub fn effective_platform(&self) -> Result<Platform, ScenarioError> {
         let mut p = *self.platform()?;

@@ -126,6 +126,7 @@ pub fn apply_toml(scn: &mut Scenario, file: &str, text: &str) -> Result<(), Scen
                 .map_err(|e| at(&field, e.message))?;
         }
     }
+    next.normalize_board();
     *scn = next;
     Ok(())
 }

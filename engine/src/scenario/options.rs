@@ -167,6 +167,7 @@ pub fn apply_text(scn: &Scenario, key: &str, text: &str) -> Result<Scenario, Sce
     } else {
         apply_option(&mut next, OptionScope::Global, key, Some(text))?;
     }
+    next.normalize_board();
     Ok(next)
 }
 
@@ -266,7 +267,8 @@ impl ScenarioBuilder {
     }
 
     /// The scenario, checked with [`check`].
-    pub fn finish(self) -> Result<Scenario, ScenarioError> {
+    pub fn finish(mut self) -> Result<Scenario, ScenarioError> {
+        self.scn.normalize_board();
         check(&self.scn)?;
         Ok(self.scn)
     }
