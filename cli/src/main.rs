@@ -5,6 +5,7 @@
 mod args;
 mod calibration;
 mod exports;
+mod fit;
 mod help;
 mod normal;
 mod num2str;
@@ -100,11 +101,69 @@ fn run(cli: &Cli) -> Result<String, String> {
     })
 }
 
+/// `mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_size=SIZE] [--max_iters=N]
+/// [--write_platform=OUT] RESULTS...`: the fit's report.
+fn run_fit(argv: &[String]) -> Result<String, String> {
+    let (mut platform, mut names, mut size, mut iters, mut out) =
+        (None, Vec::new(), None, 300, None);
+    let mut files = Vec::new();
+    for a in argv {
+        if !a.starts_with('-') {
+            files.push(a.clone());
+            continue;
+        }
+        let (k, v) = mmcsim_engine::scenario::options::split_arg(a).map_err(|e| e.to_string())?;
+        let v = v
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| format!("{k}: needs a value"))?;
+        match k.replace('-', "_").as_str() {
+            "platform" => platform = Some(v.to_string()),
+            "fit" => names.extend(v.split(',').map(|s| s.trim().to_string())),
+            "fit_size" => {
+                size = Some(mmcsim_engine::scenario::units::parse_size(v).map_err(|e| format!("{k}: {e}"))?)
+            }
+            "max_iters" => {
+                iters = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000).map_err(|e| format!("{k}: {e}"))?
+            }
+            "write_platform" => out = Some(v.to_string()),
+            _ => {
+                return Err(format!(
+                    "{k}: not a fit option; accepted: --platform=, --fit=, --fit_size=, --max_iters=, --write_platform="
+                ))
+            }
+        }
+    }
+    let cases = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("results '{f}': {e}"))?;
+            fit::read_case(f, &text, size)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let result = fit::fit(&cases, platform.as_deref(), &names, iters)?;
+    if let Some(path) = out {
+        let text = mmcsim_engine::scenario::board_file::to_toml(&result.board)
+            .map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
+    }
+    Ok(fit::render(&result, &cases))
+}
+
 fn main() {
     let argv: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    if argv.first().map(String::as_str) == Some("fit") {
+        match run_fit(&argv[1..]) {
+            Ok(text) => print!("{text}"),
+            Err(msg) => {
+                let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg.replace('\n', " "));
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     let result = args::parse(&argv).and_then(|cli| {
         let text = run(&cli)?;
         match &cli.output {
