@@ -19,9 +19,11 @@
 //! | [`GalleryCards`], [`GalleryTable`], [`Stepper`] | the seed experiments, the authors' table with simulated figures, a walk-through | card, case, step |
 //! | [`JobFilePanel`] | paste / open / save a fio job file | text, file, save |
 //! | [`ExportsBar`], [`ShareBox`] | download buttons; the scenario's link | export kind, share |
+//! | [`BoardPanel`] | every board parameter: preset value, unit, field, slider, reset; board files | `(option name, text)`, file, save |
 //! | [`PlugPanel`], [`PowerCutView`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
 
 pub mod abcompare;
+pub mod board;
 pub mod chart;
 pub mod charts;
 pub mod controls;
@@ -42,6 +44,7 @@ pub mod timecontrols;
 pub mod timeline;
 
 pub use abcompare::{delta_rows, AbEditor, DeltaRow, DeltaTable};
+pub use board::{BoardPanel, BoardPanelProps};
 pub use chart::{ThroughputChart, ThroughputChartProps};
 pub use charts::{ChartData, ChartKind, LiveCharts, SideChart};
 pub use controls::{
