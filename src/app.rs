@@ -373,6 +373,7 @@ impl Component for App {
                 </main>
                 <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)}
                        command={self.watch.last()} />
+                <crate::sweep_view::SweepView scenario={Rc::new(self.scenario.clone())} />
                 <GalleryPanel on_open={link.callback(|(a, b)| Msg::Load(a, b))} on_action={link.callback(Msg::Walk)}
                               on_watch={link.callback(Msg::Watch)} />
                 <footer class="foot">

@@ -38,6 +38,8 @@ pub mod panic;
 #[cfg(target_arch = "wasm32")]
 pub mod sides;
 #[cfg(target_arch = "wasm32")]
+pub mod sweep_view;
+#[cfg(target_arch = "wasm32")]
 pub mod tools;
 #[cfg(target_arch = "wasm32")]
 pub mod watch;

@@ -12,6 +12,7 @@ pub mod board_file;
 pub mod check;
 pub mod jobfile;
 pub mod options;
+pub mod sweep;
 pub mod table;
 pub mod units;
 pub mod url;
