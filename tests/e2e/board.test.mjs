@@ -31,12 +31,14 @@ async function openPage(query = '') {
 
 async function runAndRead(page) {
     await page.click('#run');
-    await page.waitForSelector('[data-metric=total-mib-s] .value', { timeout: 120_000 });
+    // The run starts (its old results go), then ends with Run back and new results.
+    await page.waitForFunction(() => document.querySelector('#run') && document.querySelector('[data-metric=total-mib-s] .value')
+        && document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow') === '100', null, { timeout: 120_000 });
     return Number(await page.textContent('[data-metric=total-mib-s] .value'));
 }
 
 test('the board editor changes the run, the link and the command line', async () => {
-    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randread&size=4m&nand_read_us=120');
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randread&size=64m&nand_read_us=120');
     await page.click('#board > summary');
     assert.equal(await page.inputValue('#board-nand_read_us'), '120', 'the link set the field');
     const slow = await runAndRead(page);
@@ -60,7 +62,7 @@ test('the board editor changes the run, the link and the command line', async ()
 });
 
 test('a sweep fills its table and charts while the page keeps drawing', async () => {
-    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&size=8m');
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&size=64m');
     await page.click('#sweep > summary');
     await page.fill('#sweep-1', 'hsq_depth=1..8');
     await page.press('#sweep-1', 'Tab');
