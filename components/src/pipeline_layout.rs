@@ -34,7 +34,7 @@ pub const SLOT: f64 = 19.0;
 /// path's current and prepared request.
 pub fn host_slots(path: MmcPath) -> u16 {
     match path {
-        MmcPath::Hsq => HSQ_NUM_SLOTS as u16,
+        MmcPath::Hsq => HSQ_NUM_SLOTS,
         MmcPath::Cqe => CQE_TASKS as u16 + 1,
         MmcPath::Legacy => 2,
     }
@@ -268,7 +268,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
             }
             (Layer::HostQueue, _) => match (path, r.tag) {
                 (MmcPath::Hsq, Some(tag)) | (MmcPath::Cqe, Some(tag)) => {
-                    let (x, y) = slot_xy(tag % HSQ_NUM_SLOTS as u16);
+                    let (x, y) = slot_xy(tag % HSQ_NUM_SLOTS);
                     Some((x + SLOT / 2.0, y + SLOT / 2.0))
                 }
                 _ => {
@@ -341,13 +341,8 @@ pub fn occupied_slots(s: &Snapshot) -> Vec<(u16, TokenKind, bool)> {
             )
         })
         .filter_map(|r| {
-            r.tag.map(|t| {
-                (
-                    t % HSQ_NUM_SLOTS as u16,
-                    TokenKind::of(r),
-                    Some(r.id) == on_bus,
-                )
-            })
+            r.tag
+                .map(|t| (t % HSQ_NUM_SLOTS, TokenKind::of(r), Some(r.id) == on_bus))
         })
         .collect()
 }
