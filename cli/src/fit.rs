@@ -8,8 +8,10 @@
 //! the measured figures. Starting from the base preset (`--platform=`, else the one a file
 //! names, else the preset nearest to the figures), Nelder-Mead (argmin) moves the free
 //! parameters in log space, each kept in its option range, to minimise the sum of squared log
-//! errors (latencies weighted 1/4). Runs are shortened to at most `--fit_size` per job
-//! (default: 8 MiB or 64 blocks, the larger), as the calibration does: throughput is steady.
+//! errors (latencies weighted 1/4). Runs are cut at `--fit_runtime` of simulated time (default
+//! 250 ms) unless a job sets its own `runtime`: each job keeps its region (`size`), so random
+//! I/O hits the card's buffers as often as in the measured run, and throughput is steady long
+//! before the cut.
 //!
 //! A fit is flagged when it cannot be trusted: fewer figures than parameters + 1, a parameter at
 //! its range's edge, an RMS error above 5 %, or the optimiser stopping without converging.
@@ -87,7 +89,10 @@ fn text_of(v: &serde_json::Value) -> Option<String> {
 }
 
 /// Reads one fio JSON output.
-pub fn read_case(file: &str, text: &str, fit_size: Option<u64>) -> Result<Case, String> {
+/// Simulated time a fit's run lasts at most, ns (`--fit_runtime`).
+pub const DEFAULT_FIT_RUNTIME_NS: u64 = 250_000_000;
+
+pub fn read_case(file: &str, text: &str, fit_runtime_ns: Option<u64>) -> Result<Case, String> {
     let doc: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("{file}: not fio JSON: {e}"))?;
     let jobs = doc["jobs"]
@@ -148,9 +153,8 @@ pub fn read_case(file: &str, text: &str, fit_size: Option<u64>) -> Result<Case, 
     }
     let mut scn = b.finish().map_err(|e| format!("{file}: {e}"))?;
     for j in &mut scn.jobs {
-        let cap = fit_size.unwrap_or((8 << 20).max(64 * j.bs));
-        if j.runtime_ns.is_none() && j.size > cap {
-            j.size = cap;
+        if j.runtime_ns.is_none() {
+            j.runtime_ns = Some(fit_runtime_ns.unwrap_or(DEFAULT_FIT_RUNTIME_NS));
         }
     }
     let mut measured = vec![(Figure::MiBs, bw / (1 << 20) as f64)];

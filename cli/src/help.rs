@@ -11,7 +11,7 @@ pub fn usage(fio_args: &[String]) -> String {
         "mmcsim: fio command lines and job files against a model of the Linux eMMC block I/O path\n\
          \n\
          usage: mmcsim [OPTIONS] [JOBFILE...]\n\
-         \x20      mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_size=SIZE] [--max_iters=N]\n\
+         \x20      mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_runtime=TIME] [--max_iters=N]\n\
          \x20                 [--write_platform=OUT] RESULTS.json...\n\
          \x20        fits board parameters (default: completion_us, nand_read_us, card_write_busy_us,\n\
          \x20        bus_mb_s, nand_program_mb_s, reliable_write_us) to fio --output-format=json results\n\

@@ -101,10 +101,10 @@ fn run(cli: &Cli) -> Result<String, String> {
     })
 }
 
-/// `mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_size=SIZE] [--max_iters=N]
+/// `mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_runtime=TIME] [--max_iters=N]
 /// [--write_platform=OUT] RESULTS...`: the fit's report.
 fn run_fit(argv: &[String]) -> Result<String, String> {
-    let (mut platform, mut names, mut size, mut iters, mut out) =
+    let (mut platform, mut names, mut runtime, mut iters, mut out) =
         (None, Vec::new(), None, 300, None);
     let mut files = Vec::new();
     for a in argv {
@@ -119,8 +119,12 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
         match k.replace('-', "_").as_str() {
             "platform" => platform = Some(v.to_string()),
             "fit" => names.extend(v.split(',').map(|s| s.trim().to_string())),
-            "fit_size" => {
-                size = Some(mmcsim_engine::scenario::units::parse_size(v).map_err(|e| format!("{k}: {e}"))?)
+            "fit_runtime" => {
+                let ns = mmcsim_engine::scenario::units::parse_time_ns(v).map_err(|e| format!("{k}: {e}"))?;
+                if ns == 0 || ns > 600_000_000_000 {
+                    return Err(format!("{k}: '{v}' is out of range; accepted: a time above 0 up to 600s, e.g. 250ms"));
+                }
+                runtime = Some(ns)
             }
             "max_iters" => {
                 iters = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000).map_err(|e| format!("{k}: {e}"))?
@@ -128,7 +132,7 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             "write_platform" => out = Some(v.to_string()),
             _ => {
                 return Err(format!(
-                    "{k}: not a fit option; accepted: --platform=, --fit=, --fit_size=, --max_iters=, --write_platform="
+                    "{k}: not a fit option; accepted: --platform=, --fit=, --fit_runtime=, --max_iters=, --write_platform="
                 ))
             }
         }
@@ -137,7 +141,7 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
         .iter()
         .map(|f| {
             let text = std::fs::read_to_string(f).map_err(|e| format!("results '{f}': {e}"))?;
-            fit::read_case(f, &text, size)
+            fit::read_case(f, &text, runtime)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let result = fit::fit(&cases, platform.as_deref(), &names, iters)?;
