@@ -316,3 +316,69 @@ fn platform_files_sweeps_and_shards() {
     bad(&["--merge", &f("s1.json")], "3 of 6 points missing");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn help_lists_board_parameters_with_unit_and_the_presets_value() {
+    let out = mmcsim(&["--help", "--platform=unisoc-hsq-2023"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("nand_read_us "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(" 60 us ") && line.contains("0..=100000 us"),
+        "{line}"
+    );
+    assert!(text.contains("values shown for unisoc-hsq-2023"));
+}
+
+#[test]
+fn fit_writes_a_platform_file_that_runs() {
+    let dir = std::env::temp_dir().join(format!("mmcsim-fit-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    for (name, rw) in [("rr", "--rw=randread"), ("rw", "--rw=randwrite")] {
+        let o = mmcsim(&[
+            "--platform=unisoc-hsq-2023",
+            "--nand_read_us=80",
+            "--group_reporting",
+            rw,
+            "--size=2m",
+            "--output-format=json",
+            &format!("--output={}", f(&format!("{name}.json"))),
+        ]);
+        assert!(o.status.success());
+    }
+    let out = mmcsim(&[
+        "fit",
+        "--platform=unisoc-hsq-2023",
+        "--fit=nand_read_us",
+        &format!("--write_platform={}", f("fit.toml")),
+        &f("rr.json"),
+        &f("rw.json"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("verdict: trusted"), "{text}");
+    let board = std::fs::read_to_string(f("fit.toml")).unwrap();
+    let fitted: f64 = board
+        .lines()
+        .find_map(|l| l.strip_prefix("nand_read_us = "))
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{board}"));
+    assert!(
+        (fitted / 80.0 - 1.0).abs() < 0.01,
+        "fitted {fitted}, perturbed 80"
+    );
+    let run = mmcsim(&[&format!("--platform_file={}", f("fit.toml")), "--size=1m"]);
+    assert!(run.status.success());
+    let bad_fit = mmcsim(&["fit", "--fit=bogus", &f("rr.json")]);
+    assert_eq!(bad_fit.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_fit.stderr).contains("'bogus' is not a board parameter"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
