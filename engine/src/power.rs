@@ -27,6 +27,7 @@ impl Simulator {
         for e in lost.iter().filter(|e| !live.contains(&e.req)) {
             lost_reqs.insert(e.req);
             report.lost_acked_bytes += e.remaining;
+            report.lost_ranges_total += 1;
             if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
                 report
                     .lost_ranges
@@ -34,6 +35,7 @@ impl Simulator {
             }
         }
         report.lost_acked_writes = lost_reqs.len() as u64;
+        report.truncated = report.lost_ranges_total > report.lost_ranges.len() as u64;
         report.lost_requests = lost_reqs
             .iter()
             .take(PowerCutReport::MAX_RANGES)

@@ -212,6 +212,12 @@ pub struct FioPowerCut {
     pub failed_in_flight: u64,
     pub acked_reliable_writes: u64,
     pub lost_ranges: Vec<FioRange>,
+    /// Ranges lost in all; `lost_ranges` lists the first 64.
+    #[serde(default)]
+    pub lost_ranges_total: u64,
+    /// `lost_ranges` lists only the first of `lost_ranges_total`.
+    #[serde(default)]
+    pub lost_ranges_truncated: bool,
 }
 
 /// A lost byte range.
@@ -286,6 +292,8 @@ impl FioPowerCut {
                 .iter()
                 .map(|&(offset, len)| FioRange { offset, len })
                 .collect(),
+            lost_ranges_total: p.lost_ranges_total,
+            lost_ranges_truncated: p.truncated,
         }
     }
 }
