@@ -38,12 +38,10 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
 }
 
 /// The same run from a shell: the CLI reads fio's `--name=value` syntax
-/// ([`Scenario::to_args`], which the CLI parses back into this scenario).
+/// ([`Scenario::to_args`], which the CLI parses back into this scenario), each argument
+/// shell-quoted where a POSIX shell would split or interpret it, so pasting it is safe.
 pub fn command_line(scn: &Scenario) -> String {
-    std::iter::once("mmcsim".to_string())
-        .chain(scn.to_args())
-        .collect::<Vec<_>>()
-        .join(" ")
+    scn.to_command_line()
 }
 
 /// The URL query (without '?') that reloads this scenario: the engine's scenario links, the

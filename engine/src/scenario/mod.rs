@@ -17,6 +17,7 @@ mod write;
 pub use check::check;
 pub use options::{apply_option, OptionScope};
 pub use table::OPTIONS;
+pub use write::shell_quote;
 
 /// fio's `rw=`: the I/O pattern of a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
