@@ -79,7 +79,9 @@ fn main() {
         }
     });
     if let Err(msg) = result {
-        let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg.replace('\n', " "));
+        // One short line whatever the input: echoed keys, values and paths are cut.
+        let msg = mmcsim_engine::scenario::bounded_message(msg);
+        let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg);
         std::process::exit(2);
     }
 }

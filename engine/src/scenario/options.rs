@@ -34,8 +34,15 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The known option closest to `key`, if it is within 2 edits (1 for very short keys).
+/// Keys longer than this get no suggestion (no option name is near; the search would be slow).
+const MAX_SUGGEST_CHARS: usize = 32;
+
+/// The known option closest to `key`, if it is within 2 edits (1 for very short keys). Long keys
+/// get none.
 pub fn suggest(key: &str) -> Option<&'static str> {
+    if key.chars().nth(MAX_SUGGEST_CHARS).is_some() {
+        return None;
+    }
     let limit = if key.chars().count() <= 3 { 1 } else { 2 };
     let key = key.to_ascii_lowercase();
     OPTIONS
