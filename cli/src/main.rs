@@ -17,8 +17,9 @@ use mmcsim_engine::Scenario;
 use std::io::Write;
 
 /// Reads the fio options, then the job files, into one scenario (fio parses its command line
-/// before its job files, so command-line options are globals for every job file).
-fn scenario(cli: &Cli) -> Result<Scenario, String> {
+/// before its job files, so command-line options are globals for every job file), with the
+/// warnings about options that have no effect.
+fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
     let mut b = ScenarioBuilder::new(Scenario::default());
     b.args(&cli.fio_args).map_err(|e| e.to_string())?;
     for path in &cli.job_files {
@@ -26,7 +27,7 @@ fn scenario(cli: &Cli) -> Result<Scenario, String> {
             std::fs::read_to_string(path).map_err(|e| format!("job file '{}': {}", path, e))?;
         b.jobfile(&text).map_err(|e| format!("{}: {}", path, e))?;
     }
-    b.finish().map_err(|e| e.to_string())
+    b.finish_with_warnings().map_err(|e| e.to_string())
 }
 
 /// Everything the command asks for, as the text to print.
@@ -44,7 +45,11 @@ fn run(cli: &Cli) -> Result<String, String> {
         let rows = calibration::run(args::size_override(&cli.fio_args)?)?;
         return Ok(calibration::render(&rows));
     }
-    let scn = scenario(cli)?;
+    let (scn, warnings) = scenario(cli)?;
+    for w in warnings {
+        let w = mmcsim_engine::scenario::bounded_message(w);
+        let _ = writeln!(std::io::stderr(), "mmcsim: warning: {w}");
+    }
     let mut sim = mmcsim_engine::Simulator::new(&scn).map_err(|e| e.to_string())?;
     exports::before_run(cli, &scn)?;
     sim.run_to_end();

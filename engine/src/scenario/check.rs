@@ -6,7 +6,8 @@
 //! accepted scenario's time and memory bounded. Each refusal names the option, the limit and
 //! what is accepted. Each bound has one name, here.
 
-use super::{HostConfig, HsqDepth, MmcPath, Scenario, ScenarioError};
+use super::table::Access;
+use super::{HostConfig, HsqDepth, JobSpec, MmcPath, Scenario, ScenarioError, OPTIONS};
 use crate::platform::Platform;
 
 /// Upper bound for `size=` and `offset=`: larger than any eMMC (1 TiB).
@@ -178,4 +179,77 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         ));
     }
     Ok(())
+}
+
+/// Options that have no effect in this configuration, one line each (the CLI prints them on
+/// stderr as `mmcsim: warning: ...`, the page under the command line). An option is never
+/// silently ignored: it either changes the run, or is refused by [`check`], or is named here.
+pub fn warnings(scn: &Scenario) -> Vec<String> {
+    let Ok(cfg) = scn.host_config() else {
+        return Vec::new();
+    };
+    let mut w = Vec::new();
+    if let Some(case) = scn.mmc_test {
+        for (key, set) in [
+            ("mmc_path", scn.host.mmc_path.is_some()),
+            ("nonblocking", scn.host.nonblocking.is_some()),
+            ("hsq_depth", scn.host.hsq_depth.is_some()),
+            ("packed", scn.host.packed.is_some_and(|p| p > 0)),
+        ] {
+            if set {
+                w.push(format!(
+                    "{key}: no effect with mmc_test={case} (the case runs on the legacy path, {} by its number)",
+                    if case % 2 == 0 { "non-blocking" } else { "blocking" }
+                ));
+            }
+        }
+        let d = JobSpec::default();
+        for j in &scn.jobs {
+            for row in OPTIONS
+                .iter()
+                .filter(|r| !matches!(r.name, "name" | "size"))
+            {
+                if let Access::Job { get, .. } = row.access {
+                    if get(j) != get(&d) {
+                        w.push(format!(
+                            "{}: no effect with mmc_test={case} (the test sets its own transfers; only size= is used)",
+                            row.name
+                        ));
+                    }
+                }
+            }
+        }
+        if scn.jobs.len() > 1 {
+            w.push(format!(
+                "mmc_test={case}: runs once; the {} job sections are not run",
+                scn.jobs.len()
+            ));
+        }
+        w.dedup();
+        return w;
+    }
+    let path = cfg.mmc_path;
+    if scn.host.hsq_depth.is_some() && path != MmcPath::Hsq {
+        w.push(format!(
+            "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",
+            path.name()
+        ));
+    }
+    if scn.host.nonblocking.is_some() && path != MmcPath::Legacy {
+        w.push(format!(
+            "nonblocking: no effect on mmc_path={} (only the legacy path prepares the next request)",
+            path.name()
+        ));
+    }
+    for j in &scn.jobs {
+        if j.iodepth > 1 && !j.ioengine.is_async() {
+            w.push(format!(
+                "iodepth: no effect with ioengine={} in job '{}' (one I/O at a time; use libaio or io_uring)",
+                j.ioengine.name(),
+                super::clip(&j.name)
+            ));
+        }
+    }
+    w.dedup();
+    w
 }

@@ -3,7 +3,8 @@
 //!
 //! The job-file syntax is fio's (HOWTO, "Job file format"): INI-style sections, `[global]` for
 //! options every later job inherits and `[NAME]` for a job named NAME; `key=value` or a bare
-//! `key` for flags, whitespace around `=` ignored; lines starting with `;` or `#` are comments.
+//! `key` for flags, whitespace around `=` ignored; `;` or `#` starts a comment, on its own line
+//! or after an option (fio strips both); a leading UTF-8 byte order mark is skipped.
 
 use super::options::ScenarioBuilder;
 use super::write::{global_options, job_options, option_text};
@@ -30,13 +31,23 @@ fn at_line(n: usize, e: ScenarioError) -> ScenarioError {
 }
 
 impl ScenarioBuilder {
-    /// Applies the sections of a job file. Options before the first section count as global.
+    /// Applies the sections of a job file, as fio's `__parse_jobs_ini` reads it: a UTF-8 byte
+    /// order mark is skipped, a `;` or `#` starts a comment (on its own line or after an
+    /// option), an option before the first section is refused ("outside of [] job section"),
+    /// and a file that defines no job (empty, or `[global]` alone) is refused with fio's
+    /// "No job(s) defined" unless the command line named one (or it runs `mmc_test`).
     pub fn jobfile(&mut self, text: &str) -> Result<(), ScenarioError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut in_job = false;
+        let mut in_section = false;
+        let mut jobs = 0;
+        // A [global] after a job section, and whether it set a job option since.
+        let mut late_global: Option<(usize, bool)> = None;
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
+            // fio strips everything from the first ';' or '#' of a line.
+            let line = raw.split([';', '#']).next().unwrap_or("").trim();
+            if line.is_empty() {
                 continue;
             }
             if let Some(rest) = line.strip_prefix('[') {
@@ -45,15 +56,29 @@ impl ScenarioBuilder {
                     .ok_or_else(|| {
                         ScenarioError::general(format!(
                             "line {}: section header '{}' has no closing ']'",
-                            n, line
+                            n,
+                            super::clip(line)
                         ))
                     })?
                     .trim();
                 in_job = name != "global";
+                in_section = true;
+                if !in_job && jobs > 0 {
+                    late_global = Some((n, false));
+                }
                 if in_job {
+                    late_global = None;
+                    jobs += 1;
                     self.begin_job(name).map_err(|e| at_line(n, e))?;
                 }
                 continue;
+            }
+            if !in_section {
+                return Err(ScenarioError::general(format!(
+                    "line {}: option '{}' outside of [] job section (put it under [global] or a job section)",
+                    n,
+                    super::clip(line)
+                )));
             }
             let (key, value) = match line.split_once('=') {
                 Some((k, v)) => (k.trim(), Some(v.trim())),
@@ -62,9 +87,24 @@ impl ScenarioBuilder {
             let r = if in_job {
                 self.job(key, value)
             } else {
+                if let Some((_, set)) = &mut late_global {
+                    *set |= super::table::lookup(key)
+                        .is_some_and(|o| o.kind == super::table::OptionKind::Job);
+                }
                 self.global(key, value)
             };
             r.map_err(|e| at_line(n, e))?;
+        }
+        if let Some((line, true)) = late_global {
+            self.notice(format!(
+                "line {line}: [global] after the last job section: its job options apply to no job"
+            ));
+        }
+        // mmc_test runs the kernel's test cases, not job sections: [global] alone is enough.
+        if jobs == 0 && !self.has_jobs() && !self.runs_mmc_test() {
+            return Err(ScenarioError::general(
+                "No job(s) defined: the job file has no job section ([global] alone sets options only)",
+            ));
         }
         Ok(())
     }
