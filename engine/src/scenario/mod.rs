@@ -14,7 +14,7 @@ pub mod units;
 pub mod url;
 mod write;
 
-pub use check::{check, warnings};
+pub use check::{check, estimated_events, warnings};
 pub use options::{apply_option, OptionScope};
 pub use table::OPTIONS;
 pub use write::shell_quote;
