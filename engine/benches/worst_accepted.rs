@@ -46,8 +46,11 @@ fn job(rw: Rw, bs: u64, numjobs: u32) -> JobSpec {
     }
 }
 
+/// A family: its name, the scenario for a scale `x`, and the range of `x` to search.
+type Family = (&'static str, Box<dyn Fn(u64) -> Scenario>, u64, u64);
+
 fn main() {
-    let families: Vec<(&str, Box<dyn Fn(u64) -> Scenario>, u64, u64)> = vec![
+    let families: Vec<Family> = vec![
         (
             "1024 clones (4 x 256) psync 512 B randrw, size per clone",
             Box::new(|size| Scenario {
