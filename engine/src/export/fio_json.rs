@@ -61,7 +61,9 @@ pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
 
 /// ns to fio's msec runtime (rounded to the nearest ms).
 pub fn runtime_ms(ns: u64) -> u64 {
-    ns.saturating_add(500_000) / 1_000_000
+    // A run that did anything lasted at least 1 ms as reported (fio never prints a bandwidth
+    // over a runtime of 0).
+    (ns.saturating_add(500_000) / 1_000_000).max(u64::from(ns > 0))
 }
 
 /// A JSON object whose keys keep their order (fio's `"job options"`, `"percentile"`, ...).
@@ -131,6 +133,9 @@ pub struct FioJob {
     pub jobname: String,
     pub groupid: u64,
     pub error: u64,
+    /// I/Os of this job that ended in an error (fio's `total_err`).
+    #[serde(default)]
+    pub total_err: u64,
     pub eta: u64,
     pub elapsed: u64,
     #[serde(rename = "job options")]
@@ -198,6 +203,9 @@ pub struct FioMmcsim {
     pub crc_errors: u64,
     pub retries: u64,
     pub card_resets: u64,
+    /// I/Os that ended in an error, over every job (normal output's `io_errors`).
+    #[serde(default)]
+    pub io_errors: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_cut: Option<FioPowerCut>,
 }
@@ -317,6 +325,7 @@ impl FioMmcsim {
             crc_errors: s.crc_errors,
             retries: s.retries,
             card_resets: s.resets,
+            io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
         }
     }
@@ -344,6 +353,7 @@ impl FioJob {
             jobname: b.job.name.clone(),
             groupid: 0,
             error: if b.job.errors > 0 { 5 } else { 0 },
+            total_err: b.job.errors,
             eta: 0,
             elapsed: b.job.runtime_ns.div_ceil(1_000_000_000),
             job_options,

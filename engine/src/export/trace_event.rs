@@ -33,6 +33,8 @@ use std::io;
 
 /// The default cap on exported events (about 30 MB of JSON).
 pub const DEFAULT_MAX_TRACE_EVENTS: usize = 200_000;
+/// The largest cap a caller may ask for (`--trace_max_events`): about 150 MB of JSON.
+pub const MAX_TRACE_EVENTS: usize = 1_000_000;
 /// Trace and timeline ring sizes while exporting (drained after every step).
 const RING: usize = 1 << 16;
 /// Work budget: simulator steps plus live requests scanned for tags, offsets and lengths.
