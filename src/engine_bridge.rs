@@ -44,6 +44,12 @@ pub fn command_line(scn: &Scenario) -> String {
     scn.to_command_line()
 }
 
+/// Options of `scn` that have no effect in its configuration, one line each (the engine's
+/// `scenario::warnings`, what the CLI prints as `mmcsim: warning:`).
+pub fn warnings(scn: &Scenario) -> Vec<String> {
+    mmcsim_engine::scenario::warnings(scn)
+}
+
 /// The URL query (without '?') that reloads this scenario: the engine's scenario links, the
 /// same option language as the CLI.
 pub fn url_query(scn: &Scenario) -> String {

@@ -158,11 +158,12 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         clones += u64::from(j.numjobs);
         outstanding += u64::from(j.numjobs) * u64::from(j.outstanding());
     }
-    if outstanding > MAX_OUTSTANDING {
+    if scn.jobs.len() as u64 > MAX_JOBS {
         return Err(ScenarioError::new(
-            "iodepth",
+            "name",
             format!(
-                "{outstanding} I/Os outstanding in total (numjobs x iodepth); at most {MAX_OUTSTANDING}"
+                "{} job sections; at most {MAX_JOBS} jobs in all",
+                scn.jobs.len()
             ),
         ));
     }
@@ -170,6 +171,14 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         return Err(ScenarioError::new(
             "numjobs",
             format!("{clones} job clones in total; at most {MAX_JOBS}"),
+        ));
+    }
+    if outstanding > MAX_OUTSTANDING {
+        return Err(ScenarioError::new(
+            "iodepth",
+            format!(
+                "{outstanding} I/Os outstanding in total (numjobs x iodepth); at most {MAX_OUTSTANDING}"
+            ),
         ));
     }
     let est = estimate(scn, p);
