@@ -14,10 +14,12 @@ use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::{HostOptions, Report, Scenario};
 use yew::prelude::*;
 
-use crate::engine_bridge::{self as bridge, Run};
+use crate::command::{Commands, WatchAction};
+use crate::engine_bridge as bridge;
 use crate::gallery::StepAction;
-use crate::gallery_view::{GalleryPanel, Wiring};
-use crate::slicer::{Slicer, FRAME_BUDGET_MS};
+use crate::gallery_view::GalleryPanel;
+use crate::session::Session;
+use crate::slicer::{now_ms, Slicer, FRAME_BUDGET_MS};
 use crate::tools::{ResultTools, ScenarioTools};
 use crate::watch::Watch;
 
@@ -49,6 +51,8 @@ pub enum Msg {
     PullPlug,
     /// A gallery walk-through step for the page.
     Walk(StepAction),
+    /// A command for "Watch the pipeline" (a walk-through step).
+    Watch(WatchAction),
 }
 
 pub struct App {
@@ -67,7 +71,7 @@ pub struct App {
     error_seq: u32,
     /// Messages that concern no single control (URL query, starting a run).
     notices: Vec<String>,
-    run: Option<Run>,
+    run: Option<Session>,
     slicer: Slicer,
     frame: Option<AnimationFrame>,
     /// `performance.now()` when the run started, ms.
@@ -79,13 +83,8 @@ pub struct App {
     result: Option<(Rc<Report>, Option<Measured>)>,
     /// The last run was stopped by the user before its end.
     stopped: bool,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
+    /// The commands sent to "Watch the pipeline" (its `command` prop is the last).
+    watch: Commands,
 }
 
 /// The page's query string, with its '?'.
@@ -148,6 +147,7 @@ impl Component for App {
             series: Rc::default(),
             result: None,
             stopped: false,
+            watch: Commands::default(),
         }
     }
 
@@ -187,7 +187,7 @@ impl Component for App {
             }
             Msg::Run => {
                 self.notices.clear();
-                match Run::start(&self.scenario) {
+                match Session::start(&self.scenario) {
                     Ok(run) => {
                         self.run = Some(run);
                         self.ran = Some(Rc::new(self.scenario.clone()));
@@ -268,9 +268,6 @@ impl Component for App {
             Msg::Walk(action) => {
                 match action {
                     StepAction::RunToEnd if self.run.is_none() => ctx.link().send_message(Msg::Run),
-                    StepAction::Play(speed) => crate::walk::play_at(speed),
-                    StepAction::Pause => crate::walk::pause(),
-                    StepAction::Highlight(layer) => crate::walk::point_at(layer),
                     StepAction::PlugAt(t) => {
                         if let Ok(next) = crate::exports::with_power_cut(&self.scenario, t) {
                             let link = ctx.link();
@@ -282,6 +279,10 @@ impl Component for App {
                 }
                 false
             }
+            Msg::Watch(action) => {
+                self.watch.send(action);
+                true
+            }
             Msg::Frame => {
                 self.frame = None;
                 let Some(run) = self.run.as_mut() else {
@@ -289,9 +290,9 @@ impl Component for App {
                 };
                 let done = self
                     .slicer
-                    .run_slice(|n| run.step(n), now_ms, FRAME_BUDGET_MS);
+                    .run_slice(|n| run.run_events(n), now_ms, FRAME_BUDGET_MS);
                 self.progress = run.progress();
-                self.sim_ns = run.now_ns();
+                self.sim_ns = run.now();
                 self.series = Rc::new(run.series());
                 self.wall_ms = now_ms() - self.started_ms;
                 if done {
@@ -380,9 +381,10 @@ impl Component for App {
                         </div>
                     </section>
                 </main>
-                <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)} />
+                <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)}
+                       command={self.watch.last()} />
                 <GalleryPanel on_open={link.callback(|(a, b)| Msg::Load(a, b))} on_action={link.callback(Msg::Walk)}
-                              wiring={Wiring { play: true, pause: true, highlight: true }} />
+                              on_watch={link.callback(Msg::Watch)} />
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>

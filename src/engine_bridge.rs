@@ -1,16 +1,17 @@
-//! Every call from the web app into `mmcsim-engine`, in one place.
+//! The web app's glue to the engine's scenario language and calibration data: the controls'
+//! texts through the engine's one option parser, the command line, the URL query, the measured
+//! figure of a scenario.
 //!
-//! The UI drives the very API that the CLI and the engine's tests drive (the option parser,
-//! `Simulator`, `Report`), nothing more; if that API changes, this file is the one to follow it.
-//! It holds no browser code, so it builds (and could be tested) natively too.
+//! The UI uses the very API that the CLI and the engine's tests use, nothing more. Simulations
+//! are built and stepped in [`crate::session`] only. This file holds no browser code, so it
+//! builds (and could be tested) natively too.
 
 use std::collections::BTreeMap;
 
-use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::scenario::options::{apply_text, value_text};
 use mmcsim_engine::scenario::table::{form_rows, FormGroup};
 use mmcsim_engine::scenario::url::{decode_query, encode_query};
-use mmcsim_engine::{calibration, Report, Scenario, Simulator};
+use mmcsim_engine::{calibration, Report, Scenario};
 
 /// The controls of the first screen: the options whose table row has a form hint, in the
 /// form's order (the names the CLI, fio job files and the URL query use).
@@ -111,53 +112,5 @@ pub fn simulated_in(scn: &Scenario, report: &Report, unit: &str) -> Option<f64> 
         "MiB/s" => Some(report.total_mib_s()),
         "KiB/s" => Some(report.total_mib_s() * 1024.0),
         _ => None,
-    }
-}
-
-/// Why a run could not start: the engine's message, and the option it names if any.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunError {
-    pub option: Option<String>,
-    pub message: String,
-}
-
-/// A simulation being run a slice at a time.
-pub struct Run {
-    sim: Simulator,
-}
-
-impl Run {
-    /// Builds the simulator for a scenario, or the engine's refusal (a combination the option
-    /// parser accepts one value at a time, such as a chain longer than the platform's ADMA3).
-    pub fn start(scn: &Scenario) -> Result<Run, RunError> {
-        Simulator::new(scn)
-            .map(|sim| Run { sim })
-            .map_err(|e| RunError {
-                option: e.option.clone(),
-                message: e.to_string(),
-            })
-    }
-    /// Processes at most `max_events` events; true once the run is over.
-    pub fn step(&mut self, max_events: u64) -> bool {
-        self.sim.run_events(max_events)
-    }
-    /// 0..=1.
-    pub fn progress(&self) -> f64 {
-        self.sim.progress()
-    }
-    /// Simulated time, ns.
-    pub fn now_ns(&self) -> u64 {
-        self.sim.now()
-    }
-    pub fn series(&self) -> Vec<SeriesPoint> {
-        self.sim.series()
-    }
-    pub fn report(&self) -> Report {
-        self.sim.report()
-    }
-    /// Pulls the plug now: the power fails at the current simulated time, the run ends, and
-    /// the report carries what the cut lost ([`Simulator::power_cut_now`]).
-    pub fn power_cut_now(&mut self) {
-        self.sim.power_cut_now();
     }
 }

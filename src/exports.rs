@@ -12,8 +12,11 @@ use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::scenario::jobfile::to_jobfile;
 use mmcsim_engine::scenario::options::reset_option;
 use mmcsim_engine::scenario::options::ScenarioBuilder;
+use mmcsim_engine::scenario::units::format_time_ns;
 use mmcsim_engine::scenario::{apply_option, OptionScope};
-use mmcsim_engine::{Report, Scenario, Simulator};
+use mmcsim_engine::{Report, Scenario};
+
+use crate::session::Session;
 
 /// Events written to a trace export at most: 50 000 events are about 3 300 requests and 5 MB of
 /// JSON; the CLI's `--write_trace` (200 000 by default) goes further. The export runs its own
@@ -97,7 +100,7 @@ pub fn jobfile_with_notices(text: &str) -> Result<(Scenario, Vec<String>), Strin
     if scn.jobs.is_empty() && scn.mmc_test.is_none() {
         return Err("the job file has no job section and no job option".to_string());
     }
-    Simulator::new(&scn).map_err(|e| e.to_string())?;
+    Session::start(&scn).map_err(|e| e.message)?;
     Ok((scn, notices))
 }
 
@@ -141,6 +144,11 @@ pub fn trace_is_cut(scn: &Scenario) -> bool {
 /// most [`TRACE_MAX_EVENTS`] events, in one go (the page uses [`TraceJob`]).
 pub fn trace_json(scn: &Scenario) -> Result<String, String> {
     export::trace_event_json(scn, TRACE_MAX_EVENTS).map_err(|e| e.to_string())
+}
+
+/// The scheduled power cut as `power_cut=` text ("50ms"), or None without one.
+pub fn power_cut_text(scn: &Scenario) -> Option<String> {
+    scn.power_cut_ns.map(format_time_ns)
 }
 
 /// The scenario with the power cut scheduled at `text` (fio time syntax, `50ms`), or without
@@ -280,6 +288,7 @@ mod tests {
     fn power_cut_is_set_and_cleared() {
         let s = with_power_cut(&Scenario::default(), "50ms").unwrap();
         assert_eq!(s.power_cut_ns, Some(50_000_000));
+        assert_eq!(power_cut_text(&s).as_deref(), Some("50ms"));
         assert_eq!(with_power_cut(&s, "").unwrap().power_cut_ns, None);
         assert!(with_power_cut(&s, "soon").is_err());
     }

@@ -8,12 +8,11 @@ use std::rc::Rc;
 
 use mmcsim_components::{ExportKind, ExportsBar, JobFilePanel, PlugPanel, PowerCutView, ShareBox};
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::scenario::units::format_time_ns;
-use mmcsim_engine::scenario::url::encode_query;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
 use crate::download;
+use crate::engine_bridge as bridge;
 use crate::exports;
 
 /// Downloads `text` as `name` and says so (or why not).
@@ -84,7 +83,7 @@ fn page_base() -> String {
 
 /// The full link of a scenario (and its B side).
 pub fn share_url(a: &Scenario, b: Option<&Scenario>) -> String {
-    format!("{}?{}", page_base(), encode_query(a, b))
+    format!("{}?{}", page_base(), bridge::url_query_ab(a, b))
 }
 
 #[derive(Properties, PartialEq)]
@@ -215,19 +214,14 @@ pub fn scenario_tools(props: &ScenarioToolsProps) -> Html {
                     }
                 }
                 Err(e) => {
-                    let kept = scn
-                        .power_cut_ns
-                        .map(format_time_ns)
-                        .unwrap_or_else(|| "no power cut".to_string());
+                    let kept =
+                        exports::power_cut_text(&scn).unwrap_or_else(|| "no power cut".to_string());
                     plug_error.set(Some(format!("{e} (kept {kept})").into()));
                 }
             },
         )
     };
-    let scheduled: AttrValue = props
-        .scenario
-        .power_cut_ns
-        .map(format_time_ns)
+    let scheduled: AttrValue = exports::power_cut_text(&props.scenario)
         .unwrap_or_default()
         .into();
 
@@ -237,7 +231,7 @@ pub fn scenario_tools(props: &ScenarioToolsProps) -> Html {
             if let (Some(b), true) = (&props.b, props.show_b_link) {
                 <p class="b-link">
                     { "This link compares two scenarios; the page runs A. " }
-                    <a id="b-link" href={format!("?{}", encode_query(b, None))}>{ "Open B as its own scenario" }</a>
+                    <a id="b-link" href={format!("?{}", bridge::url_query(b))}>{ "Open B as its own scenario" }</a>
                 </p>
             }
             <h3 class="tools-title">{ "Power loss" }</h3>

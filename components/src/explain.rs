@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use mmcsim_engine::explain::{layer_info, stage_info, Info, Layer};
-use mmcsim_engine::{MmcPath, Stage};
+use mmcsim_engine::{MmcPath, Op, Stage, TraceEvent};
 use yew::prelude::*;
 
 use crate::format;
@@ -21,15 +21,57 @@ pub enum Focus {
     Request(u64),
 }
 
-/// A request's life as the panel shows it: stages with their start and duration (ns) and how
-/// many times in a row the request entered them (a requeue sends it back to blk-mq).
+/// Where one request spent its time so far, as the panel shows it: one row per stage with its
+/// start and time spent (ns) and how many times in a row the request entered it (a request
+/// `mmc_mq_queue_rq` refuses goes back to blk-mq).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LifeView {
     pub id: u64,
     pub job: u32,
-    pub op: &'static str,
+    pub op: Op,
+    /// (stage, entered at ns, time spent ns, times entered in a row); the last row's time runs
+    /// to `now` unless the request is done.
     pub stages: Vec<(Stage, u64, u64, u32)>,
     pub done: bool,
+}
+
+impl LifeView {
+    /// The life of request `id` at simulated time `now` from its trace events (the stages it
+    /// entered, in any order; events after `now` are left out). None without events.
+    pub fn from_trace(id: u64, trace: &[TraceEvent], now: u64) -> Option<LifeView> {
+        let first = trace.first()?;
+        let (job, op) = (first.job, first.op);
+        let mut entries: Vec<(u64, Stage)> = trace
+            .iter()
+            .filter(|e| e.t_ns <= now)
+            .map(|e| (e.t_ns, e.stage))
+            .collect();
+        entries.sort_by_key(|e| e.0);
+        let done = entries.last().is_some_and(|e| e.1 == Stage::Done);
+        // Consecutive entries of one stage are one row whose count says how often it went round.
+        let mut stages: Vec<(Stage, u64, u64, u32)> = Vec::new();
+        for (i, &(t, st)) in entries.iter().enumerate() {
+            if st == Stage::Done {
+                continue;
+            }
+            let end = entries.get(i + 1).map(|e| e.0).unwrap_or(now);
+            let d = end.saturating_sub(t);
+            match stages.last_mut() {
+                Some(last) if last.0 == st => {
+                    last.2 += d;
+                    last.3 += 1;
+                }
+                _ => stages.push((st, t, d, 1)),
+            }
+        }
+        Some(LifeView {
+            id,
+            job,
+            op,
+            stages,
+            done,
+        })
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -62,7 +104,7 @@ fn life_html(l: &LifeView) -> Html {
     let current = l.stages.last().map(|s| s.0);
     html! {
         <>
-            <h3 id="explain-title">{ format!("Request {} · job {} · {}", l.id, l.job, l.op) }</h3>
+            <h3 id="explain-title">{ format!("Request {} · job {} · {}", l.id, l.job, l.op.name()) }</h3>
             if let Some(st) = current.filter(|_| !l.done) {
                 <p class="now">{ "Now: " }<strong>{ stage_info(st).title }</strong>{ " — " }{ stage_info(st).text }
                     { for stage_info(st).kernel.iter().map(|k| html! { <>{ " " }<code>{ *k }</code></> }) }</p>

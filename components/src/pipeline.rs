@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use mmcsim_engine::explain::{layer_info, Layer};
 use mmcsim_engine::Snapshot;
+use mmcsim_engine::HSQ_PACKED_QUEUE_DEPTH;
 use mmcsim_engine::{HostConfig, HsqDepth, MmcPath, Stage};
 use yew::prelude::*;
 
@@ -47,19 +48,19 @@ fn f(v: f64) -> String {
 }
 
 /// Short column titles; the kernel name under each comes from the engine's explanations.
-fn title(layer: Layer, cfg: &HostConfig) -> &'static str {
+fn title(layer: Layer, cfg: &HostConfig) -> String {
     match layer {
-        Layer::Jobs => "fio jobs",
-        Layer::BlkMq => "blk-mq",
-        Layer::MmcQueue => "mmc queue",
+        Layer::Jobs => "fio jobs".into(),
+        Layer::BlkMq => "blk-mq".into(),
+        Layer::MmcQueue => "mmc queue".into(),
         Layer::HostQueue => match cfg.mmc_path {
-            MmcPath::Hsq => "hsq: 64 slots",
-            MmcPath::Legacy => "legacy path",
-            MmcPath::Cqe => "CQE (what-if)",
+            MmcPath::Hsq => format!("hsq: {} slots", lay::host_slots(MmcPath::Hsq)),
+            MmcPath::Legacy => "legacy path".into(),
+            MmcPath::Cqe => "CQE (what-if)".into(),
         },
-        Layer::Controller => "SDHCI controller",
-        Layer::Bus => "MMC bus",
-        Layer::Card => "card",
+        Layer::Controller => "SDHCI controller".into(),
+        Layer::Bus => "MMC bus".into(),
+        Layer::Card => "card".into(),
     }
 }
 
@@ -277,14 +278,15 @@ impl PartView for Window {
                         { text(c.x + 8.0, BOTTOM - 8.0, "small muted", format!("switched {}×", self.changes)) }
                     }
                 } else if cfg.packed > 0 {
-                    { text(c.x + 8.0, BOTTOM - 24.0, "small muted", "packed: window 64") }
+                    { text(c.x + 8.0, BOTTOM - 24.0, "small muted", format!("packed: window {HSQ_PACKED_QUEUE_DEPTH}")) }
                 }
             </g>
         }
     }
 }
 
-/// hsq's 64 slots (CQE: 32 task slots; legacy: the current and the prepared request).
+/// hsq's slots (CQE: its task slots; legacy: the current and the prepared request), counted
+/// by [`lay::host_slots`].
 #[derive(PartialEq)]
 struct Slots {
     cfg: HostConfig,
@@ -297,12 +299,7 @@ impl PartView for Slots {
         let c = column(Layer::HostQueue);
         match self.cfg.mmc_path {
             MmcPath::Hsq | MmcPath::Cqe => {
-                let slots = if self.cfg.mmc_path == MmcPath::Cqe {
-                    32
-                } else {
-                    64
-                };
-                let cells = (0..slots).map(|i: u16| {
+                let cells = (0..lay::host_slots(self.cfg.mmc_path)).map(|i: u16| {
                     let (x, y) = lay::slot_xy(i);
                     let o = self.occupied.iter().find(|o| o.0 == i);
                     let class = classes!("slot", o.map(|o| o.1.class()), o.is_some_and(|o| o.2).then_some("onbus"));
