@@ -350,6 +350,18 @@ impl Component for App {
                             <span>{ "Same run from the command line" }</span>
                             <code id="command-line">{ bridge::command_line(&self.scenario) }</code>
                         </div>
+                        {{
+                            let warnings = bridge::warnings(&self.scenario);
+                            if warnings.is_empty() {
+                                html! {}
+                            } else {
+                                html! {
+                                    <ul id="scenario-warnings" class="warnings" aria-label="Options without effect">
+                                        { for warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }
+                                    </ul>
+                                }
+                            }
+                        }}
                         <ScenarioTools scenario={Rc::new(self.scenario.clone())} b={self.b_link().map(Rc::new)}
                                        show_b_link={self.b_other.is_some()} {running}
                                        on_scenario={link.callback(|s| Msg::Load(s, None))}

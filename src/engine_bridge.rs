@@ -39,12 +39,16 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
 }
 
 /// The same run from a shell: the CLI reads fio's `--name=value` syntax
-/// ([`Scenario::to_args`], which the CLI parses back into this scenario).
+/// ([`Scenario::to_args`], which the CLI parses back into this scenario), each argument
+/// shell-quoted where a POSIX shell would split or interpret it, so pasting it is safe.
 pub fn command_line(scn: &Scenario) -> String {
-    std::iter::once("mmcsim".to_string())
-        .chain(scn.to_args())
-        .collect::<Vec<_>>()
-        .join(" ")
+    scn.to_command_line()
+}
+
+/// Options of `scn` that have no effect in its configuration, one line each (the engine's
+/// `scenario::warnings`, what the CLI prints as `mmcsim: warning:`).
+pub fn warnings(scn: &Scenario) -> Vec<String> {
+    mmcsim_engine::scenario::warnings(scn)
 }
 
 /// The URL query (without '?') that reloads this scenario: the engine's scenario links, the
