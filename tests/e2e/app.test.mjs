@@ -5,9 +5,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { root, start } from './harness.mjs';
+import { root, start, shots } from './harness.mjs';
 
-const screenshot = path.join(root, 'docs', 'screenshot.png');
+const screenshot = path.join(shots, 'screenshot.png');
 // The series colour of the throughput chart (components/src/chart.rs, LINE).
 const SERIES_RGB = [0x25, 0x63, 0xeb];
 

@@ -8,6 +8,9 @@ import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
+/** Where tests save screenshots: target/screenshots/, never the tracked docs/ (`make
+ * docs-screenshots` sets SCREENSHOTS_DIR=docs to refresh the README's pictures on purpose). */
+export const shots = path.resolve(root, process.env.SCREENSHOTS_DIR ?? path.join('target', 'screenshots'));
 const TYPES = {
     '.html': 'text/html; charset=utf-8',
     '.js': 'text/javascript',

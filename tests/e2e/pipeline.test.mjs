@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { start, openPage, frameStats, root } from './harness.mjs';
+import { start, openPage, frameStats, root, shots } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -75,7 +75,7 @@ for (const p of PRESETS) {
         assert.ok(Number(await page.getAttribute('#a-pipeline svg', 'data-tokens')) > 0);
         assert.ok(Number(await page.getAttribute('#a-strip', 'data-rects')) > 10, 'the bus strip has segments');
         assert.ok(await page.$('#ab-table tr[data-metric=mib-s]'));
-        const shot = path.join(root, 'docs', `pipeline-${p.name}.png`);
+        const shot = path.join(shots, `pipeline-${p.name}.png`);
         await mkdir(path.dirname(shot), { recursive: true });
         await (await page.$('#watch')).screenshot({ path: shot });
         assert.deepEqual(problems, []);

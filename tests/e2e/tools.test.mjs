@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { root, start, openPage, download, runToEnd } from './tools_harness.mjs';
+import { root, start, openPage, download, runToEnd, shots } from './tools_harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -179,9 +179,9 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
         if (s === 'sprd-hs400es-2020') {
             assert.equal(rows.filter((r) => r.outlier).length, 1, 'the randread case is flagged');
             assert.match(await page.textContent('.outlier-note'), /Flagged outlier/);
-            await mkdir(path.join(root, 'docs'), { recursive: true });
+            await mkdir(shots, { recursive: true });
             const gallery = await page.$('#gallery');
-            await gallery.screenshot({ path: path.join(root, 'docs', 'gallery.png') });
+            await gallery.screenshot({ path: path.join(shots, 'gallery.png') });
         }
     }
     // The FUA walk-through, step by step: each step's button does what it says.
@@ -242,7 +242,7 @@ test('pulling the plug in the FUA-off random write run loses acknowledged writes
     assert.equal(await page.textContent('[data-metric=cut-at] td'), '50.0 ms');
     const lost50 = Number((await page.textContent('[data-metric=lost-acked-writes] td')).replace(/\D/g, ''));
     assert.ok(lost50 > 0, `acknowledged writes lost at 50 ms: ${lost50}`);
-    await (await page.$('.output')).screenshot({ path: path.join(root, 'docs', 'power-cut.png') });
+    await (await page.$('.output')).screenshot({ path: path.join(shots, 'power-cut.png') });
 
     // With FUA, nothing acknowledged is lost.
     await page.selectOption('#ctl-fua', '1');
