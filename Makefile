@@ -5,6 +5,7 @@
 #   make build   release build of the web app into dist/
 #   make test    native tests, headless browser tests (wasm-bindgen-test), end-to-end test
 #   make bench-web  frame time of the pipeline view in headless Chromium
+#   make docs-screenshots  refresh the README's pictures in docs/ (tests save to target/screenshots/)
 #
 # Everything runs offline: tools are pinned and installed once by scripts/setup.sh.
 
@@ -26,7 +27,7 @@ WEB_PACKAGE := mmcsim
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver
 
-.PHONY: setup setup-browser serve build test test-native test-wasm test-e2e bench-web
+.PHONY: setup setup-browser serve build test test-native test-wasm test-e2e bench-web docs-screenshots
 
 setup:
 	scripts/setup.sh
@@ -58,3 +59,9 @@ test-e2e:
 bench-web:
 	trunk build --release
 	node tests/e2e/bench.mjs
+
+# The end-to-end tests save their screenshots under target/screenshots/; this runs them with
+# docs/ as the target instead, on purpose, to refresh the pictures the README shows.
+docs-screenshots:
+	trunk build --release
+	SCREENSHOTS_DIR=docs node --test tests/e2e/

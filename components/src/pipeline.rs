@@ -222,7 +222,7 @@ impl PartView for Blk {
                 { text(sw.0 + 6.0, sw.1 + 12.0, "small", format!("queued · {}", self.queued)) }
                 <rect class="box dispatch" x={f(disp.0)} y={f(disp.1)} width={f(disp.2)} height={f(disp.3)} rx="4" />
                 { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("retry later · {}", self.dispatch)) }
-                { text(disp.0 + 6.0, disp.1 + disp.3 - 6.0, "tiny", "hctx->dispatch") }
+                { text(disp.0 + 2.0, disp.1 - 5.0, "tiny", "hctx->dispatch") }
                 <path class="bounce-path" d={format!("M{} {} C{} {} {} {} {} {}", f(mmc.x + 10.0), f(TOP + 250.0), f(mmc.x - 10.0), f(TOP + 300.0), f(disp.0 + disp.2 + 30.0), f(disp.1 + 80.0), f(disp.0 + disp.2 - 4.0), f(disp.1 + 60.0))} marker-end="url(#arrowhead)" />
                 <text key={self.requeues} x={f(c.x + 8.0)} y={f(BOTTOM - 6.0)} class={classes!("small", "requeues", (self.requeues > 0).then_some("flash"))} id={format!("{side}-requeues")}>
                     { format!("refused (BLK_STS_RESOURCE): {}", self.requeues) }
@@ -492,6 +492,16 @@ fn pointed(e: &MouseEvent) -> Option<(Layer, f64, f64)> {
     ))
 }
 
+/// The column whose frame an event hit (`g.stage[data-layer]`), if it hit one.
+fn layer_of_target(e: &MouseEvent) -> Option<Layer> {
+    let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let name = el
+        .closest("[data-layer]")
+        .ok()??
+        .get_attribute("data-layer")?;
+    Layer::ALL.into_iter().find(|l| format!("{l:?}") == name)
+}
+
 #[function_component(Pipeline)]
 pub fn pipeline(props: &PipelineProps) -> Html {
     let s = &*props.snap;
@@ -524,10 +534,14 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     let onclick = {
         let (tip, sel) = (tip.clone(), props.on_select.clone());
         Callback::from(move |e: MouseEvent| {
-            if let Some(p) = pointed(&e) {
-                tip.set(Some(p));
-                sel.emit(Focus::Layer(p.0));
+            let at = pointed(&e);
+            let Some(layer) = layer_of_target(&e).or(at.map(|p| p.0)) else {
+                return;
+            };
+            if let Some((_, x, y)) = at {
+                tip.set(Some((layer, x, y)));
             }
+            sel.emit(Focus::Layer(layer));
         })
     };
     let tooltip = tip.map(|(layer, x, y)| {

@@ -208,7 +208,7 @@ pub fn blk_boxes() -> [(f64, f64, f64, f64); 2] {
     let c = column(Layer::BlkMq);
     [
         (c.x + 8.0, TOP + 40.0, c.w - 16.0, 116.0),
-        (c.x + 8.0, TOP + 190.0, c.w - 16.0, 116.0),
+        (c.x + 8.0, TOP + 190.0, c.w - 16.0, 104.0),
     ]
 }
 
