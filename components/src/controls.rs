@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use mmcsim_engine::platform::{by_name, Platform, PLATFORMS};
-use mmcsim_engine::scenario::options::preset_text;
+use mmcsim_engine::scenario::options::{preset_text, value_text};
 use mmcsim_engine::scenario::table::{form_rows, lookup, FormGroup, FormHint, OptionRow, Widget};
+use mmcsim_engine::Scenario;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -168,7 +169,9 @@ pub fn controls_form(props: &ControlsFormProps) -> Html {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             { for groups.into_iter().map(|g| {
                 let advanced = g.title == FormGroup::Advanced.title();
-                let set = g.controls.iter().filter(|c| props.values.get(c.name).is_some_and(|v| !v.is_empty() && advanced)).count();
+                // Options set away from their default (the count is on the folded group's title).
+                let set = g.controls.iter().filter(|c| advanced && props.values.get(c.name)
+                    .is_some_and(|v| !v.is_empty() && *v != value_text(&Scenario::default(), c.name))).count();
                 let fields = html! {
                     <fieldset class="group" disabled={props.disabled} id={format!("group-{}", g.title.to_lowercase())}>
                         <legend>{ g.title }</legend>
