@@ -204,7 +204,7 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
     await page.waitForTimeout(500);
     await step(2, /Pause/);
     await page.waitForSelector('#play[aria-pressed=false]');
-    await step(3, /Show: eMMC/);
+    await step(3, /Show: storage chip \(eMMC/);
     await page.waitForSelector('#watch g.stage.focused[data-layer=Card]');
     assert.match(await page.textContent('#explain-title'), /eMMC/);
     await step(4, /Pull the plug at 50ms/);
