@@ -54,7 +54,7 @@ const PRESETS = [
 ];
 
 for (const p of PRESETS) {
-    test(`pipeline on ${p.name} shows its effect and is saved as docs/pipeline-${p.name}.png`, async () => {
+    test(`pipeline on ${p.name} shows its effect and is saved as pipeline-${p.name}.png (target/screenshots/)`, async () => {
         const { page, problems } = await openPage(env.browser, env.base, p.query);
         assert.ok(await page.$('#b-pipeline'), 'the link compares A and B: both pipelines');
         await page.selectOption('#speed', p.speed ?? '4'); // 1 ms of simulated time per second
