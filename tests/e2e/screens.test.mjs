@@ -4,12 +4,10 @@
 // and the inconsistencies the issue lists. Screenshots go to target/screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { start, openPage, shots } from './harness.mjs';
+import { start, openPage, screenshotPath } from './harness.mjs';
 
 let env;
-before(async () => { env = await start(); await mkdir(shots, { recursive: true }); });
+before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
 const AB = '?numjobs=20&packed=8&b.packed=0';
@@ -64,8 +62,8 @@ test('phone 390x844: no sideways scroll, text of at least 11 px, no keyboard hin
     });
     assert.ok(pans, 'the pipeline pans in its box');
     await (await page.$('#watch')).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(shots, 'phone-390x844.png') });
-    await page.screenshot({ path: path.join(shots, 'phone-390x844-full.png'), fullPage: true });
+    await page.screenshot({ path: await screenshotPath('phone-390x844.png') });
+    await page.screenshot({ path: await screenshotPath('phone-390x844-full.png'), fullPage: true });
     assert.deepEqual(problems, []);
 });
 
@@ -84,7 +82,7 @@ test('1280x720: both pipelines of a comparison in view', async () => {
     await playFor(page, 1200);
     const v = await bothInView(page);
     assert.ok(v.ok, `A ${v.a} B ${v.b} in ${v.h}`);
-    await page.screenshot({ path: path.join(shots, 'ab-1280x720.png') });
+    await page.screenshot({ path: await screenshotPath('ab-1280x720.png') });
     assert.deepEqual(problems, []);
 });
 
@@ -103,7 +101,7 @@ test('presentation mode: the watch view alone, large type, both pipelines in vie
     assert.ok(v.ok, JSON.stringify(v));
     const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#play')).fontSize));
     assert.ok(size >= 20, `large type: ${size}`);
-    await page.screenshot({ path: path.join(shots, 'present-1280x720.png') });
+    await page.screenshot({ path: await screenshotPath('present-1280x720.png') });
     await page.click('#present');
     assert.equal(await page.evaluate(() => document.body.classList.contains('present')), false);
     assert.deepEqual(problems, []);
