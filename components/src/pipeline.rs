@@ -477,18 +477,23 @@ impl PartView for Tokens {
 }
 
 /// The column under a pointer event on the view's `<svg>`, and where the pointer is in the
-/// figure (CSS px), for the tooltip.
+/// figure's content (CSS px, scrolled content included), for the tooltip. The `<svg>` is found
+/// from the event's target: Yew delegates events, so the current target is the app's root.
 fn pointed(e: &MouseEvent) -> Option<(Layer, f64, f64)> {
-    let svg = e.current_target()?.dyn_into::<web_sys::Element>().ok()?;
+    let target = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let svg = target.closest("svg").ok()??;
     let r = svg.get_bounding_client_rect();
     if r.width() <= 0.0 {
         return None;
     }
-    let x = (e.client_x() as f64 - r.left()) * WIDTH / r.width();
+    let (cx, cy) = (e.client_x() as f64, e.client_y() as f64);
+    let layer = lay::layer_at((cx - r.left()) * WIDTH / r.width());
+    let fig = svg.parent_element()?;
+    let f = fig.get_bounding_client_rect();
     Some((
-        lay::layer_at(x),
-        e.client_x() as f64 - r.left(),
-        e.client_y() as f64 - r.top(),
+        layer,
+        cx - f.left() + fig.scroll_left() as f64,
+        cy - f.top() + fig.scroll_top() as f64,
     ))
 }
 
@@ -547,7 +552,8 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     let tooltip = tip.map(|(layer, x, y)| {
         let info = layer_info_on(layer, cfg.mmc_path, &props.platform);
         let term = crate::glossary::term_of(layer, cfg.mmc_path);
-        let left = if x > 260.0 { x - 250.0 } else { x + 16.0 };
+        // Beside the pointer: to its right, or to its left past the middle of a wide view.
+        let left = if x > 520.0 { x - 266.0 } else { x + 16.0 };
         html! {
             <div class="tip" role="tooltip" id={format!("{side}-tip")} data-layer={format!("{layer:?}")}
                  style={format!("left: {left:.0}px; top: {:.0}px", y + 14.0)}>

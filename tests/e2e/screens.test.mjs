@@ -61,6 +61,17 @@ test('phone 390x844: no sideways scroll, text of at least 11 px, no keyboard hin
         return f.scrollWidth > f.clientWidth && getComputedStyle(f).overflowX === 'auto';
     });
     assert.ok(pans, 'the pipeline pans in its box');
+    // A tap on a column explains it next to the finger.
+    await page.evaluate(() => document.querySelector('#a-pipeline').scrollIntoView({ block: 'start' }));
+    const box = await (await page.$('#a-pipeline svg')).boundingBox();
+    await page.touchscreen.tap(box.x + 120, box.y + 60);
+    const tap = await page.evaluate(([px, py]) => {
+        const t = document.querySelector('#a-tip');
+        if (!t) return null;
+        const r = t.getBoundingClientRect();
+        return { layer: t.dataset.layer, dy: r.top - py, dx: r.left - px, right: r.right, vw: innerWidth };
+    }, [box.x + 120, box.y + 60]);
+    assert.ok(tap && tap.layer === 'Jobs' && Math.abs(tap.dy - 14) < 2 && Math.abs(tap.dx - 16) < 2, JSON.stringify(tap));
     await (await page.$('#watch')).scrollIntoViewIfNeeded();
     await page.screenshot({ path: await screenshotPath('phone-390x844.png') });
     await page.screenshot({ path: await screenshotPath('phone-390x844-full.png'), fullPage: true });
@@ -124,6 +135,12 @@ test('a column explains itself next to the pointer, without flicker over its inn
     for (const [x, y] of [[200, 20], [210, 70], [240, 110], [300, 150], [220, 250], [330, 300], [250, 355], [190, 200]]) {
         await page.mouse.move(svg.x + x * k, svg.y + y * k, { steps: 3 });
         const tip = await page.evaluate(() => document.querySelector('#a-tip')?.dataset.layer ?? null);
+        // Next to the pointer: its top edge 14 px under it, its side 16 px from it.
+        const near = await page.evaluate(([px, py]) => {
+            const r = document.querySelector('#a-tip').getBoundingClientRect();
+            return Math.abs(r.top - (py + 14)) < 2 && (Math.abs(r.left - (px + 16)) < 2 || Math.abs(r.right - (px - 16)) < 20);
+        }, [svg.x + x * k, svg.y + y * k]);
+        assert.ok(near, `the tooltip is not next to the pointer at ${x},${y}`);
         const title = await page.textContent('#explain-title');
         seen.push(`${tip}|${title}`);
     }
