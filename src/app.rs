@@ -335,7 +335,9 @@ impl Component for App {
                 <main class="layout">
                     <section class="panel scenario" aria-label="Scenario">
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
-                                      disabled={running} {on_change} />
+                                      disabled={running} on_change={on_change.clone()} />
+                        <crate::board_view::BoardView scenario={Rc::new(self.scenario.clone())} errors={self.errors.clone()}
+                                      disabled={running} {on_change} on_scenario={link.callback(|s| Msg::Load(s, None))} />
                         <div class="actions">
                             if running {
                                 <button id="stop" class="button secondary" onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
@@ -371,6 +373,7 @@ impl Component for App {
                 </main>
                 <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)}
                        command={self.watch.last()} />
+                <crate::sweep_view::SweepView scenario={Rc::new(self.scenario.clone())} />
                 <GalleryPanel on_open={link.callback(|(a, b)| Msg::Load(a, b))} on_action={link.callback(Msg::Walk)}
                               on_watch={link.callback(Msg::Watch)} />
                 <footer class="foot">
