@@ -212,12 +212,20 @@ pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<St
     }
 }
 
-/// The scenario with option `key` set from a form's text: an empty text resets it (a host
-/// switch goes back to the platform's default), anything else goes through [`apply_option`].
+/// The scenario with option `key` set from a form's text: an empty text resets a host switch
+/// (to the platform's default) or an option that is unset by default (`mmc_test`, `runtime`),
+/// anything else goes through [`apply_option`].
 pub fn apply_text(scn: &Scenario, key: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let mut next = scn.clone();
-    let resettable = |r: &OptionRow| matches!(r.kind, OptionKind::Host | OptionKind::Platform);
-    if text.is_empty() && lookup(key).is_some_and(resettable) {
+    // Empty puts back the default of an option whose default shows as empty: a host switch
+    // (the platform's), a board parameter (the preset's), or an optional setting such as
+    // `mmc_test`, `runtime`, `inject_error`.
+    let resets = |r: &OptionRow| {
+        matches!(r.kind, OptionKind::Host | OptionKind::Platform)
+            || (r.kind != OptionKind::Ignored
+                && value_text(&Scenario::default(), r.name).is_empty())
+    };
+    if text.is_empty() && lookup(key).is_some_and(resets) {
         reset_option(&mut next, OptionScope::Global, key)?;
     } else {
         apply_option(&mut next, OptionScope::Global, key, Some(text))?;
