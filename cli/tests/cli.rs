@@ -263,12 +263,12 @@ fn platform_files_sweeps_and_shards() {
     );
     std::fs::write(
         f("bad.toml"),
-        "platform = \"unisoc-hsq-2023\"\n[bus]\nbus_mb_s = 0\n",
+        "platform = \"unisoc-hsq-2023\"\n[bus]\nbus_mb_s = 20000\n",
     )
     .unwrap();
     bad(
         &[&format!("--platform_file={}", f("bad.toml"))],
-        "bus.bus_mb_s: '0' is out of range; accepted: 0.1..=10000 MB/s",
+        "bus.bus_mb_s: '20000' is out of range; accepted: 0..=10000 MB/s",
     );
     bad(
         &["--nand_read_us=1e9"],
