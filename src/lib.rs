@@ -19,7 +19,9 @@ pub mod engine_bridge;
 pub mod exports;
 pub mod frames;
 pub mod gallery;
+pub mod lesson;
 pub mod live;
+pub mod moment;
 pub mod session;
 pub mod slicer;
 
