@@ -191,3 +191,77 @@ pub fn ab_editor(p: &AbEditorProps) -> Html {
         </div>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmcsim_engine::{JobSpec, Rw, Scenario};
+
+    fn run(packed: u32) -> Report {
+        let mut scn = Scenario {
+            platform: "sprd-hs400es-2020".into(),
+            ..Scenario::default()
+        };
+        scn.host.packed = Some(packed);
+        scn.jobs = vec![JobSpec {
+            name: "t".into(),
+            rw: Rw::Read,
+            bs: 4096,
+            size: 1 << 20,
+            numjobs: 20,
+            ..JobSpec::default()
+        }];
+        mmcsim_engine::run(&scn).expect("valid scenario")
+    }
+
+    #[test]
+    fn change_pct_is_relative_to_a_and_none_without_a() {
+        let row = |a, b| DeltaRow {
+            key: "k",
+            label: "l",
+            a,
+            b,
+            unit: "count",
+            higher_is_better: true,
+        };
+        assert_eq!(row(50.0, 75.0).change_pct(), Some(50.0));
+        assert_eq!(row(200.0, 100.0).change_pct(), Some(-50.0));
+        assert_eq!(row(0.0, 1.0).change_pct(), None);
+    }
+
+    #[test]
+    fn delta_rows_of_a_run_against_itself_change_nothing() {
+        let a = run(8);
+        let rows = delta_rows(&a, &a);
+        let keys: Vec<&str> = rows.iter().map(|r| r.key).collect();
+        assert_eq!(
+            keys,
+            ["mib-s", "iops", "p50", "p99", "irq-rate", "per-irq", "requeues", "bus-busy"]
+        );
+        for r in &rows {
+            assert_eq!(r.a, r.b, "{}", r.key);
+            assert!(r.a.is_finite() && r.a >= 0.0, "{}: {}", r.key, r.a);
+        }
+        let bus = rows.iter().find(|r| r.key == "bus-busy").unwrap();
+        assert!(bus.a <= 100.0);
+    }
+
+    #[test]
+    fn packed_chains_show_as_fewer_interrupts_and_more_requests_per_interrupt() {
+        let rows = delta_rows(&run(0), &run(8));
+        let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();
+        let per_irq = get("per-irq");
+        assert!((per_irq.a - 1.0).abs() < 0.05, "unpacked: {}", per_irq.a);
+        assert!(per_irq.b > 2.0, "packed=8: {}", per_irq.b);
+        assert!(get("mib-s").change_pct().unwrap() > 50.0);
+    }
+
+    #[test]
+    fn show_formats_each_unit() {
+        assert_eq!(show(60.678, "mib"), "60.68");
+        assert_eq!(show(64.33, "us"), "64.3");
+        assert_eq!(show(7.987, "ratio"), "7.99");
+        assert_eq!(show(99.6, "pct"), "100");
+        assert_eq!(show(15_534.0, "count"), "15\u{2009}534");
+    }
+}

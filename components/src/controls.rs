@@ -251,3 +251,42 @@ fn field(props: &FieldProps) -> Html {
         </div>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_control_is_an_engine_option_and_every_preset_has_a_form() {
+        for p in PLATFORMS.iter() {
+            let groups = form_spec(p.name);
+            let names: Vec<&str> = groups
+                .iter()
+                .flat_map(|g| g.controls.iter().map(|c| c.name))
+                .collect();
+            for n in &names {
+                assert!(
+                    mmcsim_engine::scenario::OPTIONS
+                        .iter()
+                        .any(|o| o.name == *n),
+                    "control {n} is no engine option"
+                );
+            }
+            let unique: std::collections::HashSet<_> = names.iter().collect();
+            assert_eq!(unique.len(), names.len(), "a control twice: {names:?}");
+            // The platform select lists every preset, the chosen one among them.
+            let platform = groups
+                .iter()
+                .flat_map(|g| &g.controls)
+                .find(|c| c.name == "platform")
+                .expect("a platform control");
+            match &platform.kind {
+                ControlKind::Select(choices) => {
+                    assert_eq!(choices.len(), PLATFORMS.len());
+                    assert!(choices.iter().any(|c| c.value == p.name));
+                }
+                other => panic!("platform is {other:?}"),
+            }
+        }
+    }
+}

@@ -34,7 +34,7 @@ pub const SLOT: f64 = 19.0;
 /// path's current and prepared request.
 pub fn host_slots(path: MmcPath) -> u16 {
     match path {
-        MmcPath::Hsq => HSQ_NUM_SLOTS as u16,
+        MmcPath::Hsq => HSQ_NUM_SLOTS,
         MmcPath::Cqe => CQE_TASKS as u16 + 1,
         MmcPath::Legacy => 2,
     }
@@ -268,7 +268,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
             }
             (Layer::HostQueue, _) => match (path, r.tag) {
                 (MmcPath::Hsq, Some(tag)) | (MmcPath::Cqe, Some(tag)) => {
-                    let (x, y) = slot_xy(tag % HSQ_NUM_SLOTS as u16);
+                    let (x, y) = slot_xy(tag % HSQ_NUM_SLOTS);
                     Some((x + SLOT / 2.0, y + SLOT / 2.0))
                 }
                 _ => {
@@ -343,11 +343,136 @@ pub fn occupied_slots(s: &Snapshot) -> Vec<(u16, TokenKind, bool)> {
         .filter_map(|r| {
             r.tag.map(|t| {
                 (
-                    t % HSQ_NUM_SLOTS as u16,
+                    t % HSQ_NUM_SLOTS,
                     TokenKind::of(r),
                     Some(r.id) == on_bus,
                 )
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmcsim_engine::{JobSpec, Rw, Scenario, Simulator};
+
+    #[test]
+    fn columns_follow_the_kernel_path_side_by_side_inside_the_view() {
+        let layers: Vec<Layer> = COLUMNS.iter().map(|c| c.layer).collect();
+        assert_eq!(layers, Layer::ALL.to_vec());
+        for pair in COLUMNS.windows(2) {
+            assert!(pair[0].x + pair[0].w < pair[1].x, "{pair:?} overlap");
+        }
+        let last = COLUMNS[COLUMNS.len() - 1];
+        assert!(COLUMNS[0].x >= 0.0 && last.x + last.w <= WIDTH);
+        for c in COLUMNS {
+            assert_eq!(column(c.layer), c);
+        }
+    }
+
+    #[test]
+    fn lanes_fit_the_column_and_hide_what_is_past_the_limit() {
+        assert_eq!(lanes(0).shown, 0);
+        assert_eq!(lanes(0).h, 0.0);
+        let l = lanes(20);
+        assert_eq!((l.shown, l.hidden), (20, 0));
+        let l = lanes(MAX_LANES + 8);
+        assert_eq!((l.shown, l.hidden), (MAX_LANES, 8));
+        for jobs in [1, 4, 20, MAX_LANES, 100] {
+            let l = lanes(jobs);
+            assert!(l.h <= 26.0);
+            assert!(
+                l.top + l.shown as f64 * l.h <= BOTTOM - 22.0 + 1e-9,
+                "{jobs} jobs: {l:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn hsq_slots_are_64_distinct_cells_inside_their_column() {
+        let c = column(Layer::HostQueue);
+        let cells: std::collections::HashSet<(i64, i64)> = (0..64u16)
+            .map(|s| {
+                let (x, y) = slot_xy(s);
+                assert!(x >= c.x && x + SLOT <= c.x + c.w, "slot {s} x {x}");
+                assert!(y >= TOP && y + SLOT <= BOTTOM, "slot {s} y {y}");
+                (x as i64, y as i64)
+            })
+            .collect();
+        assert_eq!(cells.len(), 64);
+    }
+
+    #[test]
+    fn blk_mq_boxes_are_inside_the_column_one_above_the_other() {
+        let c = column(Layer::BlkMq);
+        let [sw, dispatch] = blk_boxes();
+        for b in [sw, dispatch] {
+            assert!(b.0 >= c.x && b.0 + b.2 <= c.x + c.w);
+            assert!(b.1 >= TOP && b.1 + b.3 <= BOTTOM);
+        }
+        assert!(sw.1 + sw.3 <= dispatch.1);
+    }
+
+    /// Every request of real snapshots, 20 jobs of 4 KiB reads with packed ADMA3 chains and
+    /// without, is drawn inside its layer's column or counted as hidden.
+    #[test]
+    fn place_keeps_every_token_in_its_column() {
+        for packed in [8, 0] {
+            let mut scn = Scenario {
+                platform: "sprd-hs400es-2020".into(),
+                ..Scenario::default()
+            };
+            scn.host.packed = Some(packed);
+            scn.jobs = vec![JobSpec {
+                name: "t".into(),
+                rw: Rw::RandRead,
+                bs: 4096,
+                size: 1 << 20,
+                numjobs: 20,
+                ..JobSpec::default()
+            }];
+            let mut sim = Simulator::new(&scn).expect("valid scenario");
+            let mut seen = 0;
+            for step in 1..=40u64 {
+                sim.run_until(step * 37_000);
+                let snap = sim.snapshot();
+                let path = scn.host_config().expect("host config").mmc_path;
+                let (tokens, hidden) = place(&snap, path);
+                assert_eq!(
+                    tokens.len() + hidden.values().sum::<usize>(),
+                    snap.requests.len()
+                );
+                for t in &tokens {
+                    let c = column(t.layer);
+                    assert!(
+                        t.x >= c.x && t.x <= c.x + c.w,
+                        "packed={packed}: {t:?} outside {c:?}"
+                    );
+                    assert!(t.y >= TOP && t.y <= BOTTOM, "packed={packed}: {t:?}");
+                }
+                seen += tokens.len();
+            }
+            assert!(seen > 100, "packed={packed}: {seen} tokens placed");
+        }
+    }
+
+    #[test]
+    fn a_request_on_the_controller_is_drawn_there_not_in_hsq() {
+        let r = RequestView {
+            id: 1,
+            job: 0,
+            op: Op::Write,
+            offset: 0,
+            len: 4096,
+            reliable: true,
+            stage: Stage::HostQueue,
+            since_ns: 0,
+            tag: Some(3),
+            chain: None,
+        };
+        assert_eq!(layer_of(&r, false), Layer::HostQueue);
+        assert_eq!(layer_of(&r, true), Layer::Controller);
+        assert_eq!(TokenKind::of(&r), TokenKind::Fua);
+    }
 }

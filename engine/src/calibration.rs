@@ -1,4 +1,4 @@
-//! The measured figures of the four patch series (shared/calibration/measurements.toml), as
+//! The measured figures of the four patch series (engine/data/measurements.toml), as
 //! data, with the scenario that reproduces each one, so the CLI (`--calibration`), the tests and
 //! the UI can put model and measurement side by side.
 

@@ -2,7 +2,7 @@
 //! physical quantity it stands for and documented with where it came from.
 //!
 //! The values are fitted so that the simulated throughput reproduces
-//! `shared/calibration/measurements.toml` (see [`crate::calibration`]); the fit is checked by
+//! `engine/data/measurements.toml` (see [`crate::calibration`]); the fit is checked by
 //! `engine/tests/calibration.rs`. The structure of the fit follows the request path: software
 //! time per request is paid on the CPU of whoever runs that part of the path, the bus carries
 //! one command and one data transfer at a time, and the card adds access latency and busy time.
@@ -210,8 +210,8 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
 
 /// Unisoc SDHCI with an eMMC with write cache and reliable write (Wenchao Chen's FUA patch, 2022).
 ///
-/// One synchronous job (AndroBench on F2FS, see measurements.toml): every part of the path is
-/// serial, so the per-request software time adds straight to each I/O.
+/// One synchronous job (AndroBench on F2FS, see engine/data/measurements.toml): every part of
+/// the path is serial, so the per-request software time adds straight to each I/O.
 /// - random write FUA off 70.32 MiB/s = 55.5 us, FUA on 12.68 MiB/s = 308 us: a reliable write
 ///   adds ~250 us per 4 KiB (commit + program);
 /// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;

@@ -17,7 +17,7 @@ fn parse(line: &str) -> Result<Scenario, String> {
 
 #[test]
 fn packed_rfc_command_line() {
-    // Baolin Wang's packed-request RFC (2020), as in measurements.toml.
+    // Baolin Wang's packed-request RFC (2020), as in engine/data/measurements.toml.
     let s = parse(
         "--filename=/dev/mmcblk0p30 --direct=1 --iodepth=20 --rw=randread --bs=4K --size=512M \
          --group_reporting --numjobs=20 --name=test",

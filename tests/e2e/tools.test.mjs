@@ -1,12 +1,11 @@
 // End-to-end tests of the scenario links, the gallery, fio job files, the exports and the plug,
 // on the release build in dist/ (`make test-e2e` builds it first). Any console error, page error
-// or failed request fails a test. Saves docs/gallery.png and docs/power-cut.png for the README.
+// or failed request fails a test. Saves gallery.png and power-cut.png for the README
+// (target/screenshots/, or docs/ under `make screenshots`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { root, start, openPage, download, runToEnd } from './tools_harness.mjs';
+import { root, start, openPage, download, runToEnd, screenshotPath } from './tools_harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -179,9 +178,8 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
         if (s === 'sprd-hs400es-2020') {
             assert.equal(rows.filter((r) => r.outlier).length, 1, 'the randread case is flagged');
             assert.match(await page.textContent('.outlier-note'), /Flagged outlier/);
-            await mkdir(path.join(root, 'docs'), { recursive: true });
             const gallery = await page.$('#gallery');
-            await gallery.screenshot({ path: path.join(root, 'docs', 'gallery.png') });
+            await gallery.screenshot({ path: await screenshotPath('gallery.png') });
         }
     }
     // The FUA walk-through, step by step: each step's button does what it says.
@@ -242,7 +240,7 @@ test('pulling the plug in the FUA-off random write run loses acknowledged writes
     assert.equal(await page.textContent('[data-metric=cut-at] td'), '50.0 ms');
     const lost50 = Number((await page.textContent('[data-metric=lost-acked-writes] td')).replace(/\D/g, ''));
     assert.ok(lost50 > 0, `acknowledged writes lost at 50 ms: ${lost50}`);
-    await (await page.$('.output')).screenshot({ path: path.join(root, 'docs', 'power-cut.png') });
+    await (await page.$('.output')).screenshot({ path: await screenshotPath('power-cut.png') });
 
     // With FUA, nothing acknowledged is lost.
     await page.selectOption('#ctl-fua', '1');
