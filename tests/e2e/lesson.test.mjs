@@ -1,19 +1,15 @@
 // End-to-end tests of the lesson (release build in dist/): the landing viewport, a full tour
 // of every series with the A/B pair on screen, Run and Play sharing one run, links to a moment,
 // the scrubber and Step back. Screenshots go to target/screenshots/ (docs/ only through
-// `make screenshots`).
+// `make screenshots`): landing-WxH.png, tour-step-WxH.png, tour-end.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { root, start } from './harness.mjs';
+import { screenshotPath, start } from './harness.mjs';
 
-const shots = path.join(root, 'target', 'screenshots');
 let env;
 
 before(async () => {
     env = await start();
-    await mkdir(shots, { recursive: true });
 });
 after(async () => { await env?.close(); });
 
@@ -59,7 +55,19 @@ for (const [w, h] of [[1366, 768], [1280, 720]]) {
         await page.waitForFunction(() => /\d/.test(document.querySelector('.side.b .readout .per-irq b')?.textContent ?? ''));
         assert.match(await page.textContent('.side.b .readout'), /requests per interrupt · bus busy \d+ %/);
         assert.equal(new URL(page.url()).search, '', 'the landing leaves the URL alone');
-        await page.screenshot({ path: path.join(shots, `landing-${w}x${h}.png`) });
+        await page.screenshot({ path: await screenshotPath(`landing-${w}x${h}.png`) });
+        // The tour starts on the same pair, in the same viewport: play, pause, the cause.
+        await page.click('#start-tour');
+        await page.waitForSelector('#tour[data-step="1"]');
+        await page.click('#tour-act');
+        await page.waitForTimeout(1500);
+        await page.click('#tour-act');
+        await page.click('#tour-act');
+        await page.waitForSelector('#tour[data-step="4"]');
+        for (const sel of ['#tour', '.side.a .pipeline', '.side.b .pipeline']) {
+            assert.ok(await inView(page, sel, 0.9), `${sel} in view during the tour at ${w}x${h}`);
+        }
+        await page.screenshot({ path: await screenshotPath(`tour-step-${w}x${h}.png`) });
         assert.deepEqual(problems, []);
         await page.close();
     });
@@ -103,7 +111,7 @@ for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 
         // The answer's numbers are the A/B table's (one run).
         assert.match(await page.textContent('.tour-see'), /Recap/);
         if (series === 'sprd-hs400es-2020') {
-            await page.screenshot({ path: path.join(shots, 'tour-end-1366x768.png') });
+            await page.screenshot({ path: await screenshotPath('tour-end.png') });
         }
         assert.deepEqual(problems, []);
         await page.close();
