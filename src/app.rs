@@ -412,14 +412,14 @@ impl Component for App {
                 <main class="layout" id="lab">
                     <section class="panel scenario" aria-label="Scenario">
                         <h2 class="lab-title">{ "Lab: your own scenario" }</h2>
+                        // Editing while the view plays is fine: a new scenario starts the one run again.
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
-                                      disabled={running} {on_change} />
+                                      disabled={false} {on_change} />
                         <div class="actions">
+                            <button id="run" class="button primary" onclick={link.callback(|_| Msg::Run)}
+                                    title="Plays the simulation in the pipeline view to its end at full speed">{ "Run" }</button>
                             if running {
                                 <button id="stop" class="button secondary" onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
-                            } else {
-                                <button id="run" class="button primary" onclick={link.callback(|_| Msg::Run)}
-                                        title="Plays the simulation in the pipeline view to its end at full speed">{ "Run" }</button>
                             }
                         </div>
                         <div class="cmdline">

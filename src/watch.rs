@@ -277,7 +277,10 @@ impl Watch {
                     self.play(ctx);
                 }
             }
-            WatchAction::Pause if self.playing => self.pause(),
+            WatchAction::Pause if self.playing => {
+                self.pause();
+                self.report(ctx);
+            }
             WatchAction::Pause => {}
             WatchAction::Speed(i) => self.set_speed(i),
             WatchAction::Seek(t) => self.seek(ctx, t),
