@@ -534,11 +534,8 @@ impl App {
                 }
             }
             TourAction::TryIt => {
-                let base = self.b_link().unwrap_or_else(|| tour.b.clone());
-                if let Ok(b) = bridge::apply_control(&base, tour.try_it.0, tour.try_it.1) {
-                    let a = self.scenario.clone();
-                    ctx.link().send_message(Msg::Load(a, Some(b)));
-                }
+                let (a, b) = tour.try_pair();
+                ctx.link().send_message(Msg::Load(a, Some(b)));
                 scroll_to("lab");
             }
         }

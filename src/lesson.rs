@@ -63,6 +63,7 @@ pub fn window_only(a: &Scenario) -> Scenario {
 pub struct Figures {
     /// The case's figure in the series' unit (MiB/s or KiB/s).
     pub figure: f64,
+    /// Requests per interrupt (0 before the first).
     pub per_irq: f64,
     pub bus_busy_pct: f64,
     /// Per request: bus and card, and host software (issue, interrupt, completion), µs.
@@ -79,11 +80,9 @@ impl Figures {
         let per = |st: Stage| s.stage(st) as f64 / ios / 1000.0;
         Figures {
             figure: figure.unwrap_or_else(|| report.total_mib_s()),
-            per_irq: if s.interrupts == 0 {
-                0.0
-            } else {
-                ios / s.interrupts as f64
-            },
+            // Requests handed to the controller per interrupt (the engine's batch histogram):
+            // right from the first interrupt, where completed requests lag behind.
+            per_irq: s.avg_batch(),
             bus_busy_pct: s.bus_busy_pct(),
             bus_us: per(Stage::Command)
                 + per(Stage::CardAccess)
@@ -183,8 +182,31 @@ pub struct Tour {
     pub steps: Vec<TourStep>,
     /// The step that asks the prediction.
     pub predict_step: usize,
-    /// What "try it yourself" changes in B: (option, value).
-    pub try_it: (&'static str, &'static str),
+    /// What "try it yourself" changes: (option, value, on both sides?).
+    pub try_it: (&'static str, &'static str, bool),
+}
+
+impl Tour {
+    /// The pair "try it yourself" opens in the Lab: B (or both sides) with the change, or the
+    /// 2011 read cases (mmc_test 39 against 40).
+    pub fn try_pair(&self) -> (Scenario, Scenario) {
+        use mmcsim_engine::scenario::options::apply_text;
+        let (k, v, both) = self.try_it;
+        if k == "mmc_test" {
+            let mut a = self.a.clone();
+            let mut b = self.b.clone();
+            a.mmc_test = Some(39);
+            b.mmc_test = Some(40);
+            return (a, b);
+        }
+        let b = apply_text(&self.b, k, v).unwrap_or_else(|_| self.b.clone());
+        let a = if both {
+            apply_text(&self.a, k, v).unwrap_or_else(|_| self.a.clone())
+        } else {
+            self.a.clone()
+        };
+        (a, b)
+    }
 }
 
 fn step(see: String, press: &str, button: &str, action: TourAction) -> TourStep {
@@ -251,7 +273,7 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             ),
             "Before B runs to the end: how much faster will B be than A?".to_string(),
             faster(&[1.0, 2.0, 4.0, 8.0]),
-            ("packed", "4"),
+            ("packed", "4", false),
             "50 µs/s",
             "Batching pays the interrupt and the software pass once per chain, so the bus stops waiting for the host.",
         ),
@@ -271,7 +293,7 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             ),
             "Before B runs to the end: how will B's write rate compare with A's?".to_string(),
             faster(&[1.0, 0.5, 0.2, 0.1]),
-            ("fua", "0"),
+            ("bs", "64k", true),
             "200 µs/s",
             "FUA makes each synchronous write durable before it is acknowledged: safe against a power cut, paid in card-busy time.",
         ),
@@ -291,7 +313,7 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             ),
             "Before B runs to the end: how much faster will B be than A?".to_string(),
             faster(&[1.0, 2.0, 4.0]),
-            ("bs", "64k"),
+            ("mmc_test", "39/40", true),
             "5 ms/s",
             "Preparing the next request during the transfer hides only the CPU's share; when the card is the bottleneck the gain is small.",
         ),
@@ -310,7 +332,7 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             ),
             "Before B runs to the end: how much faster will B be than A?".to_string(),
             faster(&[1.0, 2.0, 4.0]),
-            ("hsq_depth", "5"),
+            ("hsq_depth", "5", false),
             "200 µs/s",
             "A deeper window lets the card's write cache see more small writes at once; the gain is a few percent.",
         ),
@@ -347,9 +369,14 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
         ),
         step(
             format!(
-                "Both sides finish in the view you are looking at; the A/B table beside the pipelines shows the totals. \
+                "Both sides finish in the view you are looking at; the A/B table under the pipelines shows the totals{}. \
                  Simulated {label}: A {:.1} {unit}, B {:.1} {unit} (B/A {ratio:.2}x). The authors measured {ma} vs {mb} {unit} \
                  ({:.2}x).",
+                if a.mmc_test.is_some() {
+                    " (all five mmc_test transfer sizes together; the figure here is the 4 KiB entry)"
+                } else {
+                    ""
+                },
                 fa.figure,
                 fb.figure,
                 mb / ma
@@ -398,11 +425,23 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             "Recap: {recap} In this pair B/A is {ratio:.2}x ({:.1} vs {:.1} {unit}).",
             fa.figure, fb.figure
         ),
-        &format!(
-            "Try it yourself: press the button to open the Lab with B's {} set to {}, then Run.",
-            try_it.0, try_it.1
-        ),
-        &format!("Try {}={}", try_it.0, try_it.1),
+        &match try_it {
+            ("mmc_test", ..) => "Try it yourself: press the button to open the Lab with the read cases (mmc_test 39 \
+                                 against 40), then Run: does preparing ahead help reads more?"
+                .to_string(),
+            (k, v, true) => format!(
+                "Try it yourself: press the button to open the Lab with {k}={v} on both sides, then Run: does the \
+                 change still cost (or pay) as much?"
+            ),
+            (k, v, false) => format!(
+                "Try it yourself: press the button to open the Lab with B's {k} set to {v}, then Run: how much of \
+                 the gain is left?"
+            ),
+        },
+        &match try_it {
+            ("mmc_test", ..) => "Try mmc_test 39/40".to_string(),
+            (k, v, _) => format!("Try {k}={v}"),
+        },
         TourAction::TryIt,
     ));
     let predict_step = steps
@@ -458,6 +497,16 @@ mod tests {
             assert!(
                 t.steps.last().unwrap().action == TourAction::TryIt,
                 "ends with try it"
+            );
+            // "Try it yourself" opens a pair the simulator runs, other than the tour's.
+            let (ta, tb) = t.try_pair();
+            assert!(
+                (ta.clone(), tb.clone()) != (t.a.clone(), t.b.clone()),
+                "{p}"
+            );
+            assert!(
+                Session::start(&ta).is_ok() && Session::start(&tb).is_ok(),
+                "{p}"
             );
         }
     }
