@@ -52,6 +52,8 @@ pub enum Msg {
     B(Option<HostOptions>),
     /// A whole scenario (gallery, job file, scheduled power cut): A, and B of an A/B pair.
     Load(Scenario, Option<Scenario>),
+    /// A gallery entry's pair: loaded as `Load`, with a history entry (Back returns).
+    Open(Scenario, Option<Scenario>),
     /// Cut the power of the running simulation now.
     PullPlug,
     /// A gallery walk-through step for the page.
@@ -317,6 +319,11 @@ impl Component for App {
                 self.sync_url(false);
                 true
             }
+            Msg::Open(a, b) => {
+                Component::update(self, ctx, Msg::Load(a, b));
+                self.sync_url(true);
+                true
+            }
             Msg::PullPlug => {
                 self.watch.send(WatchAction::PullPlug);
                 true
@@ -439,7 +446,7 @@ impl Component for App {
                         { self.results_view() }
                     </section>
                 </main>
-                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Load(a, b))} on_action={link.callback(Msg::Walk)}
+                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
                               on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }

@@ -157,6 +157,11 @@ impl Component for GalleryPanel {
                 true
             }
             Msg::OpenCase(case) => {
+                // usize::MAX: the open entry's headline case (its "link", kept in this page).
+                let case = match (case, self.selected) {
+                    (usize::MAX, Some(i)) => self.entries[i].headline,
+                    _ => case,
+                };
                 let Some(c) = CASES.get(case) else {
                     return false;
                 };
@@ -253,7 +258,8 @@ impl GalleryPanel {
                 <p class="source">{ "Source: " }<cite>{ s.source }</cite>{ ". Hardware: " }{ s.hardware }{ "." }</p>
                 <p class="source">{ "Authors' command: " }<code>{ s.command }</code></p>
                 <p class="gallery-link">{ format!("Loaded {} as an A/B pair: ", case.label()) }
-                    <a id="gallery-ab-link" href={format!("?{query}")}>{ "link" }</a></p>
+                    <a id="gallery-ab-link" href={format!("?{query}")}
+                       onclick={link.callback(|e: MouseEvent| { e.prevent_default(); Msg::OpenCase(usize::MAX) })}>{ "link" }</a></p>
                 <div class="gallery-columns">
                     <div class="gallery-walk">
                         <h4>{ "Tour" }</h4>

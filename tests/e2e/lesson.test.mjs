@@ -196,3 +196,24 @@ test('the scrubber goes back over what was simulated, and Step goes backwards', 
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('gallery and tour links change the URL with history entries, without reloading; Back returns', async () => {
+    const { page, problems } = await open('?bs=4k');
+    await page.evaluate(() => { window.__same_page = true; });
+    const h0 = await page.evaluate(() => history.length);
+    await page.click('.gallery-card[data-series="unisoc-fua-2022"]');
+    await page.click('#gallery-ab-link');
+    await page.waitForFunction(() => /platform=unisoc-fua-2022/.test(location.search) && /b\.fua=1/.test(location.search));
+    await page.click('.take-tour[data-tour="unisoc-fua-2022"]');
+    await page.waitForFunction(() => /tour=unisoc-fua-2022&step=1/.test(location.search));
+    await page.click('#tour-act');
+    await page.waitForFunction(() => /step=2/.test(location.search));
+    assert.ok(await page.evaluate(() => history.length) > h0, 'history entries');
+    await page.goBack();
+    await page.waitForSelector('#tour[data-step="1"]');
+    await page.goBack();
+    await page.waitForSelector('#tour', { state: 'detached' });
+    assert.ok(await page.evaluate(() => window.__same_page), 'no reload');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
