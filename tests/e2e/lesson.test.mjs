@@ -139,24 +139,27 @@ test('Run and Play drive one run: Run plays the watched simulation to its end, t
 });
 
 test('a moment link restores t, paused, compare and tour/step exactly, and Copy link gives it back', async () => {
-    const q = '?tour=sprd-hs400es-2020&step=3&t=216us&speed=50us&paused=1&compare=1';
+    const q = '?tour=sprd-hs400es-2020&step=3&t=216us&speed=50us&paused=1&compare=1&focus=controller';
     const { page, problems } = await open(q);
     await page.waitForFunction(() => document.querySelector('#sim-clock').textContent.startsWith('216.0 µs'));
     assert.equal(await page.getAttribute('#tour', 'data-step'), '3');
     assert.ok(await page.$('.side.b .pipeline'), 'compare: B on screen');
+    await page.waitForSelector('#watch g.stage.focused[data-layer=Controller]');
+    assert.equal(await page.$eval('#speed', (s) => s.selectedOptions[0].textContent), '50 µs/s');
     await page.waitForTimeout(500);
     assert.equal(await clockNs(page), 216_000, 'paused: the clock stays');
     assert.match(await page.textContent('#play'), /Play/);
     await page.click('#copy-moment');
     await page.waitForSelector('#moment-link');
     const link = await page.inputValue('#moment-link');
-    for (const k of ['t=216us', 'speed=50us', 'paused=1', 'tour=sprd-hs400es-2020', 'step=3', 'b.packed=8']) {
+    for (const k of ['t=216us', 'speed=50us', 'paused=1', 'focus=controller', 'tour=sprd-hs400es-2020', 'step=3', 'b.packed=8']) {
         assert.ok(link.includes(k), `${k} in ${link}`);
     }
     const again = await env.browser.newPage({ viewport: { width: 1366, height: 768 } });
     await again.goto(link);
     await again.waitForFunction(() => document.querySelector('#sim-clock')?.textContent.startsWith('216.0 µs'));
     assert.equal(await again.getAttribute('#tour', 'data-step'), '3');
+    await again.waitForSelector('#watch g.stage.focused[data-layer=Controller]');
     await again.close();
     assert.deepEqual(problems, []);
     await page.close();
