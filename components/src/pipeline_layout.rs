@@ -341,13 +341,8 @@ pub fn occupied_slots(s: &Snapshot) -> Vec<(u16, TokenKind, bool)> {
             )
         })
         .filter_map(|r| {
-            r.tag.map(|t| {
-                (
-                    t % HSQ_NUM_SLOTS,
-                    TokenKind::of(r),
-                    Some(r.id) == on_bus,
-                )
-            })
+            r.tag
+                .map(|t| (t % HSQ_NUM_SLOTS, TokenKind::of(r), Some(r.id) == on_bus))
         })
         .collect()
 }
