@@ -233,6 +233,8 @@ impl Watch {
         }
         if self.sides.is_some() {
             self.playing = true;
+            // Step back returns over single steps only; after playing it steps 1 µs back.
+            self.history.clear();
             self.clock.resume();
             self.schedule(ctx);
         }
