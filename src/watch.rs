@@ -233,7 +233,8 @@ impl Watch {
         }
         if self.sides.is_some() {
             self.playing = true;
-            // Step back returns over single steps only; after playing it steps 1 µs back.
+            // Step back returns over single steps; after playing it finds the step before by
+            // re-simulating (crate::clock::previous_step).
             self.history.clear();
             self.clock.resume();
             self.schedule(ctx);
@@ -448,7 +449,12 @@ impl Component for Watch {
                     return false;
                 }
                 let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
-                let back = self.history.pop().unwrap_or(now.saturating_sub(1_000));
+                let p = ctx.props();
+                let back = self
+                    .history
+                    .pop()
+                    .or_else(|| crate::clock::previous_step(&p.a, p.b.as_ref(), now))
+                    .unwrap_or(now.saturating_sub(1_000));
                 if back < now {
                     self.seek(ctx, Some(back));
                 }
