@@ -285,6 +285,9 @@ impl Component for App {
                     return true;
                 }
                 self.watch.send(WatchAction::Seek(None));
+                if let Some(r) = self.run.as_mut() {
+                    r.playing = !r.finished;
+                }
                 true
             }
             Msg::Stop => {

@@ -189,6 +189,8 @@ impl Watch {
             self.clock.seek(t);
             self.playing = true;
             self.schedule(ctx);
+            // The page knows at once that the run goes on (its Stop, its plug).
+            self.report(ctx);
         }
     }
 
@@ -238,6 +240,7 @@ impl Watch {
             self.history.clear();
             self.clock.resume();
             self.schedule(ctx);
+            self.report(ctx);
         }
     }
 
