@@ -424,7 +424,9 @@ impl Component for App {
                         <h2 class="lab-title">{ "Lab: your own scenario" }</h2>
                         // Editing while the view plays is fine: a new scenario starts the one run again.
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
-                                      disabled={false} {on_change} />
+                                      disabled={false} on_change={on_change.clone()} />
+                        <crate::board_view::BoardView scenario={Rc::new(self.scenario.clone())} errors={self.errors.clone()}
+                                      disabled={false} {on_change} on_scenario={link.callback(|s| Msg::Load(s, None))} />
                         <div class="actions">
                             <button id="run" class="button primary" onclick={link.callback(|_| Msg::Run)}
                                     title="Plays the simulation in the pipeline view to its end at full speed">{ "Run" }</button>
@@ -449,6 +451,7 @@ impl Component for App {
                         { self.results_view() }
                     </section>
                 </main>
+                <crate::sweep_view::SweepView scenario={Rc::new(self.scenario.clone())} />
                 <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
                               on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />
                 <footer class="foot">

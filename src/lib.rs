@@ -28,6 +28,8 @@ pub mod slicer;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+pub mod board_view;
+#[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]
 pub mod gallery_view;
@@ -37,6 +39,8 @@ mod keys;
 pub mod panic;
 #[cfg(target_arch = "wasm32")]
 pub mod sides;
+#[cfg(target_arch = "wasm32")]
+pub mod sweep_view;
 #[cfg(target_arch = "wasm32")]
 pub mod tools;
 #[cfg(target_arch = "wasm32")]

@@ -8,6 +8,8 @@ use mmcsim_engine::scenario::options::split_arg;
 pub enum Format {
     Normal,
     Json,
+    /// Sweeps only: one line per point.
+    Csv,
 }
 
 /// What the command line asks for.
@@ -28,6 +30,16 @@ pub struct Cli {
     pub write_csv: Option<String>,
     /// `--write_jobfile=FILE`: the scenario as a fio job file.
     pub write_jobfile: Option<String>,
+    /// `--write_platform=FILE`: the effective platform as a platform file (TOML).
+    pub write_platform: Option<String>,
+    /// `--platform_file=FILE`: a platform file to start from (before the fio options).
+    pub platform_file: Option<String>,
+    /// `--sweep=KEY=VALUES`, at most two: run every point.
+    pub sweeps: Vec<String>,
+    /// `--shard=I/N`: run only slice I (1-based) of N of the sweep's points.
+    pub shard: Option<(usize, usize)>,
+    /// `--merge`: the arguments are sweep JSON outputs (of shards) to join.
+    pub merge: bool,
     /// fio options for the scenario, in order.
     pub fio_args: Vec<String>,
     /// Job files, in order.
@@ -54,6 +66,11 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         trace_max_events: mmcsim_engine::export::DEFAULT_MAX_TRACE_EVENTS,
         write_csv: None,
         write_jobfile: None,
+        write_platform: None,
+        platform_file: None,
+        sweeps: Vec::new(),
+        shard: None,
+        merge: false,
         fio_args: Vec::new(),
         job_files: Vec::new(),
     };
@@ -72,9 +89,10 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
                 cli.format = match value(key, v)? {
                     "normal" => Format::Normal,
                     "json" => Format::Json,
+                    "csv" => Format::Csv,
                     other => {
                         return Err(format!(
-                            "{}: '{}' is not an output format; accepted: normal, json",
+                            "{}: '{}' is not an output format; accepted: normal, json, csv",
                             key, other
                         ))
                     }
@@ -84,6 +102,16 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             "write-trace" => cli.write_trace = Some(value(key, v)?.to_string()),
             "write-csv" => cli.write_csv = Some(value(key, v)?.to_string()),
             "write-jobfile" => cli.write_jobfile = Some(value(key, v)?.to_string()),
+            "write-platform" => cli.write_platform = Some(value(key, v)?.to_string()),
+            "platform-file" => cli.platform_file = Some(value(key, v)?.to_string()),
+            "sweep" => {
+                if cli.sweeps.len() == 2 {
+                    return Err(format!("{}: at most two sweep dimensions", key));
+                }
+                cli.sweeps.push(value(key, v)?.to_string())
+            }
+            "shard" => cli.shard = Some(parse_shard(key, value(key, v)?)?),
+            "merge" => cli.merge = true,
             "trace-max-events" => {
                 let v = value(key, v)?;
                 let n = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000_000)
@@ -94,6 +122,22 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         }
     }
     Ok(cli)
+}
+
+/// `I/N` with 1 <= I <= N.
+fn parse_shard(key: &str, v: &str) -> Result<(usize, usize), String> {
+    let bad = || {
+        format!(
+            "{}: '{}' is not a shard; accepted: I/N with 1 <= I <= N, e.g. 2/8",
+            key, v
+        )
+    };
+    let (i, n) = v.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 /// The `--size=` among the fio options, for `--calibration`.
@@ -134,7 +178,7 @@ mod tests {
         assert_eq!(c.job_files, s(&["jobs.fio"]));
         assert!(parse(&s(&["--output-format=xml"]))
             .unwrap_err()
-            .contains("accepted: normal, json"));
+            .contains("accepted: normal, json, csv"));
         assert!(parse(&s(&["--output="])).is_err());
         assert_eq!(size_override(&s(&["--size=64m"])), Ok(Some(64 << 20)));
         let c = parse(&s(&[

@@ -19,9 +19,12 @@
 //! | [`GalleryCards`], [`GalleryTable`], [`Stepper`] | the seed experiments, the authors' table with simulated figures, a walk-through | card, case, step |
 //! | [`JobFilePanel`] | paste / open / save a fio job file | text, file, save |
 //! | [`ExportsBar`], [`ShareBox`] | download buttons; the scenario's link | export kind, share |
+//! | [`BoardPanel`] | every board parameter: preset value, unit, field, slider, reset; board files | `(option name, text)`, file, save |
+//! | [`SweepResults`] | a sweep's small-multiple charts, its points and the pinned runs | pin, unpin |
 //! | [`PlugPanel`], [`PowerCutView`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
 
 pub mod abcompare;
+pub mod board;
 pub mod chart;
 pub mod charts;
 pub mod controls;
@@ -38,10 +41,12 @@ pub mod pipeline_layout;
 pub mod plug;
 pub mod progress;
 pub mod results;
+pub mod sweep;
 pub mod timecontrols;
 pub mod timeline;
 
 pub use abcompare::{delta_rows, AbEditor, DeltaRow, DeltaTable};
+pub use board::{BoardPanel, BoardPanelProps};
 pub use chart::{ThroughputChart, ThroughputChartProps};
 pub use charts::{ChartData, ChartKind, LiveCharts, SideChart};
 pub use controls::{
@@ -56,5 +61,6 @@ pub use pipeline::{Pipeline, PipelineProps};
 pub use plug::{PlugPanel, PowerCutView};
 pub use progress::{ProgressBar, ProgressBarProps};
 pub use results::{Measured, ResultsTable, ResultsTableProps};
+pub use sweep::{SweepResults, SweepResultsProps};
 pub use timecontrols::{TimeControls, TimeControlsProps};
 pub use timeline::{BusTimeline, BusTimelineProps};

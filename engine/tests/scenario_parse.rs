@@ -1,6 +1,7 @@
 //! The scenario language as a user meets it: fio command lines, job files, error messages, and
 //! writing a scenario back out.
 
+use mmcsim_engine::scenario::board;
 use mmcsim_engine::scenario::check;
 use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
 use mmcsim_engine::scenario::options::{apply_option, parse_args, OptionScope, OPTIONS};
@@ -278,6 +279,22 @@ fn arb_job() -> impl Strategy<Value = JobSpec> {
         )
 }
 
+/// Board overrides from random (row, value) pairs: each value brought into the row's range;
+/// one equal to the preset's is no override.
+fn arb_board(platform: &str, picks: &[(usize, u64)]) -> std::collections::BTreeMap<String, u64> {
+    let preset = mmcsim_engine::platform::by_name(platform).unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for &(i, x) in picks {
+        let (row, p) = board::params().nth(i).unwrap();
+        let (min, max) = p.range();
+        let v = min + x % (max - min + 1);
+        if v != (p.get)(preset) {
+            out.insert(row.name.to_string(), v);
+        }
+    }
+    out
+}
+
 fn arb_scenario() -> impl Strategy<Value = Scenario> {
     let names = mmcsim_engine::platform::names();
     (
@@ -302,6 +319,8 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
             prop::option::of(1u64..=86_400_000_000_000),
             prop::option::of(1u32..=500_000),
         ),
+        // Board parameters: (row, value) pairs, kept in range and off the preset's value.
+        prop::collection::vec((0..board::PARAMS.len(), any::<u64>()), 0..5),
     )
         .prop_map(
             move |(
@@ -310,7 +329,9 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 (path, nb, depth),
                 (packed, fua, cache),
                 (cut, err),
+                overrides,
             )| Scenario {
+                board: arb_board(names[p], &overrides),
                 platform: names[p].to_string(),
                 host: HostOptions {
                     mmc_path: path.map(|i| MmcPath::ALL[i]),

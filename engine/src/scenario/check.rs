@@ -30,7 +30,7 @@ pub const MAX_OUTSTANDING: u64 = 16_384;
 /// Checks the scenario as a whole: the platform exists, the host switches fit it, the jobs make
 /// sense together and the run stays within the bounds above.
 pub fn check(scn: &Scenario) -> Result<(), ScenarioError> {
-    let p = scn.platform()?;
+    let p = &scn.effective_platform()?;
     let cfg = scn.host_config()?;
     check_host(p, &cfg)?;
     if scn.mmc_test.is_some() {

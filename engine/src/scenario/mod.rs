@@ -5,10 +5,14 @@
 //! module, so an option means the same thing everywhere.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
+pub mod board;
+pub mod board_file;
 pub mod check;
 pub mod jobfile;
 pub mod options;
+pub mod sweep;
 pub mod table;
 pub mod units;
 pub mod url;
@@ -215,6 +219,10 @@ pub struct Scenario {
     pub power_cut_ns: Option<u64>,
     /// Make the card return errors (`inject_error=crc:RATE`).
     pub inject_error: Option<ErrorInjection>,
+    /// Board parameters that differ from the preset's ([`board::PARAMS`]): option name ->
+    /// value in internal units (ns, bytes, bytes per second, parts per million).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub board: BTreeMap<String, u64>,
 }
 
 /// Which error the card returns (`inject_error=KIND:RATE`).
@@ -304,6 +312,7 @@ impl Default for Scenario {
             mmc_test: None,
             power_cut_ns: None,
             inject_error: None,
+            board: BTreeMap::new(),
         }
     }
 }

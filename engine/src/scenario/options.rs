@@ -7,7 +7,7 @@
 
 use super::check::check;
 use super::table::Access;
-pub use super::table::{lookup, OptionKind, OptionRow, OPTIONS};
+pub use super::table::{all_rows, lookup, OptionKind, OptionRow, OPTIONS};
 use super::{JobSpec, Scenario, ScenarioError};
 
 /// Where an option is applied: to the whole scenario / every job (`[global]`, CLI before the
@@ -38,8 +38,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 pub fn suggest(key: &str) -> Option<&'static str> {
     let limit = if key.chars().count() <= 3 { 1 } else { 2 };
     let key = key.to_ascii_lowercase();
-    OPTIONS
-        .iter()
+    all_rows()
         .flat_map(|o| std::iter::once(o.name).chain(o.aliases.iter().copied()))
         .map(|n| (edit_distance(&key, n), n))
         .filter(|(d, _)| *d <= limit)
@@ -85,6 +84,7 @@ pub fn apply_option(
         Access::Ignored => Ok(()),
         Access::Scenario { set, .. } => set(scn, key, value),
         Access::Host { set, .. } => set(&mut scn.host, key, value),
+        Access::Platform(p) => super::board::set(scn, row, &p, key, value),
         Access::Job { set, .. } => {
             for job in jobs_in(scn, scope, key)? {
                 set(job, key, value)?;
@@ -123,6 +123,9 @@ pub fn reset_option(
         Access::Ignored => {}
         Access::Scenario { reset, .. } => reset(scn),
         Access::Host { reset, .. } => reset(&mut scn.host),
+        Access::Platform(_) => {
+            scn.board.remove(row.name);
+        }
         Access::Job { reset, .. } => jobs_in(scn, scope, key)?.iter_mut().for_each(reset),
     }
     Ok(())
@@ -138,15 +141,18 @@ pub fn value_text(scn: &Scenario, key: &str) -> String {
         Access::Ignored => None,
         Access::Scenario { get, .. } => get(scn),
         Access::Host { get, .. } => get(&scn.host),
+        Access::Platform(p) => super::board::get(scn, row, &p),
         Access::Job { get, .. } => get(scn.jobs.first().unwrap_or(&JobSpec::default())),
     }
     .unwrap_or_default()
 }
 
-/// The value a platform preset gives host switch `key` ("on"/"off" style text is the page's).
+/// The value a platform preset gives host switch or board parameter `key` ("on"/"off" style
+/// text is the page's).
 pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<String> {
     match lookup(key)?.access {
         Access::Host { preset, .. } => Some(preset(&platform.defaults)),
+        Access::Platform(p) => Some(super::board::preset_text(platform, &p)),
         _ => None,
     }
 }
@@ -155,11 +161,13 @@ pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<St
 /// switch goes back to the platform's default), anything else goes through [`apply_option`].
 pub fn apply_text(scn: &Scenario, key: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let mut next = scn.clone();
-    if text.is_empty() && lookup(key).is_some_and(|r| r.kind == OptionKind::Host) {
+    let resettable = |r: &OptionRow| matches!(r.kind, OptionKind::Host | OptionKind::Platform);
+    if text.is_empty() && lookup(key).is_some_and(resettable) {
         reset_option(&mut next, OptionScope::Global, key)?;
     } else {
         apply_option(&mut next, OptionScope::Global, key, Some(text))?;
     }
+    next.normalize_board();
     Ok(next)
 }
 
@@ -259,7 +267,8 @@ impl ScenarioBuilder {
     }
 
     /// The scenario, checked with [`check`].
-    pub fn finish(self) -> Result<Scenario, ScenarioError> {
+    pub fn finish(mut self) -> Result<Scenario, ScenarioError> {
+        self.scn.normalize_board();
         check(&self.scn)?;
         Ok(self.scn)
     }

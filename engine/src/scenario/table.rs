@@ -29,6 +29,9 @@ pub enum OptionKind {
     Host,
     /// A fio option accepted for compatibility that changes nothing in the model.
     Ignored,
+    /// A board parameter ([`super::board::PARAMS`]): one physical figure of the platform,
+    /// scenario-wide; unset means "the preset's".
+    Platform,
 }
 
 /// Parses the value text (None = a bare flag) into the field; `key` is the option as written,
@@ -61,6 +64,8 @@ pub enum Access {
     },
     /// Accepted and ignored.
     Ignored,
+    /// A board parameter: a field of the platform in a unit (see [`super::board`]).
+    Platform(super::board::Param),
 }
 
 /// Where the page's form shows an option.
@@ -142,7 +147,10 @@ impl OptionRow {
     }
     /// Scenario-wide (one value for the whole run) rather than per job.
     pub fn is_scenario_wide(&self) -> bool {
-        matches!(self.kind, OptionKind::Scenario | OptionKind::Host)
+        matches!(
+            self.kind,
+            OptionKind::Scenario | OptionKind::Host | OptionKind::Platform
+        )
     }
 }
 
@@ -623,12 +631,16 @@ pub static OPTIONS: &[OptionRow] = &[
     ignored("description", "any", "ignored"),
 ];
 
+/// Every row: the options, then the board parameters ([`super::board::PARAMS`]).
+pub fn all_rows() -> impl Iterator<Item = &'static OptionRow> + Clone {
+    OPTIONS.iter().chain(super::board::PARAMS.iter())
+}
+
 /// The row `key` names (its name or an alias), if any.
 pub fn lookup(key: &str) -> Option<&'static OptionRow> {
-    OPTIONS
-        .iter()
+    all_rows()
         .find(|o| o.name == key)
-        .or_else(|| OPTIONS.iter().find(|o| o.aliases.contains(&key)))
+        .or_else(|| all_rows().find(|o| o.aliases.contains(&key)))
 }
 
 /// The rows the page's form shows in `group`, in table order.

@@ -254,6 +254,7 @@ fn build(base: &Scenario, entries: &[Entry]) -> Scenario {
             }
         }
     }
+    s.normalize_board();
     s
 }
 

@@ -3,18 +3,19 @@
 //! whose value differs from the default, in table order. Reading them back gives the scenario.
 
 use super::options::OptionScope;
-use super::table::{lookup, Access, OPTIONS};
+use super::table::{all_rows, lookup, Access, OPTIONS};
 use super::{JobSpec, Scenario};
 
 /// The scenario-wide options of `s` whose value differs from the default scenario's.
 pub(super) fn global_options(s: &Scenario) -> Vec<(&'static str, String)> {
     let d = Scenario::default();
-    OPTIONS
-        .iter()
+    all_rows()
         .filter_map(|row| {
             let (mine, default) = match row.access {
                 Access::Scenario { get, .. } => (get(s), get(&d)),
                 Access::Host { get, .. } => (get(&s.host), get(&d.host)),
+                // A board parameter is written when it differs from the scenario's own preset.
+                Access::Platform(p) => (super::board::get(s, row, &p), None),
                 _ => return None,
             };
             (mine != default).then_some((row.name, mine?))

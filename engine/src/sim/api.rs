@@ -23,9 +23,9 @@ impl Simulator {
         self.now
     }
 
-    /// The platform preset in use.
-    pub fn platform(&self) -> &'static Platform {
-        self.platform
+    /// The platform in use: the preset with the scenario's board parameters applied.
+    pub fn platform(&self) -> &Platform {
+        &self.platform
     }
 
     /// The host switches in effect (platform defaults filled in).

@@ -45,7 +45,7 @@ pub struct Simulator {
     pub(crate) q: EventQueue,
     pub(crate) reqs: Slab,
     pub(crate) next_req_id: u64,
-    pub(crate) platform: &'static Platform,
+    pub(crate) platform: Box<Platform>,
     pub(crate) cfg: HostConfig,
     pub(crate) jobs: Vec<Job>,
     pub(crate) blk: BlkMq,
@@ -73,7 +73,7 @@ pub struct Simulator {
 impl Simulator {
     /// Builds the layers for `scn` (see [`Simulator::new`]).
     pub(crate) fn build(scn: &Scenario) -> Result<Simulator, ScenarioError> {
-        let platform = scn.platform()?;
+        let platform = scn.effective_platform()?;
         let mut cfg = scn.host_config()?;
         crate::scenario::check(scn)?;
         if let Some(case) = scn.mmc_test {
@@ -120,7 +120,7 @@ impl Simulator {
             q: EventQueue::default(),
             reqs: Slab::default(),
             next_req_id: 0,
-            platform,
+            platform: Box::new(platform),
             cfg,
             jobs,
             blk: BlkMq::new(cfg.packed > 0),
