@@ -169,9 +169,9 @@ async fn a_measured_case_shows_the_published_figure_and_the_error() {
         .unwrap();
     assert!(pct.abs() < 15.0, "within the calibration tolerance: {err}");
     assert!(
-        text(&root, ".source").contains("packed request"),
+        text(&root, "#results .source").contains("packed request"),
         "{}",
-        text(&root, ".source")
+        text(&root, "#results .source")
     );
 }
 
