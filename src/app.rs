@@ -23,6 +23,7 @@ use crate::gallery_view::GalleryPanel;
 use crate::lesson::{self, TourAction};
 use crate::moment;
 use crate::tools::{ResultTools, ScenarioTools};
+use crate::trace_view::TraceReplay;
 use crate::watch::{RunState, Watch};
 
 #[derive(Properties, PartialEq)]
@@ -446,6 +447,8 @@ impl Component for App {
                                        show_b_link={false} {running}
                                        on_scenario={link.callback(|s| Msg::Load(s, None))}
                                        on_pull={link.callback(|()| Msg::PullPlug)} />
+                        <TraceReplay scenario={Rc::new(self.scenario.clone())} {running}
+                                     on_load={link.callback(|(a, b)| Msg::Load(a, b))} />
                     </section>
                     <section class="panel output" aria-label="Results">
                         { self.results_view() }

@@ -22,6 +22,7 @@ pub mod gallery;
 pub mod lesson;
 pub mod live;
 pub mod moment;
+pub mod replay;
 pub mod session;
 pub mod slicer;
 
@@ -43,6 +44,8 @@ pub mod sides;
 pub mod sweep_view;
 #[cfg(target_arch = "wasm32")]
 pub mod tools;
+#[cfg(target_arch = "wasm32")]
+pub mod trace_view;
 #[cfg(target_arch = "wasm32")]
 pub mod watch;
 

@@ -3,11 +3,13 @@
 
 use mmcsim_engine::scenario::options::split_arg;
 
-/// `--output-format=`.
+/// `--output-format=`: one or more of these, comma-separated, printed in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Normal,
     Json,
+    /// JSON with each completion-latency histogram's bins.
+    JsonPlus,
     /// Sweeps only: one line per point.
     Csv,
 }
@@ -19,7 +21,10 @@ pub struct Cli {
     pub version: bool,
     pub list_platforms: bool,
     pub calibration: bool,
+    /// The first `--output-format` given (what a sweep prints).
     pub format: Format,
+    /// Every `--output-format` given, in order (a run prints each).
+    pub formats: Vec<Format>,
     /// `--output=FILE`: write the report there instead of stdout.
     pub output: Option<String>,
     /// `--write_trace=FILE`: the timeline as Chrome trace-event JSON (Perfetto).
@@ -61,6 +66,7 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         list_platforms: false,
         calibration: false,
         format: Format::Normal,
+        formats: vec![Format::Normal],
         output: None,
         write_trace: None,
         trace_max_events: mmcsim_engine::export::DEFAULT_MAX_TRACE_EVENTS,
@@ -86,17 +92,30 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             "list-platforms" => cli.list_platforms = true,
             "calibration" => cli.calibration = true,
             "output-format" => {
-                cli.format = match value(key, v)? {
-                    "normal" => Format::Normal,
-                    "json" => Format::Json,
-                    "csv" => Format::Csv,
-                    other => {
-                        return Err(format!(
-                            "{}: '{}' is not an output format; accepted: normal, json, csv",
-                            key, other
-                        ))
+                let mut formats = Vec::new();
+                for f in value(key, v)?.split(',') {
+                    let f = match f.trim() {
+                        "normal" => Format::Normal,
+                        "json" => Format::Json,
+                        "json+" => Format::JsonPlus,
+                        "csv" => Format::Csv,
+                        other => {
+                            return Err(format!(
+                                "{}: '{}' is not an output format; accepted: normal, json, json+, csv (comma-separated)",
+                                key, other
+                            ))
+                        }
+                    };
+                    if !formats.contains(&f) {
+                        formats.push(f);
                     }
                 }
+                // fio prints json+ in place of json when both are asked for.
+                if formats.contains(&Format::JsonPlus) {
+                    formats.retain(|f| *f != Format::Json);
+                }
+                cli.format = formats[0];
+                cli.formats = formats;
             }
             "output" => cli.output = Some(value(key, v)?.to_string()),
             "write-trace" => cli.write_trace = Some(value(key, v)?.to_string()),
@@ -172,13 +191,18 @@ mod tests {
             "--name=a",
         ]))
         .unwrap();
-        assert_eq!(c.format, Format::Json);
+        assert_eq!(
+            (c.format, &c.formats[..]),
+            (Format::Json, &[Format::Json][..])
+        );
         assert_eq!(c.output.as_deref(), Some("x.json"));
         assert_eq!(c.fio_args, s(&["--bs=4k", "--name=a"]));
         assert_eq!(c.job_files, s(&["jobs.fio"]));
+        let p = parse(&s(&["--output-format=normal,json,json+"])).unwrap();
+        assert_eq!(p.formats, [Format::Normal, Format::JsonPlus]);
         assert!(parse(&s(&["--output-format=xml"]))
             .unwrap_err()
-            .contains("accepted: normal, json, csv"));
+            .contains("accepted: normal, json, json+, csv"));
         assert!(parse(&s(&["--output="])).is_err());
         assert_eq!(size_override(&s(&["--size=64m"])), Ok(Some(64 << 20)));
         let c = parse(&s(&[

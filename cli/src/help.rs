@@ -21,7 +21,7 @@ pub fn usage(fio_args: &[String]) -> String {
          Job files are fio job files ([global] and [job] sections); command-line options act as their globals.\n\
          \n\
          mmcsim options:\n\
-         \x20 --output-format=normal|json  fio's normal or JSON output (default normal)\n\
+         \x20 --output-format=normal,json,json+  fio's outputs, comma-separated (default normal)\n\
          \x20 --output=FILE                write the output to FILE\n\
          \x20 --write_trace=FILE           the simulated timeline as Chrome trace-event JSON (open it in\n\
          \x20                              ui.perfetto.dev or chrome://tracing): requests per job, tags, bus\n\

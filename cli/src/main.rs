@@ -7,6 +7,7 @@ mod calibration;
 mod exports;
 mod fit;
 mod help;
+mod logs;
 mod normal;
 mod num2str;
 mod sweep;
@@ -14,12 +15,16 @@ mod sweep;
 mod tests;
 
 use args::{Cli, Format};
+use mmcsim_engine::scenario::jobfile::JobFileEnv;
 use mmcsim_engine::scenario::options::ScenarioBuilder;
 use mmcsim_engine::Scenario;
 use std::io::Write;
 
 /// Reads the fio options, then the job files, into one scenario (fio parses its command line
-/// before its job files, so command-line options are globals for every job file).
+/// before its job files, so command-line options are globals for every job file). `include`
+/// files are read next to the job file, `${VAR}` from the environment, and the traces named by
+/// `read_iolog=` next to the job file or from the working directory. The options that change
+/// nothing in the model are listed once on stderr.
 fn scenario(cli: &Cli) -> Result<Scenario, String> {
     let mut base = Scenario::default();
     if let Some(path) = &cli.platform_file {
@@ -30,12 +35,58 @@ fn scenario(cli: &Cli) -> Result<Scenario, String> {
     }
     let mut b = ScenarioBuilder::new(base);
     b.args(&cli.fio_args).map_err(|e| e.to_string())?;
+    let mut dirs = vec![std::path::PathBuf::from(".")];
     for path in &cli.job_files {
         let text =
             std::fs::read_to_string(path).map_err(|e| format!("job file '{}': {}", path, e))?;
-        b.jobfile(&text).map_err(|e| format!("{}: {}", path, e))?;
+        let dir = std::path::Path::new(path)
+            .parent()
+            .map(|d| d.to_path_buf())
+            .unwrap_or_default();
+        let include =
+            |name: &str| std::fs::read_to_string(resolve(&dir, name)).map_err(|e| e.to_string());
+        let var = |name: &str| std::env::var(name).ok();
+        let env = JobFileEnv {
+            include: &include,
+            var: &var,
+        };
+        b.jobfile_in(&text, &env)
+            .map_err(|e| format!("{}: {}", path, e))?;
+        dirs.insert(0, dir);
+    }
+    for name in b.iolog_names() {
+        let path = dirs
+            .iter()
+            .map(|d| resolve(d, &name))
+            .find(|p| p.exists())
+            .unwrap_or_else(|| std::path::PathBuf::from(&name));
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("read_iolog '{}': {}", name, e))?;
+        let log = mmcsim_engine::scenario::iolog::parse(&name, &text).map_err(|e| e.to_string())?;
+        if log.skipped_trims > 0 {
+            eprintln!(
+                "mmcsim: read_iolog '{}': {} trims/discards left out (the card model has no erase)",
+                name, log.skipped_trims
+            );
+        }
+        b.attach_iolog(log);
+    }
+    if let Some(notes) = b.notes_text() {
+        for line in notes.lines() {
+            eprintln!("mmcsim: {}", line);
+        }
     }
     b.finish().map_err(|e| e.to_string())
+}
+
+/// `name` as written, or relative to `dir` when it is a relative path.
+fn resolve(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let p = std::path::Path::new(name);
+    if p.is_absolute() || dir.as_os_str().is_empty() {
+        p.to_path_buf()
+    } else {
+        dir.join(p)
+    }
 }
 
 /// Everything the command asks for, as the text to print.
@@ -84,7 +135,7 @@ fn run(cli: &Cli) -> Result<String, String> {
     if cli.shard.is_some() {
         return Err("shard: only with --sweep".to_string());
     }
-    if cli.format == Format::Csv {
+    if cli.formats.contains(&Format::Csv) {
         return Err(
             "output-format: csv is for sweeps (--sweep); accepted: normal, json".to_string(),
         );
@@ -94,11 +145,17 @@ fn run(cli: &Cli) -> Result<String, String> {
     sim.run_to_end();
     let report = sim.report();
     exports::after_run(cli, &sim)?;
-    Ok(match cli.format {
-        Format::Normal => normal::render(&scn, &report),
-        Format::Json => mmcsim_engine::export::fio_json(&scn, &report),
-        Format::Csv => unreachable!("refused above"),
-    })
+    logs::write(&scn, &sim)?;
+    let mut out = String::new();
+    for f in &cli.formats {
+        out.push_str(&match f {
+            Format::Normal => normal::render(&scn, &report),
+            Format::Json => mmcsim_engine::export::fio_json(&scn, &report),
+            Format::JsonPlus => mmcsim_engine::export::fio_json_plus(&scn, &report),
+            Format::Csv => unreachable!("refused above"),
+        });
+    }
+    Ok(out)
 }
 
 /// `mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_runtime=TIME] [--max_iters=N]

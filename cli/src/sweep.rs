@@ -110,7 +110,8 @@ pub fn merge(files: &[(String, String)]) -> Result<SweepDoc, String> {
 pub fn render(doc: &SweepDoc, format: Format) -> String {
     let mut out = String::new();
     match format {
-        Format::Json => {
+        // A sweep has no latency bins of its own: json+ prints its JSON.
+        Format::Json | Format::JsonPlus => {
             out = serde_json::to_string_pretty(doc).unwrap_or_default();
             out.push('\n');
         }

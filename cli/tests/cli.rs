@@ -30,7 +30,7 @@ fn bad(args: &[&str], expect: &str) {
 fn bad_input_is_one_line_and_status_2() {
     bad(
         &["--ioengine=mmap"],
-        "mmcsim: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring",
+        "mmcsim: ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync,",
     );
     bad(&["--iodeth=4"], "did you mean 'iodepth'?");
     bad(&["--bs="], "bs: '' is not a size");
@@ -40,7 +40,10 @@ fn bad_input_is_one_line_and_status_2() {
     bad(&["--platform=pc"], "accepted: sprd-hs400es-2020");
     bad(&[""], "job file ''");
     bad(&["/nonexistent/job.fio"], "job file '/nonexistent/job.fio'");
-    bad(&["--output-format=xml"], "accepted: normal, json, csv");
+    bad(
+        &["--output-format=xml"],
+        "accepted: normal, json, json+, csv",
+    );
     bad(&["-"], "job file '-'");
     bad(&["--=3"], "unexpected argument");
 }

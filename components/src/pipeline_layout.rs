@@ -456,6 +456,7 @@ mod tests {
     fn a_request_on_the_controller_is_drawn_there_not_in_hsq() {
         let r = RequestView {
             id: 1,
+            io: 1,
             job: 0,
             op: Op::Write,
             offset: 0,

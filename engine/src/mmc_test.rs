@@ -155,6 +155,7 @@ impl Simulator {
         let now = self.now;
         let req = self.reqs.insert(Request {
             id,
+            part: 0,
             job: self
                 .mmc_test
                 .as_ref()
@@ -324,6 +325,7 @@ impl Simulator {
         t.reports.push(JobReport {
             name,
             index,
+            groupid: 0,
             read,
             write,
             flushes: 0,

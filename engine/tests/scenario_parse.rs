@@ -140,7 +140,7 @@ fn command_line_options_act_as_globals_for_a_job_file() {
 fn error_messages() {
     assert_eq!(
         parse("--ioengine=mmap").unwrap_err(),
-        "ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring"
+        "ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio"
     );
     assert_eq!(
         parse("--iodeth=4").unwrap_err(),
@@ -160,14 +160,19 @@ fn error_messages() {
         parse("--numjobs=0").unwrap_err(),
         "numjobs: '0' is not a number in 1..=256"
     );
-    assert!(parse("--rw=rw").unwrap_err().contains("mixed sequential"));
+    assert!(parse("--rw=trim")
+        .unwrap_err()
+        .contains("eMMC discard/erase"));
+    assert!(parse("--zonemode=zbd")
+        .unwrap_err()
+        .contains("not a zoned block device"));
     assert!(parse("--platform=pc")
         .unwrap_err()
         .contains("sprd-hs400es-2020"));
     assert!(parse("--bs").unwrap_err().starts_with("bs: needs a value"));
     assert!(parse("--size=4k --bs=8k")
         .unwrap_err()
-        .contains("smaller than bs"));
+        .contains("smaller than the largest block"));
     assert!(parse("stray")
         .unwrap_err()
         .contains("unexpected argument 'stray'"));
@@ -178,7 +183,7 @@ fn error_messages() {
     .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 5: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring"
+        "line 5: ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio"
     );
     let e = parse_jobfile("[x\n", Scenario::default()).unwrap_err();
     assert!(e.to_string().starts_with("line 1: "), "{}", e);
@@ -224,6 +229,7 @@ fn every_option_in_the_table_is_accepted_somewhere() {
         ];
         let ok = sample
             .iter()
+            .chain(std::iter::once(&o.example))
             .any(|v| apply_option(&mut s, OptionScope::Global, o.name, Some(v)).is_ok());
         assert!(ok, "option {} accepts none of the samples", o.name);
     }
@@ -274,6 +280,7 @@ fn arb_job() -> impl Strategy<Value = JobSpec> {
                     sync,
                     fsync,
                     offset: off * 512,
+                    ..JobSpec::default()
                 }
             },
         )
@@ -356,6 +363,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                     kind: mmcsim_engine::scenario::ErrorKind::Crc,
                     rate_ppm,
                 }),
+                iologs: Vec::new(),
             },
         )
 }

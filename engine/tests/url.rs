@@ -52,6 +52,7 @@ fn arb_job() -> impl Strategy<Value = JobSpec> {
                     sync,
                     fsync,
                     offset: off * 512,
+                    ..JobSpec::default()
                 }
             },
         )
@@ -132,6 +133,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                     group_reporting: gr,
                     mmc_test,
                     power_cut_ns: cut,
+                    iologs: Vec::new(),
                     inject_error: err.map(|rate_ppm| ErrorInjection {
                         kind: ErrorKind::Crc,
                         rate_ppm,

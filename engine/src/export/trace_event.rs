@@ -62,6 +62,8 @@ pub struct TraceStats {
 /// A request seen in the trace and not yet reaped.
 struct OpenReq {
     job: u32,
+    /// The I/O it belongs to (the id of its first request when the block layer split it).
+    io: u64,
     op: Op,
     /// (offset, len) from the request slab.
     extent: Option<(u64, u64)>,
@@ -131,6 +133,9 @@ struct SortArgs {
 #[derive(Serialize)]
 struct RequestArgs<'a> {
     id: u64,
+    /// The split I/O it is part of (absent when the request is the whole I/O).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    io: Option<u64>,
     op: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     offset: Option<u64>,
@@ -322,6 +327,7 @@ impl Exporter<'_> {
                 e.req,
                 OpenReq {
                     job: e.job,
+                    io: e.io,
                     op: e.op,
                     extent: None,
                     stages: Vec::new(),
@@ -350,6 +356,7 @@ impl Exporter<'_> {
         let tid = self.place(out, PID_JOBS, r.job as u64, start, end);
         let args = RequestArgs {
             id,
+            io: (r.io != id).then_some(r.io),
             op: r.op.name(),
             offset: r.extent.map(|e| e.0),
             len: r.extent.map(|e| e.1),

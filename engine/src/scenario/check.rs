@@ -11,15 +11,17 @@ use crate::platform::Platform;
 
 /// Upper bound for `size=` and `offset=`: larger than any eMMC (1 TiB).
 pub const MAX_DEVICE_BYTES: u64 = 1 << 40;
-/// Upper bound for `bs=`: 64 MiB (requests above the platform's largest are refused by
-/// [`check`]).
+/// Upper bound for `bs=`: 64 MiB. Above the platform's largest request the block layer splits
+/// each I/O into several requests (`bio_split_to_limits`).
 pub const MAX_BS: u64 = 64 << 20;
 /// Upper bound for `numjobs=` in one section.
 pub const MAX_NUMJOBS: u32 = 256;
-/// Longest `runtime=`: 600 s of simulated time.
-pub const MAX_RUNTIME_NS: u64 = 600_000_000_000;
 /// Latest simulated time any other time option may name (`power_cut=`): one day.
 pub const MAX_TIME_NS: u64 = 86_400_000_000_000;
+/// Longest `runtime=`: a day of simulated time, like every other time option. What bounds a
+/// time-based run's cost is the I/O budget, [`MAX_TOTAL_IOS`]: the jobs stop issuing once the
+/// run has issued that many I/Os, and the report says so.
+pub const MAX_RUNTIME_NS: u64 = MAX_TIME_NS;
 /// Most I/Os one run may simulate (about 6 s of CPU at the measured engine speed).
 pub const MAX_TOTAL_IOS: u64 = 32_000_000;
 /// Most job clones in a run (all sections' `numjobs` together).
@@ -36,7 +38,7 @@ pub fn check(scn: &Scenario) -> Result<(), ScenarioError> {
     if scn.mmc_test.is_some() {
         return check_mmc_test(scn);
     }
-    check_jobs(scn, p)
+    check_jobs(scn)
 }
 
 fn check_host(p: &Platform, cfg: &HostConfig) -> Result<(), ScenarioError> {
@@ -98,7 +100,7 @@ fn check_mmc_test(scn: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
+fn check_jobs(scn: &Scenario) -> Result<(), ScenarioError> {
     if scn.jobs.is_empty() {
         return Err(ScenarioError::general(
             "no job to run; give --name=NAME or a job file",
@@ -112,22 +114,37 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
                 format!("{} is not a multiple of 512 bytes", j.bs),
             ));
         }
-        if j.bs > p.host.max_req_bytes {
+        if j.read_iolog.is_none() && j.region_bytes() < j.max_bs() {
+            let what = if j.filesize.is_some() {
+                "filesize"
+            } else {
+                "size"
+            };
             return Err(ScenarioError::new(
-                "bs",
+                what,
                 format!(
-                    "{} bytes exceeds the largest request of {} ({} bytes); accepted: 512..={}",
-                    j.bs, p.name, p.host.max_req_bytes, p.host.max_req_bytes
+                    "job '{}': the region ({} bytes) is smaller than the largest block ({} bytes)",
+                    j.name,
+                    j.region_bytes(),
+                    j.max_bs()
                 ),
             ));
         }
-        if j.size < j.bs {
+        if j.filesize.is_none() && j.size / u64::from(j.nrfiles.max(1)) < j.max_bs() {
             return Err(ScenarioError::new(
-                "size",
+                "nrfiles",
                 format!(
-                    "job '{}': size={} is smaller than bs={}",
-                    j.name, j.size, j.bs
+                    "job '{}': {} files of size={} hold less than one block each",
+                    j.name, j.nrfiles, j.size
                 ),
+            ));
+        }
+        if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment
+            > MAX_DEVICE_BYTES + MAX_DEVICE_BYTES
+        {
+            return Err(ScenarioError::new(
+                "offset_increment",
+                format!("job '{}': the regions reach past 2 TiB", j.name),
             ));
         }
         if j.runtime_ns.is_some_and(|rt| rt > MAX_RUNTIME_NS) {
@@ -149,9 +166,12 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         outstanding += u64::from(j.numjobs) * u64::from(j.outstanding());
         let per = if j.time_based {
             u64::MAX / 4
+        } else if let Some(log) = j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
+            (log.ops.len() as u64).saturating_mul(u64::from(j.loops.max(1)))
         } else {
-            j.size / j.bs
+            j.io_bytes() / j.min_bs().max(1)
         };
+        let per = j.number_ios.map_or(per, |n| per.min(n));
         ios = ios.saturating_add(per.saturating_mul(u64::from(j.numjobs)));
     }
     if outstanding > MAX_OUTSTANDING {

@@ -29,16 +29,73 @@ fn at_line(n: usize, e: ScenarioError) -> ScenarioError {
     }
 }
 
+/// What a job file may reach outside itself: `include` files and environment variables. The
+/// engine touches no file system; the CLI passes both, the page neither.
+pub struct JobFileEnv<'a> {
+    /// The text of an `include`d file, by the name written.
+    pub include: &'a dyn Fn(&str) -> Result<String, String>,
+    /// An environment variable for `${NAME}`.
+    pub var: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl JobFileEnv<'_> {
+    /// No file system, no environment.
+    pub fn none() -> JobFileEnv<'static> {
+        JobFileEnv {
+            include: &|name| {
+                Err(format!(
+                    "cannot include '{name}' here (the command line can)"
+                ))
+            },
+            var: &|_| None,
+        }
+    }
+}
+
+/// How deep `include` may nest (a file including itself is refused at this depth).
+const MAX_INCLUDE_DEPTH: usize = 16;
+
 impl ScenarioBuilder {
     /// Applies the sections of a job file. Options before the first section count as global.
     pub fn jobfile(&mut self, text: &str) -> Result<(), ScenarioError> {
+        self.jobfile_in(text, &JobFileEnv::none())
+    }
+
+    /// [`Self::jobfile`] with `include` files and `${VAR}` from `env`.
+    pub fn jobfile_in(&mut self, text: &str, env: &JobFileEnv) -> Result<(), ScenarioError> {
         let mut in_job = false;
+        self.jobfile_depth(text, env, &mut in_job, 0)
+    }
+
+    fn jobfile_depth(
+        &mut self,
+        text: &str,
+        env: &JobFileEnv,
+        in_job: &mut bool,
+        depth: usize,
+    ) -> Result<(), ScenarioError> {
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw.trim();
             if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
                 continue;
             }
+            if let Some(file) = line.strip_prefix("include ").map(str::trim) {
+                if depth >= MAX_INCLUDE_DEPTH {
+                    return Err(ScenarioError::general(format!(
+                        "line {n}: include '{file}': nested more than {MAX_INCLUDE_DEPTH} deep"
+                    )));
+                }
+                let inner = (env.include)(file).map_err(|m| {
+                    ScenarioError::general(format!("line {n}: include '{file}': {m}"))
+                })?;
+                self.jobfile_depth(&inner, env, in_job, depth + 1)
+                    .map_err(|e| at_line(n, e))?;
+                continue;
+            }
+            let expanded = super::vars::expand(line, env.var)
+                .map_err(|m| ScenarioError::general(format!("line {n}: {m}")))?;
+            let line = expanded.as_str();
             if let Some(rest) = line.strip_prefix('[') {
                 let name = rest
                     .strip_suffix(']')
@@ -49,8 +106,8 @@ impl ScenarioBuilder {
                         ))
                     })?
                     .trim();
-                in_job = name != "global";
-                if in_job {
+                *in_job = name != "global";
+                if *in_job {
                     self.begin_job(name).map_err(|e| at_line(n, e))?;
                 }
                 continue;
@@ -59,7 +116,7 @@ impl ScenarioBuilder {
                 Some((k, v)) => (k.trim(), Some(v.trim())),
                 None => (line, None),
             };
-            let r = if in_job {
+            let r = if *in_job {
                 self.job(key, value)
             } else {
                 self.global(key, value)

@@ -46,7 +46,40 @@ pub fn suggest(key: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
+/// fio options the model knows of and does not simulate, with the reason (instead of "unknown").
+const NOT_MODELLED: &[(&str, &str)] = &[
+    (
+        "iodepth_mode",
+        "queue depths stepped over time are not simulated; set iodepth",
+    ),
+    (
+        "sprandom",
+        "SanDisk random preconditioning is not simulated",
+    ),
+    ("spr_op", "SanDisk random preconditioning is not simulated"),
+    (
+        "spr_num_regions",
+        "SanDisk random preconditioning is not simulated",
+    ),
+    (
+        "random_sequence_stride",
+        "sequence distributions are not simulated",
+    ),
+    (
+        "zone_reset_threshold",
+        "the eMMC is not a zoned block device",
+    ),
+    (
+        "zone_reset_frequency",
+        "the eMMC is not a zoned block device",
+    ),
+    ("trim_percentage", "the card model has no discard/erase"),
+];
+
 fn unknown(key: &str) -> ScenarioError {
+    if let Some((_, why)) = NOT_MODELLED.iter().find(|(k, _)| *k == key) {
+        return ScenarioError::new(key, format!("not modelled: {why}"));
+    }
     let key_shown = if key.is_empty() { "''" } else { key };
     match suggest(key) {
         Some(s) => ScenarioError::new(key_shown, format!("unknown option; did you mean '{}'?", s)),
@@ -91,6 +124,21 @@ pub fn apply_option(
             }
             Ok(())
         }
+    }
+}
+
+/// What the model makes of an accepted option that it does not simulate as fio would: None
+/// when it is modelled. The CLI lists these once on stderr.
+pub fn note_for(key: &str, value: Option<&str>) -> Option<String> {
+    let row = lookup(key)?;
+    let v = value.map(str::trim);
+    match (row.name, v) {
+        ("direct", Some("0")) | ("buffered", None) | ("buffered", Some("1")) => Some(format!(
+            "{key}: buffered I/O through the page cache is not modelled; it runs as direct I/O"
+        )),
+        ("buffered", _) => None,
+        _ if row.kind == OptionKind::Ignored => Some(row.name.to_string()),
+        _ => None,
     }
 }
 
@@ -203,6 +251,8 @@ pub struct ScenarioBuilder {
     scn: Scenario,
     template: JobSpec,
     sections: usize,
+    /// Options accepted without effect, and what the model makes of the ones it cannot honour.
+    notes: Vec<String>,
 }
 
 impl ScenarioBuilder {
@@ -214,12 +264,62 @@ impl ScenarioBuilder {
             scn: base,
             template,
             sections: 0,
+            notes: Vec::new(),
         }
+    }
+
+    fn note(&mut self, key: &str, value: Option<&str>) {
+        if let Some(n) = note_for(key, value) {
+            if !self.notes.contains(&n) {
+                self.notes.push(n);
+            }
+        }
+    }
+
+    /// The options given so far that change nothing in the model (names, in order given), and
+    /// notes on the ones it runs otherwise than fio would (`direct=0`), each once.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// One line for stderr listing [`Self::notes`], if any.
+    pub fn notes_text(&self) -> Option<String> {
+        let (names, other): (Vec<&String>, Vec<&String>) =
+            self.notes.iter().partition(|n| !n.contains(' '));
+        let mut lines = Vec::new();
+        if !names.is_empty() {
+            let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            lines.push(format!(
+                "accepted, no effect in the model: {}",
+                names.join(", ")
+            ));
+        }
+        lines.extend(other.iter().map(|s| s.to_string()));
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
+
+    /// Attaches a trace for `read_iolog=` (see [`Scenario::attach_iolog`]).
+    pub fn attach_iolog(&mut self, log: super::iolog::IoLog) {
+        self.scn.attach_iolog(log);
+    }
+
+    /// The trace files the jobs so far name in `read_iolog=`, each once.
+    pub fn iolog_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for j in &self.scn.jobs {
+            if let Some(n) = &j.read_iolog {
+                if !v.contains(n) {
+                    v.push(n.clone());
+                }
+            }
+        }
+        v
     }
 
     /// Sets an option in global scope.
     pub fn global(&mut self, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
         let row = resolve(key, value)?;
+        self.note(key, value);
         let Access::Job { set, .. } = row.access else {
             return apply_option(&mut self.scn, OptionScope::Global, key, value);
         };
@@ -250,7 +350,9 @@ impl ScenarioBuilder {
             0 => self.global(key, value),
             _ => {
                 let last = self.scn.jobs.len().saturating_sub(1);
-                apply_option(&mut self.scn, OptionScope::Job(last), key, value)
+                apply_option(&mut self.scn, OptionScope::Job(last), key, value)?;
+                self.note(key, value);
+                Ok(())
             }
         }
     }

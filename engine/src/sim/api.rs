@@ -151,6 +151,20 @@ impl Simulator {
         }
     }
 
+    /// Job clones in the run.
+    pub fn job_count(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Name, clone index, statistics start (ns: the job's start plus `ramp_time`) and the I/O
+    /// records of job clone `i` (kept only for jobs with `write_iolog` or a `write_*_log`), in
+    /// completion order.
+    pub fn job_records(&self, i: usize) -> Option<(&str, u32, u64, &[crate::workload::IoRecord])> {
+        self.jobs
+            .get(i)
+            .map(|j| (j.name.as_str(), j.index, j.stats_start(), j.records()))
+    }
+
     /// Where every request is at the current simulated time. Looking changes nothing: a run
     /// gives the same results however often it is looked at.
     pub fn snapshot(&self) -> Snapshot {

@@ -68,6 +68,14 @@ pub struct Simulator {
     /// Reliable writes (FUA) acknowledged to the jobs.
     pub(crate) acked_reliable_writes: u64,
     pub(crate) recovery: crate::recovery::Recovery,
+    /// Traces the jobs replay (`read_iolog`).
+    pub(crate) iologs: Vec<crate::scenario::iolog::IoLog>,
+    /// Data I/Os issued by all jobs (bounded by `MAX_TOTAL_IOS`).
+    pub(crate) data_ios: u64,
+    /// Split I/Os in flight, by I/O id.
+    pub(crate) split: std::collections::HashMap<u64, crate::workload::SplitIo>,
+    /// The latest stonewall phase begun.
+    pub(crate) phase_started: u32,
 }
 
 impl Simulator {
@@ -85,12 +93,66 @@ impl Simulator {
         let mut jobs = Vec::new();
         let mut bytes_total = 0u64;
         let mut runtime_ns = None;
+        let mut iologs: Vec<crate::scenario::iolog::IoLog> = Vec::new();
         if scn.mmc_test.is_none() {
-            for spec in &scn.jobs {
-                for _ in 0..spec.numjobs {
+            let (mut group, mut phase) = (0u32, 0u32);
+            for (s, spec) in scn.jobs.iter().enumerate() {
+                if s > 0 && (spec.stonewall || spec.new_group) {
+                    group += 1;
+                }
+                if s > 0 && spec.stonewall {
+                    phase += 1;
+                }
+                let replay = match &spec.read_iolog {
+                    Some(name) => {
+                        let log = scn.iolog(name).ok_or_else(|| {
+                            ScenarioError::new(
+                                "read_iolog",
+                                format!("'{name}': the trace is not loaded (give the file on the command line, or drop it on the page)"),
+                            )
+                        })?;
+                        let i = match iologs.iter().position(|l| l.name == *name) {
+                            Some(i) => i,
+                            None => {
+                                iologs.push(log.clone());
+                                iologs.len() - 1
+                            }
+                        };
+                        Some((i, log.ops.iter().map(|o| o.len).sum::<u64>()))
+                    }
+                    None => None,
+                };
+                let record = spec.write_iolog.is_some()
+                    || spec.write_bw_log.is_some()
+                    || spec.write_lat_log.is_some()
+                    || spec.write_iops_log.is_some();
+                // `wait_for=NAME`: the last section of that name before this one (a name that
+                // no earlier section has waits for nothing).
+                let waits = spec
+                    .wait_for
+                    .as_ref()
+                    .and_then(|w| scn.jobs[..s].iter().rposition(|e| e.name == *w))
+                    .map(|i| i as u32);
+                for k in 0..spec.numjobs {
                     let index = jobs.len() as u32;
-                    jobs.push(Job::new(spec, index, scn.randseed, index as u64));
-                    bytes_total += (spec.size / spec.bs.max(1)).max(1) * spec.bs;
+                    let mut job = Job::new(spec, index, scn.randseed, index as u64)
+                        .clone_no(k, spec)
+                        .in_group(group, phase)
+                        .in_section(s as u32, waits);
+                    match replay {
+                        Some((i, bytes)) => {
+                            job = job.replaying(i, spec.loops, spec.replay_no_stall);
+                            bytes_total += bytes * u64::from(spec.loops.max(1));
+                        }
+                        None => {
+                            let min = spec.min_bs().max(1);
+                            bytes_total += (spec.io_bytes() / min).max(1) * min;
+                        }
+                    }
+                    if record {
+                        job = job.recording();
+                    }
+                    jobs.push(job);
                 }
                 if spec.time_based {
                     runtime_ns = runtime_ns.max(spec.runtime_ns);
@@ -151,6 +213,10 @@ impl Simulator {
                 scn.inject_error,
                 Rng::new(scn.randseed, CARD_STREAM - 1),
             ),
+            iologs,
+            data_ios: 0,
+            split: std::collections::HashMap::new(),
+            phase_started: 0,
         };
         if let Some(t) = scn.power_cut_ns {
             sim.q.push(t, Event::PowerCut);
@@ -214,6 +280,7 @@ impl Simulator {
                 TraceEvent {
                     t_ns: t,
                     req: r.id,
+                    io: r.io(),
                     job: r.job,
                     op: r.op,
                     stage,
