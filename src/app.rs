@@ -61,6 +61,12 @@ pub enum Msg {
     Walk(StepAction),
     /// A command for "Watch the pipeline" (a walk-through step).
     Watch(WatchAction),
+    /// The Board panel edits B (true) or A.
+    BoardSide(bool),
+    /// A board parameter's text for B: `(parameter name, text)`.
+    BoardB(String, String),
+    /// A platform file read onto B's board.
+    BoardBFile(Scenario),
     /// Start the tour of a series (None: close the tour).
     Tour(Option<&'static str>),
     /// Go to a step of the open tour.
@@ -87,6 +93,12 @@ pub struct App {
     scenario: Scenario,
     /// B's host switches when comparing (B = A's workload and seed with these; URL `b.` keys).
     b_host: Option<HostOptions>,
+    /// B's board overrides when comparing (B runs on A's preset with these instead of A's).
+    b_board: BTreeMap<String, u64>,
+    /// The Board panel edits B's board.
+    board_b: bool,
+    /// Board parameter errors of B.
+    b_errors: Rc<BTreeMap<String, FieldError>>,
     /// B that differs from A in more than the host switches (the 2011 series: mmc_test 37
     /// against 38): watched beside A all the same, and kept for the link.
     b_other: Option<Scenario>,
@@ -116,10 +128,11 @@ fn url_search() -> String {
         .unwrap_or_default()
 }
 
-/// B differs from A only in its host switches (what the A/B view compares).
+/// B differs from A only in its host switches and board (what the A/B view compares).
 fn host_only(a: &Scenario, b: &Scenario) -> bool {
     Scenario {
         host: a.host.clone(),
+        board: a.board.clone(),
         ..b.clone()
     } == *a
 }
@@ -177,6 +190,13 @@ impl Component for App {
         let mut app = App {
             texts: Rc::new(bridge::control_texts(&scenario)),
             b_other: b.as_ref().filter(|b| !host_only(&scenario, b)).cloned(),
+            b_board: b
+                .as_ref()
+                .filter(|b| host_only(&scenario, b))
+                .map(|b| b.board.clone())
+                .unwrap_or_default(),
+            board_b: false,
+            b_errors: Rc::default(),
             b_host: b.filter(|b| host_only(&scenario, b)).map(|b| b.host),
             scenario,
             errors: Rc::default(),
@@ -304,6 +324,11 @@ impl Component for App {
                 true
             }
             Msg::B(host) => {
+                if host.is_none() {
+                    self.b_board.clear();
+                    self.board_b = false;
+                    self.b_errors = Rc::default();
+                }
                 self.b_host = host;
                 self.b_other = None;
                 self.sync_url(false);
@@ -315,6 +340,15 @@ impl Component for App {
                     .as_ref()
                     .filter(|b| host_only(&a, b))
                     .map(|b| b.host.clone());
+                self.b_board = b
+                    .as_ref()
+                    .filter(|b| host_only(&a, b))
+                    .map(|b| b.board.clone())
+                    .unwrap_or_default();
+                if self.b_host.is_none() {
+                    self.board_b = false;
+                }
+                self.b_errors = Rc::default();
                 self.b_other = b.filter(|b| !host_only(&a, b));
                 self.scenario = a;
                 self.texts = Rc::new(bridge::control_texts(&self.scenario));
@@ -326,6 +360,55 @@ impl Component for App {
             Msg::Open(a, b) => {
                 Component::update(self, ctx, Msg::Load(a, b));
                 self.sync_url(true);
+                true
+            }
+            Msg::BoardSide(b) => {
+                if b && self.b_host.is_none() {
+                    // Comparing starts with B = A; the panel then edits B's board.
+                    self.b_host = Some(self.scenario.host.clone());
+                    self.b_board = self.scenario.board.clone();
+                    self.b_other = None;
+                }
+                self.board_b = b && self.b_host.is_some();
+                self.sync_url(false);
+                true
+            }
+            Msg::BoardB(name, text) => {
+                let Some(base) = self.b_scenario() else {
+                    return false;
+                };
+                let mut errors = (*self.b_errors).clone();
+                match bridge::apply_control(&base, &name, &text) {
+                    Ok(next) => {
+                        self.b_board = next.board;
+                        errors.remove(&name);
+                        self.sync_url(false);
+                    }
+                    Err(message) => {
+                        self.error_seq += 1;
+                        errors.insert(
+                            name,
+                            FieldError {
+                                message: format!("B: {message}"),
+                                seq: self.error_seq,
+                            },
+                        );
+                    }
+                }
+                self.b_errors = Rc::new(errors);
+                true
+            }
+            Msg::BoardBFile(b) => {
+                if b.platform == self.scenario.platform && self.b_host.is_some() {
+                    self.b_board = b.board;
+                    self.b_errors = Rc::default();
+                    self.sync_url(false);
+                } else {
+                    self.notices.push(format!(
+                        "B's board is on A's platform ({}); the file is for {}.",
+                        self.scenario.platform, b.platform
+                    ));
+                }
                 true
             }
             Msg::PullPlug => {
@@ -400,6 +483,23 @@ impl Component for App {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let running = self.run.as_ref().is_some_and(|r| r.playing);
+        let (board_scn, board_errors, board_change, board_file, board_b) =
+            match (self.board_b, self.b_scenario()) {
+                (true, Some(b)) => (
+                    Rc::new(b),
+                    self.b_errors.clone(),
+                    link.callback(|(n, t)| Msg::BoardB(n, t)),
+                    link.callback(Msg::BoardBFile),
+                    true,
+                ),
+                _ => (
+                    Rc::new(self.scenario.clone()),
+                    self.errors.clone(),
+                    link.callback(|(n, t)| Msg::Control(n, t)),
+                    link.callback(|s| Msg::Load(s, None)),
+                    false,
+                ),
+            };
         let on_change = link.callback(|(n, t)| Msg::Control(n, t));
         let platform: AttrValue = self.scenario.platform.clone().into();
         let b = self.b_link();
@@ -426,8 +526,9 @@ impl Component for App {
                         // Editing while the view plays is fine: a new scenario starts the one run again.
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
                                       disabled={false} on_change={on_change.clone()} />
-                        <crate::board_view::BoardView scenario={Rc::new(self.scenario.clone())} errors={self.errors.clone()}
-                                      disabled={false} {on_change} on_scenario={link.callback(|s| Msg::Load(s, None))} />
+                        <crate::board_view::BoardView scenario={board_scn} errors={board_errors}
+                                      disabled={false} on_change={board_change} on_scenario={board_file}
+                                      side_b={board_b} on_side={link.callback(Msg::BoardSide)} />
                         <div class="actions">
                             <button id="run" class="button primary" onclick={link.callback(|_| Msg::Run)}
                                     title="Plays the simulation in the pipeline view to its end at full speed">{ "Run" }</button>
@@ -443,6 +544,18 @@ impl Component for App {
                                 <code id="command-line-b">{ bridge::command_line(b) }</code>
                             }
                         </div>
+                        {{
+                            let warnings = bridge::warnings(&self.scenario);
+                            if warnings.is_empty() {
+                                html! {}
+                            } else {
+                                html! {
+                                    <ul id="scenario-warnings" class="warnings" aria-label="Options without effect">
+                                        { for warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }
+                                    </ul>
+                                }
+                            }
+                        }}
                         <ScenarioTools scenario={Rc::new(self.scenario.clone())} b={b.clone().map(Rc::new)}
                                        show_b_link={false} {running}
                                        on_scenario={link.callback(|s| Msg::Load(s, None))}
@@ -468,9 +581,12 @@ impl Component for App {
 impl App {
     /// B of the A/B comparison: A with B's host switches.
     fn b_scenario(&self) -> Option<Scenario> {
-        self.b_host
-            .as_ref()
-            .map(|h| crate::live::b_scenario(&self.scenario, h))
+        self.b_host.as_ref().map(|h| {
+            let mut b = crate::live::b_scenario(&self.scenario, h);
+            b.board = self.b_board.clone();
+            b.normalize_board();
+            b
+        })
     }
 
     /// B as the link carries it: the A/B view's, or one that differs in more than the host.
@@ -503,6 +619,7 @@ impl App {
                 self.scenario = t.a.clone();
                 self.texts = Rc::new(bridge::control_texts(&self.scenario));
                 self.b_host = host_only(&t.a, &t.b).then(|| t.b.host.clone());
+                self.b_board = t.b.board.clone();
                 self.b_other = (!host_only(&t.a, &t.b)).then(|| t.b.clone());
                 self.run = None;
                 self.tour = Some(TourState {

@@ -32,6 +32,11 @@ pub struct BoardViewProps {
     pub on_change: Callback<(String, String)>,
     /// A platform file read onto the scenario.
     pub on_scenario: Callback<Scenario>,
+    /// The panel shows and edits B of the A/B comparison.
+    #[prop_or_default]
+    pub side_b: bool,
+    /// The "editing A / B" switch.
+    pub on_side: Callback<bool>,
 }
 
 #[function_component(BoardView)]
@@ -76,10 +81,23 @@ pub fn board_view(props: &BoardViewProps) -> Html {
             });
         })
     };
+    let side = |b: bool| {
+        let cb = props.on_side.clone();
+        Callback::from(move |_: Event| cb.emit(b))
+    };
     html! {
+        <>
+        <div class="board-side" role="radiogroup" aria-label="Board panel edits">
+            <label><input id="board-edit-a" type="radio" name="board-side" checked={!props.side_b}
+                          disabled={props.disabled} onchange={side(false)} />{ " editing A" }</label>
+            <label title="B of the A/B comparison in Watch the pipeline: A's workload and seed on this board">
+                <input id="board-edit-b" type="radio" name="board-side" checked={props.side_b}
+                       disabled={props.disabled} onchange={side(true)} />{ " editing B" }</label>
+        </div>
         <BoardPanel platform={AttrValue::from(props.scenario.platform.clone())}
                     values={Rc::new(board_texts(&props.scenario))} errors={props.errors.clone()}
                     disabled={props.disabled} on_change={props.on_change.clone()}
                     {on_download} {on_file} status={(*status).clone()} />
+        </>
     }
 }

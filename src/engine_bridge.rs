@@ -39,12 +39,16 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
 }
 
 /// The same run from a shell: the CLI reads fio's `--name=value` syntax
-/// ([`Scenario::to_args`], which the CLI parses back into this scenario).
+/// ([`Scenario::to_args`], which the CLI parses back into this scenario), each argument
+/// shell-quoted where a POSIX shell would split or interpret it, so pasting it is safe.
 pub fn command_line(scn: &Scenario) -> String {
-    std::iter::once("mmcsim".to_string())
-        .chain(scn.to_args())
-        .collect::<Vec<_>>()
-        .join(" ")
+    scn.to_command_line()
+}
+
+/// Options of `scn` that have no effect in its configuration, one line each (the engine's
+/// `scenario::warnings`, what the CLI prints as `mmcsim: warning:`).
+pub fn warnings(scn: &Scenario) -> Vec<String> {
+    mmcsim_engine::scenario::warnings(scn)
 }
 
 /// The URL query (without '?') that reloads this scenario: the engine's scenario links, the
@@ -98,15 +102,35 @@ pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
     })
 }
 
-/// The simulated figure of a finished run in a measured figure's unit. None for kernel
-/// mmc_test runs, whose figure is one transfer size's entry, not the run's bandwidth.
+/// The simulated figure of a finished run in a measured figure's unit, compared like with
+/// like: for a kernel mmc_test run, the entry of the measured case's transfer size (the
+/// engine's [`calibration::simulated_for`]), not the run's total over all sizes.
 pub fn simulated_in(scn: &Scenario, report: &Report, unit: &str) -> Option<f64> {
-    if scn.mmc_test.is_some() {
-        return None;
-    }
-    match unit {
-        "MiB/s" => Some(report.total_mib_s()),
-        "KiB/s" => Some(report.total_mib_s() * 1024.0),
-        _ => None,
+    let _ = unit;
+    calibration::simulated_for(scn, report)
+}
+
+#[cfg(test)]
+mod like_with_like {
+    use super::*;
+
+    /// Issue 12: u300 `mmc_test=38` showed 13.98 MiB/s (all five transfer sizes together)
+    /// beside "2864 KiB/s measured" (one size). The simulated figure set beside the measured
+    /// one is the same transfer size, in the same unit, and the headline says what it covers.
+    #[test]
+    fn an_mmc_test_run_is_compared_with_its_own_transfer_size() {
+        let (scn, errors) = scenario_from_query("platform=u300-mmci-2011&mmc_test=38&size=4m");
+        assert!(errors.is_empty(), "{errors:?}");
+        let report = mmcsim_engine::run(&scn).unwrap();
+        let m = measured_for(&scn).expect("a measured case");
+        assert_eq!(m.unit, "KiB/s");
+        let sim = simulated_in(&scn, &report, &m.unit).expect("the same size's figure");
+        assert!(
+            (sim - m.value).abs() / m.value < 0.25,
+            "{sim} vs {}",
+            m.value
+        );
+        let total_kib = report.total_mib_s() * 1024.0;
+        assert!(total_kib > sim * 2.0, "the total is not what is compared");
     }
 }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use mmcsim_components::{
     delta_rows, BusTimeline, ChartData, DeltaRow, Focus, LifeView, Pipeline, SideChart,
 };
-use mmcsim_engine::explain::{effect_summary, Layer};
+use mmcsim_engine::explain::{compare_summary, effect_summary, Layer};
 use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::Segment;
 use mmcsim_engine::Snapshot;
@@ -29,11 +29,14 @@ pub struct Side {
     pub strip: Rc<Vec<Segment>>,
     /// Engine events when the strip was read (it is read again only when events ran).
     strip_events: u64,
+    /// The platform preset (names the controller column).
+    platform: AttrValue,
 }
 
 impl Side {
-    fn new(mut session: Session) -> Side {
+    fn new(mut session: Session, platform: &str) -> Side {
         Side {
+            platform: AttrValue::from(platform.to_string()),
             snap: Rc::new(session.snapshot()),
             strip: Rc::new(session.timeline()),
             strip_events: session.events(),
@@ -61,7 +64,7 @@ impl Side {
         };
         html! {
             <div class={classes!("side", name)}>
-                <Pipeline snap={self.snap.clone()} {cfg} side={name} {title} {selected} focus={p.focus}
+                <Pipeline snap={self.snap.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus}
                           on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
                 <p class="readout" data-side={name} aria-live="off">
                     if let Some(f) = readout {
@@ -125,13 +128,14 @@ impl Sides {
     /// Watched sessions of A and B at time zero, or A's refusal. B's refusal leaves B out and
     /// is returned beside A (A still plays).
     pub fn start(a: &Scenario, b: Option<&Scenario>) -> Result<(Sides, Option<String>), String> {
-        let a = Side::new(Session::watched(a).map_err(|e| e.message)?);
+        let platform = a.platform.clone();
+        let a = Side::new(Session::watched(a).map_err(|e| e.message)?, &platform);
         Ok(match b.map(Session::watched) {
             None => (Sides { a, b: None }, None),
             Some(Ok(b)) => (
                 Sides {
                     a,
-                    b: Some(Side::new(b)),
+                    b: Some(Side::new(b, &platform)),
                 },
                 None,
             ),
@@ -188,7 +192,11 @@ impl Sides {
                 .map(|(b, r)| SideChart::of(b.series(), r)),
         };
         f.charts.refresh(charts, now_ms, stagger);
-        f.summary = Rc::new(effect_summary(&ra, &a.host_config()));
+        let mut summary = effect_summary(&ra, &a.host_config());
+        if let Some(rb) = &rb {
+            summary.extend(compare_summary(&ra, rb));
+        }
+        f.summary = Rc::new(summary);
         f.deltas = Rc::new(
             rb.as_ref()
                 .map(|rb| delta_rows(&ra, rb))

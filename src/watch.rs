@@ -577,7 +577,7 @@ impl Component for Watch {
                     if let Some(b) = b { { b.view(true, &pointing, self.figures.readout[1]) } }
                 </div>
                 <div class="watch-info">
-                    <ExplainPanel {focus} {path} life={self.life.clone()} hints={self.figures.hints.clone()} summary={self.figures.summary.clone()} />
+                    <ExplainPanel {focus} {path} platform={AttrValue::from(p.a.platform.clone())} life={self.life.clone()} hints={self.figures.hints.clone()} summary={self.figures.summary.clone()} />
                     if let (Some(a), Some(b)) = (a, b) {
                         <div class="ab">
                             <h3>{ "A/B" }</h3>

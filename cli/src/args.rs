@@ -133,14 +133,45 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             "merge" => cli.merge = true,
             "trace-max-events" => {
                 let v = value(key, v)?;
-                let n = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000_000)
+                let max = mmcsim_engine::export::MAX_TRACE_EVENTS as u64;
+                let n = mmcsim_engine::scenario::units::parse_uint(v, 1, max)
                     .map_err(|e| format!("{}: {}", key, e))?;
                 cli.trace_max_events = n as usize;
             }
             _ => cli.fio_args.push(arg.clone()),
         }
     }
+    // Two outputs into one file would clobber each other.
+    let outputs = [
+        ("output", &cli.output),
+        ("write_trace", &cli.write_trace),
+        ("write_csv", &cli.write_csv),
+        ("write_jobfile", &cli.write_jobfile),
+        ("write_platform", &cli.write_platform),
+    ];
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        for (b, pb) in &outputs[i + 1..] {
+            if let (Some(pa), Some(pb)) = (pa, pb) {
+                if same_file(pa, pb) {
+                    return Err(format!(
+                        "{b}: '{pb}' is also the file of --{a}; give each output its own file"
+                    ));
+                }
+            }
+        }
+    }
     Ok(cli)
+}
+
+/// Two paths name the same file (the same text, or the same file once both exist).
+fn same_file(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// `I/N` with 1 <= I <= N.

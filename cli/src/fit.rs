@@ -373,7 +373,9 @@ pub fn fit(
     for n in &names {
         let (row, p) = param(n).ok_or_else(|| {
             let all: Vec<&str> = params()
-                .filter(|(_, p)| p.unit != Unit::Bool)
+                .filter(|(_, p)| {
+                    !matches!(p.unit, Unit::Bool | Unit::Count | Unit::Mode | Unit::Width)
+                })
                 .map(|(r, _)| r.name)
                 .collect();
             format!(
@@ -381,13 +383,17 @@ pub fn fit(
                 all.join(", ")
             )
         })?;
-        if p.unit == Unit::Bool || p.unit == Unit::Count {
+        if matches!(p.unit, Unit::Bool | Unit::Count | Unit::Mode | Unit::Width) {
             return Err(format!(
-                "fit: {n} is a count or a switch; only continuous parameters are fitted"
+                "fit: {n} is a count, a mode or a switch; only continuous parameters are fitted"
             ));
         }
         let (min, max) = p.range();
-        let v = (p.get)(preset) as f64;
+        let v = match row.name {
+            // 0 = derived: start from the rate the bus runs at.
+            "bus_mb_s" => preset.bus.bytes_per_sec() as f64,
+            _ => (p.get)(preset) as f64,
+        };
         free.names.push(row.name);
         free.params.push(p);
         free.start.push(if v > 0.0 {
@@ -496,7 +502,11 @@ pub fn render(f: &Fit, cases: &[Case]) -> String {
     );
     for name in &f.names {
         if let (Some((_, p)), Some(pre), Some(e)) = (param(name), preset, eff.as_ref()) {
-            let (a, b) = ((p.get)(pre), (p.get)(e));
+            let (a, b) = match *name {
+                // 0 = derived: show the rate the bus runs at.
+                "bus_mb_s" => (pre.bus.bytes_per_sec(), e.bus.bytes_per_sec()),
+                _ => ((p.get)(pre), (p.get)(e)),
+            };
             let _ = writeln!(
                 out,
                 "{:<22} {:>12} {:>12} {:>+8.1}%",
@@ -618,7 +628,7 @@ mod tests {
                 "nand_read_us",
             ),
             (p.card.write_busy_ns as f64, 11_000.0, "card_write_busy_us"),
-            (p.bus.bytes_per_sec as f64, 290e6, "bus_mb_s"),
+            (p.bus.bytes_per_sec() as f64, 290e6, "bus_mb_s"),
         ] {
             assert!(
                 (got / want - 1.0).abs() < 0.05,

@@ -24,8 +24,9 @@ use std::io::Write;
 /// before its job files, so command-line options are globals for every job file). `include`
 /// files are read next to the job file, `${VAR}` from the environment, and the traces named by
 /// `read_iolog=` next to the job file or from the working directory. The options that change
-/// nothing in the model are listed once on stderr.
-fn scenario(cli: &Cli) -> Result<Scenario, String> {
+/// nothing in the model are listed once on stderr; the warnings about options without effect
+/// come back with the scenario.
+fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
     let mut base = Scenario::default();
     if let Some(path) = &cli.platform_file {
         let text = std::fs::read_to_string(path)
@@ -76,7 +77,7 @@ fn scenario(cli: &Cli) -> Result<Scenario, String> {
             eprintln!("mmcsim: {}", line);
         }
     }
-    b.finish().map_err(|e| e.to_string())
+    b.finish_with_warnings().map_err(|e| e.to_string())
 }
 
 /// `name` as written, or relative to `dir` when it is a relative path.
@@ -116,7 +117,11 @@ fn run(cli: &Cli) -> Result<String, String> {
             .collect::<Result<Vec<_>, _>>()?;
         return Ok(sweep::render(&sweep::merge(&files)?, cli.format));
     }
-    let scn = scenario(cli)?;
+    let (scn, warnings) = scenario(cli)?;
+    for w in warnings {
+        let w = mmcsim_engine::scenario::bounded_message(w);
+        let _ = writeln!(std::io::stderr(), "mmcsim: warning: {w}");
+    }
     if let Some(path) = &cli.write_platform {
         let text = mmcsim_engine::scenario::board_file::to_toml(&scn).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
@@ -243,7 +248,9 @@ fn main() {
         }
     });
     if let Err(msg) = result {
-        let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg.replace('\n', " "));
+        // One short line whatever the input: echoed keys, values and paths are cut.
+        let msg = mmcsim_engine::scenario::bounded_message(msg);
+        let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg);
         std::process::exit(2);
     }
 }

@@ -215,8 +215,9 @@ fn power_cut_lines(out: &mut String, p: &mmcsim_engine::PowerCutReport) {
             off / 512
         );
     }
-    if p.lost_ranges.len() > 8 {
-        let _ = writeln!(out, "      ... {} more", p.lost_ranges.len() - 8);
+    let total = p.lost_ranges_total.max(p.lost_ranges.len() as u64);
+    if total > 8 {
+        let _ = writeln!(out, "      ... {} more", total - 8);
     }
 }
 

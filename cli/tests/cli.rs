@@ -263,12 +263,12 @@ fn platform_files_sweeps_and_shards() {
     );
     std::fs::write(
         f("bad.toml"),
-        "platform = \"unisoc-hsq-2023\"\n[bus]\nbus_mb_s = 0\n",
+        "platform = \"unisoc-hsq-2023\"\n[bus]\nbus_mb_s = 20000\n",
     )
     .unwrap();
     bad(
         &[&format!("--platform_file={}", f("bad.toml"))],
-        "bus.bus_mb_s: '0' is out of range; accepted: 0.1..=10000 MB/s",
+        "bus.bus_mb_s: '20000' is out of range; accepted: 0..=10000 MB/s",
     );
     bad(
         &["--nand_read_us=1e9"],
@@ -383,5 +383,112 @@ fn fit_writes_a_platform_file_that_runs() {
     let bad_fit = mmcsim(&["fit", "--fit=bogus", &f("rr.json")]);
     assert_eq!(bad_fit.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_fit.stderr).contains("'bogus' is not a board parameter"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 10: the CLI side of the regressions (items 4, 5, 6, 8, 9, 10).
+#[test]
+fn issue10_cli_regressions() {
+    let dir = std::env::temp_dir().join(format!("mmcsim-issue10-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
+
+    // Item 6: a 100 kB unknown key (the most one argument holds), or a 10 MB one in a job
+    // file, gives one short line, at once.
+    let key = format!("--{}=1", "k".repeat(100_000));
+    let t0 = std::time::Instant::now();
+    let out = mmcsim(&[&key]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.len() < 300, "{} chars", err.len());
+    std::fs::write(
+        path("big.fio"),
+        format!("[a]\n{}=1\n", "k".repeat(10 << 20)),
+    )
+    .unwrap();
+    let out = mmcsim(&[&path("big.fio")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.len() < 500, "{} chars", err.len());
+    assert!(t0.elapsed().as_secs() < 10);
+
+    // Item 4: calibration sizes above the authors' are refused.
+    bad(&["--calibration", "--size=6g"], "size: --calibration");
+
+    // Item 5: mmc_test with a power cut has its job in the JSON.
+    let out = mmcsim(&["--mmc_test=37", "--power_cut=50ms", "--output-format=json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(!text.contains("\"jobs\" : []"), "{text}");
+    assert!(text.contains("\"jobname\" : \"4KiB\""), "{text}");
+
+    // Item 8: the CLI counts every lost range.
+    let out = mmcsim(&[
+        "--platform=unisoc-fua-2022",
+        "--rw=randwrite",
+        "--bs=512",
+        "--numjobs=8",
+        "--ioengine=libaio",
+        "--iodepth=8",
+        "--power_cut=20ms",
+        "--name=x",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let more: u64 = text
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("... ")?
+                .strip_suffix(" more")?
+                .parse()
+                .ok()
+        })
+        .expect("a '... N more' line");
+    assert!(more > 56, "{more}");
+
+    // Item 9: a BOM, trailing comments; "No job(s) defined"; options outside a section.
+    std::fs::write(
+        path("bom.fio"),
+        "\u{feff}[a] ; job\nsize=1m # size\nbs=8k;x\n",
+    )
+    .unwrap();
+    let out = mmcsim(&[&path("bom.fio")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(path("empty.fio"), "").unwrap();
+    bad(&[&path("empty.fio")], "No job(s) defined");
+    std::fs::write(path("global.fio"), "[global]\nbs=4k\n").unwrap();
+    bad(&[&path("global.fio")], "No job(s) defined");
+    std::fs::write(path("outside.fio"), "bs=4k\n[a]\n").unwrap();
+    bad(&[&path("outside.fio")], "outside of [] job section");
+
+    // Item 10: options without effect warn on stderr, once; the run still happens.
+    let out = mmcsim(&[
+        "--mmc_path=legacy",
+        "--hsq_depth=4",
+        "--size=1m",
+        "--name=x",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success());
+    assert_eq!(
+        err.matches("mmcsim: warning: hsq_depth").count(),
+        1,
+        "{err}"
+    );
+    // Two outputs into one file are refused.
+    let same = path("same.json");
+    bad(
+        &[
+            &format!("--output={same}"),
+            &format!("--write_trace={same}"),
+            "--name=x",
+        ],
+        "give each output its own file",
+    );
+    bad(&["--trace_max_events=100000000"], "trace_max_events");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -90,7 +90,7 @@ pub fn board_panel(props: &BoardPanelProps) -> Html {
                 Callback::from(move |_: MouseEvent| cb.emit((name.to_string(), String::new())))
             };
             let step = match p.unit {
-                Unit::Count | Unit::Bool => 1.0,
+                Unit::Count | Unit::Bool | Unit::Mode | Unit::Width => 1.0,
                 u => ((hi - lo) / 200.0).max(u.to_f64(1)),
             };
             let error = props.errors.get(name);
@@ -108,9 +108,11 @@ pub fn board_panel(props: &BoardPanelProps) -> Html {
                         }
                     </td>
                     <td>
+                        if !matches!(p.unit, Unit::Mode | Unit::Width) {
                         <input class="board-slider" type="range" min={lo.to_string()} max={hi.to_string()}
                                step={step.to_string()} value={shown.to_string()} disabled={props.disabled}
                                aria-label={format!("{name} slider")} oninput={slide} />
+                        }
                     </td>
                     <td>
                         <button type="button" class="button secondary small board-reset" disabled={text.is_empty() || props.disabled}

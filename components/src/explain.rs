@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use mmcsim_engine::explain::{layer_info, stage_info, Info, Layer};
+use mmcsim_engine::explain::{layer_info_on, stage_info_for, Info, Layer};
 use mmcsim_engine::{MmcPath, Op, Stage, TraceEvent};
 use yew::prelude::*;
 
@@ -78,6 +78,9 @@ impl LifeView {
 pub struct ExplainPanelProps {
     pub focus: Focus,
     pub path: MmcPath,
+    /// The platform preset (names the controller).
+    #[prop_or_default]
+    pub platform: AttrValue,
     /// The selected request's life (when the focus is a request and the trace still has it).
     #[prop_or_default]
     pub life: Option<Rc<LifeView>>,
@@ -106,8 +109,8 @@ fn life_html(l: &LifeView) -> Html {
         <>
             <h3 id="explain-title">{ format!("Request {} · job {} · {}", l.id, l.job, l.op.name()) }</h3>
             if let Some(st) = current.filter(|_| !l.done) {
-                <p class="now">{ "Now: " }<strong>{ stage_info(st).title }</strong>{ " — " }{ stage_info(st).text }
-                    { for stage_info(st).kernel.iter().map(|k| html! { <>{ " " }<code>{ *k }</code></> }) }</p>
+                <p class="now">{ "Now: " }<strong>{ stage_info_for(st, l.op).title }</strong>{ " — " }{ stage_info_for(st, l.op).text }
+                    { for stage_info_for(st, l.op).kernel.iter().map(|k| html! { <>{ " " }<code>{ *k }</code></> }) }</p>
             } else {
                 <p class="now">{ "Completed and reaped by its job." }</p>
             }
@@ -122,7 +125,7 @@ fn life_html(l: &LifeView) -> Html {
                 <tbody>
                     { for l.stages.iter().map(|(st, _, d, n)| html! {
                         <tr data-stage={st.name()}>
-                            <td><span class={classes!("swatch", format!("st-{}", st.index()))}></span>{ stage_info(*st).title }
+                            <td><span class={classes!("swatch", format!("st-{}", st.index()))}></span>{ stage_info_for(*st, l.op).title }
                                 if *n > 1 && *st == Stage::BlkMq { { format!(" ×{n} (bounced by BLK_STS_RESOURCE)") } }
                                 else if *n > 1 { { format!(" ×{n}") } }</td>
                             <td>{ format::latency(*d) }</td>
@@ -142,10 +145,10 @@ pub fn explain_panel(p: &ExplainPanelProps) -> Html {
         (Focus::Request(id), None) => html! {
             <><h3 id="explain-title">{ format!("Request {id}") }</h3><p>{ "Its trace is no longer kept: pick a request still in the pipeline." }</p></>
         },
-        (Focus::Layer(l), _) => info_html(&layer_info(l, p.path)),
+        (Focus::Layer(l), _) => info_html(&layer_info_on(l, p.path, &p.platform)),
         (Focus::Scenario, _) => html! {
             <><h3 id="explain-title">{ "What is happening" }</h3>
-            <p class="muted">{ "Point at a column to see what that layer does and which kernel function stands for it; click a request to follow its life." }</p></>
+            <p class="muted">{ "Point at (or tap) a column to see what that layer does and which kernel function stands for it; click a request to follow its life. Terms: see the " }<a href="#glossary">{ "glossary" }</a>{ "." }</p></>
         },
     };
     html! {
@@ -159,6 +162,7 @@ pub fn explain_panel(p: &ExplainPanelProps) -> Html {
                 <h4>{ "What the run shows so far" }</h4>
                 <ul class="summary" id="effect-summary">{ for p.summary.iter().map(|h| html! { <li>{ h }</li> }) }</ul>
             }
+            <crate::glossary::Glossary />
         </aside>
     }
 }

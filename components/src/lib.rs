@@ -33,6 +33,7 @@ pub mod exports;
 pub mod figures;
 pub mod format;
 pub mod gallery;
+pub mod glossary;
 pub mod jobfile_io;
 pub mod palette;
 pub mod part;
@@ -56,6 +57,7 @@ pub use controls::{
 pub use explain::{ExplainPanel, Focus, LifeView};
 pub use exports::{ExportKind, ExportsBar, ShareBox};
 pub use gallery::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, WalkStep};
+pub use glossary::Glossary;
 pub use jobfile_io::JobFilePanel;
 pub use pipeline::{Pipeline, PipelineProps};
 pub use plug::{PlugPanel, PowerCutView};

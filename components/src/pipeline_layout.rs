@@ -94,6 +94,34 @@ pub fn column(layer: Layer) -> Column {
         .unwrap_or(COLUMNS[0])
 }
 
+/// The column under view-box abscissa `x`: the gaps between columns belong to the column on
+/// their right half's side, so the pointer never falls between two columns (no flicker).
+pub fn layer_at(x: f64) -> Layer {
+    COLUMNS
+        .iter()
+        .rev()
+        .find(|c| x >= c.x - 8.0)
+        .unwrap_or(&COLUMNS[0])
+        .layer
+}
+
+/// Tokens drawn on the same spot: (x, y, how many) for every spot with more than one, so the
+/// view can say "x16" where requests pile up (the bus, the card, a full lane).
+pub fn stacks(tokens: &[Token]) -> Vec<(f64, f64, usize)> {
+    let mut spots: Vec<(f64, f64, usize)> = Vec::new();
+    for t in tokens {
+        match spots
+            .iter_mut()
+            .find(|s| (s.0 - t.x).abs() < 3.0 && (s.1 - t.y).abs() < 3.0)
+        {
+            Some(s) => s.2 += 1,
+            None => spots.push((t.x, t.y, 1)),
+        }
+    }
+    spots.retain(|s| s.2 > 1);
+    spots
+}
+
 /// How a request is drawn: the shape says the kind as well as the colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TokenKind {
@@ -180,7 +208,7 @@ pub fn blk_boxes() -> [(f64, f64, f64, f64); 2] {
     let c = column(Layer::BlkMq);
     [
         (c.x + 8.0, TOP + 40.0, c.w - 16.0, 116.0),
-        (c.x + 8.0, TOP + 190.0, c.w - 16.0, 116.0),
+        (c.x + 8.0, TOP + 190.0, c.w - 16.0, 104.0),
     ]
 }
 
@@ -236,6 +264,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
     let ctl = column(Layer::Controller);
     let bus = column(Layer::Bus);
     let card = column(Layer::Card);
+    let cells = slot_cells(s, path);
     for r in &s.requests {
         let on_host = s.on_host.contains(&r.id);
         let layer = layer_of(r, on_host);
@@ -267,9 +296,12 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
                     .then(|| (mmc.x + mmc.w - 20.0, TOP + 40.0 + (n_mmc - 1) as f64 * 18.0))
             }
             (Layer::HostQueue, _) => match (path, r.tag) {
-                (MmcPath::Hsq, Some(tag)) | (MmcPath::Cqe, Some(tag)) => {
-                    let (x, y) = slot_xy(tag % HSQ_NUM_SLOTS);
-                    Some((x + SLOT / 2.0, y + SLOT / 2.0))
+                (MmcPath::Hsq, Some(_)) | (MmcPath::Cqe, Some(_)) => {
+                    let cell = cells.iter().find(|c| c.0 == r.id).map(|c| c.1);
+                    cell.map(|cell| {
+                        let (x, y) = slot_xy(cell);
+                        (x + SLOT / 2.0, y + SLOT / 2.0)
+                    })
                 }
                 _ => {
                     n_host += 1;
@@ -323,26 +355,48 @@ fn ctl_x_jobs() -> f64 {
     column(Layer::Jobs).x
 }
 
-/// hsq slots (tags) held by a request between `mmc_hsq_request` and its finalize.
-pub fn occupied_slots(s: &Snapshot) -> Vec<(u16, TokenKind, bool)> {
+/// Requests holding a host-queue slot, between `mmc_hsq_request` (or `cqhci_request`) and
+/// their finalize.
+fn holds_slot(r: &RequestView) -> bool {
+    r.tag.is_some()
+        && matches!(
+            r.stage,
+            Stage::HostQueue
+                | Stage::Command
+                | Stage::CardAccess
+                | Stage::Data
+                | Stage::CardBusy
+                | Stage::Irq
+                | Stage::Recovery
+        )
+}
+
+/// (request id, grid cell) of every request holding a slot. hsq: the cell is the slot, which
+/// is the blk-mq tag (64 of each). CQE: cqhci's 32 task slots are not the 64 tags, so the
+/// holders fill the cells in order: as many cells lit as tasks held.
+pub fn slot_cells(s: &Snapshot, path: MmcPath) -> Vec<(u64, u16)> {
+    let n = host_slots(path).max(1);
+    let held = s.requests.iter().filter(|r| holds_slot(r));
+    match path {
+        MmcPath::Cqe => held
+            .enumerate()
+            .map(|(i, r)| (r.id, (i as u16).min(n - 1)))
+            .collect(),
+        _ => held
+            .filter_map(|r| r.tag.map(|t| (r.id, t % HSQ_NUM_SLOTS)))
+            .collect(),
+    }
+}
+
+/// Slots held: (cell, kind, on the bus), one per request holding one ([`slot_cells`]).
+pub fn occupied_slots(s: &Snapshot, path: MmcPath) -> Vec<(u16, TokenKind, bool)> {
     let on_bus = s.bus.map(|b| b.0);
+    let cells = slot_cells(s, path);
     s.requests
         .iter()
-        .filter(|r| {
-            matches!(
-                r.stage,
-                Stage::HostQueue
-                    | Stage::Command
-                    | Stage::CardAccess
-                    | Stage::Data
-                    | Stage::CardBusy
-                    | Stage::Irq
-                    | Stage::Recovery
-            )
-        })
         .filter_map(|r| {
-            r.tag
-                .map(|t| (t % HSQ_NUM_SLOTS, TokenKind::of(r), Some(r.id) == on_bus))
+            let cell = cells.iter().find(|c| c.0 == r.id)?.1;
+            Some((cell, TokenKind::of(r), Some(r.id) == on_bus))
         })
         .collect()
 }
@@ -470,5 +524,63 @@ mod tests {
         assert_eq!(layer_of(&r, false), Layer::HostQueue);
         assert_eq!(layer_of(&r, true), Layer::Controller);
         assert_eq!(TokenKind::of(&r), TokenKind::Fua);
+    }
+
+    /// Issue 12: the CQE grid said "30 held" and lit 2 cells (tags mod 64 on 32 cells).
+    #[test]
+    fn every_held_cqe_task_lights_its_own_cell() {
+        let mut scn = Scenario::default();
+        scn.host.mmc_path = Some(MmcPath::Cqe);
+        scn.jobs[0].numjobs = 40;
+        scn.jobs[0].size = 1 << 20;
+        let mut sim = Simulator::new(&scn).unwrap();
+        let mut most = 0;
+        for _ in 0..400 {
+            sim.run_events(37);
+            let snap = sim.snapshot();
+            let occ = occupied_slots(&snap, MmcPath::Cqe);
+            let mut cells: Vec<u16> = occ.iter().map(|o| o.0).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            assert_eq!(cells.len(), occ.len(), "one cell per held task");
+            assert!(cells.iter().all(|&c| c < host_slots(MmcPath::Cqe)));
+            most = most.max(occ.len());
+        }
+        assert!(most > 8, "the test saw {most} held tasks at most");
+    }
+
+    #[test]
+    fn the_pointer_is_always_over_one_column() {
+        for x in 0..1200 {
+            let l = layer_at(x as f64);
+            let c = column(l);
+            assert!(
+                x as f64 >= c.x - 8.0 && (x as f64) < c.x + c.w + 16.0,
+                "{x} -> {l:?}"
+            );
+        }
+        assert_eq!(layer_at(COLUMNS[3].x + 5.0), Layer::HostQueue);
+    }
+
+    #[test]
+    fn piled_up_tokens_are_counted() {
+        let t = |id, x, y| Token {
+            id,
+            job: 0,
+            kind: TokenKind::Read,
+            stage: Stage::Data,
+            layer: Layer::Bus,
+            x,
+            y,
+            done: false,
+            len: 4096,
+        };
+        let s = stacks(&[
+            t(1, 10.0, 10.0),
+            t(2, 10.0, 10.0),
+            t(3, 11.0, 10.0),
+            t(4, 50.0, 10.0),
+        ]);
+        assert_eq!(s, vec![(10.0, 10.0, 3)]);
     }
 }

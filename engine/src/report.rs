@@ -143,6 +143,12 @@ pub struct PowerCutReport {
     pub lost_acked_bytes: u64,
     /// Byte ranges (offset, length) lost, in program order; at most [`PowerCutReport::MAX_RANGES`].
     pub lost_ranges: Vec<(u64, u64)>,
+    /// Byte ranges lost in all (`lost_ranges` holds the first [`PowerCutReport::MAX_RANGES`]).
+    #[serde(default)]
+    pub lost_ranges_total: u64,
+    /// `lost_ranges` (and `lost_requests`) hold only the first of more.
+    #[serde(default)]
+    pub truncated: bool,
     /// Ids of the lost acknowledged write requests (at most [`PowerCutReport::MAX_RANGES`]).
     pub lost_requests: Vec<u64>,
     /// Requests in flight at the cut: they fail with an I/O error.

@@ -149,3 +149,31 @@ fn the_form_shows_the_first_screen_controls() {
         assert!(names.contains(&n), "{n} has no control");
     }
 }
+
+/// Every option that changes the run has a control (issue 12: `sync`, `mmc_test`, `cache`,
+/// `runtime`, `time_based`, `rwmixread`, `fsync`, `inject_error` had none), in the folded
+/// "Advanced" group, and an empty text puts each back to its default.
+#[test]
+fn every_option_in_effect_has_a_control() {
+    let advanced: Vec<&str> = form_rows(FormGroup::Advanced)
+        .map(|(r, _)| r.name)
+        .collect();
+    for n in [
+        "sync",
+        "mmc_test",
+        "cache",
+        "runtime",
+        "time_based",
+        "rwmixread",
+        "fsync",
+        "inject_error",
+    ] {
+        assert!(advanced.contains(&n), "{n} has no control");
+        let row = lookup(n).unwrap();
+        let s = with_example(n, row.example);
+        let back = apply_text(&s, n, "");
+        if value_text(&Scenario::default(), n).is_empty() {
+            assert_eq!(back, Ok(Scenario::default()), "{n}: empty resets");
+        }
+    }
+}

@@ -295,7 +295,8 @@ fn arb_board(platform: &str, picks: &[(usize, u64)]) -> std::collections::BTreeM
         let (row, p) = board::params().nth(i).unwrap();
         let (min, max) = p.range();
         let v = min + x % (max - min + 1);
-        if v != (p.get)(preset) {
+        // Values between a unit's accepted ones (a 2-bit bus) are not options.
+        if v != (p.get)(preset) && p.unit.parse(&p.unit.format(v)) == Some(v) {
             out.insert(row.name.to_string(), v);
         }
     }

@@ -203,7 +203,7 @@ async fn the_walk_through_plays_pauses_and_points_in_the_pipeline_view() {
     settle().await;
     assert_eq!(play().as_deref(), Some("false"), "and pauses");
     assert_ne!(text(&root, "#sim-clock"), "0.0 µs · 0 %");
-    step(3, "Show: eMMC");
+    step(3, "Show: storage chip (eMMC");
     settle().await;
     assert!(
         by_sel(&root, "#watch g.stage.focused[data-layer=Card]").is_some(),

@@ -53,11 +53,44 @@ test('the board editor changes the run, the link and the command line', async ()
     await page.press('#board-bus_mb_s', 'Tab');
     await page.waitForFunction(() => location.search.includes('bus_mb_s=200'));
     assert.ok((await page.textContent('#command-line')).includes('--bus_mb_s=200'));
+    // The bus mode is a field too: HS200 (single data rate) goes into the link.
+    await page.click('[data-param=bus_mb_s] .board-reset');
+    await page.fill('#board-bus_mode', 'hs200');
+    await page.press('#board-bus_mode', 'Tab');
+    await page.waitForFunction(() => location.search.includes('bus_mode=hs200'));
+    assert.ok((await page.textContent('#command-line')).includes('--bus_mode=hs200'));
     // A bad value is answered at its field and changes nothing.
-    await page.fill('#board-bus_mb_s', '0');
-    await page.press('#board-bus_mb_s', 'Tab');
-    await page.waitForSelector('[data-param=bus_mb_s] .field-error');
-    assert.match(await page.textContent('[data-param=bus_mb_s] .field-error'), /accepted: 0\.1\.\.=10000 MB\/s/);
+    await page.fill('#board-bus_width', '2');
+    await page.press('#board-bus_width', 'Tab');
+    await page.waitForSelector('[data-param=bus_width] .field-error');
+    assert.match(await page.textContent('[data-param=bus_width] .field-error'), /accepted: 1, 4, 8/);
+    assert.deepEqual(problems, []);
+});
+
+test('B of the A/B comparison runs its own board side by side', async () => {
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randread&size=4m');
+    await page.click('#board > summary');
+    assert.equal(await page.$('#b-pipeline'), null, 'no comparison yet');
+    // Editing B starts a comparison with B = A; B's NAND read goes into the link as a b. key.
+    await page.check('#board-edit-b');
+    await page.waitForSelector('#b-pipeline');
+    await page.fill('#board-nand_read_us', '240');
+    await page.press('#board-nand_read_us', 'Tab');
+    await page.waitForFunction(() => location.search.includes('b.nand_read_us=240'));
+    assert.ok(!/[?&]nand_read_us=/.test(await page.evaluate(() => location.search)), 'A keeps its board');
+    await page.check('#board-edit-a');
+    assert.equal(await page.inputValue('#board-nand_read_us'), '', "A's field shows the preset");
+    // The link restores B's board; both run on the same clock and B's slower NAND shows.
+    await page.reload();
+    await page.waitForSelector('#b-pipeline');
+    await page.click('#board > summary');
+    await page.check('#board-edit-b');
+    assert.equal(await page.inputValue('#board-nand_read_us'), '240');
+    await page.selectOption('#speed', '8');
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Replay")', { timeout: 120_000 });
+    const change = await page.textContent('#ab-table tr[data-metric=mib-s] td.change');
+    assert.match(change, /^-\d/, `B (240 us NAND reads) is slower than A (60 us): ${change}`);
     assert.deepEqual(problems, []);
 });
 

@@ -63,6 +63,10 @@ test('exports: CSV, trace-event JSON and chart PNG after a run', async () => {
     const png = await download(page, '#export-png');
     assert.match(png.name, /\.png$/);
     assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG file');
+    // Issue 12: "Charts PNG" saved four empty charts. Only charts with something drawn are saved.
+    const saved = await page.textContent('#export-status');
+    const empty = await page.$$eval('canvas[data-empty="true"]', (cs) => cs.map((c) => c.id));
+    for (const id of empty) assert.ok(!saved.includes(`-${id}.png`), `${id} is empty and was saved: ${saved}`);
 
     const jobfile = await download(page, '#jobfile-save');
     assert.match(jobfile.body.toString('utf8'), /numjobs=4/);
@@ -200,7 +204,7 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
     await page.waitForTimeout(500);
     await step(2, /Pause/);
     await page.waitForSelector('#play[aria-pressed=false]');
-    await step(3, /Show: eMMC/);
+    await step(3, /Show: storage chip \(eMMC/);
     await page.waitForSelector('#watch g.stage.focused[data-layer=Card]');
     assert.match(await page.textContent('#explain-title'), /eMMC/);
     await step(4, /Pull the plug at 50ms/);

@@ -92,6 +92,8 @@ struct CanvasProps {
     data: Rc<ChartData>,
 }
 
+/// `data-empty` says a chart has nothing drawn yet ("Charts PNG" leaves it out rather than
+/// save an empty frame).
 #[function_component(ChartCanvas)]
 fn chart_canvas(p: &CanvasProps) -> Html {
     let canvas = use_node_ref();
@@ -108,7 +110,8 @@ fn chart_canvas(p: &CanvasProps) -> Html {
     }
     html! {
         <figure class="chart small-chart">
-            <canvas ref={canvas} id={p.kind.id()} width="560" height="220" aria-label={p.kind.caption()}></canvas>
+            <canvas ref={canvas} id={p.kind.id()} width="560" height="220" aria-label={p.kind.caption()}
+                    data-empty={p.data.a.series.is_empty().to_string()}></canvas>
             <figcaption>{ p.kind.caption() }</figcaption>
         </figure>
     }

@@ -69,7 +69,9 @@ pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
 
 /// ns to fio's msec runtime (rounded to the nearest ms).
 pub fn runtime_ms(ns: u64) -> u64 {
-    ns.saturating_add(500_000) / 1_000_000
+    // A run that did anything lasted at least 1 ms as reported (fio never prints a bandwidth
+    // over a runtime of 0).
+    (ns.saturating_add(500_000) / 1_000_000).max(u64::from(ns > 0))
 }
 
 /// A JSON object whose keys keep their order (fio's `"job options"`, `"percentile"`, ...).
@@ -139,6 +141,9 @@ pub struct FioJob {
     pub jobname: String,
     pub groupid: u64,
     pub error: u64,
+    /// I/Os of this job that ended in an error (fio's `total_err`).
+    #[serde(default)]
+    pub total_err: u64,
     pub eta: u64,
     pub elapsed: u64,
     #[serde(rename = "job options")]
@@ -217,6 +222,9 @@ pub struct FioMmcsim {
     /// The run stopped at the I/O budget before its runtime was over.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub io_budget_reached: bool,
+    /// I/Os that ended in an error, over every job (normal output's `io_errors`).
+    #[serde(default)]
+    pub io_errors: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_cut: Option<FioPowerCut>,
 }
@@ -235,6 +243,12 @@ pub struct FioPowerCut {
     pub failed_in_flight: u64,
     pub acked_reliable_writes: u64,
     pub lost_ranges: Vec<FioRange>,
+    /// Ranges lost in all; `lost_ranges` lists the first 64.
+    #[serde(default)]
+    pub lost_ranges_total: u64,
+    /// `lost_ranges` lists only the first of `lost_ranges_total`.
+    #[serde(default)]
+    pub lost_ranges_truncated: bool,
 }
 
 /// A lost byte range.
@@ -310,6 +324,8 @@ impl FioPowerCut {
                 .iter()
                 .map(|&(offset, len)| FioRange { offset, len })
                 .collect(),
+            lost_ranges_total: p.lost_ranges_total,
+            lost_ranges_truncated: p.truncated,
         }
     }
 }
@@ -336,6 +352,7 @@ impl FioMmcsim {
             split_ios: s.split_ios,
             split_requests: s.split_requests,
             io_budget_reached: s.io_budget_reached,
+            io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
         }
     }
@@ -363,6 +380,7 @@ impl FioJob {
             jobname: b.job.name.clone(),
             groupid: u64::from(b.job.groupid),
             error: if b.job.errors > 0 { 5 } else { 0 },
+            total_err: b.job.errors,
             eta: 0,
             elapsed: b.job.runtime_ns.div_ceil(1_000_000_000),
             job_options,

@@ -13,7 +13,7 @@
 
 use super::table::{Access, OptionKind, OptionRow};
 use super::{Scenario, ScenarioError};
-use crate::platform::Platform;
+use crate::platform::{BusMode, Platform};
 
 /// The unit an option value is written in, and the internal unit it is kept in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +30,12 @@ pub enum Unit {
     Count,
     /// 0 or 1.
     Bool,
+    /// MHz, up to 6 decimals (kept in Hz).
+    MHz,
+    /// A bus speed mode by name (`hs400`; kept as its [`BusMode`] number).
+    Mode,
+    /// Bus width in data lines: 1, 4 or 8.
+    Width,
 }
 
 impl Unit {
@@ -42,6 +48,9 @@ impl Unit {
             Unit::Pct => "%",
             Unit::Count => "",
             Unit::Bool => "",
+            Unit::MHz => "MHz",
+            Unit::Mode => "",
+            Unit::Width => "bit",
         }
     }
 
@@ -49,16 +58,19 @@ impl Unit {
     fn scale(self) -> (u64, u32) {
         match self {
             Unit::Us => (1_000, 3),
-            Unit::MBps => (1_000_000, 6),
+            Unit::MBps | Unit::MHz => (1_000_000, 6),
             Unit::KiB => (1024, 10),
             Unit::Pct => (10_000, 4),
-            Unit::Count | Unit::Bool => (1, 0),
+            Unit::Count | Unit::Bool | Unit::Mode | Unit::Width => (1, 0),
         }
     }
 
     /// Parses a written value ("14.6") into internal units (14_600 ns); None if it is not a
     /// non-negative decimal or not a whole number of internal units.
     pub fn parse(self, text: &str) -> Option<u64> {
+        if self == Unit::Mode {
+            return BusMode::from_key(&text.trim().to_ascii_lowercase()).map(|m| m as u64);
+        }
         let (scale, max_dec) = self.scale();
         let (int, frac) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
         let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
@@ -75,7 +87,7 @@ impl Unit {
             }
             v = v.checked_add(u64::try_from(num / den).ok()?)?;
         }
-        if self == Unit::Bool && v > 1 {
+        if self == Unit::Bool && v > 1 || self == Unit::Width && ![1, 4, 8].contains(&v) {
             return None;
         }
         Some(v)
@@ -83,6 +95,11 @@ impl Unit {
 
     /// Internal units as the written value, shortest exact form ("14.6", "60", "63.5").
     pub fn format(self, v: u64) -> String {
+        if self == Unit::Mode {
+            return BusMode::ALL
+                .get(v as usize)
+                .map_or_else(|| v.to_string(), |m| m.key().to_string());
+        }
         let (scale, _) = self.scale();
         let (whole, mut rest) = (v / scale, v % scale);
         if rest == 0 {
@@ -177,6 +194,11 @@ impl FromU64 for u32 {
         v.min(u32::MAX.into()) as u32
     }
 }
+impl FromU64 for BusMode {
+    fn from_u64(v: u64) -> Self {
+        BusMode::ALL[(v as usize).min(BusMode::ALL.len() - 1)]
+    }
+}
 impl FromU64 for bool {
     fn from_u64(v: u64) -> Self {
         v != 0
@@ -238,8 +260,14 @@ pub static PARAMS: &[OptionRow] = &[
     param!("adma3_max_chain", Host, Count, host.max_packed, "0"..="16", example "4",
         "ADMA3 chain length the controller supports (0 = no ADMA3)"),
     // ---- bus ----
-    param!("bus_mb_s", Bus, MBps, bus.bytes_per_sec, "0.1"..="10000", example "200",
-        "effective data rate on the bus (HS400 8-bit DDR 200 MHz = 400, HS200 = 200, SDR50 4-bit = 50)"),
+    param!("bus_mode", Bus, Mode, bus.mode, "legacy"..="hs400es", example "hs200",
+        "bus speed mode: legacy (sdr), hs52, ddr52, hs200, hs400, hs400es; ddr52 and hs400 move data on both clock edges"),
+    param!("bus_clock_mhz", Bus, MHz, bus.clock_hz, "0.1"..="200", example "150",
+        "bus clock; presets give the effective clock that yields the measured data rate"),
+    param!("bus_width", Bus, Width, bus.width, "1"..="8", example "4",
+        "data lines: 1, 4 or 8 (hs400 is 8-bit only)"),
+    param!("bus_mb_s", Bus, MBps, bus.rate_override, "0"..="10000", example "200",
+        "data rate overriding clock x width / 8 (x2 in DDR modes): HS400 8-bit 200 MHz = 400, HS200 = 200; 0 = derived"),
     param!("bus_cmd_us", Bus, Us, bus.cmd_ns, "0"..="10000", example "5",
         "CMD23 + CMD18/CMD25 with their responses"),
     // ---- card ----
@@ -298,6 +326,8 @@ pub fn params() -> impl Iterator<Item = (&'static OptionRow, Param)> {
 pub fn accepted_with_unit(row: &OptionRow, p: &Param) -> String {
     match p.unit {
         Unit::Count | Unit::Bool => row.accepted.to_string(),
+        Unit::Mode => "legacy, sdr, hs52, ddr52, hs200, hs400, hs400es".to_string(),
+        Unit::Width => "1, 4, 8".to_string(),
         u => format!("{} {}", row.accepted, u.label()),
     }
 }
@@ -326,6 +356,8 @@ pub(super) fn parse_value(
                 "'{}' is not a number in {}; accepted: {}",
                 value,
                 match p.unit {
+                    Unit::Mode => "bus modes",
+                    Unit::Width => "1, 4 or 8",
                     Unit::Count | Unit::Bool => "whole units",
                     u => u.label(),
                 },
@@ -371,6 +403,17 @@ impl Scenario {
         if let Ok(preset) = self.platform() {
             self.board
                 .retain(|name, v| param(name).is_none_or(|(_, p)| (p.get)(preset) != *v));
+        }
+        // A data rate equal to the one mode, clock and width give is no override.
+        if let Some(&rate) = self.board.get("bus_mb_s") {
+            let mut derived = self.clone();
+            derived.board.remove("bus_mb_s");
+            if derived
+                .effective_platform()
+                .is_ok_and(|p| p.bus.derived_bytes_per_sec() == rate)
+            {
+                self.board.remove("bus_mb_s");
+            }
         }
     }
 

@@ -39,7 +39,10 @@ pub fn to_toml(scn: &Scenario) -> Result<String, ScenarioError> {
         for (row, param) in params().filter(|(_, q)| q.part == part) {
             let v = (param.get)(&p);
             let pv = (param.get)(preset);
-            let text = param.unit.format(v);
+            let text = match param.unit {
+                Unit::Mode => format!("\"{}\"", param.unit.format(v)),
+                u => u.format(v),
+            };
             let mark = if v == pv {
                 String::new()
             } else {

@@ -34,8 +34,15 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The known option closest to `key`, if it is within 2 edits (1 for very short keys).
+/// Keys longer than this get no suggestion (no option name is near; the search would be slow).
+const MAX_SUGGEST_CHARS: usize = 32;
+
+/// The known option closest to `key`, if it is within 2 edits (1 for very short keys). Long keys
+/// get none.
 pub fn suggest(key: &str) -> Option<&'static str> {
+    if key.chars().nth(MAX_SUGGEST_CHARS).is_some() {
+        return None;
+    }
     let limit = if key.chars().count() <= 3 { 1 } else { 2 };
     let key = key.to_ascii_lowercase();
     all_rows()
@@ -205,12 +212,20 @@ pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<St
     }
 }
 
-/// The scenario with option `key` set from a form's text: an empty text resets it (a host
-/// switch goes back to the platform's default), anything else goes through [`apply_option`].
+/// The scenario with option `key` set from a form's text: an empty text resets a host switch
+/// (to the platform's default) or an option that is unset by default (`mmc_test`, `runtime`),
+/// anything else goes through [`apply_option`].
 pub fn apply_text(scn: &Scenario, key: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let mut next = scn.clone();
-    let resettable = |r: &OptionRow| matches!(r.kind, OptionKind::Host | OptionKind::Platform);
-    if text.is_empty() && lookup(key).is_some_and(resettable) {
+    // Empty puts back the default of an option whose default shows as empty: a host switch
+    // (the platform's), a board parameter (the preset's), or an optional setting such as
+    // `mmc_test`, `runtime`, `inject_error`.
+    let resets = |r: &OptionRow| {
+        matches!(r.kind, OptionKind::Host | OptionKind::Platform)
+            || (r.kind != OptionKind::Ignored
+                && value_text(&Scenario::default(), r.name).is_empty())
+    };
+    if text.is_empty() && lookup(key).is_some_and(resets) {
         reset_option(&mut next, OptionScope::Global, key)?;
     } else {
         apply_option(&mut next, OptionScope::Global, key, Some(text))?;
@@ -253,6 +268,9 @@ pub struct ScenarioBuilder {
     sections: usize,
     /// Options accepted without effect, and what the model makes of the ones it cannot honour.
     notes: Vec<String>,
+    /// What the reading noticed that changes nothing or more than it seems (see
+    /// [`ScenarioBuilder::notices`]).
+    notices: Vec<String>,
 }
 
 impl ScenarioBuilder {
@@ -265,6 +283,22 @@ impl ScenarioBuilder {
             template,
             sections: 0,
             notes: Vec::new(),
+            notices: Vec::new(),
+        }
+    }
+
+    /// What reading the options noticed, one line each, for the user to see as warnings (with
+    /// [`super::check::warnings`]): a scenario-wide option given in a later job section with
+    /// another value (it changes the whole run, earlier jobs too), a `[global]` after the last
+    /// job section.
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+
+    /// Adds a notice (once).
+    pub fn notice(&mut self, text: String) {
+        if !self.notices.contains(&text) {
+            self.notices.push(text);
         }
     }
 
@@ -330,6 +364,16 @@ impl ScenarioBuilder {
         Ok(())
     }
 
+    /// `mmc_test=` is set: the kernel's test cases run instead of job sections.
+    pub fn runs_mmc_test(&self) -> bool {
+        self.scn.mmc_test.is_some()
+    }
+
+    /// A job section was started (a `--name=` or a job file's `[NAME]`).
+    pub fn has_jobs(&self) -> bool {
+        self.sections > 0
+    }
+
     /// Starts a job section named `name`, inheriting the global options given so far.
     pub fn begin_job(&mut self, name: &str) -> Result<(), ScenarioError> {
         let mut job = self.template.clone();
@@ -350,10 +394,29 @@ impl ScenarioBuilder {
             0 => self.global(key, value),
             _ => {
                 let last = self.scn.jobs.len().saturating_sub(1);
+                let before = (self.sections > 1).then(|| self.scenario_wide_text(key));
                 apply_option(&mut self.scn, OptionScope::Job(last), key, value)?;
+                if let Some(Some(before)) = before {
+                    if Some(&before) != self.scenario_wide_text(key).as_ref() {
+                        let name = super::clip(&self.scn.jobs[last].name);
+                        self.notice(format!(
+                            "{}: set in job section '{name}' to another value; it is one setting for the whole run, so it changes the jobs before it too",
+                            super::clip(key)
+                        ));
+                    }
+                }
                 self.note(key, value);
                 Ok(())
             }
+        }
+    }
+
+    /// The text of scenario-wide option `key` now (None for a job option or an unknown key).
+    fn scenario_wide_text(&self, key: &str) -> Option<String> {
+        match lookup(key)?.access {
+            Access::Scenario { get, .. } => Some(get(&self.scn).unwrap_or_default()),
+            Access::Host { get, .. } => Some(get(&self.scn.host).unwrap_or_default()),
+            _ => None,
         }
     }
 
@@ -366,6 +429,19 @@ impl ScenarioBuilder {
             }
         }
         Ok(())
+    }
+
+    /// The scenario, checked with [`check`], with the notices of reading it and the
+    /// [`super::check::warnings`] of the scenario (each once).
+    pub fn finish_with_warnings(self) -> Result<(Scenario, Vec<String>), ScenarioError> {
+        let mut notes = self.notices.clone();
+        let scn = self.finish()?;
+        for w in super::check::warnings(&scn) {
+            if !notes.contains(&w) {
+                notes.push(w);
+            }
+        }
+        Ok((scn, notes))
     }
 
     /// The scenario, checked with [`check`].

@@ -74,15 +74,23 @@ pub enum FormGroup {
     Platform,
     Workload,
     Host,
+    /// Options in effect that the first screen does not need (the page folds them away).
+    Advanced,
 }
 
 impl FormGroup {
-    pub const ALL: [FormGroup; 3] = [FormGroup::Platform, FormGroup::Workload, FormGroup::Host];
+    pub const ALL: [FormGroup; 4] = [
+        FormGroup::Platform,
+        FormGroup::Workload,
+        FormGroup::Host,
+        FormGroup::Advanced,
+    ];
     pub fn title(self) -> &'static str {
         match self {
             FormGroup::Platform => "Platform",
             FormGroup::Workload => "Workload (fio)",
             FormGroup::Host => "Host",
+            FormGroup::Advanced => "Advanced",
         }
     }
 }
@@ -567,7 +575,7 @@ fn v1(value: Option<&str>) -> &str {
 
 // ---- rows ----
 
-use FormGroup::{Host as GH, Platform as GP, Workload as GW};
+use FormGroup::{Advanced as GA, Host as GH, Platform as GP, Workload as GW};
 use OptionKind::{Host as H, Ignored as I, Job as J, Scenario as S};
 
 /// A job-section row.
@@ -681,6 +689,7 @@ const fn form(
 const RW_NAMES: &[&str] = &["read", "write", "randread", "randwrite", "randrw", "rw"];
 const IOENGINE_NAMES: &[&str] = &["psync", "sync", "libaio", "io_uring"];
 const MMC_PATH_NAMES: &[&str] = &["hsq", "legacy", "cqe"];
+const OFF_ON: &[&str] = &["0", "1"];
 
 /// Every accepted option. Job files, command lines and links write options in this order
 /// (`name` first in a job), and `--help` lists them in it by kind.
@@ -707,7 +716,7 @@ pub static OPTIONS: &[OptionRow] = &[
         set |j, k, v| j.rwmixread = uint32(k, v1(v), 0, 100)?,
         get |j| Some(j.rwmixread.to_string()),
         reset |j| j.rwmixread = JobSpec::default().rwmixread,
-        form None),
+        form form(GA, "rwmixread", "randrw: percent of reads", Widget::Text { placeholder: "50" })),
     job!("rwmixwrite", &[], "0..=100", "percent of writes in randrw and rw (sets rwmixread = 100 - N)",
         example "30",
         set |j, k, v| j.rwmixread = 100 - uint32(k, v1(v), 0, 100)?,
@@ -756,13 +765,13 @@ pub static OPTIONS: &[OptionRow] = &[
         },
         get |j| j.runtime_ns.map(format_time_ns),
         reset |j| j.runtime_ns = JobSpec::default().runtime_ns,
-        form None),
+        form form(GA, "runtime", "Stop each job after this simulated time (0 = none)", Widget::Text { placeholder: "none" })),
     job!("time_based", &[], "flag or 0|1", "keep looping over size until runtime is over",
         example "1",
         set |j, k, v| j.time_based = flag(k, v)?,
         get |j| Some(b(j.time_based)),
         reset |j| j.time_based = JobSpec::default().time_based,
-        form None),
+        form form(GA, "time_based", "Loop over size until runtime is over", Widget::Choices(OFF_ON))),
     job!("direct", &[], "0|1", "O_DIRECT; direct=0 runs as direct I/O (the model has no page cache)",
         example "0",
         set |j, k, v| j.direct = flag(k, v)?,
@@ -780,13 +789,13 @@ pub static OPTIONS: &[OptionRow] = &[
         },
         get |j| Some(b(j.sync)),
         reset |j| j.sync = JobSpec::default().sync,
-        form None),
+        form form(GA, "sync", "O_SYNC: every write carries REQ_FUA", Widget::Choices(OFF_ON))),
     job!("fsync", &[], "0..", "issue a cache flush after every N writes (0 = never)",
         example "8",
         set |j, k, v| j.fsync = uint32(k, v1(v), 0, u32::MAX)?,
         get |j| Some(j.fsync.to_string()),
         reset |j| j.fsync = JobSpec::default().fsync,
-        form None),
+        form form(GA, "fsync", "A cache flush after every N writes (0 = never)", Widget::Text { placeholder: "0" })),
     job!("offset", &[], "size, a multiple of 512", "where the job's region starts on the device",
         example "64m",
         set |j, k, v| j.offset = size(k, v1(v), 0, MAX_DEVICE_BYTES, 512)?,
@@ -1052,7 +1061,7 @@ pub static OPTIONS: &[OptionRow] = &[
         example "0",
         parse |k, _v, value| flag(k, value)?,
         text |x| b(x),
-        form None),
+        form form(GA, "cache", "The card's volatile write cache", Widget::OnOff)),
     scenario!("randseed", "0..", "seed of every random choice (default 137)",
         example "7",
         set |s, k, v| s.randseed = uint(k, v1(v), 0, u64::MAX)?,
@@ -1075,7 +1084,7 @@ pub static OPTIONS: &[OptionRow] = &[
         },
         get |s| s.mmc_test.map(|n| n.to_string()),
         reset |s| s.mmc_test = None,
-        form None),
+        form form(GA, "mmc_test", "Kernel mmc_test case 37..=44 instead of fio jobs (empty = fio)", Widget::Text { placeholder: "fio jobs" })),
     scenario!("power_cut", "time > 0 (e.g. 50ms, 2s)",
         "cut the power at this simulated time; report acknowledged writes lost",
         example "50ms",
@@ -1093,7 +1102,7 @@ pub static OPTIONS: &[OptionRow] = &[
         set |s, k, v| s.inject_error = Some(ErrorInjection::parse(v1(v)).map_err(|m| ScenarioError::new(k, m))?),
         get |s| s.inject_error.map(|e| e.to_text()),
         reset |s| s.inject_error = None,
-        form None),
+        form form(GA, "inject_error", "CRC errors on data transfers, e.g. crc:0.01", Widget::Text { placeholder: "none" })),
     // ---- accepted, no effect in the model (fio compatibility) ----
     ignored("filename", "any", "accepted, no effect in the model: the model is one eMMC device"),
     ignored("directory", "any", "accepted, no effect in the model: the model is one eMMC device"),

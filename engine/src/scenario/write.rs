@@ -78,4 +78,25 @@ impl Scenario {
             .map(|(_, k, v)| format!("--{}", option_text(k, v)))
             .collect()
     }
+
+    /// The scenario as one `mmcsim` command line a POSIX shell reads back into the same
+    /// arguments: every argument a shell would split, expand or interpret is single-quoted
+    /// ([`shell_quote`]), so pasting the line never runs anything but `mmcsim`.
+    pub fn to_command_line(&self) -> String {
+        std::iter::once("mmcsim".to_string())
+            .chain(self.to_args().iter().map(|a| shell_quote(a)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `word` as a POSIX shell word that reads back as exactly `word`: unchanged when it holds only
+/// characters no shell treats specially (letters, digits and `-_=.,/:+@%`), otherwise in
+/// single quotes, each `'` written as `'\''`. An empty word becomes `''`.
+pub fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
 }

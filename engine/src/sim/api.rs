@@ -48,20 +48,26 @@ impl Simulator {
         self.q.peek_time()
     }
 
-    /// Fraction done, 0..=1 (bytes for size-bound runs, time for time-based ones).
+    /// Fraction done, 0..=1 (1 only once finished): bytes for size-bound runs, simulated time
+    /// for time-based ones (a time-based job runs until its runtime, whatever it transferred),
+    /// the larger of both when every job is bounded by `runtime=`.
     pub fn progress(&self) -> f64 {
         if self.is_finished() {
             return 1.0;
         }
-        if let Some(t) = &self.mmc_test {
-            return t.progress();
-        }
-        let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
-        let by_time = self
-            .runtime_ns
-            .map(|r| self.now as f64 / r.max(1) as f64)
-            .unwrap_or(0.0);
-        by_bytes.max(by_time).min(1.0)
+        let p = if let Some(t) = &self.mmc_test {
+            t.progress()
+        } else {
+            let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
+            let by_time = |r: u64| self.now as f64 / r.max(1) as f64;
+            match (self.runtime_ns, self.all_timed_ns) {
+                (Some(r), _) => by_time(r),
+                (None, Some(r)) => by_bytes.max(by_time(r)),
+                (None, None) => by_bytes,
+            }
+        };
+        // Not finished: never shown as done.
+        p.clamp(0.0, 0.999)
     }
 
     /// Processes one event. Returns false when nothing is left.

@@ -61,7 +61,10 @@ pub struct Simulator {
     pub(crate) series: TimeSeries,
     pub(crate) bytes_done: u64,
     bytes_total: u64,
+    /// Longest `runtime=` of the time-based jobs: they run until then whatever they transfer.
     runtime_ns: Option<u64>,
+    /// Longest `runtime=` when every job has one (the run ends by then at the latest).
+    all_timed_ns: Option<u64>,
     trace: TraceBuf,
     events: u64,
     pub(crate) power_cut: Option<crate::report::PowerCutReport>,
@@ -94,6 +97,12 @@ impl Simulator {
         let mut bytes_total = 0u64;
         let mut runtime_ns = None;
         let mut iologs: Vec<crate::scenario::iolog::IoLog> = Vec::new();
+        let all_timed_ns = scn
+            .jobs
+            .iter()
+            .map(|j| j.runtime_ns)
+            .try_fold(0u64, |m, r| r.map(|r| m.max(r)))
+            .filter(|_| scn.mmc_test.is_none() && !scn.jobs.is_empty());
         if scn.mmc_test.is_none() {
             let (mut group, mut phase) = (0u32, 0u32);
             for (s, spec) in scn.jobs.iter().enumerate() {
@@ -205,6 +214,7 @@ impl Simulator {
             bytes_done: 0,
             bytes_total: bytes_total.max(1),
             runtime_ns,
+            all_timed_ns,
             trace: TraceBuf::default(),
             events: 0,
             power_cut: None,
