@@ -38,6 +38,7 @@ fn report() -> Report {
         flushes: 0,
         errors: 0,
         runtime_ns: 1_000_000_000,
+        groupid: 0,
     };
     // A real (tiny) run's report with its figures replaced: stays valid when the engine adds
     // fields to Report.
