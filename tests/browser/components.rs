@@ -32,7 +32,6 @@ fn report() -> Report {
     let job = |index| JobReport {
         name: "web".into(),
         index,
-        groupid: 0,
         read: read_stats(12_800, 1_000_000_000, &lat),
         write: DirStats::default(),
         flushes: 0,
