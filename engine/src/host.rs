@@ -235,7 +235,8 @@ impl Simulator {
     /// `mmc_request_done`): finish every request of the transfer, pump the next one after the
     /// IRQ-to-command gap, and complete the finished ones (one completion pass).
     pub(crate) fn host_irq(&mut self, gen: u32) {
-        let gap = self.platform.host.irq_to_next_cmd_ns;
+        // Interrupt latency + handler + finalize + pump: varies as kernel software does.
+        let gap = self.jitter.software(self.platform.host.irq_to_next_cmd_ns);
         let Some(done) = self.host.irq(gen, self.now, gap) else {
             return;
         };
@@ -251,8 +252,8 @@ impl Simulator {
             } else if self.reqs.get(req).from_mmc_test {
                 self.mmc_test_transfer_done(req);
             } else {
-                let t =
-                    self.now + gap + self.platform.host.completion_ns + self.dma_unmap_cost(req);
+                let completion = self.jitter.software(self.platform.host.completion_ns);
+                let t = self.now + gap + completion + self.dma_unmap_cost(req);
                 self.q.push(t, Event::Completed { req });
             }
         }

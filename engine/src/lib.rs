@@ -33,6 +33,7 @@ mod power;
 mod recovery;
 mod rng;
 mod sim;
+mod variation;
 mod workload;
 
 // The API modules: scenario language, platforms, results, exports, explanations.

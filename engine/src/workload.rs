@@ -4,6 +4,8 @@
 //! clat does (from the system call to the reaped completion).
 
 use crate::report::{DirStats, JobReport};
+use rand::RngExt;
+
 use crate::rng::{Permutation, Rng};
 use crate::scenario::{JobSpec, Rw};
 use crate::sim::observe::JobView;
@@ -50,7 +52,7 @@ impl Job {
     pub fn new(spec: &JobSpec, index: u32, seed: u64, stream: u64) -> Job {
         let bs = spec.bs.max(512);
         let blocks = (spec.size / bs).max(1);
-        let mut rng = Rng::new(seed, stream);
+        let mut rng = crate::rng::stream(seed, stream);
         let perm = spec
             .rw
             .is_random()
@@ -126,7 +128,7 @@ impl Job {
             Rw::Read | Rw::RandRead => Op::Read,
             Rw::Write | Rw::RandWrite => Op::Write,
             Rw::RandRw => {
-                if self.rng.below(100) < self.rwmixread as u64 {
+                if self.rng.random_range(0..100u32) < self.rwmixread {
                     Op::Read
                 } else {
                     Op::Write

@@ -25,7 +25,6 @@ use crate::mmc_queue::MmcQueue;
 use crate::mmc_test::{MmcTest, MMC_TEST_BYTES};
 use crate::platform::Platform;
 use crate::report::SimStats;
-use crate::rng::Rng;
 use crate::scenario::{HostConfig, MmcPath, Scenario, ScenarioError};
 use crate::trace::{Stage, TraceEvent};
 use crate::workload::Job;
@@ -56,6 +55,8 @@ pub struct Simulator {
     pub(crate) host: HostCtl,
     pub(crate) bus: Bus,
     pub(crate) card: Card,
+    /// Interrupt latency, completion and wake-up times as they vary (`variation.rs`).
+    pub(crate) jitter: crate::variation::HostJitter,
     pub(crate) mmc_test: Option<MmcTest>,
     pub(crate) stats: SimStats,
     pub(crate) series: TimeSeries,
@@ -132,8 +133,14 @@ impl Simulator {
             bus: Bus::new(platform.bus),
             card: Card::new(
                 platform.card,
+                platform.variation,
                 cfg.cache,
-                Rng::new(scn.randseed, CARD_STREAM),
+                crate::rng::stream(scn.randseed, CARD_STREAM),
+                crate::rng::stream(scn.randseed, CARD_STREAM - 2),
+            ),
+            jitter: crate::variation::HostJitter::new(
+                platform.variation,
+                crate::rng::stream(scn.randseed, CARD_STREAM - 3),
             ),
             mmc_test,
             stats,
@@ -149,7 +156,7 @@ impl Simulator {
             acked_reliable_writes: 0,
             recovery: crate::recovery::Recovery::new(
                 scn.inject_error,
-                Rng::new(scn.randseed, CARD_STREAM - 1),
+                crate::rng::stream(scn.randseed, CARD_STREAM - 1),
             ),
         };
         if let Some(t) = scn.power_cut_ns {
