@@ -55,7 +55,14 @@ pub struct Card {
     die_free: Vec<u64>,
     /// Bytes programmed to NAND (cache drains, direct writes, reliable writes).
     programmed_bytes: u64,
+    /// Where recent writes ended (one per write stream), to tell sequential writes.
+    write_ends: [u64; WRITE_STREAMS],
+    /// The card answers CMD13 "ready" only from this time (random-write commit).
+    commit_until: u64,
 }
+
+/// Write streams the card recognises as sequential at once.
+const WRITE_STREAMS: usize = 32;
 
 impl Card {
     pub fn new(
@@ -77,6 +84,8 @@ impl Card {
             var: CardVariation::new(v, var_rng),
             die_free: vec![0; t.nand_dies.max(1) as usize],
             programmed_bytes: 0,
+            write_ends: [u64::MAX; WRITE_STREAMS],
+            commit_until: 0,
         }
     }
 
@@ -289,7 +298,32 @@ impl Card {
         // housekeeping pause (garbage collection, cache eviction) the card takes before it
         // answers.
         let busy = self.var.program(self.t.write_busy_ns) + self.var.housekeeping(len);
+        if !self.sequential_write(offset, len) {
+            self.commit_until = data_end + busy + self.var.program(self.t.random_write_commit_ns);
+        }
         (start, data_end, data_end + busy)
+    }
+
+    /// Whether a write continues one of the recent write streams; records where it ends.
+    fn sequential_write(&mut self, offset: u64, len: u64) -> bool {
+        let end = offset + len;
+        match self.write_ends.iter().position(|&e| e == offset) {
+            Some(i) => {
+                self.write_ends[..=i].rotate_right(1);
+                self.write_ends[0] = end;
+                true
+            }
+            None => {
+                self.write_ends.rotate_right(1);
+                self.write_ends[0] = end;
+                false
+            }
+        }
+    }
+
+    /// When a CMD13 sent at `t` is answered "ready for data" (`mmc_blk_card_busy`).
+    pub fn status_ready(&self, t: u64) -> u64 {
+        t.max(self.commit_until)
     }
 
     /// The power fails at `now`: whatever is only in the volatile cache is gone. Returns the
