@@ -206,6 +206,7 @@ mod tests {
             mmc_path,
             nonblocking,
             hsq_depth,
+            hsq_dispatch: crate::scenario::HsqDispatch::Fifo,
             packed,
             fua: true,
             cache: true,

@@ -7,7 +7,7 @@
 //! time per request is paid on the CPU of whoever runs that part of the path, the bus carries
 //! one command and one data transfer at a time, and the card adds access latency and busy time.
 
-use crate::scenario::{HostConfig, HsqDepth, MmcPath};
+use crate::scenario::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
 use serde::{Deserialize, Serialize};
 
 pub use crate::variation::VariationTiming;
@@ -200,6 +200,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),
+        hsq_dispatch: HsqDispatch::Fifo,
         packed: 0,
         fua: true,
         cache: true,
@@ -281,6 +282,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),
+        hsq_dispatch: HsqDispatch::Fifo,
         packed: 0,
         fua: true,
         cache: true,
@@ -355,6 +357,7 @@ pub const U300_MMCI_2011: Platform = Platform {
         mmc_path: MmcPath::Legacy,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),
+        hsq_dispatch: HsqDispatch::Fifo,
         packed: 0,
         fua: false,
         cache: false,
@@ -417,6 +420,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         mmc_path: MmcPath::Hsq,
         nonblocking: true,
         hsq_depth: HsqDepth::Dynamic,
+        hsq_dispatch: HsqDispatch::Fifo,
         packed: 0,
         fua: true,
         cache: true,
@@ -499,6 +503,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         mmc_path: MmcPath::Legacy,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),
+        hsq_dispatch: HsqDispatch::Fifo,
         packed: 0,
         fua: true,
         cache: true,

@@ -112,7 +112,8 @@ impl Simulator {
         {
             self.legacy.push_front(req);
         } else {
-            self.hsq.requeue_front(req);
+            let tag = self.reqs.get(req).tag.unwrap_or(0);
+            self.hsq.requeue_front(req, tag);
         }
         self.recovery.finish();
         self.host.hold_until(t);

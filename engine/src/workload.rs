@@ -217,6 +217,7 @@ impl Simulator {
             stage: Stage::Submit,
             t_stage: now,
             tag: None,
+            cpu: crate::blk_mq::job_cpu(j),
             in_mmc: false,
             chain: None,
             phases: Default::default(),
