@@ -3,7 +3,14 @@
 #   make setup   install what this machine lacks (skips what is present at the right version)
 #   make serve   trunk serve on http://127.0.0.1:8080 (dev build, rebuilds on change)
 #   make build   release build of the web app into dist/
-#   make test    native tests, headless browser tests (wasm-bindgen-test), end-to-end test
+#   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
+#                test; fails if the tests changed the work tree (scripts/tree-state.sh)
+#   make lint    cargo fmt --check, cargo clippy -D warnings (native crates, and the web crates
+#                on wasm32)
+#   make screenshots  the end-to-end tests, saving the README's pictures into docs/ (make test
+#                saves them into target/screenshots/, ignored)
+#   make bench   the heaviest seed job natively and compiled to wasm in headless Chromium:
+#                events per second of each and their ratio (engine/benches, bench/wasm)
 #   make bench-web  frame time of the pipeline view in headless Chromium
 #
 # Everything runs offline: tools are pinned and installed once by scripts/setup.sh.
@@ -18,15 +25,18 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 # Crates whose tests run natively (plain #[test]s are silently skipped on wasm32).
 # Extend this list rather than adding another cargo test line.
 # mmcsim (the web app) too: its plain-logic modules (gallery, exports) have #[test]s; its
-# browser tests are wasm32-only and compile to nothing here.
-NATIVE_PACKAGES := mmcsim-engine mmcsim-cli mmcsim
+# browser tests are wasm32-only and compile to nothing here. mmcsim-components: yew, web-sys and
+# plotters compile natively, so its plain functions (format, pipeline_layout, abcompare's delta
+# rows, timeline's rects, controls' form) are tested here too, next to them.
+NATIVE_PACKAGES := mmcsim-engine mmcsim-cli mmcsim mmcsim-components
 # The web app crate; its tests/ are wasm-bindgen-test browser tests.
 WEB_PACKAGE := mmcsim
 
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver
 
-.PHONY: setup setup-browser serve build test test-native test-wasm test-e2e bench-web
+.PHONY: setup setup-browser serve build test lint test-native test-wasm test-e2e screenshots \
+        bench bench-web
 
 setup:
 	scripts/setup.sh
@@ -40,8 +50,27 @@ serve: setup
 build: setup
 	trunk build --release
 
+# The work tree's state is taken before and after the tests: they may not change it (their
+# outputs go to target/), while a developer's own uncommitted edits, there before and after,
+# are no failure.
 test: setup-browser
-	$(MAKE) --no-print-directory test-native test-wasm test-e2e
+	@before=$$(scripts/tree-state.sh); \
+	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e; \
+	after=$$(scripts/tree-state.sh); \
+	if [[ "$$before" != "$$after" ]]; then \
+	    echo "make test: the tests changed the work tree (git status, before and after):" >&2; \
+	    diff <(printf '%s\n' "$$before") <(printf '%s\n' "$$after") >&2 || true; \
+	    exit 1; \
+	fi; \
+	echo "make test: the work tree is as the tests found it"
+
+# Formatting and clippy, warnings as errors: the native crates, and the web crates on wasm32
+# (where their browser code and browser tests compile).
+lint:
+	cargo fmt --all -- --check
+	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components \
+	    -p mmcsim-bench --all-targets -- -D warnings
 
 test-native:
 	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
@@ -53,6 +82,30 @@ test-wasm:
 test-e2e:
 	trunk build --release
 	node --test tests/e2e/
+
+# The end-to-end tests with their screenshots saved into docs/ (the README's pictures).
+screenshots: setup-browser
+	trunk build --release
+	MMCSIM_SCREENSHOTS=docs node --test tests/e2e/
+
+# The heaviest seed job natively and as wasm in headless Chromium, side by side (printed, not
+# asserted; bench/run.mjs). Three wasm builds: as the page builds it ([profile.web], opt-level
+# "z", then wasm-opt -Oz as trunk runs it), the same with only the engine at opt-level 3, and
+# everything at opt-level 3 ([profile.release], then wasm-opt -O3). The page's build is made last
+# so target/wasm32-unknown-unknown/web/ holds what the page's profile makes.
+BENCH_WASM := target/bench-wasm
+WASM_OUT := target/wasm32-unknown-unknown
+bench: setup-browser
+	cargo build --release -p mmcsim-bench --bin mmcsim-bench
+	mkdir -p $(BENCH_WASM)
+	cargo build --target wasm32-unknown-unknown --release -p mmcsim-bench --lib
+	wasm-opt -O3 $(WASM_OUT)/release/mmcsim_bench.wasm -o $(BENCH_WASM)/o3.wasm
+	cargo build --target wasm32-unknown-unknown --profile web -p mmcsim-bench --lib
+	wasm-opt -Oz $(WASM_OUT)/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web.wasm
+	cargo build --target wasm32-unknown-unknown --profile web -p mmcsim-bench --lib \
+	    --config 'profile.web.package.mmcsim-engine.opt-level="z"'
+	wasm-opt -Oz $(WASM_OUT)/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web-all-z.wasm
+	node bench/run.mjs
 
 # Frame time of the pipeline view in headless Chromium (printed, not asserted).
 bench-web:

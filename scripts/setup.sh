@@ -2,7 +2,8 @@
 # Installs what the web app's build and tests need on a fresh machine of this kind, and skips
 # whatever is already there at the right version (so a second run takes about a second).
 #
-#   scripts/setup.sh            wasm target, trunk, wasm-bindgen-cli, npm tools (wasm-opt)
+#   scripts/setup.sh            wasm target, clippy + rustfmt, trunk, wasm-bindgen-cli, npm tools
+#                               (wasm-opt)
 #   scripts/setup.sh --browser  the same, plus Debian's chromium + chromium-driver (tests)
 #
 # Versions: see the variables below and docs in /README.md ("Web app"). The traps behind
@@ -35,6 +36,15 @@ if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 else
     say "adding rustup target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
+fi
+
+# 1b. clippy and rustfmt (`make lint`, run first by `make test`): a minimal rustup profile
+#     lacks them.
+if cargo clippy --version >/dev/null 2>&1 && cargo fmt --version >/dev/null 2>&1; then
+    say "clippy + rustfmt: present"
+else
+    say "adding rustup components clippy and rustfmt"
+    rustup component add clippy rustfmt
 fi
 
 # 2. trunk (about 6 minutes to build on 2 cores).

@@ -14,11 +14,14 @@ use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::{HostOptions, Report, Scenario};
 use yew::prelude::*;
 
-use crate::engine_bridge::{self as bridge, Run};
+use crate::command::{Commands, WatchAction};
+use crate::engine_bridge as bridge;
 use crate::gallery::StepAction;
-use crate::gallery_view::{GalleryPanel, Wiring};
-use crate::slicer::{Slicer, FRAME_BUDGET_MS};
+use crate::gallery_view::GalleryPanel;
+use crate::session::Session;
+use crate::slicer::{now_ms, Slicer, FRAME_BUDGET_MS};
 use crate::tools::{ResultTools, ScenarioTools};
+use crate::trace_view::TraceReplay;
 use crate::watch::Watch;
 
 #[derive(Properties, PartialEq)]
@@ -49,6 +52,14 @@ pub enum Msg {
     PullPlug,
     /// A gallery walk-through step for the page.
     Walk(StepAction),
+    /// A command for "Watch the pipeline" (a walk-through step).
+    Watch(WatchAction),
+    /// The Board panel edits B (true) or A.
+    BoardSide(bool),
+    /// A board parameter's text for B: `(parameter name, text)`.
+    BoardB(String, String),
+    /// A platform file read onto B's board.
+    BoardBFile(Scenario),
 }
 
 pub struct App {
@@ -56,6 +67,12 @@ pub struct App {
     scenario: Scenario,
     /// B's host switches when comparing (B = A's workload and seed with these; URL `b.` keys).
     b_host: Option<HostOptions>,
+    /// B's board overrides when comparing (B runs on A's preset with these instead of A's).
+    b_board: BTreeMap<String, u64>,
+    /// The Board panel edits B's board.
+    board_b: bool,
+    /// Board parameter errors of B.
+    b_errors: Rc<BTreeMap<String, FieldError>>,
     /// B of an A/B link that differs from A in more than the host switches (the 2011 series:
     /// mmc_test 37 against 38): kept for the link, offered as a scenario of its own.
     b_other: Option<Scenario>,
@@ -67,7 +84,7 @@ pub struct App {
     error_seq: u32,
     /// Messages that concern no single control (URL query, starting a run).
     notices: Vec<String>,
-    run: Option<Run>,
+    run: Option<Session>,
     slicer: Slicer,
     frame: Option<AnimationFrame>,
     /// `performance.now()` when the run started, ms.
@@ -79,13 +96,8 @@ pub struct App {
     result: Option<(Rc<Report>, Option<Measured>)>,
     /// The last run was stopped by the user before its end.
     stopped: bool,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
+    /// The commands sent to "Watch the pipeline" (its `command` prop is the last).
+    watch: Commands,
 }
 
 /// The page's query string, with its '?'.
@@ -97,10 +109,11 @@ fn url_search() -> String {
 
 /// Replaces the URL's query with the scenario's (no new history entry per change), so the page
 /// can be shared and reloaded as it is.
-/// B differs from A only in its host switches (what the A/B view compares).
+/// B differs from A only in its host switches and board (what the A/B view compares).
 fn host_only(a: &Scenario, b: &Scenario) -> bool {
     Scenario {
         host: a.host.clone(),
+        board: a.board.clone(),
         ..b.clone()
     } == *a
 }
@@ -132,6 +145,13 @@ impl Component for App {
         App {
             texts: Rc::new(bridge::control_texts(&scenario)),
             b_other: b.as_ref().filter(|b| !host_only(&scenario, b)).cloned(),
+            b_board: b
+                .as_ref()
+                .filter(|b| host_only(&scenario, b))
+                .map(|b| b.board.clone())
+                .unwrap_or_default(),
+            board_b: false,
+            b_errors: Rc::default(),
             b_host: b.filter(|b| host_only(&scenario, b)).map(|b| b.host),
             scenario,
             ran: None,
@@ -148,6 +168,7 @@ impl Component for App {
             series: Rc::default(),
             result: None,
             stopped: false,
+            watch: Commands::default(),
         }
     }
 
@@ -187,7 +208,7 @@ impl Component for App {
             }
             Msg::Run => {
                 self.notices.clear();
-                match Run::start(&self.scenario) {
+                match Session::start(&self.scenario) {
                     Ok(run) => {
                         self.run = Some(run);
                         self.ran = Some(Rc::new(self.scenario.clone()));
@@ -229,6 +250,11 @@ impl Component for App {
                 true
             }
             Msg::B(host) => {
+                if host.is_none() {
+                    self.b_board.clear();
+                    self.board_b = false;
+                    self.b_errors = Rc::default();
+                }
                 self.b_host = host;
                 self.b_other = None;
                 if ctx.props().use_url {
@@ -247,12 +273,76 @@ impl Component for App {
                     .as_ref()
                     .filter(|b| host_only(&a, b))
                     .map(|b| b.host.clone());
+                self.b_board = b
+                    .as_ref()
+                    .filter(|b| host_only(&a, b))
+                    .map(|b| b.board.clone())
+                    .unwrap_or_default();
+                if self.b_host.is_none() {
+                    self.board_b = false;
+                }
+                self.b_errors = Rc::default();
                 self.b_other = b.filter(|b| !host_only(&a, b));
                 self.scenario = a;
                 self.texts = Rc::new(bridge::control_texts(&self.scenario));
                 self.errors = Rc::default();
                 if ctx.props().use_url {
                     write_url(&self.scenario, self.b_link().as_ref());
+                }
+                true
+            }
+            Msg::BoardSide(b) => {
+                if b && self.b_host.is_none() {
+                    // Comparing starts with B = A; the panel then edits B's board.
+                    self.b_host = Some(self.scenario.host.clone());
+                    self.b_board = self.scenario.board.clone();
+                    self.b_other = None;
+                }
+                self.board_b = b && self.b_host.is_some();
+                if ctx.props().use_url {
+                    write_url(&self.scenario, self.b_link().as_ref());
+                }
+                true
+            }
+            Msg::BoardB(name, text) => {
+                let Some(base) = self.b_scenario() else {
+                    return false;
+                };
+                let mut errors = (*self.b_errors).clone();
+                match bridge::apply_control(&base, &name, &text) {
+                    Ok(next) => {
+                        self.b_board = next.board;
+                        errors.remove(&name);
+                        if ctx.props().use_url {
+                            write_url(&self.scenario, self.b_link().as_ref());
+                        }
+                    }
+                    Err(message) => {
+                        self.error_seq += 1;
+                        errors.insert(
+                            name,
+                            FieldError {
+                                message: format!("B: {message}"),
+                                seq: self.error_seq,
+                            },
+                        );
+                    }
+                }
+                self.b_errors = Rc::new(errors);
+                true
+            }
+            Msg::BoardBFile(b) => {
+                if b.platform == self.scenario.platform && self.b_host.is_some() {
+                    self.b_board = b.board;
+                    self.b_errors = Rc::default();
+                    if ctx.props().use_url {
+                        write_url(&self.scenario, self.b_link().as_ref());
+                    }
+                } else {
+                    self.notices.push(format!(
+                        "B's board is on A's platform ({}); the file is for {}.",
+                        self.scenario.platform, b.platform
+                    ));
                 }
                 true
             }
@@ -268,9 +358,6 @@ impl Component for App {
             Msg::Walk(action) => {
                 match action {
                     StepAction::RunToEnd if self.run.is_none() => ctx.link().send_message(Msg::Run),
-                    StepAction::Play(speed) => crate::walk::play_at(speed),
-                    StepAction::Pause => crate::walk::pause(),
-                    StepAction::Highlight(layer) => crate::walk::point_at(layer),
                     StepAction::PlugAt(t) => {
                         if let Ok(next) = crate::exports::with_power_cut(&self.scenario, t) {
                             let link = ctx.link();
@@ -282,6 +369,10 @@ impl Component for App {
                 }
                 false
             }
+            Msg::Watch(action) => {
+                self.watch.send(action);
+                true
+            }
             Msg::Frame => {
                 self.frame = None;
                 let Some(run) = self.run.as_mut() else {
@@ -289,9 +380,9 @@ impl Component for App {
                 };
                 let done = self
                     .slicer
-                    .run_slice(|n| run.step(n), now_ms, FRAME_BUDGET_MS);
+                    .run_slice(|n| run.run_events(n), now_ms, FRAME_BUDGET_MS);
                 self.progress = run.progress();
-                self.sim_ns = run.now_ns();
+                self.sim_ns = run.now();
                 self.series = Rc::new(run.series());
                 self.wall_ms = now_ms() - self.started_ms;
                 if done {
@@ -321,6 +412,23 @@ impl Component for App {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let running = self.run.is_some();
+        let (board_scn, board_errors, board_change, board_file, board_b) =
+            match (self.board_b, self.b_scenario()) {
+                (true, Some(b)) => (
+                    Rc::new(b),
+                    self.b_errors.clone(),
+                    link.callback(|(n, t)| Msg::BoardB(n, t)),
+                    link.callback(Msg::BoardBFile),
+                    true,
+                ),
+                _ => (
+                    Rc::new(self.scenario.clone()),
+                    self.errors.clone(),
+                    link.callback(|(n, t)| Msg::Control(n, t)),
+                    link.callback(|s| Msg::Load(s, None)),
+                    false,
+                ),
+            };
         let on_change = link.callback(|(n, t)| Msg::Control(n, t));
         let platform: AttrValue = self.scenario.platform.clone().into();
         html! {
@@ -335,6 +443,9 @@ impl Component for App {
                     <section class="panel scenario" aria-label="Scenario">
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
                                       disabled={running} {on_change} />
+                        <crate::board_view::BoardView scenario={board_scn} errors={board_errors}
+                                      disabled={running} on_change={board_change} on_scenario={board_file}
+                                      side_b={board_b} on_side={link.callback(Msg::BoardSide)} />
                         <div class="actions">
                             if running {
                                 <button id="stop" class="button secondary" onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
@@ -346,10 +457,24 @@ impl Component for App {
                             <span>{ "Same run from the command line" }</span>
                             <code id="command-line">{ bridge::command_line(&self.scenario) }</code>
                         </div>
+                        {{
+                            let warnings = bridge::warnings(&self.scenario);
+                            if warnings.is_empty() {
+                                html! {}
+                            } else {
+                                html! {
+                                    <ul id="scenario-warnings" class="warnings" aria-label="Options without effect">
+                                        { for warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }
+                                    </ul>
+                                }
+                            }
+                        }}
                         <ScenarioTools scenario={Rc::new(self.scenario.clone())} b={self.b_link().map(Rc::new)}
                                        show_b_link={self.b_other.is_some()} {running}
                                        on_scenario={link.callback(|s| Msg::Load(s, None))}
                                        on_pull={link.callback(|()| Msg::PullPlug)} />
+                        <TraceReplay scenario={Rc::new(self.scenario.clone())} {running}
+                                     on_load={link.callback(|(a, b)| Msg::Load(a, b))} />
                     </section>
                     <section class="panel output" aria-label="Results">
                         <ProgressBar fraction={self.progress} label={self.status()} />
@@ -368,9 +493,11 @@ impl Component for App {
                         </div>
                     </section>
                 </main>
-                <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)} />
+                <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)}
+                       command={self.watch.last()} />
+                <crate::sweep_view::SweepView scenario={Rc::new(self.scenario.clone())} />
                 <GalleryPanel on_open={link.callback(|(a, b)| Msg::Load(a, b))} on_action={link.callback(Msg::Walk)}
-                              wiring={Wiring { play: true, pause: true, highlight: true }} />
+                              on_watch={link.callback(Msg::Watch)} />
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>
@@ -382,9 +509,12 @@ impl Component for App {
 impl App {
     /// B of the A/B comparison: A with B's host switches.
     fn b_scenario(&self) -> Option<Scenario> {
-        self.b_host
-            .as_ref()
-            .map(|h| crate::live::b_scenario(&self.scenario, h))
+        self.b_host.as_ref().map(|h| {
+            let mut b = crate::live::b_scenario(&self.scenario, h);
+            b.board = self.b_board.clone();
+            b.normalize_board();
+            b
+        })
     }
 
     /// B as the link carries it: the A/B view's, or one that differs in more than the host.

@@ -64,7 +64,11 @@ pub fn chart_pngs() -> Vec<(String, String)> {
         else {
             continue;
         };
-        if c.width() == 0 || c.height() == 0 {
+        // A chart with nothing drawn yet (the live charts before Play) is not saved empty.
+        if c.width() == 0
+            || c.height() == 0
+            || c.get_attribute("data-empty").as_deref() == Some("true")
+        {
             continue;
         }
         let id = c.id();

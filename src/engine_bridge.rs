@@ -1,16 +1,17 @@
-//! Every call from the web app into `mmcsim-engine`, in one place.
+//! The web app's glue to the engine's scenario language and calibration data: the controls'
+//! texts through the engine's one option parser, the command line, the URL query, the measured
+//! figure of a scenario.
 //!
-//! The UI drives the very API that the CLI and the engine's tests drive (the option parser,
-//! `Simulator`, `Report`), nothing more; if that API changes, this file is the one to follow it.
-//! It holds no browser code, so it builds (and could be tested) natively too.
+//! The UI uses the very API that the CLI and the engine's tests use, nothing more. Simulations
+//! are built and stepped in [`crate::session`] only. This file holds no browser code, so it
+//! builds (and could be tested) natively too.
 
 use std::collections::BTreeMap;
 
-use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::scenario::options::{apply_text, value_text};
 use mmcsim_engine::scenario::table::{form_rows, FormGroup};
 use mmcsim_engine::scenario::url::{decode_query, encode_query};
-use mmcsim_engine::{calibration, Report, Scenario, Simulator};
+use mmcsim_engine::{calibration, Report, Scenario};
 
 /// The controls of the first screen: the options whose table row has a form hint, in the
 /// form's order (the names the CLI, fio job files and the URL query use).
@@ -38,12 +39,16 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
 }
 
 /// The same run from a shell: the CLI reads fio's `--name=value` syntax
-/// ([`Scenario::to_args`], which the CLI parses back into this scenario).
+/// ([`Scenario::to_args`], which the CLI parses back into this scenario), each argument
+/// shell-quoted where a POSIX shell would split or interpret it, so pasting it is safe.
 pub fn command_line(scn: &Scenario) -> String {
-    std::iter::once("mmcsim".to_string())
-        .chain(scn.to_args())
-        .collect::<Vec<_>>()
-        .join(" ")
+    scn.to_command_line()
+}
+
+/// Options of `scn` that have no effect in its configuration, one line each (the engine's
+/// `scenario::warnings`, what the CLI prints as `mmcsim: warning:`).
+pub fn warnings(scn: &Scenario) -> Vec<String> {
+    mmcsim_engine::scenario::warnings(scn)
 }
 
 /// The URL query (without '?') that reloads this scenario: the engine's scenario links, the
@@ -97,63 +102,35 @@ pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
     })
 }
 
-/// The simulated figure of a finished run in a measured figure's unit. None for kernel
-/// mmc_test runs, whose figure is one transfer size's entry, not the run's bandwidth.
+/// The simulated figure of a finished run in a measured figure's unit, compared like with
+/// like: for a kernel mmc_test run, the entry of the measured case's transfer size (the
+/// engine's [`calibration::simulated_for`]), not the run's total over all sizes.
 pub fn simulated_in(scn: &Scenario, report: &Report, unit: &str) -> Option<f64> {
-    if scn.mmc_test.is_some() {
-        return None;
-    }
-    match unit {
-        "MiB/s" => Some(report.total_mib_s()),
-        "KiB/s" => Some(report.total_mib_s() * 1024.0),
-        _ => None,
-    }
+    let _ = unit;
+    calibration::simulated_for(scn, report)
 }
 
-/// Why a run could not start: the engine's message, and the option it names if any.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunError {
-    pub option: Option<String>,
-    pub message: String,
-}
+#[cfg(test)]
+mod like_with_like {
+    use super::*;
 
-/// A simulation being run a slice at a time.
-pub struct Run {
-    sim: Simulator,
-}
-
-impl Run {
-    /// Builds the simulator for a scenario, or the engine's refusal (a combination the option
-    /// parser accepts one value at a time, such as a chain longer than the platform's ADMA3).
-    pub fn start(scn: &Scenario) -> Result<Run, RunError> {
-        Simulator::new(scn)
-            .map(|sim| Run { sim })
-            .map_err(|e| RunError {
-                option: e.option.clone(),
-                message: e.to_string(),
-            })
-    }
-    /// Processes at most `max_events` events; true once the run is over.
-    pub fn step(&mut self, max_events: u64) -> bool {
-        self.sim.run_events(max_events)
-    }
-    /// 0..=1.
-    pub fn progress(&self) -> f64 {
-        self.sim.progress()
-    }
-    /// Simulated time, ns.
-    pub fn now_ns(&self) -> u64 {
-        self.sim.now()
-    }
-    pub fn series(&self) -> Vec<SeriesPoint> {
-        self.sim.series()
-    }
-    pub fn report(&self) -> Report {
-        self.sim.report()
-    }
-    /// Pulls the plug now: the power fails at the current simulated time, the run ends, and
-    /// the report carries what the cut lost ([`Simulator::power_cut_now`]).
-    pub fn power_cut_now(&mut self) {
-        self.sim.power_cut_now();
+    /// Issue 12: u300 `mmc_test=38` showed 13.98 MiB/s (all five transfer sizes together)
+    /// beside "2864 KiB/s measured" (one size). The simulated figure set beside the measured
+    /// one is the same transfer size, in the same unit, and the headline says what it covers.
+    #[test]
+    fn an_mmc_test_run_is_compared_with_its_own_transfer_size() {
+        let (scn, errors) = scenario_from_query("platform=u300-mmci-2011&mmc_test=38&size=4m");
+        assert!(errors.is_empty(), "{errors:?}");
+        let report = mmcsim_engine::run(&scn).unwrap();
+        let m = measured_for(&scn).expect("a measured case");
+        assert_eq!(m.unit, "KiB/s");
+        let sim = simulated_in(&scn, &report, &m.unit).expect("the same size's figure");
+        assert!(
+            (sim - m.value).abs() / m.value < 0.25,
+            "{sim} vs {}",
+            m.value
+        );
+        let total_kib = report.total_mib_s() * 1024.0;
+        assert!(total_kib > sim * 2.0, "the total is not what is compared");
     }
 }

@@ -9,15 +9,78 @@
 
 use mmcsim_engine::export;
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
+use mmcsim_engine::scenario::jobfile::to_jobfile;
 use mmcsim_engine::scenario::options::reset_option;
+use mmcsim_engine::scenario::options::ScenarioBuilder;
+use mmcsim_engine::scenario::units::format_time_ns;
 use mmcsim_engine::scenario::{apply_option, OptionScope};
-use mmcsim_engine::{Report, Scenario, Simulator};
+use mmcsim_engine::{Report, Scenario};
 
-/// Events written to a trace export at most. The export runs its own simulation in one call, so
-/// the cap bounds how long the page is busy: 50 000 events are about 3 300 requests, 5 MB of JSON
-/// and a fraction of a second; the CLI's `--write_trace` (200 000 by default) goes further.
+use crate::session::Session;
+
+/// Events written to a trace export at most: 50 000 events are about 3 300 requests and 5 MB of
+/// JSON; the CLI's `--write_trace` (200 000 by default) goes further. The export runs its own
+/// simulation in frame-sized slices ([`TraceJob`]), so the page never blocks for long.
 pub const TRACE_MAX_EVENTS: usize = 50_000;
+
+/// A trace export run in slices of at most a frame's budget: [`TraceJob::slice`] each frame
+/// until it returns true, then [`TraceJob::finish`].
+pub struct TraceJob {
+    export: export::TraceExport<String>,
+    slicer: crate::slicer::Slicer,
+}
+
+impl TraceJob {
+    pub fn new(scn: &Scenario) -> Result<TraceJob, String> {
+        let export = export::TraceExport::new(scn, TRACE_MAX_EVENTS, String::new())
+            .map_err(|e| e.to_string())?;
+        Ok(TraceJob {
+            export,
+            slicer: crate::slicer::Slicer { chunk: 256 },
+        })
+    }
+
+    /// Runs simulator steps for at most `budget_ms` of `now` (a wall clock in ms). True once the
+    /// export's run is over.
+    pub fn slice(&mut self, now: impl Fn() -> f64, budget_ms: f64) -> bool {
+        let export = &mut self.export;
+        self.slicer
+            .run_slice(|n| export.run_steps(n), now, budget_ms)
+    }
+
+    /// Events written so far.
+    pub fn events(&self) -> usize {
+        self.export.events()
+    }
+
+    /// Fraction of the run done.
+    pub fn progress(&self) -> f64 {
+        self.export.progress()
+    }
+
+    /// The document and what it holds.
+    pub fn finish(self) -> Result<(String, export::TraceStats), String> {
+        self.export.finish().map_err(|e| e.to_string())
+    }
+}
+
+/// What the page says about a finished trace export: its real event count, and whether (and
+/// why) it covers the start of the run only.
+pub fn trace_summary(stats: &export::TraceStats) -> String {
+    let mut m = format!(
+        "{} events, {} requests, {:.3} ms of simulated time.",
+        stats.events,
+        stats.requests,
+        stats.simulated_ns as f64 / 1e6
+    );
+    if stats.truncated {
+        m.push_str(&format!(
+            " The run was longer: the trace stops after these {} events (at most {}), so it covers the start of the run only.",
+            stats.events, TRACE_MAX_EVENTS
+        ));
+    }
+    m
+}
 
 /// A job file as the scenario (fio's job-file syntax, through the engine's one option parser),
 /// or the parser's message naming the line and the option it cannot take. The file describes the
@@ -25,12 +88,20 @@ pub const TRACE_MAX_EVENTS: usize = 50_000;
 /// simulator refuses as a whole (a platform limit) is refused here too, so the page never holds a
 /// scenario it cannot run.
 pub fn scenario_from_jobfile(text: &str) -> Result<Scenario, String> {
-    let scn = parse_jobfile(text, Scenario::default()).map_err(|e| e.to_string())?;
+    jobfile_with_notices(text).map(|(scn, _)| scn)
+}
+
+/// [`scenario_from_jobfile`] with what reading it noticed (options that change nothing or more
+/// than they seem: the engine's builder notices and `scenario::warnings`), for the page to show.
+pub fn jobfile_with_notices(text: &str) -> Result<(Scenario, Vec<String>), String> {
+    let mut b = ScenarioBuilder::new(Scenario::default());
+    b.jobfile(text).map_err(|e| e.to_string())?;
+    let (scn, notices) = b.finish_with_warnings().map_err(|e| e.to_string())?;
     if scn.jobs.is_empty() && scn.mmc_test.is_none() {
         return Err("the job file has no job section and no job option".to_string());
     }
-    Simulator::new(&scn).map_err(|e| e.to_string())?;
-    Ok(scn)
+    Session::start(&scn).map_err(|e| e.message)?;
+    Ok((scn, notices))
 }
 
 /// The scenario as a fio job file; `mmcsim FILE` runs it again.
@@ -70,9 +141,14 @@ pub fn trace_is_cut(scn: &Scenario) -> bool {
 }
 
 /// The simulated timeline as Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing), at
-/// most [`TRACE_MAX_EVENTS`] events.
+/// most [`TRACE_MAX_EVENTS`] events, in one go (the page uses [`TraceJob`]).
 pub fn trace_json(scn: &Scenario) -> Result<String, String> {
     export::trace_event_json(scn, TRACE_MAX_EVENTS).map_err(|e| e.to_string())
+}
+
+/// The scheduled power cut as `power_cut=` text ("50ms"), or None without one.
+pub fn power_cut_text(scn: &Scenario) -> Option<String> {
+    scn.power_cut_ns.map(format_time_ns)
 }
 
 /// The scenario with the power cut scheduled at `text` (fio time syntax, `50ms`), or without
@@ -160,6 +236,46 @@ pub fn power_cut_explanation(scn: &Scenario, report: &Report) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Issue 10, item 2: the page's trace export runs in frame-sized slices and says how many
+    /// events the file really holds.
+    #[test]
+    fn the_trace_runs_in_slices_and_reports_its_real_event_count() {
+        let scn = mmcsim_engine::scenario::options::parse_args(
+            &[
+                "--numjobs=32",
+                "--iodepth=8",
+                "--ioengine=libaio",
+                "--size=1m",
+            ],
+            Scenario::default(),
+        )
+        .unwrap();
+        let mut job = TraceJob::new(&scn).unwrap();
+        // A fake clock where every chunk seems slow (3 ms): each slice runs one or two chunks.
+        let clock = std::cell::Cell::new(0.0);
+        let now = || {
+            clock.set(clock.get() + 3.0);
+            clock.get()
+        };
+        let mut slices = 0;
+        while !job.slice(now, crate::slicer::FRAME_BUDGET_MS) {
+            slices += 1;
+            assert!(slices < 1_000_000);
+        }
+        assert!(slices > 10, "{slices} slices");
+        let (text, stats) = job.finish().unwrap();
+        assert!(stats.truncated, "this run is longer than the cap");
+        let events = text.matches("\"ph\":").count();
+        assert_eq!(
+            events, stats.events,
+            "the count said is the count in the file"
+        );
+        assert!(stats.events <= TRACE_MAX_EVENTS);
+        let said = trace_summary(&stats);
+        assert!(said.contains(&format!("{} events", stats.events)), "{said}");
+        assert!(said.contains("start of the run only"), "{said}");
+    }
+
     #[test]
     fn jobfile_round_trip_and_errors_name_the_line() {
         let scn = scenario_from_jobfile("[global]\nplatform=unisoc-fua-2022\n[w]\nrw=randwrite\nbs=4k\nsync=1\nfua=0\nsize=1m\n").unwrap();
@@ -172,6 +288,7 @@ mod tests {
     fn power_cut_is_set_and_cleared() {
         let s = with_power_cut(&Scenario::default(), "50ms").unwrap();
         assert_eq!(s.power_cut_ns, Some(50_000_000));
+        assert_eq!(power_cut_text(&s).as_deref(), Some("50ms"));
         assert_eq!(with_power_cut(&s, "").unwrap().power_cut_ns, None);
         assert!(with_power_cut(&s, "soon").is_err());
     }

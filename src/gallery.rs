@@ -1,15 +1,18 @@
 //! The gallery of the seed experiments: one entry per measured patch series
-//! ([`calibration::SERIES`]), its A/B link, a guided walk-through, and the authors' table
+//! ([`SERIES`]), its A/B link, a guided walk-through, and the authors' table
 //! recomputed by the engine a slice of events at a time.
 //!
 //! Plain logic, no browser code (the page in `gallery_view.rs` owns the frames), so it builds
 //! natively and the browser tests drive it directly. Like [`crate::engine_bridge`] it only calls
-//! the engine's public API: `calibration`, `scenario::url`, `Simulator`.
+//! the engine's public API (`calibration`, `scenario::url`); its runs are
+//! [`crate::session::Session`]s.
 
 use mmcsim_engine::calibration::{authors_size, Case, Series, CASES, SERIES};
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::url::encode_query;
-use mmcsim_engine::{Scenario, ScenarioError, Simulator};
+use mmcsim_engine::Scenario;
+
+use crate::session::{RunError, Session};
 
 /// Bytes per job the gallery runs for the series the authors ran at 512 MiB per job: 20 jobs x
 /// 512 MiB of 4 KiB requests is 2.6 million requests per column, minutes of a phone's battery in a
@@ -246,13 +249,13 @@ impl Row {
 }
 
 /// The authors' table of a series, recomputed one budgeted slice at a time: each case's two
-/// columns run in turn (A, then B) with their own `Simulator`.
+/// columns run in turn (A, then B), each in a session of its own.
 pub struct TableRun {
     size: u64,
     rows: Vec<Row>,
     /// (row, column B?) of the run in progress.
     cursor: usize,
-    sim: Option<(Scenario, Simulator)>,
+    sim: Option<(Scenario, Session)>,
 }
 
 impl TableRun {
@@ -291,7 +294,7 @@ impl TableRun {
 
     /// Runs at most `max_events` events of the column in progress (starting it if needed) and
     /// records its figure when it ends. True when the whole table is done.
-    pub fn step(&mut self, max_events: u64) -> Result<bool, ScenarioError> {
+    pub fn step(&mut self, max_events: u64) -> Result<bool, RunError> {
         if self.is_done() {
             return Ok(true);
         }
@@ -299,7 +302,7 @@ impl TableRun {
         let case = self.rows[row].case;
         if self.sim.is_none() {
             let scn = case.scenario(b, self.size);
-            let sim = Simulator::new(&scn)?;
+            let sim = Session::start(&scn)?;
             self.sim = Some((scn, sim));
         }
         let (scn, sim) = self.sim.as_mut().expect("started above");

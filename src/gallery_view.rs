@@ -11,30 +11,23 @@ use mmcsim_engine::explain::{layer_info, Layer};
 use mmcsim_engine::{MmcPath, Scenario};
 use yew::prelude::*;
 
+use crate::command::WatchAction;
 use crate::gallery::{self, case_pair, entries, Entry, StepAction, TableRun};
-use crate::slicer::Slicer;
+use crate::slicer::{now_ms, Slicer};
 
 /// Wall-clock budget of the table's slice per frame, ms: less than a run's, so a run and the
 /// table can share a frame.
 const TABLE_BUDGET_MS: f64 = 5.0;
 
-/// Which walk-through actions the page can do besides loading and running (the time controls
-/// and the pipeline view's highlight, when the page has them).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Wiring {
-    pub play: bool,
-    pub pause: bool,
-    pub highlight: bool,
-}
-
 #[derive(Properties, PartialEq)]
 pub struct GalleryPanelProps {
     /// A scenario to load: (A, Some(B)) opens an A/B pair, (scenario, None) one scenario.
     pub on_open: Callback<(Scenario, Option<Scenario>)>,
-    /// Walk-through actions for the page: `Play`, `Pause`, `Highlight`, `RunToEnd`.
+    /// Walk-through actions for the page: `RunToEnd`, `PlugAt`.
     pub on_action: Callback<StepAction>,
-    #[prop_or_default]
-    pub wiring: Wiring,
+    /// Walk-through steps on "Watch the pipeline" (play at a speed, pause, point at a layer),
+    /// as the commands the page hands to its `command` prop.
+    pub on_watch: Callback<WatchAction>,
 }
 
 pub enum Msg {
@@ -54,13 +47,6 @@ pub struct GalleryPanel {
     slicer: Slicer,
     frame: Option<AnimationFrame>,
     table_ref: NodeRef,
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
 }
 
 fn layer_name(layer: Layer) -> &'static str {
@@ -91,7 +77,7 @@ impl GalleryPanel {
         }));
     }
 
-    fn steps(entry: &Entry, wiring: Wiring) -> Rc<Vec<WalkStep>> {
+    fn steps(entry: &Entry) -> Rc<Vec<WalkStep>> {
         let cols = entry.series.columns;
         Rc::new(
             entry
@@ -102,11 +88,9 @@ impl GalleryPanel {
                     button: match s.action {
                         StepAction::Load(false) => Some(format!("Load A ({})", cols.0)),
                         StepAction::Load(true) => Some(format!("Load B ({})", cols.1)),
-                        StepAction::Play(speed) => wiring.play.then(|| format!("Play at {speed}")),
-                        StepAction::Pause => wiring.pause.then(|| "Pause".to_string()),
-                        StepAction::Highlight(l) => {
-                            wiring.highlight.then(|| format!("Show: {}", layer_name(l)))
-                        }
+                        StepAction::Play(speed) => Some(format!("Play at {speed}")),
+                        StepAction::Pause => Some("Pause".to_string()),
+                        StepAction::Highlight(l) => Some(format!("Show: {}", layer_name(l))),
                         StepAction::RunToEnd => Some("Run to the end".to_string()),
                         StepAction::PlugAt(t) => Some(format!("Pull the plug at {t}")),
                         StepAction::Compare => {
@@ -198,7 +182,10 @@ impl Component for GalleryPanel {
                             el.scroll_into_view();
                         }
                     }
-                    other => ctx.props().on_action.emit(other),
+                    other => match other.watch_action() {
+                        Some(command) => ctx.props().on_watch.emit(command),
+                        None => ctx.props().on_action.emit(other),
+                    },
                 }
                 false
             }
@@ -267,7 +254,7 @@ impl GalleryPanel {
                 <div class="gallery-columns">
                     <div class="gallery-walk">
                         <h4>{ "Walk-through" }</h4>
-                        <Stepper key={s.platform} steps={Self::steps(e, ctx.props().wiring)} on_action={link.callback(Msg::Step)} />
+                        <Stepper key={s.platform} steps={Self::steps(e)} on_action={link.callback(Msg::Step)} />
                     </div>
                     <div class="gallery-results" ref={self.table_ref.clone()}>
                         <h4>{ "The authors' table, simulated" }

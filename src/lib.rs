@@ -3,29 +3,47 @@
 //! The eMMC block I/O path simulator in the browser: a Yew app that edits a scenario with the
 //! engine's own option parser, runs `mmcsim_engine::Simulator` in budgeted slices inside
 //! `requestAnimationFrame`, and shows progress, live throughput and the final report. The
-//! visual components are in the `mmcsim-components` crate; this crate holds the page, the
-//! run loop and every call into the engine ([`engine_bridge`]).
+//! visual components are in the `mmcsim-components` crate; this crate holds the page and the
+//! run loops.
 //!
-//! The browser parts only build for `wasm32`, so a native build of the workspace skips them.
+//! The plain modules hold no browser code and are tested natively: [`session`] (the one
+//! wrapper around `Simulator`: every simulation the app runs is built and stepped there),
+//! [`clock`] and [`frames`] (the watch view's lockstep clock and frame bookkeeping),
+//! [`command`] (what the watch view is asked to do), [`engine_bridge`] (options, links,
+//! calibration), [`live`], [`gallery`], [`exports`], [`slicer`]. The browser parts only build
+//! for `wasm32`, so a native build of the workspace skips them.
 
+pub mod clock;
+pub mod command;
 pub mod engine_bridge;
 pub mod exports;
+pub mod frames;
 pub mod gallery;
 pub mod live;
+pub mod replay;
+pub mod session;
 pub mod slicer;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+pub mod board_view;
+#[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]
 pub mod gallery_view;
 #[cfg(target_arch = "wasm32")]
+mod keys;
+#[cfg(target_arch = "wasm32")]
 pub mod panic;
+#[cfg(target_arch = "wasm32")]
+pub mod sides;
+#[cfg(target_arch = "wasm32")]
+pub mod sweep_view;
 #[cfg(target_arch = "wasm32")]
 pub mod tools;
 #[cfg(target_arch = "wasm32")]
-mod walk;
+pub mod trace_view;
 #[cfg(target_arch = "wasm32")]
 pub mod watch;
 

@@ -54,3 +54,13 @@ impl Slicer {
         }
     }
 }
+
+/// The page's wall clock, ms (`performance.now()`; 0 where there is none). The one clock the
+/// app's budgets and frame figures read; the engine itself has none.
+#[cfg(target_arch = "wasm32")]
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}

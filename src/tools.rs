@@ -8,13 +8,64 @@ use std::rc::Rc;
 
 use mmcsim_components::{ExportKind, ExportsBar, JobFilePanel, PlugPanel, PowerCutView, ShareBox};
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::scenario::units::format_time_ns;
-use mmcsim_engine::scenario::url::encode_query;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
 use crate::download;
+use crate::engine_bridge as bridge;
 use crate::exports;
+
+/// Downloads `text` as `name` and says so (or why not).
+fn saved(name: &str, text: &str, mime: &str) -> String {
+    match download::download_text(name, mime, text) {
+        Ok(()) => format!("Saved {name} ({}).", size_text(text.len())),
+        Err(e) => format!("Could not save {name}: {e}"),
+    }
+}
+
+/// `performance.now()`, ms.
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Runs a trace export a frame's slice at a time (at most `FRAME_BUDGET_MS` of each frame, the
+/// page stays responsive), saying how far it is, then saves it and says what it holds.
+fn pump_trace(
+    mut job: exports::TraceJob,
+    scn: Scenario,
+    status: UseStateHandle<AttrValue>,
+    busy: UseStateHandle<bool>,
+) {
+    gloo::timers::callback::Timeout::new(0, move || {
+        if !job.slice(now_ms, crate::slicer::FRAME_BUDGET_MS) {
+            status.set(
+                format!(
+                    "Building the trace… {:.0} % of the run, {} events so far (at most {}).",
+                    job.progress() * 100.0,
+                    job.events(),
+                    exports::TRACE_MAX_EVENTS
+                )
+                .into(),
+            );
+            return pump_trace(job, scn, status, busy);
+        }
+        let msg = match job.finish() {
+            Ok((text, stats)) => {
+                let name = exports::file_name(&scn, "trace.json");
+                let mut m = saved(&name, &text, "application/json");
+                m.push_str(" Open it in ui.perfetto.dev or chrome://tracing: ");
+                m.push_str(&exports::trace_summary(&stats));
+                m
+            }
+            Err(e) => format!("Could not build the trace: {e}"),
+        };
+        status.set(msg.into());
+        busy.set(false);
+    })
+    .forget();
+}
 
 /// The page's address without its query ("http://host/path").
 fn page_base() -> String {
@@ -32,7 +83,7 @@ fn page_base() -> String {
 
 /// The full link of a scenario (and its B side).
 pub fn share_url(a: &Scenario, b: Option<&Scenario>) -> String {
-    format!("{}?{}", page_base(), encode_query(a, b))
+    format!("{}?{}", page_base(), bridge::url_query_ab(a, b))
 }
 
 #[derive(Properties, PartialEq)]
@@ -94,21 +145,24 @@ pub fn scenario_tools(props: &ScenarioToolsProps) -> Html {
         let job_error = job_error.clone();
         let job_status = job_status.clone();
         Rc::new(
-            move |text: String, from: String| match exports::scenario_from_jobfile(&text) {
-                Ok(scn) => {
+            move |text: String, from: String| match exports::jobfile_with_notices(&text) {
+                Ok((scn, notices)) => {
                     let jobs: u32 = scn.jobs.iter().map(|j| j.numjobs).sum();
+                    let from = mmcsim_engine::scenario::clip(&from);
                     job_error.set(None);
-                    job_status.set(
-                        format!(
-                            "Loaded {from}: {} section(s), {jobs} job(s) on {}.",
-                            scn.jobs.len(),
-                            scn.platform
-                        )
-                        .into(),
+                    let mut text = format!(
+                        "Loaded {from}: {} section(s), {jobs} job(s) on {}.",
+                        scn.jobs.len(),
+                        scn.platform
                     );
+                    for n in &notices {
+                        text.push_str(&format!(" Warning: {n}."));
+                    }
+                    job_status.set(text.into());
                     on_scenario.emit(scn);
                 }
                 Err(e) => {
+                    let from = mmcsim_engine::scenario::clip(&from);
                     job_status.set(AttrValue::default());
                     job_error.set(Some(
                         format!("{from}: {e}. The scenario is unchanged.").into(),
@@ -160,19 +214,14 @@ pub fn scenario_tools(props: &ScenarioToolsProps) -> Html {
                     }
                 }
                 Err(e) => {
-                    let kept = scn
-                        .power_cut_ns
-                        .map(format_time_ns)
-                        .unwrap_or_else(|| "no power cut".to_string());
+                    let kept =
+                        exports::power_cut_text(&scn).unwrap_or_else(|| "no power cut".to_string());
                     plug_error.set(Some(format!("{e} (kept {kept})").into()));
                 }
             },
         )
     };
-    let scheduled: AttrValue = props
-        .scenario
-        .power_cut_ns
-        .map(format_time_ns)
+    let scheduled: AttrValue = exports::power_cut_text(&props.scenario)
         .unwrap_or_default()
         .into();
 
@@ -182,7 +231,7 @@ pub fn scenario_tools(props: &ScenarioToolsProps) -> Html {
             if let (Some(b), true) = (&props.b, props.show_b_link) {
                 <p class="b-link">
                     { "This link compares two scenarios; the page runs A. " }
-                    <a id="b-link" href={format!("?{}", encode_query(b, None))}>{ "Open B as its own scenario" }</a>
+                    <a id="b-link" href={format!("?{}", bridge::url_query(b))}>{ "Open B as its own scenario" }</a>
                 </p>
             }
             <h3 class="tools-title">{ "Power loss" }</h3>
@@ -216,12 +265,6 @@ pub fn result_tools(props: &ResultToolsProps) -> Html {
         let status = status.clone();
         let busy = busy.clone();
         Callback::from(move |kind: ExportKind| {
-            let saved = |name: &str, text: &str, mime: &str| match download::download_text(
-                name, mime, text,
-            ) {
-                Ok(()) => format!("Saved {name} ({}).", size_text(text.len())),
-                Err(e) => format!("Could not save {name}: {e}"),
-            };
             match kind {
                 ExportKind::FioJson => {
                     let text = exports::fio_json(&scn, &report);
@@ -252,8 +295,7 @@ pub fn result_tools(props: &ResultToolsProps) -> Html {
                     }
                 }
                 ExportKind::Trace => {
-                    // The export runs its own simulation in one call: say so first, then run it
-                    // once the message is on screen.
+                    // The export runs its own simulation, a frame's slice at a time.
                     let cut = exports::trace_is_cut(&scn);
                     status.set(
                         format!(
@@ -270,27 +312,13 @@ pub fn result_tools(props: &ResultToolsProps) -> Html {
                         .into(),
                     );
                     busy.set(true);
-                    let (scn, status, busy) = (scn.clone(), status.clone(), busy.clone());
-                    gloo::timers::callback::Timeout::new(40, move || {
-                        let msg = match exports::trace_json(&scn) {
-                            Ok(text) => {
-                                let name = exports::file_name(&scn, "trace.json");
-                                let mut m = saved(&name, &text, "application/json");
-                                m.push_str(" Open it in ui.perfetto.dev or chrome://tracing.");
-                                if text.contains("\"truncated\":true") {
-                                    m.push_str(&format!(
-                                        " It covers the first {} events of the run.",
-                                        exports::TRACE_MAX_EVENTS
-                                    ));
-                                }
-                                m
-                            }
-                            Err(e) => format!("Could not build the trace: {e}"),
-                        };
-                        status.set(msg.into());
-                        busy.set(false);
-                    })
-                    .forget();
+                    match exports::TraceJob::new(&scn) {
+                        Ok(job) => pump_trace(job, (*scn).clone(), status.clone(), busy.clone()),
+                        Err(e) => {
+                            status.set(format!("Could not build the trace: {e}").into());
+                            busy.set(false);
+                        }
+                    }
                 }
             }
         })

@@ -3,11 +3,15 @@
 
 use mmcsim_engine::scenario::options::split_arg;
 
-/// `--output-format=`.
+/// `--output-format=`: one or more of these, comma-separated, printed in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Normal,
     Json,
+    /// JSON with each completion-latency histogram's bins.
+    JsonPlus,
+    /// Sweeps only: one line per point.
+    Csv,
 }
 
 /// What the command line asks for.
@@ -17,7 +21,10 @@ pub struct Cli {
     pub version: bool,
     pub list_platforms: bool,
     pub calibration: bool,
+    /// The first `--output-format` given (what a sweep prints).
     pub format: Format,
+    /// Every `--output-format` given, in order (a run prints each).
+    pub formats: Vec<Format>,
     /// `--output=FILE`: write the report there instead of stdout.
     pub output: Option<String>,
     /// `--write_trace=FILE`: the timeline as Chrome trace-event JSON (Perfetto).
@@ -28,6 +35,16 @@ pub struct Cli {
     pub write_csv: Option<String>,
     /// `--write_jobfile=FILE`: the scenario as a fio job file.
     pub write_jobfile: Option<String>,
+    /// `--write_platform=FILE`: the effective platform as a platform file (TOML).
+    pub write_platform: Option<String>,
+    /// `--platform_file=FILE`: a platform file to start from (before the fio options).
+    pub platform_file: Option<String>,
+    /// `--sweep=KEY=VALUES`, at most two: run every point.
+    pub sweeps: Vec<String>,
+    /// `--shard=I/N`: run only slice I (1-based) of N of the sweep's points.
+    pub shard: Option<(usize, usize)>,
+    /// `--merge`: the arguments are sweep JSON outputs (of shards) to join.
+    pub merge: bool,
     /// fio options for the scenario, in order.
     pub fio_args: Vec<String>,
     /// Job files, in order.
@@ -49,11 +66,17 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         list_platforms: false,
         calibration: false,
         format: Format::Normal,
+        formats: vec![Format::Normal],
         output: None,
         write_trace: None,
         trace_max_events: mmcsim_engine::export::DEFAULT_MAX_TRACE_EVENTS,
         write_csv: None,
         write_jobfile: None,
+        write_platform: None,
+        platform_file: None,
+        sweeps: Vec::new(),
+        shard: None,
+        merge: false,
         fio_args: Vec::new(),
         job_files: Vec::new(),
     };
@@ -69,31 +92,102 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             "list-platforms" => cli.list_platforms = true,
             "calibration" => cli.calibration = true,
             "output-format" => {
-                cli.format = match value(key, v)? {
-                    "normal" => Format::Normal,
-                    "json" => Format::Json,
-                    other => {
-                        return Err(format!(
-                            "{}: '{}' is not an output format; accepted: normal, json",
-                            key, other
-                        ))
+                let mut formats = Vec::new();
+                for f in value(key, v)?.split(',') {
+                    let f = match f.trim() {
+                        "normal" => Format::Normal,
+                        "json" => Format::Json,
+                        "json+" => Format::JsonPlus,
+                        "csv" => Format::Csv,
+                        other => {
+                            return Err(format!(
+                                "{}: '{}' is not an output format; accepted: normal, json, json+, csv (comma-separated)",
+                                key, other
+                            ))
+                        }
+                    };
+                    if !formats.contains(&f) {
+                        formats.push(f);
                     }
                 }
+                // fio prints json+ in place of json when both are asked for.
+                if formats.contains(&Format::JsonPlus) {
+                    formats.retain(|f| *f != Format::Json);
+                }
+                cli.format = formats[0];
+                cli.formats = formats;
             }
             "output" => cli.output = Some(value(key, v)?.to_string()),
             "write-trace" => cli.write_trace = Some(value(key, v)?.to_string()),
             "write-csv" => cli.write_csv = Some(value(key, v)?.to_string()),
             "write-jobfile" => cli.write_jobfile = Some(value(key, v)?.to_string()),
+            "write-platform" => cli.write_platform = Some(value(key, v)?.to_string()),
+            "platform-file" => cli.platform_file = Some(value(key, v)?.to_string()),
+            "sweep" => {
+                if cli.sweeps.len() == 2 {
+                    return Err(format!("{}: at most two sweep dimensions", key));
+                }
+                cli.sweeps.push(value(key, v)?.to_string())
+            }
+            "shard" => cli.shard = Some(parse_shard(key, value(key, v)?)?),
+            "merge" => cli.merge = true,
             "trace-max-events" => {
                 let v = value(key, v)?;
-                let n = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000_000)
+                let max = mmcsim_engine::export::MAX_TRACE_EVENTS as u64;
+                let n = mmcsim_engine::scenario::units::parse_uint(v, 1, max)
                     .map_err(|e| format!("{}: {}", key, e))?;
                 cli.trace_max_events = n as usize;
             }
             _ => cli.fio_args.push(arg.clone()),
         }
     }
+    // Two outputs into one file would clobber each other.
+    let outputs = [
+        ("output", &cli.output),
+        ("write_trace", &cli.write_trace),
+        ("write_csv", &cli.write_csv),
+        ("write_jobfile", &cli.write_jobfile),
+        ("write_platform", &cli.write_platform),
+    ];
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        for (b, pb) in &outputs[i + 1..] {
+            if let (Some(pa), Some(pb)) = (pa, pb) {
+                if same_file(pa, pb) {
+                    return Err(format!(
+                        "{b}: '{pb}' is also the file of --{a}; give each output its own file"
+                    ));
+                }
+            }
+        }
+    }
     Ok(cli)
+}
+
+/// Two paths name the same file (the same text, or the same file once both exist).
+fn same_file(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `I/N` with 1 <= I <= N.
+fn parse_shard(key: &str, v: &str) -> Result<(usize, usize), String> {
+    let bad = || {
+        format!(
+            "{}: '{}' is not a shard; accepted: I/N with 1 <= I <= N, e.g. 2/8",
+            key, v
+        )
+    };
+    let (i, n) = v.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 /// The `--size=` among the fio options, for `--calibration`.
@@ -128,13 +222,18 @@ mod tests {
             "--name=a",
         ]))
         .unwrap();
-        assert_eq!(c.format, Format::Json);
+        assert_eq!(
+            (c.format, &c.formats[..]),
+            (Format::Json, &[Format::Json][..])
+        );
         assert_eq!(c.output.as_deref(), Some("x.json"));
         assert_eq!(c.fio_args, s(&["--bs=4k", "--name=a"]));
         assert_eq!(c.job_files, s(&["jobs.fio"]));
+        let p = parse(&s(&["--output-format=normal,json,json+"])).unwrap();
+        assert_eq!(p.formats, [Format::Normal, Format::JsonPlus]);
         assert!(parse(&s(&["--output-format=xml"]))
             .unwrap_err()
-            .contains("accepted: normal, json"));
+            .contains("accepted: normal, json, json+, csv"));
         assert!(parse(&s(&["--output="])).is_err());
         assert_eq!(size_override(&s(&["--size=64m"])), Ok(Some(64 << 20)));
         let c = parse(&s(&[

@@ -1,4 +1,4 @@
-//! `--calibration`: every measured case of shared/calibration/measurements.toml, simulated and
+//! `--calibration`: every measured case of engine/data/measurements.toml, simulated and
 //! compared with the authors' figure.
 
 use std::fmt::Write;

@@ -1,21 +1,27 @@
 //! `--help` and `--list-platforms`.
 
-use mmcsim_engine::scenario::options::{OptionKind, OPTIONS};
+use mmcsim_engine::scenario::board::{accepted_with_unit, params, preset_text, Part};
+use mmcsim_engine::scenario::options::{split_arg, OptionKind, OPTIONS};
 use std::fmt::Write;
 
-/// Usage text, with the option table of the engine's scenario parser.
-pub fn usage() -> String {
+/// Usage text, with the option table of the engine's scenario parser; the board parameters
+/// show the value of the preset `fio_args` name (`--platform=`), or the default preset's.
+pub fn usage(fio_args: &[String]) -> String {
     let mut out = String::from(
         "mmcsim: fio command lines and job files against a model of the Linux eMMC block I/O path\n\
          \n\
          usage: mmcsim [OPTIONS] [JOBFILE...]\n\
+         \x20      mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_runtime=TIME] [--max_iters=N]\n\
+         \x20                 [--write_platform=OUT] RESULTS.json...\n\
+         \x20        fits board parameters (default: completion_us, nand_read_us, card_write_busy_us,\n\
+         \x20        bus_mb_s, nand_program_mb_s, reliable_write_us) to fio --output-format=json results\n\
          \n\
          Options are fio's, written --name=value or -name=value (a flag may be bare: --group_reporting).\n\
          Options before the first --name are global; each --name=X starts a job that inherits them.\n\
          Job files are fio job files ([global] and [job] sections); command-line options act as their globals.\n\
          \n\
          mmcsim options:\n\
-         \x20 --output-format=normal|json  fio's normal or JSON output (default normal)\n\
+         \x20 --output-format=normal,json,json+  fio's outputs, comma-separated (default normal)\n\
          \x20 --output=FILE                write the output to FILE\n\
          \x20 --write_trace=FILE           the simulated timeline as Chrome trace-event JSON (open it in\n\
          \x20                              ui.perfetto.dev or chrome://tracing): requests per job, tags, bus\n\
@@ -44,6 +50,33 @@ pub fn usage() -> String {
         let _ = writeln!(out, "\n{}:", title);
         for o in OPTIONS.iter().filter(|o| kinds.contains(&o.kind)) {
             let _ = writeln!(out, "  {:<16} {:<40} {}", o.name, o.accepted, o.help);
+        }
+    }
+    let preset = fio_args
+        .iter()
+        .filter_map(|a| match split_arg(a) {
+            Ok(("platform", Some(v))) => mmcsim_engine::platform::by_name(v),
+            _ => None,
+        })
+        .next_back()
+        .unwrap_or(mmcsim_engine::PLATFORMS[0]);
+    let _ = writeln!(
+        out,
+        "\nboard parameters (default: the preset's; values shown for {}, see --platform=):",
+        preset.name
+    );
+    for part in Part::ALL {
+        let _ = writeln!(out, "  {}:", part.title());
+        for (row, p) in params().filter(|(_, p)| p.part == part) {
+            let _ = writeln!(
+                out,
+                "  {:<22} {:>8} {:<4} {:<22} {}",
+                row.name,
+                preset_text(preset, &p),
+                p.unit.label(),
+                accepted_with_unit(row, &p),
+                row.help
+            );
         }
     }
     out

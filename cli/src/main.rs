@@ -5,34 +5,95 @@
 mod args;
 mod calibration;
 mod exports;
+mod fit;
 mod help;
+mod logs;
 mod normal;
 mod num2str;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
 use args::{Cli, Format};
+use mmcsim_engine::scenario::jobfile::JobFileEnv;
 use mmcsim_engine::scenario::options::ScenarioBuilder;
 use mmcsim_engine::Scenario;
 use std::io::Write;
 
 /// Reads the fio options, then the job files, into one scenario (fio parses its command line
-/// before its job files, so command-line options are globals for every job file).
-fn scenario(cli: &Cli) -> Result<Scenario, String> {
-    let mut b = ScenarioBuilder::new(Scenario::default());
+/// before its job files, so command-line options are globals for every job file). `include`
+/// files are read next to the job file, `${VAR}` from the environment, and the traces named by
+/// `read_iolog=` next to the job file or from the working directory. The options that change
+/// nothing in the model are listed once on stderr; the warnings about options without effect
+/// come back with the scenario.
+fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
+    let mut base = Scenario::default();
+    if let Some(path) = &cli.platform_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("platform_file '{}': {}", path, e))?;
+        mmcsim_engine::scenario::board_file::apply_toml(&mut base, path, &text)
+            .map_err(|e| e.to_string())?;
+    }
+    let mut b = ScenarioBuilder::new(base);
     b.args(&cli.fio_args).map_err(|e| e.to_string())?;
+    let mut dirs = vec![std::path::PathBuf::from(".")];
     for path in &cli.job_files {
         let text =
             std::fs::read_to_string(path).map_err(|e| format!("job file '{}': {}", path, e))?;
-        b.jobfile(&text).map_err(|e| format!("{}: {}", path, e))?;
+        let dir = std::path::Path::new(path)
+            .parent()
+            .map(|d| d.to_path_buf())
+            .unwrap_or_default();
+        let include =
+            |name: &str| std::fs::read_to_string(resolve(&dir, name)).map_err(|e| e.to_string());
+        let var = |name: &str| std::env::var(name).ok();
+        let env = JobFileEnv {
+            include: &include,
+            var: &var,
+        };
+        b.jobfile_in(&text, &env)
+            .map_err(|e| format!("{}: {}", path, e))?;
+        dirs.insert(0, dir);
     }
-    b.finish().map_err(|e| e.to_string())
+    for name in b.iolog_names() {
+        let path = dirs
+            .iter()
+            .map(|d| resolve(d, &name))
+            .find(|p| p.exists())
+            .unwrap_or_else(|| std::path::PathBuf::from(&name));
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("read_iolog '{}': {}", name, e))?;
+        let log = mmcsim_engine::scenario::iolog::parse(&name, &text).map_err(|e| e.to_string())?;
+        if log.skipped_trims > 0 {
+            eprintln!(
+                "mmcsim: read_iolog '{}': {} trims/discards left out (the card model has no erase)",
+                name, log.skipped_trims
+            );
+        }
+        b.attach_iolog(log);
+    }
+    if let Some(notes) = b.notes_text() {
+        for line in notes.lines() {
+            eprintln!("mmcsim: {}", line);
+        }
+    }
+    b.finish_with_warnings().map_err(|e| e.to_string())
+}
+
+/// `name` as written, or relative to `dir` when it is a relative path.
+fn resolve(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let p = std::path::Path::new(name);
+    if p.is_absolute() || dir.as_os_str().is_empty() {
+        p.to_path_buf()
+    } else {
+        dir.join(p)
+    }
 }
 
 /// Everything the command asks for, as the text to print.
 fn run(cli: &Cli) -> Result<String, String> {
     if cli.help {
-        return Ok(help::usage());
+        return Ok(help::usage(&cli.fio_args));
     }
     if cli.version {
         return Ok(format!("mmcsim-{}\n", env!("CARGO_PKG_VERSION")));
@@ -44,16 +105,114 @@ fn run(cli: &Cli) -> Result<String, String> {
         let rows = calibration::run(args::size_override(&cli.fio_args)?)?;
         return Ok(calibration::render(&rows));
     }
-    let scn = scenario(cli)?;
+    if cli.merge {
+        let files = cli
+            .job_files
+            .iter()
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .map(|t| (p.clone(), t))
+                    .map_err(|e| format!("merge '{}': {}", p, e))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(sweep::render(&sweep::merge(&files)?, cli.format));
+    }
+    let (scn, warnings) = scenario(cli)?;
+    for w in warnings {
+        let w = mmcsim_engine::scenario::bounded_message(w);
+        let _ = writeln!(std::io::stderr(), "mmcsim: warning: {w}");
+    }
+    if let Some(path) = &cli.write_platform {
+        let text = mmcsim_engine::scenario::board_file::to_toml(&scn).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
+    }
+    if !cli.sweeps.is_empty() {
+        let dims = cli
+            .sweeps
+            .iter()
+            .map(|s| sweep::parse_dim(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(sweep::render(
+            &sweep::run(&scn, dims, cli.shard)?,
+            cli.format,
+        ));
+    }
+    if cli.shard.is_some() {
+        return Err("shard: only with --sweep".to_string());
+    }
+    if cli.formats.contains(&Format::Csv) {
+        return Err(
+            "output-format: csv is for sweeps (--sweep); accepted: normal, json".to_string(),
+        );
+    }
     let mut sim = mmcsim_engine::Simulator::new(&scn).map_err(|e| e.to_string())?;
     exports::before_run(cli, &scn)?;
     sim.run_to_end();
     let report = sim.report();
     exports::after_run(cli, &sim)?;
-    Ok(match cli.format {
-        Format::Normal => normal::render(&scn, &report),
-        Format::Json => mmcsim_engine::export::fio_json(&scn, &report),
-    })
+    logs::write(&scn, &sim)?;
+    let mut out = String::new();
+    for f in &cli.formats {
+        out.push_str(&match f {
+            Format::Normal => normal::render(&scn, &report),
+            Format::Json => mmcsim_engine::export::fio_json(&scn, &report),
+            Format::JsonPlus => mmcsim_engine::export::fio_json_plus(&scn, &report),
+            Format::Csv => unreachable!("refused above"),
+        });
+    }
+    Ok(out)
+}
+
+/// `mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_runtime=TIME] [--max_iters=N]
+/// [--write_platform=OUT] RESULTS...`: the fit's report.
+fn run_fit(argv: &[String]) -> Result<String, String> {
+    let (mut platform, mut names, mut runtime, mut iters, mut out) =
+        (None, Vec::new(), None, 300, None);
+    let mut files = Vec::new();
+    for a in argv {
+        if !a.starts_with('-') {
+            files.push(a.clone());
+            continue;
+        }
+        let (k, v) = mmcsim_engine::scenario::options::split_arg(a).map_err(|e| e.to_string())?;
+        let v = v
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| format!("{k}: needs a value"))?;
+        match k.replace('-', "_").as_str() {
+            "platform" => platform = Some(v.to_string()),
+            "fit" => names.extend(v.split(',').map(|s| s.trim().to_string())),
+            "fit_runtime" => {
+                let ns = mmcsim_engine::scenario::units::parse_time_ns(v).map_err(|e| format!("{k}: {e}"))?;
+                if ns == 0 || ns > 600_000_000_000 {
+                    return Err(format!("{k}: '{v}' is out of range; accepted: a time above 0 up to 600s, e.g. 250ms"));
+                }
+                runtime = Some(ns)
+            }
+            "max_iters" => {
+                iters = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000).map_err(|e| format!("{k}: {e}"))?
+            }
+            "write_platform" => out = Some(v.to_string()),
+            _ => {
+                return Err(format!(
+                    "{k}: not a fit option; accepted: --platform=, --fit=, --fit_runtime=, --max_iters=, --write_platform="
+                ))
+            }
+        }
+    }
+    let cases = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("results '{f}': {e}"))?;
+            fit::read_case(f, &text, runtime)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let result = fit::fit(&cases, platform.as_deref(), &names, iters)?;
+    if let Some(path) = out {
+        let text = mmcsim_engine::scenario::board_file::to_toml(&result.board)
+            .map_err(|e| e.to_string())?;
+        std::fs::write(&path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
+    }
+    Ok(fit::render(&result, &cases))
 }
 
 fn main() {
@@ -61,6 +220,16 @@ fn main() {
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    if argv.first().map(String::as_str) == Some("fit") {
+        match run_fit(&argv[1..]) {
+            Ok(text) => print!("{text}"),
+            Err(msg) => {
+                let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg.replace('\n', " "));
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     let result = args::parse(&argv).and_then(|cli| {
         let text = run(&cli)?;
         match &cli.output {
@@ -79,7 +248,9 @@ fn main() {
         }
     });
     if let Err(msg) = result {
-        let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg.replace('\n', " "));
+        // One short line whatever the input: echoed keys, values and paths are cut.
+        let msg = mmcsim_engine::scenario::bounded_message(msg);
+        let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg);
         std::process::exit(2);
     }
 }

@@ -15,9 +15,13 @@ pub fn render(scn: &Scenario, rep: &Report) -> String {
         job_block(&mut out, &b, scn.mmc_test.is_some());
     }
     sim_lines(&mut out, rep);
-    let _ = writeln!(out, "\nRun status group 0 (all jobs):");
-    group_line(&mut out, "   READ", rep.jobs.iter().map(|j| &j.read));
-    group_line(&mut out, "  WRITE", rep.jobs.iter().map(|j| &j.write));
+    // fio's show_run_stats: one "Run status group" per reporting group.
+    for g in rep.groups() {
+        let _ = writeln!(out, "\nRun status group {g} (all jobs):");
+        let jobs = || rep.jobs.iter().filter(move |j| j.groupid == g);
+        group_line(&mut out, "   READ", jobs().map(|j| &j.read));
+        group_line(&mut out, "  WRITE", jobs().map(|j| &j.write));
+    }
     out
 }
 
@@ -25,8 +29,8 @@ fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
     let err = if b.job.errors > 0 { 5 } else { 0 };
     let _ = writeln!(
         out,
-        "{}: (groupid=0, jobs={}): err={:2}: pid=0: (simulated)",
-        b.job.name, b.clones, err
+        "{}: (groupid={}, jobs={}): err={:2}: pid=0: (simulated)",
+        b.job.name, b.job.groupid, b.clones, err
     );
     for (name, d) in [("read", &b.job.read), ("write", &b.job.write)] {
         if d.total_ios == 0 {
@@ -216,6 +220,20 @@ fn sim_lines(out: &mut String, rep: &Report) {
             .collect();
         let _ = writeln!(out, "  stages (usec/request): {}", parts.join(", "));
     }
+    if s.split_ios > 0 {
+        let _ = writeln!(
+            out,
+            "  block layer: split_ios={} into requests={} (bio_split_to_limits)",
+            s.split_ios, s.split_requests
+        );
+    }
+    if s.io_budget_reached {
+        let _ = writeln!(
+            out,
+            "  note: the run stopped issuing at the I/O budget of {} I/Os, before its runtime was over",
+            mmcsim_engine::scenario::check::MAX_TOTAL_IOS
+        );
+    }
     if s.crc_errors > 0 {
         let errors: u64 = rep.jobs.iter().map(|j| j.errors).sum();
         let _ = writeln!(
@@ -256,8 +274,9 @@ fn power_cut_lines(out: &mut String, p: &mmcsim_engine::PowerCutReport) {
             off / 512
         );
     }
-    if p.lost_ranges.len() > 8 {
-        let _ = writeln!(out, "      ... {} more", p.lost_ranges.len() - 8);
+    let total = p.lost_ranges_total.max(p.lost_ranges.len() as u64);
+    if total > 8 {
+        let _ = writeln!(out, "      ... {} more", total - 8);
     }
 }
 

@@ -26,6 +26,7 @@ pub fn sample(scn: &Scenario) -> Report {
             jobs.push(JobReport {
                 name: j.name.clone(),
                 index: i,
+                groupid: 0,
                 read: dir(1000, j.bs, 8_437_000_000, 1_200_000),
                 write: DirStats::default(),
                 flushes: 0,

@@ -30,7 +30,7 @@ fn bad(args: &[&str], expect: &str) {
 fn bad_input_is_one_line_and_status_2() {
     bad(
         &["--ioengine=mmap"],
-        "mmcsim: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring",
+        "mmcsim: ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync,",
     );
     bad(&["--iodeth=4"], "did you mean 'iodepth'?");
     bad(&["--bs="], "bs: '' is not a size");
@@ -40,7 +40,10 @@ fn bad_input_is_one_line_and_status_2() {
     bad(&["--platform=pc"], "accepted: sprd-hs400es-2020");
     bad(&[""], "job file ''");
     bad(&["/nonexistent/job.fio"], "job file '/nonexistent/job.fio'");
-    bad(&["--output-format=xml"], "accepted: normal, json");
+    bad(
+        &["--output-format=xml"],
+        "accepted: normal, json, json+, csv",
+    );
     bad(&["-"], "job file '-'");
     bad(&["--=3"], "unexpected argument");
 }
@@ -223,5 +226,269 @@ fn run_write_exports() {
         &["--write_trace=/nonexistent/dir/t.json"],
         "write_trace '/nonexistent/dir/t.json'",
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn platform_files_sweeps_and_shards() {
+    let dir = std::env::temp_dir().join(format!("mmcsim-board-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    // Write a platform file with one board parameter changed; read it back: the same run.
+    let out = mmcsim(&[
+        "--platform=unisoc-hsq-2023",
+        "--nand_read_us=90",
+        &format!("--write_platform={}", f("b.toml")),
+        "--rw=randread",
+        "--size=1m",
+        "--output-format=json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(f("b.toml")).unwrap();
+    assert!(text.contains("platform = \"unisoc-hsq-2023\""), "{text}");
+    assert!(text.contains("nand_read_us = 90"), "{text}");
+    let again = mmcsim(&[
+        &format!("--platform_file={}", f("b.toml")),
+        "--rw=randread",
+        "--size=1m",
+        "--output-format=json",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    std::fs::write(
+        f("bad.toml"),
+        "platform = \"unisoc-hsq-2023\"\n[bus]\nbus_mb_s = 20000\n",
+    )
+    .unwrap();
+    bad(
+        &[&format!("--platform_file={}", f("bad.toml"))],
+        "bus.bus_mb_s: '20000' is out of range; accepted: 0..=10000 MB/s",
+    );
+    bad(
+        &["--nand_read_us=1e9"],
+        "nand_read_us: '1e9' is not a number in us",
+    );
+    bad(
+        &["--sweep=hsq_depth=9..1"],
+        "sweep: hsq_depth: '9..1' is not a range",
+    );
+    bad(&["--sweep=packed=0,64"], "sweep point packed=64");
+    bad(&["--shard=3/2", "--sweep=packed=0,2"], "not a shard");
+
+    // A sweep as CSV: a header and one line per point.
+    let args = [
+        "--rw=randwrite",
+        "--size=256k",
+        "--numjobs=4",
+        "--sweep=hsq_depth=1..3",
+        "--sweep=packed=0,8",
+    ];
+    let csv = mmcsim(&[&args[..], &["--output-format=csv"]].concat());
+    let csv = String::from_utf8_lossy(&csv.stdout).into_owned();
+    assert_eq!(csv.lines().count(), 7, "{csv}");
+    assert!(csv.starts_with(
+        "index,hsq_depth,packed,mib_s,iops,p50_us,p99_us,p999_us,interrupts_per_s,requeues\n"
+    ));
+    // Two shards as JSON, merged: the same table as the whole sweep.
+    let whole = mmcsim(&args);
+    for i in 1..=2 {
+        let o = mmcsim(
+            &[
+                &args[..],
+                &[
+                    &format!("--shard={i}/2"),
+                    "--output-format=json",
+                    &format!("--output={}", f(&format!("s{i}.json"))),
+                ],
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let merged = mmcsim(&["--merge", &f("s1.json"), &f("s2.json")]);
+    assert_eq!(
+        String::from_utf8_lossy(&merged.stdout),
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    bad(&["--merge", &f("s1.json")], "3 of 6 points missing");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_lists_board_parameters_with_unit_and_the_presets_value() {
+    let out = mmcsim(&["--help", "--platform=unisoc-hsq-2023"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("nand_read_us "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(" 60 us ") && line.contains("0..=100000 us"),
+        "{line}"
+    );
+    assert!(text.contains("values shown for unisoc-hsq-2023"));
+}
+
+#[test]
+fn fit_writes_a_platform_file_that_runs() {
+    let dir = std::env::temp_dir().join(format!("mmcsim-fit-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    for (name, rw) in [("rr", "--rw=randread"), ("rw", "--rw=randwrite")] {
+        let o = mmcsim(&[
+            "--platform=unisoc-hsq-2023",
+            "--nand_read_us=80",
+            "--group_reporting",
+            rw,
+            "--size=2m",
+            "--output-format=json",
+            &format!("--output={}", f(&format!("{name}.json"))),
+        ]);
+        assert!(o.status.success());
+    }
+    let out = mmcsim(&[
+        "fit",
+        "--platform=unisoc-hsq-2023",
+        "--fit=nand_read_us",
+        &format!("--write_platform={}", f("fit.toml")),
+        &f("rr.json"),
+        &f("rw.json"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("verdict: trusted"), "{text}");
+    let board = std::fs::read_to_string(f("fit.toml")).unwrap();
+    let fitted: f64 = board
+        .lines()
+        .find_map(|l| l.strip_prefix("nand_read_us = "))
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{board}"));
+    assert!(
+        (fitted / 80.0 - 1.0).abs() < 0.01,
+        "fitted {fitted}, perturbed 80"
+    );
+    let run = mmcsim(&[&format!("--platform_file={}", f("fit.toml")), "--size=1m"]);
+    assert!(run.status.success());
+    let bad_fit = mmcsim(&["fit", "--fit=bogus", &f("rr.json")]);
+    assert_eq!(bad_fit.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_fit.stderr).contains("'bogus' is not a board parameter"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 10: the CLI side of the regressions (items 4, 5, 6, 8, 9, 10).
+#[test]
+fn issue10_cli_regressions() {
+    let dir = std::env::temp_dir().join(format!("mmcsim-issue10-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
+
+    // Item 6: a 100 kB unknown key (the most one argument holds), or a 10 MB one in a job
+    // file, gives one short line, at once.
+    let key = format!("--{}=1", "k".repeat(100_000));
+    let t0 = std::time::Instant::now();
+    let out = mmcsim(&[&key]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.len() < 300, "{} chars", err.len());
+    std::fs::write(
+        path("big.fio"),
+        format!("[a]\n{}=1\n", "k".repeat(10 << 20)),
+    )
+    .unwrap();
+    let out = mmcsim(&[&path("big.fio")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.len() < 500, "{} chars", err.len());
+    assert!(t0.elapsed().as_secs() < 10);
+
+    // Item 4: calibration sizes above the authors' are refused.
+    bad(&["--calibration", "--size=6g"], "size: --calibration");
+
+    // Item 5: mmc_test with a power cut has its job in the JSON.
+    let out = mmcsim(&["--mmc_test=37", "--power_cut=50ms", "--output-format=json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(!text.contains("\"jobs\" : []"), "{text}");
+    assert!(text.contains("\"jobname\" : \"4KiB\""), "{text}");
+
+    // Item 8: the CLI counts every lost range.
+    let out = mmcsim(&[
+        "--platform=unisoc-fua-2022",
+        "--rw=randwrite",
+        "--bs=512",
+        "--numjobs=8",
+        "--ioengine=libaio",
+        "--iodepth=8",
+        "--power_cut=20ms",
+        "--name=x",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let more: u64 = text
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("... ")?
+                .strip_suffix(" more")?
+                .parse()
+                .ok()
+        })
+        .expect("a '... N more' line");
+    assert!(more > 56, "{more}");
+
+    // Item 9: a BOM, trailing comments; "No job(s) defined"; options outside a section.
+    std::fs::write(
+        path("bom.fio"),
+        "\u{feff}[a] ; job\nsize=1m # size\nbs=8k;x\n",
+    )
+    .unwrap();
+    let out = mmcsim(&[&path("bom.fio")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(path("empty.fio"), "").unwrap();
+    bad(&[&path("empty.fio")], "No job(s) defined");
+    std::fs::write(path("global.fio"), "[global]\nbs=4k\n").unwrap();
+    bad(&[&path("global.fio")], "No job(s) defined");
+    std::fs::write(path("outside.fio"), "bs=4k\n[a]\n").unwrap();
+    bad(&[&path("outside.fio")], "outside of [] job section");
+
+    // Item 10: options without effect warn on stderr, once; the run still happens.
+    let out = mmcsim(&[
+        "--mmc_path=legacy",
+        "--hsq_depth=4",
+        "--size=1m",
+        "--name=x",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success());
+    assert_eq!(
+        err.matches("mmcsim: warning: hsq_depth").count(),
+        1,
+        "{err}"
+    );
+    // Two outputs into one file are refused.
+    let same = path("same.json");
+    bad(
+        &[
+            &format!("--output={same}"),
+            &format!("--write_trace={same}"),
+            "--name=x",
+        ],
+        "give each output its own file",
+    );
+    bad(&["--trace_max_events=100000000"], "trace_max_events");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,6 +9,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::controls::{form_spec, ControlKind};
+use crate::figures::merged_clat;
 use crate::format;
 
 /// One row of the A/B table.
@@ -22,12 +23,23 @@ pub struct DeltaRow {
     pub unit: &'static str,
     /// Whether a larger value is better (colours the change).
     pub higher_is_better: bool,
+    /// Both sides have completed a request: before that the figures mean nothing yet and the
+    /// table shows "—" (not 0.00 MiB/s against "-100 %").
+    pub ready: bool,
 }
 
 impl DeltaRow {
-    /// (b - a) / a in percent; None when a is 0.
+    /// (b - a) / a in percent; None when a is 0 or a side has no data yet.
     pub fn change_pct(&self) -> Option<f64> {
-        (self.a != 0.0).then(|| (self.b - self.a) / self.a * 100.0)
+        (self.ready && self.a != 0.0).then(|| (self.b - self.a) / self.a * 100.0)
+    }
+
+    /// A side's figure as the table shows it ("—" until both sides have data).
+    pub fn cell(&self, b: bool) -> String {
+        if !self.ready {
+            return "—".into();
+        }
+        show(if b { self.b } else { self.a }, self.unit)
     }
 }
 
@@ -35,8 +47,7 @@ impl DeltaRow {
 pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
     let fig = |r: &Report| {
         let m = r.merged();
-        let mut clat = m.read.clat.clone();
-        clat.merge(&m.write.clat);
+        let clat = merged_clat(r);
         let ios = (m.read.total_ios + m.write.total_ios) as f64;
         let secs = r.sim.simulated_ns as f64 / 1e9;
         let per_sec = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
@@ -52,20 +63,20 @@ pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
                 0.0
             },
             r.sim.requeues as f64,
-            // The engine books a transfer's phases when it starts: clamp what lies past now.
-            if r.sim.simulated_ns > 0 {
-                (r.sim.bus_busy_ns as f64 * 100.0 / r.sim.simulated_ns as f64).min(100.0)
-            } else {
-                0.0
-            },
+            r.sim.bus_busy_pct(),
         ]
     };
     let (fa, fb) = (fig(a), fig(b));
+    let done = |r: &Report| {
+        let m = r.merged();
+        m.read.total_ios + m.write.total_ios > 0
+    };
+    let ready = done(a) && done(b);
     const SPEC: [(&str, &str, &str, bool); 8] = [
         ("mib-s", "Throughput (MiB/s)", "mib", true),
         ("iops", "IOPS", "count", true),
-        ("p50", "clat p50 (µs)", "us", false),
-        ("p99", "clat p99 (µs)", "us", false),
+        ("p50", "clat p50", "us", false),
+        ("p99", "clat p99", "us", false),
         ("irq-rate", "Interrupts per second", "count", false),
         ("per-irq", "Requests per interrupt", "ratio", true),
         ("requeues", "Requeues (BLK_STS_RESOURCE)", "count", false),
@@ -80,14 +91,17 @@ pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
             b: fb[i],
             unit,
             higher_is_better,
+            ready,
         })
         .collect()
 }
 
+/// One unit policy with the results table: latencies through [`format::latency`] (µs, or ms
+/// from 10 ms), the unit written in each cell.
 fn show(v: f64, unit: &str) -> String {
     match unit {
         "mib" => format::mib_s(v),
-        "us" => format!("{v:.1}"),
+        "us" => format::latency((v * 1e3).round() as u64),
         "ratio" => format!("{v:.2}"),
         "pct" => format!("{v:.0}"),
         _ => format::count(v),
@@ -115,9 +129,9 @@ pub fn delta_table(p: &DeltaTableProps) -> Html {
                     html! {
                         <tr data-metric={r.key}>
                             <th scope="row">{ r.label }</th>
-                            <td>{ show(r.a, r.unit) }</td>
-                            <td>{ show(r.b, r.unit) }</td>
-                            <td class={classes!("change", good)}>{ ch.map(|c| format!("{c:+.1} %")).unwrap_or_else(|| "–".into()) }</td>
+                            <td>{ r.cell(false) }</td>
+                            <td>{ r.cell(true) }</td>
+                            <td class={classes!("change", good)}>{ ch.map(|c| format!("{c:+.1} %")).unwrap_or_else(|| "—".into()) }</td>
                         </tr>
                     }
                 }) }
@@ -194,5 +208,110 @@ pub fn ab_editor(p: &AbEditorProps) -> Html {
                 if let Some(e) = &p.error { <p class="error" id="err-b" role="alert">{ e.clone() }</p> }
             }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmcsim_engine::{JobSpec, Rw, Scenario};
+
+    fn run(packed: u32) -> Report {
+        let mut scn = Scenario {
+            platform: "sprd-hs400es-2020".into(),
+            ..Scenario::default()
+        };
+        scn.host.packed = Some(packed);
+        scn.jobs = vec![JobSpec {
+            name: "t".into(),
+            rw: Rw::Read,
+            bs: 4096,
+            size: 1 << 20,
+            numjobs: 20,
+            ..JobSpec::default()
+        }];
+        mmcsim_engine::run(&scn).expect("valid scenario")
+    }
+
+    #[test]
+    fn change_pct_is_relative_to_a_and_none_without_a() {
+        let row = |a, b| DeltaRow {
+            key: "k",
+            label: "l",
+            a,
+            b,
+            unit: "count",
+            higher_is_better: true,
+            ready: true,
+        };
+        assert_eq!(row(50.0, 75.0).change_pct(), Some(50.0));
+        assert_eq!(row(200.0, 100.0).change_pct(), Some(-50.0));
+        assert_eq!(row(0.0, 1.0).change_pct(), None);
+    }
+
+    #[test]
+    fn delta_rows_of_a_run_against_itself_change_nothing() {
+        let a = run(8);
+        let rows = delta_rows(&a, &a);
+        let keys: Vec<&str> = rows.iter().map(|r| r.key).collect();
+        assert_eq!(
+            keys,
+            ["mib-s", "iops", "p50", "p99", "irq-rate", "per-irq", "requeues", "bus-busy"]
+        );
+        for r in &rows {
+            assert_eq!(r.a, r.b, "{}", r.key);
+            assert!(r.a.is_finite() && r.a >= 0.0, "{}: {}", r.key, r.a);
+        }
+        let bus = rows.iter().find(|r| r.key == "bus-busy").unwrap();
+        assert!(bus.a <= 100.0);
+    }
+
+    #[test]
+    fn packed_chains_show_as_fewer_interrupts_and_more_requests_per_interrupt() {
+        let rows = delta_rows(&run(0), &run(8));
+        let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();
+        let per_irq = get("per-irq");
+        assert!((per_irq.a - 1.0).abs() < 0.05, "unpacked: {}", per_irq.a);
+        assert!(per_irq.b > 2.0, "packed=8: {}", per_irq.b);
+        assert!(get("mib-s").change_pct().unwrap() > 50.0);
+    }
+
+    #[test]
+    fn show_formats_each_unit() {
+        assert_eq!(show(60.678, "mib"), "60.68");
+        assert_eq!(show(64.33, "us"), "64.3 µs");
+        assert_eq!(show(7.987, "ratio"), "7.99");
+        assert_eq!(show(99.6, "pct"), "100");
+        assert_eq!(show(15_534.0, "count"), "15\u{2009}534");
+    }
+    fn report_after(events: u64, packed: u32) -> Report {
+        let mut scn = mmcsim_engine::Scenario::default();
+        scn.jobs[0].numjobs = 20;
+        scn.host.packed = Some(packed);
+        let mut sim = mmcsim_engine::Simulator::new(&scn).unwrap();
+        sim.run_events(events);
+        sim.report()
+    }
+
+    /// Issue 12: early in a run the table showed 0.00 MiB/s and "-100 %" in green.
+    #[test]
+    fn no_figures_until_both_sides_have_data() {
+        let (a, b) = (report_after(3, 0), report_after(3, 8));
+        for r in delta_rows(&a, &b) {
+            assert!(!r.ready, "{}", r.key);
+            assert_eq!(r.cell(false), "—");
+            assert_eq!(r.change_pct(), None);
+        }
+        let (a, b) = (report_after(5000, 0), report_after(5000, 8));
+        let rows = delta_rows(&a, &b);
+        assert!(rows.iter().all(|r| r.ready));
+        assert!(rows[0].change_pct().unwrap() > 0.0, "packed is faster");
+    }
+
+    /// One unit policy: the A/B table's latencies read like the results table's.
+    #[test]
+    fn latencies_are_written_as_the_results_write_them() {
+        assert_eq!(show(64.3, "us"), format::latency(64_300));
+        assert_eq!(show(12_500.0, "us"), "12.50 ms");
     }
 }

@@ -12,10 +12,10 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-/// The series colour (the e2e test looks for it on the canvas).
-pub const LINE: RGBColor = RGBColor(0x25, 0x63, 0xeb);
-const AXIS: RGBColor = RGBColor(0x64, 0x74, 0x8b);
-const GRID: RGBColor = RGBColor(0xe2, 0xe8, 0xf0);
+use crate::palette::{AXIS, GRID};
+
+/// The series colour (the e2e test looks for it on the canvas): side A's.
+pub const LINE: RGBColor = crate::palette::A;
 
 #[derive(Properties, PartialEq)]
 pub struct ThroughputChartProps {

@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use mmcsim_engine::platform::{by_name, Platform, PLATFORMS};
-use mmcsim_engine::scenario::options::preset_text;
+use mmcsim_engine::scenario::options::{preset_text, value_text};
 use mmcsim_engine::scenario::table::{form_rows, lookup, FormGroup, FormHint, OptionRow, Widget};
+use mmcsim_engine::Scenario;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -166,17 +167,54 @@ pub fn controls_form(props: &ControlsFormProps) -> Html {
     let groups = form_spec(&props.platform);
     html! {
         <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            { for groups.into_iter().map(|g| html! {
-                <fieldset class="group" disabled={props.disabled}>
-                    <legend>{ g.title }</legend>
-                    { for g.controls.into_iter().map(|c| {
-                        let value = props.values.get(c.name).cloned().unwrap_or_default();
-                        let error = props.errors.get(c.name).cloned();
-                        html! { <Field control={c} {value} {error} on_change={props.on_change.clone()} /> }
-                    }) }
-                </fieldset>
+            { for groups.into_iter().map(|g| {
+                let advanced = g.title == FormGroup::Advanced.title();
+                // Options set away from their default (the count is on the folded group's title).
+                let set = g.controls.iter().filter(|c| advanced && props.values.get(c.name)
+                    .is_some_and(|v| !v.is_empty() && *v != value_text(&Scenario::default(), c.name))).count();
+                let fields = html! {
+                    <fieldset class="group" disabled={props.disabled} id={format!("group-{}", g.title.to_lowercase())}>
+                        <legend>{ g.title }</legend>
+                        { for g.controls.into_iter().map(|c| {
+                            let value = props.values.get(c.name).cloned().unwrap_or_default();
+                            let error = props.errors.get(c.name).cloned();
+                            let note = overridden(c.name, &props.values);
+                            html! { <Field control={c} {value} {error} {note} on_change={props.on_change.clone()} /> }
+                        }) }
+                    </fieldset>
+                };
+                if advanced {
+                    html! { <details class="advanced" id="advanced">
+                        <summary>{ format!("Advanced options{}", if set > 0 { format!(" ({set} in effect)") } else { String::new() }) }</summary>
+                        { fields }
+                    </details> }
+                } else { fields }
             }) }
         </form>
+    }
+}
+
+/// Why a control has no effect in this scenario, when another option overrides it: the
+/// kernel's mmc_test cases fix blocking or non-blocking themselves (37/39 blocking, 38/40
+/// non-blocking), so the `nonblocking` switch changes nothing while `mmc_test` is set.
+pub fn overridden(name: &str, values: &BTreeMap<String, String>) -> Option<String> {
+    let test = values.get("mmc_test").filter(|v| !v.is_empty())?;
+    match name {
+        "nonblocking" => {
+            let n: u32 = test.parse().ok()?;
+            let mode = if n.is_multiple_of(2) {
+                "non-blocking"
+            } else {
+                "blocking"
+            };
+            Some(format!(
+                "mmc_test={n} sets {mode} itself: this switch has no effect while mmc_test is set."
+            ))
+        }
+        "rw" | "bs" | "numjobs" | "iodepth" | "ioengine" => Some(format!(
+            "mmc_test={test} runs the kernel's test instead of fio jobs: this has no effect."
+        )),
+        _ => None,
     }
 }
 
@@ -185,6 +223,8 @@ struct FieldProps {
     control: Control,
     value: String,
     error: Option<FieldError>,
+    #[prop_or_default]
+    note: Option<String>,
     on_change: Callback<(String, String)>,
 }
 
@@ -245,9 +285,82 @@ fn field(props: &FieldProps) -> Html {
             { input }
             if let Some(e) = &props.error {
                 <p class="error" id={format!("err-{}", c.name)} role="alert">{ &e.message }</p>
+            } else if let Some(n) = &props.note {
+                <p class="help override" id={format!("note-{}", c.name)}>{ n }</p>
             } else {
                 <p class="help">{ &c.help }</p>
             }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 12: on u300, mmc_test sets non-blocking, so toggling the switch changed nothing,
+    /// silently. The form says so, and every option in effect has a control.
+    #[test]
+    fn a_preset_that_overrides_a_switch_says_so() {
+        let mut v = BTreeMap::new();
+        assert_eq!(overridden("nonblocking", &v), None);
+        v.insert("mmc_test".to_string(), "38".to_string());
+        assert!(overridden("nonblocking", &v)
+            .unwrap()
+            .contains("non-blocking"));
+        v.insert("mmc_test".to_string(), "37".to_string());
+        assert!(overridden("nonblocking", &v)
+            .unwrap()
+            .contains("sets blocking"));
+        let names: Vec<&str> = form_spec("u300-mmci-2011")
+            .iter()
+            .flat_map(|g| g.controls.iter().map(|c| c.name))
+            .collect();
+        for n in [
+            "sync",
+            "mmc_test",
+            "cache",
+            "runtime",
+            "time_based",
+            "rwmixread",
+            "fsync",
+            "inject_error",
+        ] {
+            assert!(names.contains(&n), "{n}");
+        }
+    }
+
+    #[test]
+    fn every_control_is_an_engine_option_and_every_preset_has_a_form() {
+        for p in PLATFORMS.iter() {
+            let groups = form_spec(p.name);
+            let names: Vec<&str> = groups
+                .iter()
+                .flat_map(|g| g.controls.iter().map(|c| c.name))
+                .collect();
+            for n in &names {
+                assert!(
+                    mmcsim_engine::scenario::OPTIONS
+                        .iter()
+                        .any(|o| o.name == *n),
+                    "control {n} is no engine option"
+                );
+            }
+            let unique: std::collections::HashSet<_> = names.iter().collect();
+            assert_eq!(unique.len(), names.len(), "a control twice: {names:?}");
+            // The platform select lists every preset, the chosen one among them.
+            let platform = groups
+                .iter()
+                .flat_map(|g| &g.controls)
+                .find(|c| c.name == "platform")
+                .expect("a platform control");
+            match &platform.kind {
+                ControlKind::Select(choices) => {
+                    assert_eq!(choices.len(), PLATFORMS.len());
+                    assert!(choices.iter().any(|c| c.value == p.name));
+                }
+                other => panic!("platform is {other:?}"),
+            }
+        }
     }
 }

@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
-use mmcsim_engine::explain::{layer_info, stage_info, Info, Layer};
-use mmcsim_engine::{MmcPath, Stage};
+use mmcsim_engine::explain::{layer_info_on, stage_info_for, Info, Layer};
+use mmcsim_engine::{MmcPath, Op, Stage, TraceEvent};
 use yew::prelude::*;
 
 use crate::format;
@@ -21,21 +21,66 @@ pub enum Focus {
     Request(u64),
 }
 
-/// A request's life as the panel shows it: stages with their start and duration (ns) and how
-/// many times in a row the request entered them (a requeue sends it back to blk-mq).
+/// Where one request spent its time so far, as the panel shows it: one row per stage with its
+/// start and time spent (ns) and how many times in a row the request entered it (a request
+/// `mmc_mq_queue_rq` refuses goes back to blk-mq).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LifeView {
     pub id: u64,
     pub job: u32,
-    pub op: &'static str,
+    pub op: Op,
+    /// (stage, entered at ns, time spent ns, times entered in a row); the last row's time runs
+    /// to `now` unless the request is done.
     pub stages: Vec<(Stage, u64, u64, u32)>,
     pub done: bool,
+}
+
+impl LifeView {
+    /// The life of request `id` at simulated time `now` from its trace events (the stages it
+    /// entered, in any order; events after `now` are left out). None without events.
+    pub fn from_trace(id: u64, trace: &[TraceEvent], now: u64) -> Option<LifeView> {
+        let first = trace.first()?;
+        let (job, op) = (first.job, first.op);
+        let mut entries: Vec<(u64, Stage)> = trace
+            .iter()
+            .filter(|e| e.t_ns <= now)
+            .map(|e| (e.t_ns, e.stage))
+            .collect();
+        entries.sort_by_key(|e| e.0);
+        let done = entries.last().is_some_and(|e| e.1 == Stage::Done);
+        // Consecutive entries of one stage are one row whose count says how often it went round.
+        let mut stages: Vec<(Stage, u64, u64, u32)> = Vec::new();
+        for (i, &(t, st)) in entries.iter().enumerate() {
+            if st == Stage::Done {
+                continue;
+            }
+            let end = entries.get(i + 1).map(|e| e.0).unwrap_or(now);
+            let d = end.saturating_sub(t);
+            match stages.last_mut() {
+                Some(last) if last.0 == st => {
+                    last.2 += d;
+                    last.3 += 1;
+                }
+                _ => stages.push((st, t, d, 1)),
+            }
+        }
+        Some(LifeView {
+            id,
+            job,
+            op,
+            stages,
+            done,
+        })
+    }
 }
 
 #[derive(Properties, PartialEq)]
 pub struct ExplainPanelProps {
     pub focus: Focus,
     pub path: MmcPath,
+    /// The platform preset (names the controller).
+    #[prop_or_default]
+    pub platform: AttrValue,
     /// The selected request's life (when the focus is a request and the trace still has it).
     #[prop_or_default]
     pub life: Option<Rc<LifeView>>,
@@ -62,10 +107,10 @@ fn life_html(l: &LifeView) -> Html {
     let current = l.stages.last().map(|s| s.0);
     html! {
         <>
-            <h3 id="explain-title">{ format!("Request {} · job {} · {}", l.id, l.job, l.op) }</h3>
+            <h3 id="explain-title">{ format!("Request {} · job {} · {}", l.id, l.job, l.op.name()) }</h3>
             if let Some(st) = current.filter(|_| !l.done) {
-                <p class="now">{ "Now: " }<strong>{ stage_info(st).title }</strong>{ " — " }{ stage_info(st).text }
-                    { for stage_info(st).kernel.iter().map(|k| html! { <>{ " " }<code>{ *k }</code></> }) }</p>
+                <p class="now">{ "Now: " }<strong>{ stage_info_for(st, l.op).title }</strong>{ " — " }{ stage_info_for(st, l.op).text }
+                    { for stage_info_for(st, l.op).kernel.iter().map(|k| html! { <>{ " " }<code>{ *k }</code></> }) }</p>
             } else {
                 <p class="now">{ "Completed and reaped by its job." }</p>
             }
@@ -80,7 +125,7 @@ fn life_html(l: &LifeView) -> Html {
                 <tbody>
                     { for l.stages.iter().map(|(st, _, d, n)| html! {
                         <tr data-stage={st.name()}>
-                            <td><span class={classes!("swatch", format!("st-{}", st.index()))}></span>{ stage_info(*st).title }
+                            <td><span class={classes!("swatch", format!("st-{}", st.index()))}></span>{ stage_info_for(*st, l.op).title }
                                 if *n > 1 && *st == Stage::BlkMq { { format!(" ×{n} (bounced by BLK_STS_RESOURCE)") } }
                                 else if *n > 1 { { format!(" ×{n}") } }</td>
                             <td>{ format::latency(*d) }</td>
@@ -100,10 +145,10 @@ pub fn explain_panel(p: &ExplainPanelProps) -> Html {
         (Focus::Request(id), None) => html! {
             <><h3 id="explain-title">{ format!("Request {id}") }</h3><p>{ "Its trace is no longer kept: pick a request still in the pipeline." }</p></>
         },
-        (Focus::Layer(l), _) => info_html(&layer_info(l, p.path)),
+        (Focus::Layer(l), _) => info_html(&layer_info_on(l, p.path, &p.platform)),
         (Focus::Scenario, _) => html! {
             <><h3 id="explain-title">{ "What is happening" }</h3>
-            <p class="muted">{ "Point at a column to see what that layer does and which kernel function stands for it; click a request to follow its life." }</p></>
+            <p class="muted">{ "Point at (or tap) a column to see what that layer does and which kernel function stands for it; click a request to follow its life. Terms: see the " }<a href="#glossary">{ "glossary" }</a>{ "." }</p></>
         },
     };
     html! {
@@ -117,6 +162,7 @@ pub fn explain_panel(p: &ExplainPanelProps) -> Html {
                 <h4>{ "What the run shows so far" }</h4>
                 <ul class="summary" id="effect-summary">{ for p.summary.iter().map(|h| html! { <li>{ h }</li> }) }</ul>
             }
+            <crate::glossary::Glossary />
         </aside>
     }
 }

@@ -52,3 +52,49 @@ pub fn error_pct(sim: f64, measured: f64) -> String {
     }
     format!("{:+.1} %", (sim - measured) / measured * 100.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mib_s_has_two_decimals() {
+        assert_eq!(mib_s(60.675), "60.67");
+        assert_eq!(mib_s(229.6), "229.60");
+        assert_eq!(mib_s(0.0), "0.00");
+    }
+
+    #[test]
+    fn count_groups_thousands_with_thin_spaces() {
+        assert_eq!(count(0.0), "0");
+        assert_eq!(count(999.0), "999");
+        assert_eq!(count(1000.0), "1\u{2009}000");
+        assert_eq!(count(15_534.4), "15\u{2009}534");
+        assert_eq!(count(1_234_567.0), "1\u{2009}234\u{2009}567");
+        assert_eq!(count(-5.0), "0", "negative counts clamp to 0");
+    }
+
+    #[test]
+    fn latency_keeps_three_significant_digits_then_switches_to_ms() {
+        assert_eq!(latency(1_234), "1.23 µs");
+        assert_eq!(latency(64_321), "64.3 µs");
+        assert_eq!(latency(123_456), "123 µs");
+        assert_eq!(latency(9_999_000), "9999 µs");
+        assert_eq!(latency(10_000_000), "10.00 ms");
+    }
+
+    #[test]
+    fn sim_time_picks_a_readable_unit() {
+        assert_eq!(sim_time(1_234_000_000), "1.234 s");
+        assert_eq!(sim_time(12_300_000), "12.3 ms");
+        assert_eq!(sim_time(4_500), "4.5 µs");
+        assert_eq!(sim_time(0), "0.0 µs");
+    }
+
+    #[test]
+    fn error_pct_is_signed_and_safe_against_zero() {
+        assert_eq!(error_pct(110.0, 100.0), "+10.0 %");
+        assert_eq!(error_pct(96.8, 100.0), "-3.2 %");
+        assert_eq!(error_pct(1.0, 0.0), "-");
+    }
+}

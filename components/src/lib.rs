@@ -19,27 +19,35 @@
 //! | [`GalleryCards`], [`GalleryTable`], [`Stepper`] | the seed experiments, the authors' table with simulated figures, a walk-through | card, case, step |
 //! | [`JobFilePanel`] | paste / open / save a fio job file | text, file, save |
 //! | [`ExportsBar`], [`ShareBox`] | download buttons; the scenario's link | export kind, share |
+//! | [`BoardPanel`] | every board parameter: preset value, unit, field, slider, reset; board files | `(option name, text)`, file, save |
+//! | [`SweepResults`] | a sweep's small-multiple charts, its points and the pinned runs | pin, unpin |
 //! | [`PlugPanel`], [`PowerCutView`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
 
 pub mod abcompare;
+pub mod board;
 pub mod chart;
 pub mod charts;
 pub mod controls;
 pub mod explain;
 pub mod exports;
+pub mod figures;
 pub mod format;
 pub mod gallery;
+pub mod glossary;
 pub mod jobfile_io;
+pub mod palette;
 pub mod part;
 pub mod pipeline;
 pub mod pipeline_layout;
 pub mod plug;
 pub mod progress;
 pub mod results;
+pub mod sweep;
 pub mod timecontrols;
 pub mod timeline;
 
 pub use abcompare::{delta_rows, AbEditor, DeltaRow, DeltaTable};
+pub use board::{BoardPanel, BoardPanelProps};
 pub use chart::{ThroughputChart, ThroughputChartProps};
 pub use charts::{ChartData, ChartKind, LiveCharts, SideChart};
 pub use controls::{
@@ -49,10 +57,12 @@ pub use controls::{
 pub use explain::{ExplainPanel, Focus, LifeView};
 pub use exports::{ExportKind, ExportsBar, ShareBox};
 pub use gallery::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, WalkStep};
+pub use glossary::Glossary;
 pub use jobfile_io::JobFilePanel;
 pub use pipeline::{Pipeline, PipelineProps};
 pub use plug::{PlugPanel, PowerCutView};
 pub use progress::{ProgressBar, ProgressBarProps};
 pub use results::{Measured, ResultsTable, ResultsTableProps};
+pub use sweep::{SweepResults, SweepResultsProps};
 pub use timecontrols::{TimeControls, TimeControlsProps};
 pub use timeline::{BusTimeline, BusTimelineProps};

@@ -9,9 +9,11 @@
 
 use std::rc::Rc;
 
-use mmcsim_engine::explain::{layer_info, Layer};
+use mmcsim_engine::explain::{controller_name, layer_info_on, Layer};
 use mmcsim_engine::Snapshot;
+use mmcsim_engine::HSQ_PACKED_QUEUE_DEPTH;
 use mmcsim_engine::{HostConfig, HsqDepth, MmcPath, Stage};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::explain::Focus;
@@ -26,6 +28,9 @@ pub struct PipelineProps {
     pub cfg: HostConfig,
     /// "a" or "b": prefixes element ids, so both sides of an A/B comparison can be addressed.
     pub side: AttrValue,
+    /// The platform preset (the controller column is named after its controller).
+    #[prop_or_default]
+    pub platform: AttrValue,
     /// Title above the view ("A: packed=8").
     #[prop_or_default]
     pub title: AttrValue,
@@ -46,20 +51,20 @@ fn f(v: f64) -> String {
     format!("{v:.1}")
 }
 
-/// Short column titles; the kernel name under each comes from the engine's explanations.
-fn title(layer: Layer, cfg: &HostConfig) -> &'static str {
+/// Column titles in plain words; the kernel's name is the line under each ([`kernel_name`]).
+fn title(layer: Layer, cfg: &HostConfig) -> String {
     match layer {
-        Layer::Jobs => "fio jobs",
-        Layer::BlkMq => "blk-mq",
-        Layer::MmcQueue => "mmc queue",
+        Layer::Jobs => "programs".into(),
+        Layer::BlkMq => "block layer".into(),
+        Layer::MmcQueue => "admission".into(),
         Layer::HostQueue => match cfg.mmc_path {
-            MmcPath::Hsq => "hsq: 64 slots",
-            MmcPath::Legacy => "legacy path",
-            MmcPath::Cqe => "CQE (what-if)",
+            MmcPath::Hsq => "waiting slots".into(),
+            MmcPath::Legacy => "one at a time".into(),
+            MmcPath::Cqe => "card task queue".into(),
         },
-        Layer::Controller => "SDHCI controller",
-        Layer::Bus => "MMC bus",
-        Layer::Card => "card",
+        Layer::Controller => "controller".into(),
+        Layer::Bus => "wires (bus)".into(),
+        Layer::Card => "storage chip".into(),
     }
 }
 
@@ -114,26 +119,29 @@ fn kib(b: u64) -> String {
     }
 }
 
-/// The kernel name shown under a column title: the engine's first that fits the column.
-fn kernel_name(layer: Layer, path: MmcPath) -> &'static str {
-    let info = layer_info(layer, path);
-    let room = ((column(layer).w - 14.0) / 6.4) as usize;
-    let bare = |k: &&'static str| k.split(" (").next().unwrap_or(k);
-    info.kernel
-        .iter()
-        .map(&bare)
-        .find(|k| k.len() <= room)
-        .or_else(|| info.kernel.first().map(bare))
-        .unwrap_or_default()
+/// The kernel's name shown under a column title.
+fn kernel_name(layer: Layer, cfg: &HostConfig, platform: &str) -> String {
+    match layer {
+        Layer::Jobs => "fio jobs".into(),
+        Layer::BlkMq => "blk-mq".into(),
+        Layer::MmcQueue => "mmc queue".into(),
+        Layer::HostQueue => match cfg.mmc_path {
+            MmcPath::Hsq => format!("hsq: {} slots", lay::host_slots(MmcPath::Hsq)),
+            MmcPath::Legacy => "legacy path".into(),
+            MmcPath::Cqe => "CQE (what-if)".into(),
+        },
+        Layer::Controller => controller_name(platform).into(),
+        Layer::Bus => "MMC bus".into(),
+        Layer::Card => "eMMC / SD".into(),
+    }
 }
 
 /// Column frames, titles, kernel names and arrows.
 #[derive(PartialEq)]
 struct Frames {
     cfg: HostConfig,
+    platform: AttrValue,
     focus: Option<Layer>,
-    on_hover: Callback<Option<Layer>>,
-    on_select: Callback<Focus>,
 }
 
 impl PartView for Frames {
@@ -141,16 +149,12 @@ impl PartView for Frames {
         let cfg = &self.cfg;
         let frames = lay::COLUMNS.iter().map(|c| {
             let layer = c.layer;
-            let (hover, leave, sel) = (self.on_hover.clone(), self.on_hover.clone(), self.on_select.clone());
             let focused = self.focus == Some(layer);
             html! {
-                <g class={classes!("stage", focused.then_some("focused"))} data-layer={format!("{layer:?}")}
-                   onmouseenter={Callback::from(move |_| hover.emit(Some(layer)))}
-                   onmouseleave={Callback::from(move |_| leave.emit(None))}
-                   onclick={Callback::from(move |_| sel.emit(Focus::Layer(layer)))}>
+                <g class={classes!("stage", focused.then_some("focused"))} data-layer={format!("{layer:?}")}>
                     <rect class="frame" x={f(c.x)} y="4" width={f(c.w)} height={f(HEIGHT - 8.0)} rx="6" />
                     { text(c.x + 8.0, 22.0, "title", title(layer, cfg)) }
-                    { text(c.x + 8.0, 38.0, "kernel", kernel_name(layer, cfg.mmc_path)) }
+                    { text(c.x + 8.0, 38.0, "kernel", kernel_name(layer, cfg, &self.platform)) }
                 </g>
             }
         });
@@ -217,10 +221,11 @@ impl PartView for Blk {
                 <rect class="box" x={f(sw.0)} y={f(sw.1)} width={f(sw.2)} height={f(sw.3)} rx="4" />
                 { text(sw.0 + 6.0, sw.1 + 12.0, "small", format!("queued · {}", self.queued)) }
                 <rect class="box dispatch" x={f(disp.0)} y={f(disp.1)} width={f(disp.2)} height={f(disp.3)} rx="4" />
-                { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("hctx->dispatch · {}", self.dispatch)) }
+                { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("retry later · {}", self.dispatch)) }
+                { text(disp.0 + 2.0, disp.1 - 5.0, "tiny", "hctx->dispatch") }
                 <path class="bounce-path" d={format!("M{} {} C{} {} {} {} {} {}", f(mmc.x + 10.0), f(TOP + 250.0), f(mmc.x - 10.0), f(TOP + 300.0), f(disp.0 + disp.2 + 30.0), f(disp.1 + 80.0), f(disp.0 + disp.2 - 4.0), f(disp.1 + 60.0))} marker-end="url(#arrowhead)" />
                 <text key={self.requeues} x={f(c.x + 8.0)} y={f(BOTTOM - 6.0)} class={classes!("small", "requeues", (self.requeues > 0).then_some("flash"))} id={format!("{side}-requeues")}>
-                    { format!("BLK_STS_RESOURCE: {}", self.requeues) }
+                    { format!("refused (BLK_STS_RESOURCE): {}", self.requeues) }
                     <title>{ "Requests mmc_mq_queue_rq refused (BLK_STS_RESOURCE) and blk-mq put back on hctx->dispatch" }</title>
                 </text>
                 if self.hidden > 0 { { text(c.x + 110.0, sw.1 + 12.0, "more", format!("+{} more", self.hidden)) } }
@@ -277,14 +282,15 @@ impl PartView for Window {
                         { text(c.x + 8.0, BOTTOM - 8.0, "small muted", format!("switched {}×", self.changes)) }
                     }
                 } else if cfg.packed > 0 {
-                    { text(c.x + 8.0, BOTTOM - 24.0, "small muted", "packed: window 64") }
+                    { text(c.x + 8.0, BOTTOM - 24.0, "small muted", format!("packed: window {HSQ_PACKED_QUEUE_DEPTH}")) }
                 }
             </g>
         }
     }
 }
 
-/// hsq's 64 slots (CQE: 32 task slots; legacy: the current and the prepared request).
+/// hsq's slots (CQE: its task slots; legacy: the current and the prepared request), counted
+/// by [`lay::host_slots`].
 #[derive(PartialEq)]
 struct Slots {
     cfg: HostConfig,
@@ -297,12 +303,7 @@ impl PartView for Slots {
         let c = column(Layer::HostQueue);
         match self.cfg.mmc_path {
             MmcPath::Hsq | MmcPath::Cqe => {
-                let slots = if self.cfg.mmc_path == MmcPath::Cqe {
-                    32
-                } else {
-                    64
-                };
-                let cells = (0..slots).map(|i: u16| {
+                let cells = (0..lay::host_slots(self.cfg.mmc_path)).map(|i: u16| {
                     let (x, y) = lay::slot_xy(i);
                     let o = self.occupied.iter().find(|o| o.0 == i);
                     let class = classes!("slot", o.map(|o| o.1.class()), o.is_some_and(|o| o.2).then_some("onbus"));
@@ -356,9 +357,9 @@ impl PartView for Controller {
         let label = if self.on_host == 0 {
             "idle".to_string()
         } else if self.chained {
-            format!("ADMA3 chain of {}", self.on_host)
+            format!("batch of {} (ADMA3 chain)", self.on_host)
         } else {
-            "one request (ADMA2)".to_string()
+            "one request (ADMA2 table)".to_string()
         };
         html! {
             <g>
@@ -397,9 +398,9 @@ impl PartView for BusLines {
         html! {
             <g>
                 <rect class={classes!("line", busy(Stage::Command).then_some("busy"))} x={f(c.x + 8.0)} y={f(TOP + 50.0)} width={f(c.w - 16.0)} height="24" rx="4" />
-                { text(c.x + 12.0, TOP + 45.0, "small", "CMD line") }
+                { text(c.x + 12.0, TOP + 45.0, "small", "command (CMD)") }
                 <rect class={classes!("line", busy(Stage::Data).then_some("busy"))} x={f(c.x + 8.0)} y={f(TOP + 130.0)} width={f(c.w - 16.0)} height="40" rx="4" />
-                { text(c.x + 12.0, TOP + 125.0, "small", "DAT lines") }
+                { text(c.x + 12.0, TOP + 125.0, "small", "data (DAT)") }
                 <text x={f(c.x + 8.0)} y={f(TOP + 200.0)} class="small" id={format!("{side}-bus")} data-req={id.map(|i| i.to_string()).unwrap_or_default()}>{ phase }</text>
             </g>
         }
@@ -430,7 +431,7 @@ impl PartView for Card {
             <g>
                 <rect class="box" x={f(c.x + 8.0)} y={f(TOP + 125.0)} width={f(bw)} height="90" rx="4" />
                 { text(c.x + 56.0, TOP + 154.0, "small", "access / read") }
-                { text(c.x + 56.0, TOP + 200.0, "small", "busy (DAT0 low)") }
+                { text(c.x + 56.0, TOP + 200.0, "small", "busy (DAT0)") }
                 if self.reliable_busy {
                     <text x={f(c.x + 8.0)} y={f(TOP + 236.0)} class="small warn" id={format!("{side}-reliable")}>{ "reliable write: the card" }</text>
                     { text(c.x + 8.0, TOP + 250.0, "small warn", "answers once NAND is written") }
@@ -449,6 +450,18 @@ impl PartView for Card {
     }
 }
 
+/// "x16" where tokens pile up on one spot.
+#[derive(PartialEq)]
+struct Stacks(Vec<(f64, f64, usize)>);
+
+impl PartView for Stacks {
+    fn view(&self) -> Html {
+        html! { <g class="stacks">{ for self.0.iter().map(|&(x, y, n)| html! {
+            <text class="stack" x={f(x + 8.0)} y={f(y - 6.0)}>{ format!("×{n}") }</text>
+        }) }</g> }
+    }
+}
+
 /// The requests.
 #[derive(PartialEq)]
 struct Tokens {
@@ -463,11 +476,94 @@ impl PartView for Tokens {
     }
 }
 
+/// The column under a pointer event on the view's `<svg>`, and where the pointer is in the
+/// figure's content (CSS px, scrolled content included), for the tooltip. The `<svg>` is found
+/// from the event's target: Yew delegates events, so the current target is the app's root.
+fn pointed(e: &MouseEvent) -> Option<(Layer, f64, f64)> {
+    let target = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let svg = target.closest("svg").ok()??;
+    let r = svg.get_bounding_client_rect();
+    if r.width() <= 0.0 {
+        return None;
+    }
+    let (cx, cy) = (e.client_x() as f64, e.client_y() as f64);
+    let layer = lay::layer_at((cx - r.left()) * WIDTH / r.width());
+    let fig = svg.parent_element()?;
+    let f = fig.get_bounding_client_rect();
+    Some((
+        layer,
+        cx - f.left() + fig.scroll_left() as f64,
+        cy - f.top() + fig.scroll_top() as f64,
+    ))
+}
+
+/// The column whose frame an event hit (`g.stage[data-layer]`), if it hit one.
+fn layer_of_target(e: &MouseEvent) -> Option<Layer> {
+    let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let name = el
+        .closest("[data-layer]")
+        .ok()??
+        .get_attribute("data-layer")?;
+    Layer::ALL.into_iter().find(|l| format!("{l:?}") == name)
+}
+
 #[function_component(Pipeline)]
 pub fn pipeline(props: &PipelineProps) -> Html {
     let s = &*props.snap;
     let cfg = props.cfg;
     let side = props.side.clone();
+    // The column under the pointer and where the pointer is: one handler on the whole view,
+    // so moving over a column's inner boxes or tokens never leaves the column (no flicker).
+    let tip = use_state_eq(|| None::<(Layer, f64, f64)>);
+    let onpointermove = {
+        let (tip, hover) = (tip.clone(), props.on_hover.clone());
+        Callback::from(move |e: PointerEvent| {
+            if let Some(p) = pointed(&e) {
+                if tip.as_ref().map(|t| t.0) != Some(p.0) {
+                    hover.emit(Some(p.0));
+                }
+                tip.set(Some(p));
+            }
+        })
+    };
+    let onpointerleave = {
+        let (tip, hover) = (tip.clone(), props.on_hover.clone());
+        Callback::from(move |e: PointerEvent| {
+            // A touch ends with a leave: the tapped column's tooltip stays until the next tap.
+            if e.pointer_type() != "touch" {
+                tip.set(None);
+                hover.emit(None);
+            }
+        })
+    };
+    let onclick = {
+        let (tip, sel) = (tip.clone(), props.on_select.clone());
+        Callback::from(move |e: MouseEvent| {
+            let at = pointed(&e);
+            let Some(layer) = layer_of_target(&e).or(at.map(|p| p.0)) else {
+                return;
+            };
+            if let Some((_, x, y)) = at {
+                tip.set(Some((layer, x, y)));
+            }
+            sel.emit(Focus::Layer(layer));
+        })
+    };
+    let tooltip = tip.map(|(layer, x, y)| {
+        let info = layer_info_on(layer, cfg.mmc_path, &props.platform);
+        let term = crate::glossary::term_of(layer, cfg.mmc_path);
+        // Beside the pointer: to its right, or to its left past the middle of a wide view.
+        let left = if x > 520.0 { x - 266.0 } else { x + 16.0 };
+        html! {
+            <div class="tip" role="tooltip" id={format!("{side}-tip")} data-layer={format!("{layer:?}")}
+                 style={format!("left: {left:.0}px; top: {:.0}px", y + 14.0)}>
+                <strong>{ info.title }</strong>
+                <span class="tip-kernel">{ for info.kernel.iter().take(3).map(|k| html! { <code>{ *k }</code> }) }</span>
+                <span>{ term.text }</span>
+                <span class="muted">{ "Click: explained below · see the glossary" }</span>
+            </div>
+        }
+    });
     let (tokens, hidden) = lay::place(s, cfg.mmc_path);
     let n_tokens = tokens.len();
     let reliable_busy = s.bus.is_some_and(|(id, st)| {
@@ -477,24 +573,26 @@ pub fn pipeline(props: &PipelineProps) -> Html {
         <figure class="pipeline" id={format!("{side}-pipeline")}>
             if !props.title.is_empty() { <figcaption class="pipeline-title">{ props.title.clone() }</figcaption> }
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="Requests moving through the eMMC block I/O path"
-                 data-tokens={n_tokens.to_string()}>
+                 data-tokens={n_tokens.to_string()} {onpointermove} {onpointerleave} {onclick}>
                 <defs>
                     <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                         <path d="M0 0 L10 5 L0 10 z" class="arrowhead" />
                     </marker>
                 </defs>
-                <Part<Frames> deps={Frames { cfg, focus: props.focus, on_hover: props.on_hover.clone(), on_select: props.on_select.clone() }} />
+                <Part<Frames> deps={Frames { cfg, platform: props.platform.clone(), focus: props.focus }} />
                 <Part<Lanes> deps={Lanes(s.jobs.iter().map(|j| (j.index, j.inflight, j.outstanding_max)).collect())} />
                 <Part<Blk> deps={Blk { side: side.clone(), tags: (s.tags_in_use, s.tags_total), queued: s.sw_queue.len(), dispatch: s.dispatch_list.len(),
                                        requeues: s.requeues, hidden: hidden.get(&Layer::BlkMq).copied().unwrap_or(0) }} />
                 <Part<Window> deps={Window { side: side.clone(), cfg, window: s.window, in_flight: s.in_flight, depth: s.hsq_depth,
                                              dynamic: s.hsq_dynamic, changes: s.hsq_depth_changes }} />
-                <Part<Slots> deps={Slots { cfg, occupied: lay::occupied_slots(s), waiting: s.host_queue.len() }} />
+                <Part<Slots> deps={Slots { cfg, occupied: lay::occupied_slots(s, cfg.mmc_path), waiting: s.host_queue.len() }} />
                 <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts, recovering: s.requests.iter().filter(|r| r.stage == Stage::Recovery).count() }} />
                 <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus }} />
                 <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity }} />
+                <Part<Stacks> deps={Stacks(lay::stacks(&tokens))} />
                 <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone() }} />
             </svg>
+            { tooltip.unwrap_or_default() }
         </figure>
     }
 }

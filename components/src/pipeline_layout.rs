@@ -11,6 +11,8 @@ use std::collections::HashMap;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::RequestView;
 use mmcsim_engine::Snapshot;
+use mmcsim_engine::CQE_TASKS;
+use mmcsim_engine::HSQ_NUM_SLOTS;
 use mmcsim_engine::{MmcPath, Op, Stage};
 
 /// Height of the view box (the width is [`WIDTH`]).
@@ -26,6 +28,17 @@ pub const MAX_LANES: usize = 32;
 pub const MAX_IN_BOX: usize = 40;
 /// Cell size of the hsq slot grid (8 x 8 slots).
 pub const SLOT: f64 = 19.0;
+
+/// Slots the host queue column draws: hsq's `HSQ_NUM_SLOTS` (one per blk-mq tag), cqhci's
+/// task slots (the engine's `CQE_TASKS` for data plus the one DCMD slot), or the legacy
+/// path's current and prepared request.
+pub fn host_slots(path: MmcPath) -> u16 {
+    match path {
+        MmcPath::Hsq => HSQ_NUM_SLOTS,
+        MmcPath::Cqe => CQE_TASKS as u16 + 1,
+        MmcPath::Legacy => 2,
+    }
+}
 
 /// A column of the view: its layer, left edge and width.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,6 +92,34 @@ pub fn column(layer: Layer) -> Column {
         .copied()
         .find(|c| c.layer == layer)
         .unwrap_or(COLUMNS[0])
+}
+
+/// The column under view-box abscissa `x`: the gaps between columns belong to the column on
+/// their right half's side, so the pointer never falls between two columns (no flicker).
+pub fn layer_at(x: f64) -> Layer {
+    COLUMNS
+        .iter()
+        .rev()
+        .find(|c| x >= c.x - 8.0)
+        .unwrap_or(&COLUMNS[0])
+        .layer
+}
+
+/// Tokens drawn on the same spot: (x, y, how many) for every spot with more than one, so the
+/// view can say "x16" where requests pile up (the bus, the card, a full lane).
+pub fn stacks(tokens: &[Token]) -> Vec<(f64, f64, usize)> {
+    let mut spots: Vec<(f64, f64, usize)> = Vec::new();
+    for t in tokens {
+        match spots
+            .iter_mut()
+            .find(|s| (s.0 - t.x).abs() < 3.0 && (s.1 - t.y).abs() < 3.0)
+        {
+            Some(s) => s.2 += 1,
+            None => spots.push((t.x, t.y, 1)),
+        }
+    }
+    spots.retain(|s| s.2 > 1);
+    spots
 }
 
 /// How a request is drawn: the shape says the kind as well as the colour.
@@ -167,11 +208,11 @@ pub fn blk_boxes() -> [(f64, f64, f64, f64); 2] {
     let c = column(Layer::BlkMq);
     [
         (c.x + 8.0, TOP + 40.0, c.w - 16.0, 116.0),
-        (c.x + 8.0, TOP + 190.0, c.w - 16.0, 116.0),
+        (c.x + 8.0, TOP + 190.0, c.w - 16.0, 104.0),
     ]
 }
 
-/// Top-left of hsq slot `slot` (0..64) in the 8 x 8 grid.
+/// Top-left of hsq slot `slot` (0..`HSQ_NUM_SLOTS`) in the 8 x 8 grid.
 pub fn slot_xy(slot: u16) -> (f64, f64) {
     let c = column(Layer::HostQueue);
     let (col, row) = ((slot % 8) as f64, (slot / 8) as f64);
@@ -223,6 +264,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
     let ctl = column(Layer::Controller);
     let bus = column(Layer::Bus);
     let card = column(Layer::Card);
+    let cells = slot_cells(s, path);
     for r in &s.requests {
         let on_host = s.on_host.contains(&r.id);
         let layer = layer_of(r, on_host);
@@ -254,9 +296,12 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
                     .then(|| (mmc.x + mmc.w - 20.0, TOP + 40.0 + (n_mmc - 1) as f64 * 18.0))
             }
             (Layer::HostQueue, _) => match (path, r.tag) {
-                (MmcPath::Hsq, Some(tag)) | (MmcPath::Cqe, Some(tag)) => {
-                    let (x, y) = slot_xy(tag % 64);
-                    Some((x + SLOT / 2.0, y + SLOT / 2.0))
+                (MmcPath::Hsq, Some(_)) | (MmcPath::Cqe, Some(_)) => {
+                    let cell = cells.iter().find(|c| c.0 == r.id).map(|c| c.1);
+                    cell.map(|cell| {
+                        let (x, y) = slot_xy(cell);
+                        (x + SLOT / 2.0, y + SLOT / 2.0)
+                    })
                 }
                 _ => {
                     n_host += 1;
@@ -310,26 +355,232 @@ fn ctl_x_jobs() -> f64 {
     column(Layer::Jobs).x
 }
 
-/// hsq slots (tags) held by a request between `mmc_hsq_request` and its finalize.
-pub fn occupied_slots(s: &Snapshot) -> Vec<(u16, TokenKind, bool)> {
+/// Requests holding a host-queue slot, between `mmc_hsq_request` (or `cqhci_request`) and
+/// their finalize.
+fn holds_slot(r: &RequestView) -> bool {
+    r.tag.is_some()
+        && matches!(
+            r.stage,
+            Stage::HostQueue
+                | Stage::Command
+                | Stage::CardAccess
+                | Stage::Data
+                | Stage::CardBusy
+                | Stage::Irq
+                | Stage::Recovery
+        )
+}
+
+/// (request id, grid cell) of every request holding a slot. hsq: the cell is the slot, which
+/// is the blk-mq tag (64 of each). CQE: cqhci's 32 task slots are not the 64 tags, so the
+/// holders fill the cells in order: as many cells lit as tasks held.
+pub fn slot_cells(s: &Snapshot, path: MmcPath) -> Vec<(u64, u16)> {
+    let n = host_slots(path).max(1);
+    let held = s.requests.iter().filter(|r| holds_slot(r));
+    match path {
+        MmcPath::Cqe => held
+            .enumerate()
+            .map(|(i, r)| (r.id, (i as u16).min(n - 1)))
+            .collect(),
+        _ => held
+            .filter_map(|r| r.tag.map(|t| (r.id, t % HSQ_NUM_SLOTS)))
+            .collect(),
+    }
+}
+
+/// Slots held: (cell, kind, on the bus), one per request holding one ([`slot_cells`]).
+pub fn occupied_slots(s: &Snapshot, path: MmcPath) -> Vec<(u16, TokenKind, bool)> {
     let on_bus = s.bus.map(|b| b.0);
+    let cells = slot_cells(s, path);
     s.requests
         .iter()
-        .filter(|r| {
-            matches!(
-                r.stage,
-                Stage::HostQueue
-                    | Stage::Command
-                    | Stage::CardAccess
-                    | Stage::Data
-                    | Stage::CardBusy
-                    | Stage::Irq
-                    | Stage::Recovery
-            )
-        })
         .filter_map(|r| {
-            r.tag
-                .map(|t| (t % 64, TokenKind::of(r), Some(r.id) == on_bus))
+            let cell = cells.iter().find(|c| c.0 == r.id)?.1;
+            Some((cell, TokenKind::of(r), Some(r.id) == on_bus))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmcsim_engine::{JobSpec, Rw, Scenario, Simulator};
+
+    #[test]
+    fn columns_follow_the_kernel_path_side_by_side_inside_the_view() {
+        let layers: Vec<Layer> = COLUMNS.iter().map(|c| c.layer).collect();
+        assert_eq!(layers, Layer::ALL.to_vec());
+        for pair in COLUMNS.windows(2) {
+            assert!(pair[0].x + pair[0].w < pair[1].x, "{pair:?} overlap");
+        }
+        let last = COLUMNS[COLUMNS.len() - 1];
+        assert!(COLUMNS[0].x >= 0.0 && last.x + last.w <= WIDTH);
+        for c in COLUMNS {
+            assert_eq!(column(c.layer), c);
+        }
+    }
+
+    #[test]
+    fn lanes_fit_the_column_and_hide_what_is_past_the_limit() {
+        assert_eq!(lanes(0).shown, 0);
+        assert_eq!(lanes(0).h, 0.0);
+        let l = lanes(20);
+        assert_eq!((l.shown, l.hidden), (20, 0));
+        let l = lanes(MAX_LANES + 8);
+        assert_eq!((l.shown, l.hidden), (MAX_LANES, 8));
+        for jobs in [1, 4, 20, MAX_LANES, 100] {
+            let l = lanes(jobs);
+            assert!(l.h <= 26.0);
+            assert!(
+                l.top + l.shown as f64 * l.h <= BOTTOM - 22.0 + 1e-9,
+                "{jobs} jobs: {l:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn hsq_slots_are_64_distinct_cells_inside_their_column() {
+        let c = column(Layer::HostQueue);
+        let cells: std::collections::HashSet<(i64, i64)> = (0..64u16)
+            .map(|s| {
+                let (x, y) = slot_xy(s);
+                assert!(x >= c.x && x + SLOT <= c.x + c.w, "slot {s} x {x}");
+                assert!(y >= TOP && y + SLOT <= BOTTOM, "slot {s} y {y}");
+                (x as i64, y as i64)
+            })
+            .collect();
+        assert_eq!(cells.len(), 64);
+    }
+
+    #[test]
+    fn blk_mq_boxes_are_inside_the_column_one_above_the_other() {
+        let c = column(Layer::BlkMq);
+        let [sw, dispatch] = blk_boxes();
+        for b in [sw, dispatch] {
+            assert!(b.0 >= c.x && b.0 + b.2 <= c.x + c.w);
+            assert!(b.1 >= TOP && b.1 + b.3 <= BOTTOM);
+        }
+        assert!(sw.1 + sw.3 <= dispatch.1);
+    }
+
+    /// Every request of real snapshots, 20 jobs of 4 KiB reads with packed ADMA3 chains and
+    /// without, is drawn inside its layer's column or counted as hidden.
+    #[test]
+    fn place_keeps_every_token_in_its_column() {
+        for packed in [8, 0] {
+            let mut scn = Scenario {
+                platform: "sprd-hs400es-2020".into(),
+                ..Scenario::default()
+            };
+            scn.host.packed = Some(packed);
+            scn.jobs = vec![JobSpec {
+                name: "t".into(),
+                rw: Rw::RandRead,
+                bs: 4096,
+                size: 1 << 20,
+                numjobs: 20,
+                ..JobSpec::default()
+            }];
+            let mut sim = Simulator::new(&scn).expect("valid scenario");
+            let mut seen = 0;
+            for step in 1..=40u64 {
+                sim.run_until(step * 37_000);
+                let snap = sim.snapshot();
+                let path = scn.host_config().expect("host config").mmc_path;
+                let (tokens, hidden) = place(&snap, path);
+                assert_eq!(
+                    tokens.len() + hidden.values().sum::<usize>(),
+                    snap.requests.len()
+                );
+                for t in &tokens {
+                    let c = column(t.layer);
+                    assert!(
+                        t.x >= c.x && t.x <= c.x + c.w,
+                        "packed={packed}: {t:?} outside {c:?}"
+                    );
+                    assert!(t.y >= TOP && t.y <= BOTTOM, "packed={packed}: {t:?}");
+                }
+                seen += tokens.len();
+            }
+            assert!(seen > 100, "packed={packed}: {seen} tokens placed");
+        }
+    }
+
+    #[test]
+    fn a_request_on_the_controller_is_drawn_there_not_in_hsq() {
+        let r = RequestView {
+            id: 1,
+            io: 1,
+            job: 0,
+            op: Op::Write,
+            offset: 0,
+            len: 4096,
+            reliable: true,
+            stage: Stage::HostQueue,
+            since_ns: 0,
+            tag: Some(3),
+            chain: None,
+        };
+        assert_eq!(layer_of(&r, false), Layer::HostQueue);
+        assert_eq!(layer_of(&r, true), Layer::Controller);
+        assert_eq!(TokenKind::of(&r), TokenKind::Fua);
+    }
+
+    /// Issue 12: the CQE grid said "30 held" and lit 2 cells (tags mod 64 on 32 cells).
+    #[test]
+    fn every_held_cqe_task_lights_its_own_cell() {
+        let mut scn = Scenario::default();
+        scn.host.mmc_path = Some(MmcPath::Cqe);
+        scn.jobs[0].numjobs = 40;
+        scn.jobs[0].size = 1 << 20;
+        let mut sim = Simulator::new(&scn).unwrap();
+        let mut most = 0;
+        for _ in 0..400 {
+            sim.run_events(37);
+            let snap = sim.snapshot();
+            let occ = occupied_slots(&snap, MmcPath::Cqe);
+            let mut cells: Vec<u16> = occ.iter().map(|o| o.0).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            assert_eq!(cells.len(), occ.len(), "one cell per held task");
+            assert!(cells.iter().all(|&c| c < host_slots(MmcPath::Cqe)));
+            most = most.max(occ.len());
+        }
+        assert!(most > 8, "the test saw {most} held tasks at most");
+    }
+
+    #[test]
+    fn the_pointer_is_always_over_one_column() {
+        for x in 0..1200 {
+            let l = layer_at(x as f64);
+            let c = column(l);
+            assert!(
+                x as f64 >= c.x - 8.0 && (x as f64) < c.x + c.w + 16.0,
+                "{x} -> {l:?}"
+            );
+        }
+        assert_eq!(layer_at(COLUMNS[3].x + 5.0), Layer::HostQueue);
+    }
+
+    #[test]
+    fn piled_up_tokens_are_counted() {
+        let t = |id, x, y| Token {
+            id,
+            job: 0,
+            kind: TokenKind::Read,
+            stage: Stage::Data,
+            layer: Layer::Bus,
+            x,
+            y,
+            done: false,
+            len: 4096,
+        };
+        let s = stacks(&[
+            t(1, 10.0, 10.0),
+            t(2, 10.0, 10.0),
+            t(3, 11.0, 10.0),
+            t(4, 50.0, 10.0),
+        ]);
+        assert_eq!(s, vec![(10.0, 10.0, 3)]);
+    }
 }

@@ -31,6 +31,23 @@ pub struct ResultsTableProps {
     pub measured: Option<Measured>,
 }
 
+/// What the headline MiB/s covers. A kernel mmc_test run reports one job per transfer size
+/// (named "4KiB", "63.5KiB", ...): its headline is all of them together, which is not the one
+/// size a published mmc_test figure is (that one is set beside it, in its own unit).
+pub fn headline_unit(r: &Report) -> String {
+    let sizes = r.jobs.len() > 1
+        && r.jobs.iter().all(|j| {
+            j.name
+                .strip_suffix("KiB")
+                .is_some_and(|n| n.parse::<f64>().is_ok())
+        });
+    if sizes {
+        format!("MiB/s, all {} transfer sizes together", r.jobs.len())
+    } else {
+        "MiB/s".to_string()
+    }
+}
+
 #[function_component(ResultsTable)]
 pub fn results_table(props: &ResultsTableProps) -> Html {
     let r = &props.report;
@@ -52,12 +69,13 @@ pub fn results_table(props: &ResultsTableProps) -> Html {
         }
     };
     let total_iops: f64 = dirs.iter().map(|(_, d)| d.iops()).sum();
+    let headline_unit = headline_unit(r);
     html! {
         <div class="results">
             <div class="headline">
                 <div class="figure" data-metric="total-mib-s">
                     <span class="value">{ format::mib_s(r.total_mib_s()) }</span>
-                    <span class="unit">{ "MiB/s" }</span>
+                    <span class="unit">{ headline_unit }</span>
                 </div>
                 <div class="figure" data-metric="total-iops">
                     <span class="value">{ format::count(total_iops) }</span>
@@ -68,7 +86,7 @@ pub fn results_table(props: &ResultsTableProps) -> Html {
                         <span class="value">{ format!("{:.2}", ms.measured) }</span>
                         <span class="unit">{ format!("{} measured ({})", ms.unit, ms.column) }</span>
                         if let Some(sim) = ms.simulated {
-                            <span class="delta" data-metric="error">{ format!("simulated {}", format::error_pct(sim, ms.measured)) }</span>
+                            <span class="delta" data-metric="error">{ format!("simulated {:.2} {} ({})", sim, ms.unit, format::error_pct(sim, ms.measured)) }</span>
                         }
                     </div>
                 }
@@ -106,5 +124,33 @@ pub fn results_table(props: &ResultsTableProps) -> Html {
                 }
             }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel mmc_test run's headline says it covers every transfer size (the published
+    /// figure beside it is one size); a fio run's is plain MiB/s.
+    #[test]
+    fn the_headline_says_what_it_covers() {
+        let mut scn = mmcsim_engine::Scenario {
+            platform: "u300-mmci-2011".into(),
+            mmc_test: Some(38),
+            ..Default::default()
+        };
+        scn.jobs[0].size = 1 << 20;
+        let r = mmcsim_engine::run(&scn).unwrap();
+        assert!(
+            headline_unit(&r).contains("transfer sizes"),
+            "{}",
+            headline_unit(&r)
+        );
+        let mut fio = mmcsim_engine::Scenario::default();
+        fio.jobs[0].size = 1 << 20;
+        fio.jobs[0].numjobs = 4;
+        let r = mmcsim_engine::run(&fio).unwrap();
+        assert_eq!(headline_unit(&r), "MiB/s");
     }
 }

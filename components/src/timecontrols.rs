@@ -27,6 +27,29 @@ pub struct TimeControlsProps {
     pub on_speed: Callback<usize>,
 }
 
+/// Presentation mode for projectors: `present` on `<body>` shows the watch view alone in
+/// large type (static/watch.css), full screen when the browser allows it.
+pub fn toggle_present() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(body) = doc.body() else { return };
+    let on = !body.class_list().contains("present");
+    let _ = body.class_list().toggle_with_force("present", on);
+    let Some(root) = doc.document_element() else {
+        return;
+    };
+    if on {
+        let _ = root.request_fullscreen();
+        root.set_scroll_top(0);
+        if let Some(w) = doc.get_element_by_id("watch") {
+            w.scroll_into_view();
+        }
+    } else if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    }
+}
+
 #[function_component(TimeControls)]
 pub fn time_controls(p: &TimeControlsProps) -> Html {
     let play = p.on_play.reform(|_: MouseEvent| ());
@@ -62,6 +85,8 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
                 </select>
             </label>
             <span class="clock" id="sim-clock">{ format::sim_time(p.now_ns) }{ format!(" · {:.0} %", p.progress.clamp(0.0, 1.0) * 100.0) }</span>
+            <button id="present" class="button secondary present-toggle" onclick={Callback::from(|_: MouseEvent| toggle_present())}
+                    title="Presentation mode: the pipelines full screen, large type (Esc leaves)">{ "Present" }</button>
             <span class="keys muted">{ "space: play/pause · →: step" }</span>
         </div>
     }

@@ -169,3 +169,81 @@ pub fn bus_timeline(p: &BusTimelineProps) -> Html {
         </figure>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(kind: SegmentKind, start: u64, end: u64) -> Segment {
+        Segment {
+            kind,
+            start,
+            end,
+            req: None,
+        }
+    }
+
+    #[test]
+    fn rects_clip_to_the_window_and_put_cpu_work_on_the_second_row() {
+        let segs = [
+            seg(SegmentKind::Command, 0, 100),
+            seg(SegmentKind::Data, 150, 400),
+            seg(SegmentKind::HostGap, 380, 500),
+            seg(SegmentKind::CardBusy, 900, 1_200),
+        ];
+        let r = rects(&segs, 100, 1_000, 1.0);
+        // The command ended at the window's start: left out.
+        assert_eq!(
+            r,
+            vec![
+                (0, SegmentKind::Data, 50.0, 300.0),
+                (1, SegmentKind::HostGap, 280.0, 400.0),
+                (0, SegmentKind::CardBusy, 800.0, 900.0),
+            ]
+        );
+    }
+
+    #[test]
+    fn rects_merge_neighbours_of_one_kind_closer_than_a_pixel() {
+        let segs = [
+            seg(SegmentKind::Data, 0, 100),
+            seg(SegmentKind::Data, 101, 200),
+            seg(SegmentKind::Data, 400, 500),
+        ];
+        // 0.1 px per ns: the 1 ns gap is a tenth of a pixel, the 200 ns gap 20 pixels.
+        let r = rects(&segs, 0, 1_000, 0.1);
+        assert_eq!(r.len(), 2);
+        assert_eq!((r[0].2, r[0].3), (0.0, 20.0));
+        assert_eq!((r[1].2, r[1].3), (40.0, 50.0));
+    }
+
+    #[test]
+    fn rects_stop_at_the_cap() {
+        let segs: Vec<Segment> = (0..5_000u64)
+            .map(|i| {
+                let kind = if i % 2 == 0 {
+                    SegmentKind::Command
+                } else {
+                    SegmentKind::Data
+                };
+                seg(kind, i * 10, i * 10 + 5)
+            })
+            .collect();
+        assert_eq!(rects(&segs, 0, 50_000, 1.0).len(), MAX_RECTS);
+    }
+
+    #[test]
+    fn every_kind_has_its_own_class_and_colour() {
+        let kinds = [
+            SegmentKind::Command,
+            SegmentKind::CardAccess,
+            SegmentKind::Data,
+            SegmentKind::CardBusy,
+            SegmentKind::HostGap,
+            SegmentKind::ChainBuild,
+        ];
+        let classes: std::collections::HashSet<_> = kinds.iter().map(|&k| kind_class(k)).collect();
+        let colours: std::collections::HashSet<_> = kinds.iter().map(|&k| kind_color(k)).collect();
+        assert_eq!((classes.len(), colours.len()), (kinds.len(), kinds.len()));
+    }
+}

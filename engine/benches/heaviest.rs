@@ -2,6 +2,8 @@
 //! randwrite, 20 jobs x 512 MiB (2.6 million requests). Reports wall time, events per second and
 //! simulated time per wall time. Run: `cargo bench -p mmcsim-engine --bench heaviest`.
 //! Target (issue 2): under 1 s in a release build on the 2-core machine, peak memory under 100 MB.
+//! `make bench` runs the same job (bench/src/lib.rs; keep the two in step) natively and as wasm
+//! in headless Chromium, side by side.
 
 use std::time::Instant;
 

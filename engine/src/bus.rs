@@ -118,7 +118,7 @@ impl Bus {
 
     /// Data time of `bytes` on this bus.
     pub fn data_ns(&self, bytes: u64) -> u64 {
-        crate::card::xfer_ns(bytes, self.t.bytes_per_sec)
+        crate::card::xfer_ns(bytes, self.t.bytes_per_sec())
     }
 }
 

@@ -1,4 +1,4 @@
-//! The measured figures of the four patch series (shared/calibration/measurements.toml), as
+//! The measured figures of the four patch series (engine/data/measurements.toml), as
 //! data, with the scenario that reproduces each one, so the CLI (`--calibration`), the tests and
 //! the UI can put model and measurement side by side.
 
@@ -425,8 +425,22 @@ pub fn run_case(
     })
 }
 
-/// Runs every case.
+/// Largest `--size` a whole calibration run takes: the authors' 512 MiB per job, about 14 s of
+/// CPU for all 64 runs on the project's 2-core machine (each run alone is also within
+/// [`crate::scenario::check::MAX_EVENTS`]).
+pub const MAX_CALIBRATION_SIZE: u64 = 512 << 20;
+
+/// Runs every case. A `size_override` above [`MAX_CALIBRATION_SIZE`] is refused.
 pub fn run_all(size_override: Option<u64>) -> Result<Vec<CaseResult>, crate::ScenarioError> {
+    if let Some(size) = size_override.filter(|&s| s > MAX_CALIBRATION_SIZE) {
+        return Err(crate::ScenarioError::new(
+            "size",
+            format!(
+                "--calibration runs every case at size={size} bytes per job; at most {} (512 MiB, the authors' size, about 14 s of CPU in all)",
+                MAX_CALIBRATION_SIZE
+            ),
+        ));
+    }
     CASES.iter().map(|c| run_case(c, size_override)).collect()
 }
 

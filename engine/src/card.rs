@@ -59,6 +59,12 @@ pub struct Card {
     write_ends: [u64; WRITE_STREAMS],
     /// The card answers CMD13 "ready" only from this time (random-write commit).
     commit_until: u64,
+    /// Bytes at the front of the cache a flush in progress still has to program: the card
+    /// programs them at NAND speed as time passes, hold size or not, and has programmed all of
+    /// them by `flush_done`. A power cut before then loses what is left.
+    flush_owed: u64,
+    /// When the flush in progress has programmed everything it owes.
+    flush_done: u64,
 }
 
 /// Write streams the card recognises as sequential at once.
@@ -86,6 +92,8 @@ impl Card {
             programmed_bytes: 0,
             write_ends: [u64::MAX; WRITE_STREAMS],
             commit_until: 0,
+            flush_owed: 0,
+            flush_done: 0,
         }
     }
 
@@ -139,6 +147,7 @@ impl Card {
             front.remaining -= take;
             bytes -= take;
             self.dirty -= take;
+            self.flush_owed = self.flush_owed.saturating_sub(take);
             self.programmed_bytes += take;
             if front.remaining == 0 {
                 self.cache.pop_front();
@@ -146,6 +155,7 @@ impl Card {
         }
         if self.dirty == 0 {
             self.drain_carry = 0;
+            self.flush_owed = 0;
         }
     }
 
@@ -156,12 +166,18 @@ impl Card {
 
     /// Bytes the background drain may program between the last drain and `now` (before the
     /// sector rounding of [`drain_to`](Card::drain_to)), and the sub-byte remainder carried on.
-    /// The card programs only what exceeds its hold size (a full program unit stays cached).
+    /// The card programs only what exceeds its hold size (a full program unit stays cached),
+    /// except what a flush in progress owes: that is programmed whatever the hold size, all of
+    /// it by the flush's end (a sector left over by rounding included).
     fn drain_budget(&self, now: u64) -> (u64, u128) {
         let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128
             + self.drain_carry;
-        let bytes = ((total / 1_000_000_000) as u64).min(self.dirty.saturating_sub(self.hold()));
-        (bytes, total % 1_000_000_000)
+        let mut bytes = (total / 1_000_000_000).min(u64::MAX as u128) as u64;
+        if now >= self.flush_done {
+            bytes = bytes.max(self.flush_owed);
+        }
+        let allowed = self.dirty.saturating_sub(self.hold()).max(self.flush_owed);
+        (bytes.min(allowed), total % 1_000_000_000)
     }
 
     /// Dirty bytes at `now`: what draining to `now` would leave, computed without draining, so
@@ -332,22 +348,20 @@ impl Card {
         self.drain_to(now);
         self.dirty = 0;
         self.drain_carry = 0;
+        self.flush_owed = 0;
         self.windows = [(u64::MAX, u64::MAX); READ_WINDOWS];
         self.cache.drain(..).filter(|e| e.remaining > 0).collect()
     }
 
-    /// CMD6 FLUSH_CACHE at `now`: busy until everything dirty is programmed.
+    /// CMD6 FLUSH_CACHE at `now`: busy until everything dirty is programmed. The card programs
+    /// the dirty bytes as time passes (in program order, at NAND speed), so a power cut during
+    /// the flush loses exactly what it had not programmed yet.
     pub fn flush(&mut self, now: u64) -> u64 {
         self.drain_to(now);
         let drain = xfer_ns(self.dirty, self.t.nand_program_bytes_per_sec);
-        let end = now + drain + self.t.flush_fixed_ns;
-        self.drain_to(now + drain);
-        // Anything left by rounding is programmed by the end of the flush.
-        self.programmed_bytes += self.dirty;
-        self.cache.clear();
-        self.dirty = 0;
-        self.drain_carry = 0;
-        end
+        self.flush_owed = self.dirty;
+        self.flush_done = now + drain;
+        now + drain + self.t.flush_fixed_ns
     }
 }
 
@@ -421,7 +435,43 @@ mod tests {
         let end = c.flush(busy);
         assert!(end >= busy + xfer_ns(1 << 20, c.t.nand_program_bytes_per_sec) / 2);
         assert_eq!(c.dirty_at(end), 0);
+        c.drain_to(end);
         assert_eq!(c.cached_extents().count(), 0);
+    }
+
+    #[test]
+    fn a_cut_during_a_flush_loses_what_it_had_not_programmed() {
+        let mut c = card();
+        let mut t = 0;
+        for i in 0..8u64 {
+            let (_, _, busy) = c.write(t, i * 4096, 4096, false, 400_000_000, i);
+            t = busy;
+        }
+        let dirty = c.dirty_at(t);
+        assert!(dirty > 0);
+        let end = c.flush(t);
+        let drain_end = t + xfer_ns(dirty, c.t.nand_program_bytes_per_sec);
+        assert!(end >= drain_end);
+        // Halfway through, about half is programmed, in program order.
+        let mid = t + (drain_end - t) / 2;
+        let left = c.dirty_at(mid);
+        assert!(
+            left > 0 && left < dirty,
+            "{left} of {dirty} left at mid-flush"
+        );
+        let mut cut = card();
+        let mut t2 = 0;
+        for i in 0..8u64 {
+            let (_, _, busy) = cut.write(t2, i * 4096, 4096, false, 400_000_000, i);
+            t2 = busy;
+        }
+        cut.flush(t2);
+        let lost = cut.power_cut(mid);
+        assert_eq!(lost.iter().map(|e| e.remaining).sum::<u64>(), left);
+        assert_eq!(lost.last().map(|e| e.req), Some(7));
+        // Once the flush has programmed everything, nothing is left to lose.
+        assert_eq!(c.dirty_at(drain_end), 0);
+        assert!(c.power_cut(drain_end).is_empty());
     }
 
     #[test]

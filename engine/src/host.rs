@@ -161,7 +161,7 @@ impl Simulator {
         prefetched: Option<u64>,
     ) -> u64 {
         let cmd_ns = self.bus.timing().cmd_ns;
-        let bus_bps = self.bus.timing().bytes_per_sec;
+        let bus_bps = self.bus.timing().bytes_per_sec();
         let (op, offset, len, fua, id) = {
             let r = self.reqs.get(req);
             (r.op, r.offset, r.len, r.fua, r.id)

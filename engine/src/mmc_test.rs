@@ -119,6 +119,52 @@ impl MmcTest {
     pub fn reports(&self) -> &[JobReport] {
         &self.reports
     }
+    /// Writes completed (seen done by the test thread and recorded): what mmc_test was told is
+    /// written.
+    pub fn acked_writes(&self) -> u64 {
+        if !self.write {
+            return 0;
+        }
+        let done: u64 = self.reports.iter().map(|r| r.write.total_ios).sum();
+        done + self.current.total_ios
+    }
+
+    /// The power failed at `now` with `failed` transfers in flight: the size in progress ends
+    /// there, reported like a finished one (its failed transfers as errors), and the test stops.
+    pub fn cut(&mut self, now: u64, failed: u64) {
+        if self.size_idx >= self.sizes.len() {
+            return;
+        }
+        self.errors += failed;
+        if self.issued > 0 || self.current.total_ios > 0 || self.errors > 0 {
+            self.close_size(now);
+        }
+        self.size_idx = self.sizes.len();
+        self.thread = Thread::Finished;
+    }
+
+    /// Adds the report of the current size (its transfers so far).
+    fn close_size(&mut self, now: u64) {
+        let name = size_name(self.size());
+        let stats = std::mem::take(&mut self.current);
+        let (read, write) = if self.write {
+            (DirStats::default(), stats)
+        } else {
+            (stats, DirStats::default())
+        };
+        let errors = std::mem::take(&mut self.errors);
+        self.reports.push(JobReport {
+            name,
+            index: self.size_idx as u32,
+            groupid: 0,
+            read,
+            write,
+            flushes: 0,
+            errors,
+            runtime_ns: now - self.size_start,
+        });
+    }
+
     /// Bytes done over bytes to do, for progress.
     pub fn progress(&self) -> f64 {
         let per = 1.0 / self.sizes.len() as f64;
@@ -155,6 +201,7 @@ impl Simulator {
         let now = self.now;
         let req = self.reqs.insert(Request {
             id,
+            part: 0,
             job: self
                 .mmc_test
                 .as_ref()
@@ -181,6 +228,8 @@ impl Simulator {
         let t = self.mmc_test_mut();
         t.issued += 1;
         t.thread = Thread::Preparing(req);
+        let inflight = t.issued - t.finished;
+        self.series.set_inflight(now, inflight);
         let blocking_start = if self.mmc_test.as_ref().map(|t| t.nonblocking) == Some(false) {
             self.platform.mmc_test.start_ns
         } else {
@@ -291,6 +340,9 @@ impl Simulator {
         let now = self.now;
         let t = self.mmc_test_mut();
         t.finished += 1;
+        let inflight = t.issued - t.finished;
+        self.series.set_inflight(now, inflight);
+        let t = self.mmc_test_mut();
         if r.failed {
             t.errors += 1;
             return;
@@ -312,25 +364,7 @@ impl Simulator {
         if t.finished < t.count() {
             return false;
         }
-        let name = size_name(t.size());
-        let stats = std::mem::take(&mut t.current);
-        let (read, write) = if t.write {
-            (DirStats::default(), stats)
-        } else {
-            (stats, DirStats::default())
-        };
-        let index = t.size_idx as u32;
-        let runtime = now - t.size_start;
-        let errors = std::mem::take(&mut t.errors);
-        t.reports.push(JobReport {
-            name,
-            index,
-            read,
-            write,
-            flushes: 0,
-            errors,
-            runtime_ns: runtime,
-        });
+        t.close_size(now);
         t.size_idx += 1;
         t.issued = 0;
         t.finished = 0;

@@ -2,7 +2,7 @@
 //! physical quantity it stands for and documented with where it came from.
 //!
 //! The values are fitted so that the simulated throughput reproduces
-//! `shared/calibration/measurements.toml` (see [`crate::calibration`]); the fit is checked by
+//! `engine/data/measurements.toml` (see [`crate::calibration`]); the fit is checked by
 //! `engine/tests/calibration.rs`. The structure of the fit follows the request path: software
 //! time per request is paid on the CPU of whoever runs that part of the path, the bus carries
 //! one command and one data transfer at a time, and the card adds access latency and busy time.
@@ -63,15 +63,90 @@ pub struct HostTiming {
     pub max_packed: u32,
 }
 
+/// The eMMC bus speed mode (JESD84-B51 "bus speed modes"): whether data moves on one clock edge
+/// or both. `legacy` also stands for SD's SDR modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BusMode {
+    /// Backward-compatible / SDR up to 26 MHz (`legacy`, `sdr`).
+    Legacy = 0,
+    /// High speed SDR up to 52 MHz.
+    Hs52 = 1,
+    /// High speed DDR up to 52 MHz, both edges.
+    Ddr52 = 2,
+    /// HS200: SDR up to 200 MHz (8-bit: 200 MB/s).
+    Hs200 = 3,
+    /// HS400: DDR up to 200 MHz, 8-bit only (400 MB/s).
+    Hs400 = 4,
+    /// HS400 with enhanced strobe: as HS400 on the data lines.
+    Hs400Es = 5,
+}
+
+impl BusMode {
+    pub const ALL: [BusMode; 6] = [
+        BusMode::Legacy,
+        BusMode::Hs52,
+        BusMode::Ddr52,
+        BusMode::Hs200,
+        BusMode::Hs400,
+        BusMode::Hs400Es,
+    ];
+    /// The name options and platform files use.
+    pub fn key(self) -> &'static str {
+        match self {
+            BusMode::Legacy => "legacy",
+            BusMode::Hs52 => "hs52",
+            BusMode::Ddr52 => "ddr52",
+            BusMode::Hs200 => "hs200",
+            BusMode::Hs400 => "hs400",
+            BusMode::Hs400Es => "hs400es",
+        }
+    }
+    /// A mode from its name (`sdr` is `legacy`).
+    pub fn from_key(s: &str) -> Option<BusMode> {
+        match s {
+            "sdr" => Some(BusMode::Legacy),
+            _ => BusMode::ALL.into_iter().find(|m| m.key() == s),
+        }
+    }
+    /// Data transferred on both clock edges.
+    pub fn ddr(self) -> bool {
+        matches!(self, BusMode::Ddr52 | BusMode::Hs400 | BusMode::Hs400Es)
+    }
+}
+
 /// The MMC bus between controller and card.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct BusTiming {
-    /// Bus mode, for display ("HS400 ES").
-    pub mode: &'static str,
-    /// Effective data bandwidth, bytes per second.
-    pub bytes_per_sec: u64,
+    /// Bus speed mode (single or double data rate).
+    pub mode: BusMode,
+    /// Bus clock, Hz. Presets set the effective clock that gives the measured data rate (the
+    /// rest of the nominal clock goes to block gaps and CRC).
+    pub clock_hz: u64,
+    /// Data lines: 1, 4 or 8.
+    pub width: u32,
+    /// Effective data rate overriding the one derived from mode, clock and width, bytes per
+    /// second; 0 = derived.
+    pub rate_override: u64,
     /// CMD23 (SET_BLOCK_COUNT) + CMD18/CMD25 with their responses.
     pub cmd_ns: u64,
+}
+
+impl BusTiming {
+    /// The data rate derived from mode, clock and width: clock x width / 8 bytes per second,
+    /// twice that in DDR modes.
+    pub fn derived_bytes_per_sec(&self) -> u64 {
+        let edges = if self.mode.ddr() { 2 } else { 1 };
+        self.clock_hz * u64::from(self.width) * edges / 8
+    }
+    /// The data rate the bus moves data at: the override if set, else the derived rate.
+    pub fn bytes_per_sec(&self) -> u64 {
+        if self.rate_override > 0 {
+            self.rate_override
+        } else {
+            self.derived_bytes_per_sec()
+        }
+    }
 }
 
 /// The card (eMMC or SD) behind the bus.
@@ -178,6 +253,7 @@ pub const MLC_SD_2011: VariationTiming = VariationTiming {
 pub const DEFAULT_PLATFORM: &str = "sprd-hs400es-2020";
 
 const MB: u64 = 1_000_000;
+const MHZ: u64 = 1_000_000;
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * 1024;
 
@@ -233,8 +309,10 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         max_packed: 8,
     },
     bus: BusTiming {
-        mode: "HS400 ES",
-        bytes_per_sec: 400 * MB,
+        mode: BusMode::Hs400Es,
+        clock_hz: 200 * MHZ,
+        width: 8,
+        rate_override: 0,
         cmd_ns: 3_000,
     },
     card: CardTiming {
@@ -265,8 +343,8 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
 
 /// Unisoc SDHCI with an eMMC with write cache and reliable write (Wenchao Chen's FUA patch, 2022).
 ///
-/// One synchronous job (AndroBench on F2FS, see measurements.toml): every part of the path is
-/// serial, so the per-request software time adds straight to each I/O.
+/// One synchronous job (AndroBench on F2FS, see engine/data/measurements.toml): every part of
+/// the path is serial, so the per-request software time adds straight to each I/O.
 /// - random write FUA off 70.32 MiB/s = 55.5 us, FUA on 12.68 MiB/s = 308 us: a reliable write
 ///   adds ~250 us per 4 KiB (commit + program);
 /// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;
@@ -307,8 +385,10 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         max_packed: 8,
     },
     bus: BusTiming {
-        mode: "HS400",
-        bytes_per_sec: 282 * MB,
+        mode: BusMode::Hs400,
+        clock_hz: 141 * MHZ,
+        width: 8,
+        rate_override: 0,
         cmd_ns: 3_000,
     },
     card: CardTiming {
@@ -380,7 +460,14 @@ pub const U300_MMCI_2011: Platform = Platform {
         max_req_bytes: 127 * 512,
         max_packed: 0,
     },
-    bus: BusTiming { mode: "SD 25 MHz 4-bit (MMCI DMA)", bytes_per_sec: 9_200_000, cmd_ns: 40_000 },
+    // SD 25 MHz 4-bit (MMCI DMA): 12.5 MB/s nominal, 9.2 MB/s effective.
+    bus: BusTiming {
+        mode: BusMode::Legacy,
+        clock_hz: 18_400_000,
+        width: 4,
+        rate_override: 0,
+        cmd_ns: 40_000,
+    },
     card: CardTiming {
         read_latency_seq_ns: 480_000,
         read_latency_random_ns: 600_000,
@@ -449,8 +536,10 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         max_packed: 8,
     },
     bus: BusTiming {
-        mode: "HS400",
-        bytes_per_sec: 332 * MB,
+        mode: BusMode::Hs400,
+        clock_hz: 166 * MHZ,
+        width: 8,
+        rate_override: 0,
         cmd_ns: 3_000,
     },
     card: CardTiming {
@@ -528,8 +617,10 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         max_packed: 0,
     },
     bus: BusTiming {
-        mode: "HS200",
-        bytes_per_sec: 200 * MB,
+        mode: BusMode::Hs200,
+        clock_hz: 200 * MHZ,
+        width: 8,
+        rate_override: 0,
         cmd_ns: 3_000,
     },
     card: CardTiming {

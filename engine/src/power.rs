@@ -27,6 +27,7 @@ impl Simulator {
         for e in lost.iter().filter(|e| !live.contains(&e.req)) {
             lost_reqs.insert(e.req);
             report.lost_acked_bytes += e.remaining;
+            report.lost_ranges_total += 1;
             if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
                 report
                     .lost_ranges
@@ -34,24 +35,31 @@ impl Simulator {
             }
         }
         report.lost_acked_writes = lost_reqs.len() as u64;
+        report.truncated = report.lost_ranges_total > report.lost_ranges.len() as u64;
         report.lost_requests = lost_reqs
             .iter()
             .take(PowerCutReport::MAX_RANGES)
             .copied()
             .collect();
-        report.acked_writes = self.jobs.iter().map(|j| j.acked_writes()).sum();
+        report.acked_writes = self.jobs.iter().map(|j| j.acked_writes()).sum::<u64>()
+            + self.mmc_test.as_ref().map_or(0, |t| t.acked_writes());
         report.acked_reliable_writes = self.acked_reliable_writes;
         let ids: Vec<_> = self.reqs.iter().map(|(i, _)| i).collect();
         report.failed_in_flight = ids.len() as u64;
+        let mut mmc_test_failed = 0;
         for i in ids {
             let r = self.reqs.get_mut(i);
             r.failed = true;
             let job = r.job as usize;
-            if !r.from_mmc_test {
-                if let Some(j) = self.jobs.get_mut(job) {
-                    j.count_error();
-                }
+            if r.from_mmc_test {
+                mmc_test_failed += 1;
+            } else if let Some(j) = self.jobs.get_mut(job) {
+                j.count_error();
             }
+        }
+        // mmc_test: the transfer size in progress is reported like any other, cut short.
+        if let Some(t) = self.mmc_test.as_mut() {
+            t.cut(now, mmc_test_failed);
         }
         self.q.clear();
         self.power_cut = Some(report);

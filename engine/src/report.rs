@@ -54,6 +54,9 @@ pub struct JobReport {
     pub name: String,
     /// Index of the clone (fio's job number), 0-based.
     pub index: u32,
+    /// fio's `groupid`: the reporting group (a new one at each `stonewall` / `new_group`).
+    #[serde(default)]
+    pub groupid: u32,
     pub read: DirStats,
     pub write: DirStats,
     /// Cache flushes issued by `fsync=N`.
@@ -93,6 +96,15 @@ pub struct SimStats {
     pub retries: u64,
     /// Card resets before a last retry (`mmc_blk_reset`).
     pub resets: u64,
+    /// I/Os larger than the queue's limits, split by the block layer (`bio_split_to_limits`).
+    #[serde(default)]
+    pub split_ios: u64,
+    /// Requests those split I/Os became.
+    #[serde(default)]
+    pub split_requests: u64,
+    /// The run stopped issuing at the I/O budget (`MAX_TOTAL_IOS`) before its runtime was over.
+    #[serde(default)]
+    pub io_budget_reached: bool,
 }
 
 impl SimStats {
@@ -135,6 +147,12 @@ pub struct PowerCutReport {
     pub lost_acked_bytes: u64,
     /// Byte ranges (offset, length) lost, in program order; at most [`PowerCutReport::MAX_RANGES`].
     pub lost_ranges: Vec<(u64, u64)>,
+    /// Byte ranges lost in all (`lost_ranges` holds the first [`PowerCutReport::MAX_RANGES`]).
+    #[serde(default)]
+    pub lost_ranges_total: u64,
+    /// `lost_ranges` (and `lost_requests`) hold only the first of more.
+    #[serde(default)]
+    pub truncated: bool,
     /// Ids of the lost acknowledged write requests (at most [`PowerCutReport::MAX_RANGES`]).
     pub lost_requests: Vec<u64>,
     /// Requests in flight at the cut: they fail with an I/O error.
@@ -161,10 +179,27 @@ pub struct Report {
 impl Report {
     /// All jobs merged into one, as fio's group_reporting prints them.
     pub fn merged(&self) -> JobReport {
-        let mut it = self.jobs.iter();
+        self.merge_of(self.jobs.iter())
+    }
+
+    /// The reporting groups (fio's `groupid`s) in order.
+    pub fn groups(&self) -> Vec<u32> {
+        let mut g: Vec<u32> = self.jobs.iter().map(|j| j.groupid).collect();
+        g.dedup();
+        g
+    }
+
+    /// The jobs of group `g` merged into one.
+    pub fn merged_group(&self, g: u32) -> JobReport {
+        self.merge_of(self.jobs.iter().filter(|j| j.groupid == g))
+    }
+
+    fn merge_of<'a>(&self, jobs: impl Iterator<Item = &'a JobReport>) -> JobReport {
+        let mut it = jobs;
         let mut m = it.next().cloned().unwrap_or(JobReport {
             name: String::new(),
             index: 0,
+            groupid: 0,
             read: DirStats::default(),
             write: DirStats::default(),
             flushes: 0,

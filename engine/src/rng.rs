@@ -80,6 +80,7 @@ impl Permutation {
     }
 
     /// The i-th element of the permutation (i < n).
+    #[inline]
     pub fn get(&self, i: u64) -> u64 {
         let mut x = i;
         loop {

@@ -71,6 +71,8 @@ impl Stage {
 pub struct TraceEvent {
     pub t_ns: u64,
     pub req: u64,
+    /// The I/O the request belongs to (requests of one split I/O share it).
+    pub io: u64,
     pub job: u32,
     pub op: crate::sim::request::Op,
     pub stage: Stage,

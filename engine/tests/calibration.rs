@@ -1,4 +1,4 @@
-//! The presets reproduce the patch authors' measurements (shared/calibration/measurements.toml):
+//! The presets reproduce the patch authors' measurements (engine/data/measurements.toml):
 //! every case within 15% with one preset per platform, and the effects (ratios) within 15%.
 //! Sizes are reduced to 64 MiB per job for speed (the issue allows it).
 

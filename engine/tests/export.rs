@@ -413,7 +413,8 @@ fn report_and_series_round_trip_through_serde_json() {
     assert_eq!(trace["traceEvents"].as_array().map(Vec::len), Some(100));
     // Platform timings serialize too.
     let p = serde_json::to_value(mmcsim_engine::platform::SPRD_HS400ES_2020.bus).unwrap();
-    assert_eq!(p["mode"], "HS400 ES");
+    assert_eq!(p["mode"], "hs400es");
+    assert_eq!(p["clock_hz"], 200_000_000);
 }
 
 #[test]

@@ -4,8 +4,8 @@
 
 use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
 use mmcsim_engine::scenario::options::{
-    apply_option, apply_text, lookup, parse_args, reset_option, value_text, OptionKind,
-    OptionScope, OPTIONS,
+    all_rows, apply_option, apply_text, lookup, parse_args, reset_option, value_text, OptionKind,
+    OptionScope,
 };
 use mmcsim_engine::scenario::table::{form_rows, FormGroup};
 use mmcsim_engine::scenario::url::{decode_query, encode_query};
@@ -30,7 +30,7 @@ fn with_example(name: &str, example: &str) -> Scenario {
 
 #[test]
 fn every_row_parses_prints_links_and_resets() {
-    for row in OPTIONS {
+    for row in all_rows() {
         let s = with_example(row.name, row.example);
         let base = base_for(row.name);
         if row.kind == OptionKind::Ignored {
@@ -92,7 +92,7 @@ fn every_row_parses_prints_links_and_resets() {
 
 #[test]
 fn aliases_name_their_row_and_help_fields_are_filled() {
-    for row in OPTIONS {
+    for row in all_rows() {
         assert!(
             !row.accepted.is_empty() && !row.help.is_empty(),
             "{}: accepted and help",
@@ -102,14 +102,14 @@ fn aliases_name_their_row_and_help_fields_are_filled() {
         for a in row.aliases {
             assert_eq!(lookup(a).map(|r| r.name), Some(row.name), "alias {a}");
         }
-        let dupes = OPTIONS.iter().filter(|o| o.name == row.name).count();
+        let dupes = all_rows().filter(|o| o.name == row.name).count();
         assert_eq!(dupes, 1, "{} appears {dupes} times", row.name);
     }
 }
 
 #[test]
 fn an_empty_form_text_puts_a_host_switch_back_to_the_platform_default() {
-    for row in OPTIONS.iter().filter(|r| r.kind == OptionKind::Host) {
+    for row in all_rows().filter(|r| matches!(r.kind, OptionKind::Host | OptionKind::Platform)) {
         let s = with_example(row.name, row.example);
         assert_eq!(
             apply_text(&s, row.name, ""),
@@ -147,5 +147,33 @@ fn the_form_shows_the_first_screen_controls() {
         "nonblocking",
     ] {
         assert!(names.contains(&n), "{n} has no control");
+    }
+}
+
+/// Every option that changes the run has a control (issue 12: `sync`, `mmc_test`, `cache`,
+/// `runtime`, `time_based`, `rwmixread`, `fsync`, `inject_error` had none), in the folded
+/// "Advanced" group, and an empty text puts each back to its default.
+#[test]
+fn every_option_in_effect_has_a_control() {
+    let advanced: Vec<&str> = form_rows(FormGroup::Advanced)
+        .map(|(r, _)| r.name)
+        .collect();
+    for n in [
+        "sync",
+        "mmc_test",
+        "cache",
+        "runtime",
+        "time_based",
+        "rwmixread",
+        "fsync",
+        "inject_error",
+    ] {
+        assert!(advanced.contains(&n), "{n} has no control");
+        let row = lookup(n).unwrap();
+        let s = with_example(n, row.example);
+        let back = apply_text(&s, n, "");
+        if value_text(&Scenario::default(), n).is_empty() {
+            assert_eq!(back, Ok(Scenario::default()), "{n}: empty resets");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The scenario language as a user meets it: fio command lines, job files, error messages, and
 //! writing a scenario back out.
 
+use mmcsim_engine::scenario::board;
 use mmcsim_engine::scenario::check;
 use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
 use mmcsim_engine::scenario::options::{apply_option, parse_args, OptionScope, OPTIONS};
@@ -17,7 +18,7 @@ fn parse(line: &str) -> Result<Scenario, String> {
 
 #[test]
 fn packed_rfc_command_line() {
-    // Baolin Wang's packed-request RFC (2020), as in measurements.toml.
+    // Baolin Wang's packed-request RFC (2020), as in engine/data/measurements.toml.
     let s = parse(
         "--filename=/dev/mmcblk0p30 --direct=1 --iodepth=20 --rw=randread --bs=4K --size=512M \
          --group_reporting --numjobs=20 --name=test",
@@ -139,7 +140,7 @@ fn command_line_options_act_as_globals_for_a_job_file() {
 fn error_messages() {
     assert_eq!(
         parse("--ioengine=mmap").unwrap_err(),
-        "ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring"
+        "ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio"
     );
     assert_eq!(
         parse("--iodeth=4").unwrap_err(),
@@ -159,14 +160,19 @@ fn error_messages() {
         parse("--numjobs=0").unwrap_err(),
         "numjobs: '0' is not a number in 1..=256"
     );
-    assert!(parse("--rw=rw").unwrap_err().contains("mixed sequential"));
+    assert!(parse("--rw=trim")
+        .unwrap_err()
+        .contains("eMMC discard/erase"));
+    assert!(parse("--zonemode=zbd")
+        .unwrap_err()
+        .contains("not a zoned block device"));
     assert!(parse("--platform=pc")
         .unwrap_err()
         .contains("sprd-hs400es-2020"));
     assert!(parse("--bs").unwrap_err().starts_with("bs: needs a value"));
     assert!(parse("--size=4k --bs=8k")
         .unwrap_err()
-        .contains("smaller than bs"));
+        .contains("smaller than the largest block"));
     assert!(parse("stray")
         .unwrap_err()
         .contains("unexpected argument 'stray'"));
@@ -177,7 +183,7 @@ fn error_messages() {
     .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 5: ioengine: 'mmap' is not modelled; accepted: psync, sync, libaio, io_uring"
+        "line 5: ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio"
     );
     let e = parse_jobfile("[x\n", Scenario::default()).unwrap_err();
     assert!(e.to_string().starts_with("line 1: "), "{}", e);
@@ -224,6 +230,7 @@ fn every_option_in_the_table_is_accepted_somewhere() {
         ];
         let ok = sample
             .iter()
+            .chain(std::iter::once(&o.example))
             .any(|v| apply_option(&mut s, OptionScope::Global, o.name, Some(v)).is_ok());
         assert!(ok, "option {} accepts none of the samples", o.name);
     }
@@ -274,9 +281,27 @@ fn arb_job() -> impl Strategy<Value = JobSpec> {
                     sync,
                     fsync,
                     offset: off * 512,
+                    ..JobSpec::default()
                 }
             },
         )
+}
+
+/// Board overrides from random (row, value) pairs: each value brought into the row's range;
+/// one equal to the preset's is no override.
+fn arb_board(platform: &str, picks: &[(usize, u64)]) -> std::collections::BTreeMap<String, u64> {
+    let preset = mmcsim_engine::platform::by_name(platform).unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for &(i, x) in picks {
+        let (row, p) = board::params().nth(i).unwrap();
+        let (min, max) = p.range();
+        let v = min + x % (max - min + 1);
+        // Values between a unit's accepted ones (a 2-bit bus) are not options.
+        if v != (p.get)(preset) && p.unit.parse(&p.unit.format(v)) == Some(v) {
+            out.insert(row.name.to_string(), v);
+        }
+    }
+    out
 }
 
 fn arb_scenario() -> impl Strategy<Value = Scenario> {
@@ -303,6 +328,8 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
             prop::option::of(1u64..=86_400_000_000_000),
             prop::option::of(1u32..=500_000),
         ),
+        // Board parameters: (row, value) pairs, kept in range and off the preset's value.
+        prop::collection::vec((0..board::PARAMS.len(), any::<u64>()), 0..5),
     )
         .prop_map(
             move |(
@@ -311,7 +338,9 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 (path, nb, depth),
                 (packed, fua, cache),
                 (cut, err),
+                overrides,
             )| Scenario {
+                board: arb_board(names[p], &overrides),
                 platform: names[p].to_string(),
                 host: HostOptions {
                     mmc_path: path.map(|i| MmcPath::ALL[i]),
@@ -338,6 +367,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                     kind: mmcsim_engine::scenario::ErrorKind::Crc,
                     rate_ppm,
                 }),
+                iologs: Vec::new(),
             },
         )
 }

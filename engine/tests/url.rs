@@ -1,6 +1,7 @@
 //! Scenario links (`scenario::url`): round trips, defaults left out, randseed always present,
 //! partial loading of bad links, limits, and decoding arbitrary text without panicking.
 
+use mmcsim_engine::scenario::board;
 use mmcsim_engine::scenario::url::{decode_query, encode_query, DecodedQuery};
 use mmcsim_engine::scenario::{ErrorInjection, ErrorKind};
 use mmcsim_engine::{HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, Simulator};
@@ -51,10 +52,28 @@ fn arb_job() -> impl Strategy<Value = JobSpec> {
                     sync,
                     fsync,
                     offset: off * 512,
+                    ..JobSpec::default()
                 }
             },
         )
         .prop_filter("names are not empty", |j| !j.name.is_empty())
+}
+
+/// Board overrides from random (row, value) pairs: each value brought into the row's range;
+/// one equal to the preset's is no override.
+fn arb_board(platform: &str, picks: &[(usize, u64)]) -> std::collections::BTreeMap<String, u64> {
+    let preset = mmcsim_engine::platform::by_name(platform).unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for &(i, x) in picks {
+        let (row, p) = board::params().nth(i).unwrap();
+        let (min, max) = p.range();
+        let v = min + x % (max - min + 1);
+        // Values between a unit's accepted ones (a 2-bit bus) are not options.
+        if v != (p.get)(preset) && p.unit.parse(&p.unit.format(v)) == Some(v) {
+            out.insert(row.name.to_string(), v);
+        }
+    }
+    out
 }
 
 /// A scenario the simulator accepts (the generator's rare misses are repaired: packed off).
@@ -82,6 +101,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
             prop::option::of(1u64..=86_400_000_000_000),
             prop::option::of(1u32..=500_000),
         ),
+        prop::collection::vec((0..board::PARAMS.len(), any::<u64>()), 0..5),
     )
         .prop_map(
             move |(
@@ -90,8 +110,10 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 (path, nb, depth),
                 (packed, fua, cache),
                 (cut, err),
+                overrides,
             )| {
                 let mut s = Scenario {
+                    board: arb_board(names[p], &overrides),
                     platform: names[p].to_string(),
                     host: HostOptions {
                         mmc_path: path.map(|i| MmcPath::ALL[i]),
@@ -115,6 +137,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                     group_reporting: gr,
                     mmc_test,
                     power_cut_ns: cut,
+                    iologs: Vec::new(),
                     inject_error: err.map(|rate_ppm| ErrorInjection {
                         kind: ErrorKind::Crc,
                         rate_ppm,
@@ -150,6 +173,8 @@ fn arb_pair() -> impl Strategy<Value = (Scenario, Scenario)> {
                     _ => b.jobs.truncate(1),
                 }
             }
+            // A board value equal to B's (new) preset is no override: the canonical form.
+            b.normalize_board();
             if Simulator::new(&b).is_err() {
                 b.host.packed = Some(0);
             }

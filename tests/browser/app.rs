@@ -164,16 +164,23 @@ async fn a_measured_case_shows_the_published_figure_and_the_error() {
     run_to_results(&root).await;
     assert_eq!(text(&root, "[data-metric=measured] .value"), "60.68");
     let err = text(&root, "[data-metric=error]");
+    // "simulated 62.10 MiB/s (+2.3 %)": the simulated figure in the measured one's unit.
+    assert!(
+        err.starts_with("simulated ") && err.contains(" MiB/s ("),
+        "{err}"
+    );
     let pct: f64 = err
-        .trim_start_matches("simulated ")
-        .trim_end_matches(" %")
+        .rsplit('(')
+        .next()
+        .unwrap()
+        .trim_end_matches(" %)")
         .parse()
         .unwrap();
     assert!(pct.abs() < 15.0, "within the calibration tolerance: {err}");
     assert!(
-        text(&root, ".source").contains("packed request"),
+        text(&root, "#results .source").contains("packed request"),
         "{}",
-        text(&root, ".source")
+        text(&root, "#results .source")
     );
 }
 

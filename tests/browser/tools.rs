@@ -4,9 +4,10 @@
 use std::rc::Rc;
 
 use mmcsim_components::gallery::{GalleryRow, GalleryTable, GalleryTableProps};
-use mmcsim_engine::{Scenario, Simulator};
+use mmcsim_engine::Scenario;
 use mmcsim_web::exports;
 use mmcsim_web::gallery::TableRun;
+use mmcsim_web::session::Session;
 use mmcsim_web::{App, AppProps};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -171,11 +172,53 @@ async fn a_gallery_card_loads_its_pair_and_starts_the_table() {
 }
 
 #[wasm_bindgen_test]
+async fn the_walk_through_plays_pauses_and_points_in_the_pipeline_view() {
+    let root = mount_app().await;
+    click(&root, ".gallery-card[data-series='unisoc-fua-2022']");
+    settle().await;
+    let step = |n: usize, label: &str| {
+        assert_eq!(
+            by_sel(&root, ".stepper")
+                .unwrap()
+                .get_attribute("data-step"),
+            Some(n.to_string())
+        );
+        let button = text(&root, ".stepper-do");
+        assert!(button.contains(label), "step {n}: {button}");
+        click(&root, ".stepper-do");
+    };
+    step(0, "Load A");
+    settle().await;
+    assert_eq!(value(&root, "#ctl-fua"), "0");
+    step(1, "Play at 200 µs/s");
+    settle().await;
+    let play = || {
+        by_sel(&root, "#play")
+            .unwrap()
+            .get_attribute("aria-pressed")
+    };
+    assert_eq!(play().as_deref(), Some("true"), "the pipeline view plays");
+    assert_eq!(value(&root, "#speed"), "3", "at 200 µs/s");
+    gloo_timers::future::TimeoutFuture::new(200).await;
+    step(2, "Pause");
+    settle().await;
+    assert_eq!(play().as_deref(), Some("false"), "and pauses");
+    assert_ne!(text(&root, "#sim-clock"), "0.0 µs · 0 %");
+    step(3, "Show: storage chip (eMMC");
+    settle().await;
+    assert!(
+        by_sel(&root, "#watch g.stage.focused[data-layer=Card]").is_some(),
+        "the card's column is selected"
+    );
+    assert!(text(&root, "#explain-title").contains("eMMC"));
+}
+
+#[wasm_bindgen_test]
 fn exports_produce_the_expected_text() {
     let mut scn = Scenario::default();
     scn.jobs[0].size = 256 << 10;
-    let mut sim = Simulator::new(&scn).unwrap();
-    sim.run_to_end();
+    let mut sim = Session::start(&scn).unwrap();
+    while !sim.run_events(u64::MAX) {}
     let report = sim.report();
     let json = exports::fio_json(&scn, &report);
     assert!(

@@ -1,12 +1,18 @@
 //! "Watch the pipeline": play, pause, step, speed, keyboard, request selection and A/B, driven
-//! as a user would, read back from the DOM and the canvases.
+//! as a user would, and the commands the page sends through the `command` prop (the gallery's
+//! walk-through), read back from the DOM and the canvases.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use mmcsim_components::LifeView;
+use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HostOptions, Scenario};
+use mmcsim_web::clock::speed_index;
+use mmcsim_web::command::{Commands, Target, WatchAction};
 use mmcsim_web::engine_bridge::apply_control;
-use mmcsim_web::live::{b_scenario, LiveSim};
+use mmcsim_web::live::b_scenario;
+use mmcsim_web::session::Session;
 use mmcsim_web::watch::{Watch, WatchProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -23,23 +29,63 @@ fn scenario(opts: &[(&str, &str)]) -> Scenario {
     s
 }
 
+/// The Watch mounted by the running test, with what it was mounted with and the commands
+/// sent to it.
+struct Mounted {
+    handle: yew::AppHandle<Watch>,
+    a: Scenario,
+    b: Option<Scenario>,
+    on_b: Callback<Option<HostOptions>>,
+    commands: Commands,
+}
+
 thread_local! {
-    /// The Watch mounted by the running test: the previous test's is destroyed first, so its
-    /// window key listener and animation frames do not act on this one.
-    static MOUNTED: RefCell<Option<yew::AppHandle<Watch>>> = const { RefCell::new(None) };
+    /// The previous test's Watch is destroyed first, so its window key listener and animation
+    /// frames do not act on this one.
+    static MOUNTED: RefCell<Option<Mounted>> = const { RefCell::new(None) };
 }
 
 async fn mount(a: Scenario, b: Option<Scenario>, on_b: Callback<Option<HostOptions>>) -> Element {
-    if let Some(h) = MOUNTED.with(|m| m.borrow_mut().take()) {
-        h.destroy();
+    if let Some(m) = MOUNTED.with(|m| m.borrow_mut().take()) {
+        m.handle.destroy();
     }
     let root = mount_point();
-    let handle =
-        yew::Renderer::<Watch>::with_root_and_props(root.clone(), WatchProps { a, b, on_b })
-            .render();
-    MOUNTED.with(|m| *m.borrow_mut() = Some(handle));
+    let props = WatchProps {
+        a: a.clone(),
+        b: b.clone(),
+        on_b: on_b.clone(),
+        command: None,
+    };
+    let handle = yew::Renderer::<Watch>::with_root_and_props(root.clone(), props).render();
+    let commands = Commands::default();
+    MOUNTED.with(|m| {
+        *m.borrow_mut() = Some(Mounted {
+            handle,
+            a,
+            b,
+            on_b,
+            commands,
+        })
+    });
     settle().await;
     root
+}
+
+/// Sends `action` to the mounted Watch through its `command` prop, as the page does.
+async fn command(action: WatchAction) {
+    MOUNTED.with(|m| {
+        let mut m = m.borrow_mut();
+        let m = m.as_mut().expect("a Watch is mounted");
+        let command = Some(m.commands.send(action));
+        let props = WatchProps {
+            a: m.a.clone(),
+            b: m.b.clone(),
+            on_b: m.on_b.clone(),
+            command,
+        };
+        m.handle.update(props);
+    });
+    settle().await;
 }
 
 /// Waits (up to 2 s) for a canvas to show at least `min` pixels of a colour: charts are drawn
@@ -257,7 +303,11 @@ async fn packed_requests_leave_in_adma3_chains() {
             && attr(r, "#a-chain", "data-len").parse::<u32>().unwrap_or(0) > 1
     })
     .await;
-    assert!(text(&root, "#a-chain").starts_with("ADMA3 chain of "));
+    assert!(
+        text(&root, "#a-chain").contains("(ADMA3 chain)"),
+        "{}",
+        text(&root, "#a-chain")
+    );
     assert_eq!(
         root.query_selector_all("#a-pipeline .desc")
             .unwrap()
@@ -420,22 +470,99 @@ async fn compare_switch_and_b_controls_report_b_host_switches() {
 }
 
 #[wasm_bindgen_test]
-fn live_sim_steps_in_time_and_keeps_each_request_life() {
-    let mut s = LiveSim::new(&scenario(&[("size", "64k")])).unwrap();
+async fn commands_play_at_a_speed_pause_and_point_at_a_layer() {
+    let root = mount(scenario(&[("size", "4m")]), None, Callback::noop()).await;
+    let slow = speed_index("200 µs/s").unwrap();
+    command(WatchAction::Play(Some(slow))).await;
+    assert_eq!(attr(&root, "#play", "aria-pressed"), "true");
+    assert_eq!(value(&root, "#speed"), slow.to_string());
+    sleep(300).await;
+    command(WatchAction::Pause).await;
+    assert_eq!(attr(&root, "#play", "aria-pressed"), "false");
+    let paused = clock(&root);
+    assert_ne!(paused, "0.0 µs · 0 %", "time moved while playing");
+    // The same command again is a new command: still paused, nothing else changes.
+    command(WatchAction::Pause).await;
+    assert_eq!(attr(&root, "#play", "aria-pressed"), "false");
+    assert_eq!(clock(&root), paused);
+    // Pointing at a layer selects and explains it, as a click on its column does.
+    command(WatchAction::Focus(Some(Target::Layer(Layer::Card)))).await;
+    assert!(by_sel(&root, "#a-pipeline g.stage.focused[data-layer=Card]").is_some());
+    assert!(
+        text(&root, "#explain-title").contains("eMMC"),
+        "{}",
+        text(&root, "#explain-title")
+    );
+    command(WatchAction::Focus(None)).await;
+    assert!(by_sel(&root, "g.stage.focused").is_none());
+    assert_eq!(text(&root, "#explain-title"), "What is happening");
+    // A speed command changes the speed and leaves play/pause alone.
+    command(WatchAction::Speed(0)).await;
+    assert_eq!(value(&root, "#speed"), "0");
+    assert_eq!(attr(&root, "#play", "aria-pressed"), "false");
+}
+
+/// Waits (up to `max_ms`) until the Play button no longer says Pause.
+async fn wait_paused(root: &Element, max_ms: u32) {
+    let mut waited = 0;
+    while attr(root, "#play", "aria-pressed") == "true" {
+        assert!(
+            waited < max_ms,
+            "still running after {max_ms} ms: {}",
+            clock(root)
+        );
+        sleep(50).await;
+        waited += 50;
+    }
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn commands_seek_to_a_time_back_in_time_and_to_the_end() {
+    let a = scenario(&[("numjobs", "20"), ("packed", "8"), ("size", "256k")]);
+    let b = b_scenario(&a, &scenario(&[("packed", "0")]).host);
+    let root = mount(a, Some(b), Callback::noop()).await;
+    command(WatchAction::Seek(Some(3_000_000))).await;
+    wait_paused(&root, 30_000).await;
+    assert!(clock(&root).starts_with("3.0 ms"), "{}", clock(&root));
+    assert!(
+        attr(&root, "#a-pipeline svg", "data-tokens")
+            .parse::<u32>()
+            .unwrap()
+            > 0
+    );
+    // Back in time: the run starts again and stops at the earlier time.
+    command(WatchAction::Seek(Some(1_000_000))).await;
+    wait_paused(&root, 30_000).await;
+    assert!(clock(&root).starts_with("1.0 ms"), "{}", clock(&root));
+    // To the end: both sides finish, Play offers a replay, the A/B table has the run.
+    command(WatchAction::Seek(None)).await;
+    wait_paused(&root, 60_000).await;
+    assert!(text(&root, "#play").contains("Replay"));
+    assert!(clock(&root).ends_with("100 %"), "{}", clock(&root));
+    let change = text(&root, "#ab-table tr[data-metric=mib-s] td.change");
+    assert!(change.starts_with('-'), "non-packed B is slower: {change}");
+}
+
+#[wasm_bindgen_test]
+fn a_request_life_folds_its_trace_into_stages_up_to_now() {
+    let mut s = Session::watched(&scenario(&[("size", "64k")])).unwrap();
     assert!(s.advance_to(50_000, u64::MAX));
-    assert_eq!(s.now(), 50_000, "stands at the target between events");
-    let life = s.life(0).expect("the first request's life");
+    let life = LifeView::from_trace(0, s.trace_of(0).unwrap(), s.now()).expect("a life");
+    assert_eq!((life.id, life.job), (0, 0));
     assert_eq!(
         life.stages.first().map(|st| st.0),
         Some(mmcsim_engine::Stage::Submit)
     );
     let total: u64 = life.stages.iter().map(|st| st.2).sum();
     assert!(total <= 50_000);
-    // One event at a time: simulated time never goes back.
-    let mut t = s.now();
-    while s.step_event() {
-        assert!(s.now() >= t);
-        t = s.now();
-    }
-    assert!(s.is_finished());
+    assert!(
+        life.stages.windows(2).all(|w| w[0].0 != w[1].0),
+        "one row per stage visit"
+    );
+    // At the end the request is done and its rows add up to its completion time.
+    while !s.run_events(10_000) {}
+    let life = LifeView::from_trace(0, s.trace_of(0).unwrap(), s.now()).unwrap();
+    assert!(life.done);
+    assert!(LifeView::from_trace(0, &[], 0).is_none());
 }

@@ -1,12 +1,23 @@
 // Shared by the pipeline end-to-end test and the browser benchmark: a static server for dist/
 // on 127.0.0.1 and Debian's Chromium driven by playwright-core (same flags as app.test.mjs).
 import http from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+// Where the tests save their screenshots: target/screenshots/ (ignored by git), so `make test`
+// leaves the work tree as it found it. `make screenshots` sets MMCSIM_SCREENSHOTS=docs to
+// refresh the README's pictures in docs/.
+export const screenshotDir = path.resolve(root, process.env.MMCSIM_SCREENSHOTS || 'target/screenshots');
+
+/** The path to save screenshot `name` (e.g. 'gallery.png') at; creates the folder. */
+export async function screenshotPath(name) {
+    await mkdir(screenshotDir, { recursive: true });
+    return path.join(screenshotDir, name);
+}
 const dist = path.join(root, 'dist');
 const TYPES = {
     '.html': 'text/html; charset=utf-8',

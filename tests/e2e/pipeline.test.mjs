@@ -1,13 +1,12 @@
 // End-to-end test of "Watch the pipeline" on the release build in dist/ (`make test-e2e` builds
 // it): each platform preset's headline effect is seen in the animation and saved as
-// docs/pipeline-<preset>.png; the time controls, the keyboard, reduced motion and the A/B link
-// are driven as a user would. Any console error or page error fails the test. The frame-time
-// figures are printed, not asserted (`make bench-web` runs the fuller benchmark).
+// pipeline-<preset>.png (target/screenshots/, or docs/ under `make screenshots`); the time
+// controls, the keyboard, reduced motion and the A/B link are driven as a user would. Any
+// console error or page error fails the test. The frame-time figures are printed, not asserted
+// (`make bench-web` runs the fuller benchmark).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { start, openPage, frameStats, root } from './harness.mjs';
+import { start, openPage, frameStats, screenshotPath } from './harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -54,7 +53,7 @@ const PRESETS = [
 ];
 
 for (const p of PRESETS) {
-    test(`pipeline on ${p.name} shows its effect and is saved as docs/pipeline-${p.name}.png`, async () => {
+    test(`pipeline on ${p.name} shows its effect and is saved as pipeline-${p.name}.png`, async () => {
         const { page, problems } = await openPage(env.browser, env.base, p.query);
         assert.ok(await page.$('#b-pipeline'), 'the link compares A and B: both pipelines');
         await page.selectOption('#speed', p.speed ?? '4'); // 1 ms of simulated time per second
@@ -75,9 +74,7 @@ for (const p of PRESETS) {
         assert.ok(Number(await page.getAttribute('#a-pipeline svg', 'data-tokens')) > 0);
         assert.ok(Number(await page.getAttribute('#a-strip', 'data-rects')) > 10, 'the bus strip has segments');
         assert.ok(await page.$('#ab-table tr[data-metric=mib-s]'));
-        const shot = path.join(root, 'docs', `pipeline-${p.name}.png`);
-        await mkdir(path.dirname(shot), { recursive: true });
-        await (await page.$('#watch')).screenshot({ path: shot });
+        await (await page.$('#watch')).screenshot({ path: await screenshotPath(`pipeline-${p.name}.png`) });
         assert.deepEqual(problems, []);
         await page.close();
     });

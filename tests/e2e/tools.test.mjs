@@ -1,12 +1,11 @@
 // End-to-end tests of the scenario links, the gallery, fio job files, the exports and the plug,
 // on the release build in dist/ (`make test-e2e` builds it first). Any console error, page error
-// or failed request fails a test. Saves docs/gallery.png and docs/power-cut.png for the README.
+// or failed request fails a test. Saves gallery.png and power-cut.png for the README
+// (target/screenshots/, or docs/ under `make screenshots`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { root, start, openPage, download, runToEnd } from './tools_harness.mjs';
+import { root, start, openPage, download, runToEnd, screenshotPath } from './tools_harness.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -64,6 +63,10 @@ test('exports: CSV, trace-event JSON and chart PNG after a run', async () => {
     const png = await download(page, '#export-png');
     assert.match(png.name, /\.png$/);
     assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG file');
+    // Issue 12: "Charts PNG" saved four empty charts. Only charts with something drawn are saved.
+    const saved = await page.textContent('#export-status');
+    const empty = await page.$$eval('canvas[data-empty="true"]', (cs) => cs.map((c) => c.id));
+    for (const id of empty) assert.ok(!saved.includes(`-${id}.png`), `${id} is empty and was saved: ${saved}`);
 
     const jobfile = await download(page, '#jobfile-save');
     assert.match(jobfile.body.toString('utf8'), /numjobs=4/);
@@ -179,9 +182,8 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
         if (s === 'sprd-hs400es-2020') {
             assert.equal(rows.filter((r) => r.outlier).length, 1, 'the randread case is flagged');
             assert.match(await page.textContent('.outlier-note'), /Flagged outlier/);
-            await mkdir(path.join(root, 'docs'), { recursive: true });
             const gallery = await page.$('#gallery');
-            await gallery.screenshot({ path: path.join(root, 'docs', 'gallery.png') });
+            await gallery.screenshot({ path: await screenshotPath('gallery.png') });
         }
     }
     // The FUA walk-through, step by step: each step's button does what it says.
@@ -200,7 +202,7 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
     await page.waitForTimeout(500);
     await step(2, /Pause/);
     await page.waitForSelector('#play[aria-pressed=false]');
-    await step(3, /Show: eMMC/);
+    await step(3, /Show: storage chip \(eMMC/);
     await page.waitForSelector('#watch g.stage.focused[data-layer=Card]');
     assert.match(await page.textContent('#explain-title'), /eMMC/);
     await step(4, /Pull the plug at 50ms/);
@@ -219,8 +221,9 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
 });
 
 test('pulling the plug in the FUA-off random write run loses acknowledged writes', async () => {
-    // A long run (1 GiB of 4 KiB O_SYNC writes), so it is still running when the plug is pulled.
-    const { page, problems, close } = await openPage(env, '?platform=unisoc-fua-2022&rw=randwrite&bs=4k&sync=1&fua=0&size=1g');
+    // A long run (16 GiB of 4 KiB O_SYNC writes: seconds of the page's time, where 1 GiB now
+    // ends in about half a second), so it is still running when the plug is pulled.
+    const { page, problems, close } = await openPage(env, '?platform=unisoc-fua-2022&rw=randwrite&bs=4k&sync=1&fua=0&size=16g');
     await page.click('#run');
     await page.waitForFunction(() => Number(document.querySelector('[role=progressbar]').getAttribute('aria-valuenow')) >= 1);
     await page.click('#pull-plug');
@@ -241,7 +244,7 @@ test('pulling the plug in the FUA-off random write run loses acknowledged writes
     assert.equal(await page.textContent('[data-metric=cut-at] td'), '50.0 ms');
     const lost50 = Number((await page.textContent('[data-metric=lost-acked-writes] td')).replace(/\D/g, ''));
     assert.ok(lost50 > 0, `acknowledged writes lost at 50 ms: ${lost50}`);
-    await (await page.$('.output')).screenshot({ path: path.join(root, 'docs', 'power-cut.png') });
+    await (await page.$('.output')).screenshot({ path: await screenshotPath('power-cut.png') });
 
     // With FUA, nothing acknowledged is lost.
     await page.selectOption('#ctl-fua', '1');

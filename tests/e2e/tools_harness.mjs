@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 
 // The static server and the browser are the pipeline tests' (one copy of the launch flags).
-export { root, start } from './harness.mjs';
+export { root, start, screenshotPath } from './harness.mjs';
 
 /** A page (in its own context, downloads accepted) on `base + query`, recording problems. */
 export async function openPage(env, query = '', { clipboard = false, init } = {}) {

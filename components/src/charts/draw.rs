@@ -8,13 +8,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
 use super::{ChartData, ChartKind, SideChart};
-
-/// Side A's colour (the same blue as the first screen's chart).
-pub const COLOR_A: RGBColor = RGBColor(0x25, 0x63, 0xeb);
-/// Side B's colour.
-pub const COLOR_B: RGBColor = RGBColor(0xea, 0x58, 0x0c);
-const AXIS: RGBColor = RGBColor(0x64, 0x74, 0x8b);
-const GRID: RGBColor = RGBColor(0xe2, 0xe8, 0xf0);
+use crate::palette::{A as COLOR_A, AXIS, B as COLOR_B, GRID};
 
 type Res = Result<(), Box<dyn std::error::Error>>;
 

@@ -10,6 +10,7 @@ pub mod draw;
 use std::rc::Rc;
 
 use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::Report;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -23,6 +24,20 @@ pub struct SideChart {
     pub p99: u64,
     /// Interrupts that completed `i` requests, at index `i`.
     pub batch_hist: Vec<u64>,
+}
+
+impl SideChart {
+    /// A side's charts from its time series and its report so far.
+    pub fn of(series: Vec<SeriesPoint>, r: &Report) -> SideChart {
+        let (cdf, p50, p99) = crate::figures::latency_cdf(r);
+        SideChart {
+            series,
+            cdf,
+            p50,
+            p99,
+            batch_hist: r.sim.batch_hist.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -77,6 +92,8 @@ struct CanvasProps {
     data: Rc<ChartData>,
 }
 
+/// `data-empty` says a chart has nothing drawn yet ("Charts PNG" leaves it out rather than
+/// save an empty frame).
 #[function_component(ChartCanvas)]
 fn chart_canvas(p: &CanvasProps) -> Html {
     let canvas = use_node_ref();
@@ -93,7 +110,8 @@ fn chart_canvas(p: &CanvasProps) -> Html {
     }
     html! {
         <figure class="chart small-chart">
-            <canvas ref={canvas} id={p.kind.id()} width="560" height="220" aria-label={p.kind.caption()}></canvas>
+            <canvas ref={canvas} id={p.kind.id()} width="560" height="220" aria-label={p.kind.caption()}
+                    data-empty={p.data.a.series.is_empty().to_string()}></canvas>
             <figcaption>{ p.kind.caption() }</figcaption>
         </figure>
     }

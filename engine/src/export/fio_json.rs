@@ -42,11 +42,19 @@ pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
         }
     };
     if scn.group_reporting && scn.mmc_test.is_none() {
-        return vec![Block {
-            job: rep.merged(),
-            clones: rep.jobs.len(),
-            spec: spec_of(0),
-        }];
+        // One block per reporting group (a new group at each stonewall / new_group).
+        return rep
+            .groups()
+            .into_iter()
+            .map(|g| {
+                let first = rep.jobs.iter().position(|j| j.groupid == g).unwrap_or(0);
+                Block {
+                    job: rep.merged_group(g),
+                    clones: rep.jobs.iter().filter(|j| j.groupid == g).count(),
+                    spec: spec_of(first),
+                }
+            })
+            .collect();
     }
     rep.jobs
         .iter()
@@ -61,7 +69,9 @@ pub fn blocks<'a>(scn: &'a Scenario, rep: &Report) -> Vec<Block<'a>> {
 
 /// ns to fio's msec runtime (rounded to the nearest ms).
 pub fn runtime_ms(ns: u64) -> u64 {
-    ns.saturating_add(500_000) / 1_000_000
+    // A run that did anything lasted at least 1 ms as reported (fio never prints a bandwidth
+    // over a runtime of 0).
+    (ns.saturating_add(500_000) / 1_000_000).max(u64::from(ns > 0))
 }
 
 /// A JSON object whose keys keep their order (fio's `"job options"`, `"percentile"`, ...).
@@ -131,6 +141,9 @@ pub struct FioJob {
     pub jobname: String,
     pub groupid: u64,
     pub error: u64,
+    /// I/Os of this job that ended in an error (fio's `total_err`).
+    #[serde(default)]
+    pub total_err: u64,
     pub eta: u64,
     pub elapsed: u64,
     #[serde(rename = "job options")]
@@ -173,6 +186,9 @@ pub struct FioLat {
     /// fio's percentile list (keys `"%f"` of the percentile), when there are samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub percentile: Option<OrderedMap<u64>>,
+    /// `--output-format=json+`: the histogram's non-empty bins (bin value in ns -> count).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bins: Option<OrderedMap<u64>>,
 }
 
 /// fio's `sync` object: the flushes (`fsync=N`).
@@ -198,8 +214,23 @@ pub struct FioMmcsim {
     pub crc_errors: u64,
     pub retries: u64,
     pub card_resets: u64,
+    /// I/Os the block layer split (`bio_split_to_limits`) and the requests they became.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub split_ios: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub split_requests: u64,
+    /// The run stopped at the I/O budget before its runtime was over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub io_budget_reached: bool,
+    /// I/Os that ended in an error, over every job (normal output's `io_errors`).
+    #[serde(default)]
+    pub io_errors: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_cut: Option<FioPowerCut>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// What a power cut cost ([`crate::PowerCutReport`]).
@@ -212,6 +243,12 @@ pub struct FioPowerCut {
     pub failed_in_flight: u64,
     pub acked_reliable_writes: u64,
     pub lost_ranges: Vec<FioRange>,
+    /// Ranges lost in all; `lost_ranges` lists the first 64.
+    #[serde(default)]
+    pub lost_ranges_total: u64,
+    /// `lost_ranges` lists only the first of `lost_ranges_total`.
+    #[serde(default)]
+    pub lost_ranges_truncated: bool,
 }
 
 /// A lost byte range.
@@ -245,6 +282,7 @@ impl FioLat {
             stddev: finite(h.stddev()),
             n: h.count(),
             percentile,
+            bins: None,
         }
     }
     /// An empty latency object (fio's zeros for what the model does not time).
@@ -286,6 +324,8 @@ impl FioPowerCut {
                 .iter()
                 .map(|&(offset, len)| FioRange { offset, len })
                 .collect(),
+            lost_ranges_total: p.lost_ranges_total,
+            lost_ranges_truncated: p.truncated,
         }
     }
 }
@@ -309,6 +349,10 @@ impl FioMmcsim {
             crc_errors: s.crc_errors,
             retries: s.retries,
             card_resets: s.resets,
+            split_ios: s.split_ios,
+            split_requests: s.split_requests,
+            io_budget_reached: s.io_budget_reached,
+            io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
         }
     }
@@ -334,8 +378,9 @@ impl FioJob {
         };
         FioJob {
             jobname: b.job.name.clone(),
-            groupid: 0,
+            groupid: u64::from(b.job.groupid),
             error: if b.job.errors > 0 { 5 } else { 0 },
+            total_err: b.job.errors,
             eta: 0,
             elapsed: b.job.runtime_ns.div_ceil(1_000_000_000),
             job_options,
@@ -445,6 +490,18 @@ impl serde_json::ser::Formatter for FioFormatter {
 /// The whole JSON document of a run, with a trailing newline.
 pub fn render(scn: &Scenario, rep: &Report) -> String {
     FioDoc::of(scn, rep).to_text()
+}
+
+/// fio's `--output-format=json+`: the JSON document with each completion-latency histogram's
+/// non-empty bins (`"bins" : { "VALUE_NS" : COUNT, ... }` in `clat_ns`).
+pub fn render_plus(scn: &Scenario, rep: &Report) -> String {
+    let mut doc = FioDoc::of(scn, rep);
+    for (job, b) in doc.jobs.iter_mut().zip(blocks(scn, rep)) {
+        for (dir, d) in [(&mut job.read, &b.job.read), (&mut job.write, &b.job.write)] {
+            dir.clat_ns.bins = Some(d.clat.buckets().map(|(v, c)| (v.to_string(), c)).collect());
+        }
+    }
+    doc.to_text()
 }
 
 #[cfg(test)]

@@ -17,4 +17,8 @@ pub mod trace_event;
 
 pub use csv::{series_csv, series_csv_of};
 pub use fio_json::render as fio_json;
-pub use trace_event::{trace_event_json, write_trace_events, TraceStats, DEFAULT_MAX_TRACE_EVENTS};
+pub use fio_json::render_plus as fio_json_plus;
+pub use trace_event::{
+    trace_event_json, write_trace_events, TraceExport, TraceStats, DEFAULT_MAX_TRACE_EVENTS,
+    MAX_TRACE_EVENTS,
+};

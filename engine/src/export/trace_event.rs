@@ -33,6 +33,8 @@ use std::io;
 
 /// The default cap on exported events (about 30 MB of JSON).
 pub const DEFAULT_MAX_TRACE_EVENTS: usize = 200_000;
+/// The largest cap a caller may ask for (`--trace_max_events`): about 150 MB of JSON.
+pub const MAX_TRACE_EVENTS: usize = 1_000_000;
 /// Trace and timeline ring sizes while exporting (drained after every step).
 const RING: usize = 1 << 16;
 /// Work budget: simulator steps plus live requests scanned for tags, offsets and lengths.
@@ -62,6 +64,8 @@ pub struct TraceStats {
 /// A request seen in the trace and not yet reaped.
 struct OpenReq {
     job: u32,
+    /// The I/O it belongs to (the id of its first request when the block layer split it).
+    io: u64,
     op: Op,
     /// (offset, len) from the request slab.
     extent: Option<(u64, u64)>,
@@ -131,6 +135,9 @@ struct SortArgs {
 #[derive(Serialize)]
 struct RequestArgs<'a> {
     id: u64,
+    /// The split I/O it is part of (absent when the request is the whole I/O).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    io: Option<u64>,
     op: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     offset: Option<u64>,
@@ -184,8 +191,8 @@ fn to_buf<T: Serialize>(buf: &mut Vec<u8>, v: &T) {
 }
 
 /// Writes events, counting them against the cap.
-struct Out<'a, W: Write> {
-    w: &'a mut W,
+struct Out<W: Write> {
+    w: W,
     /// One event's JSON (reused).
     buf: Vec<u8>,
     n: usize,
@@ -194,7 +201,7 @@ struct Out<'a, W: Write> {
     err: std::fmt::Result,
 }
 
-impl<W: Write> Out<'_, W> {
+impl<W: Write> Out<W> {
     /// Writes one event; false once the cap is reached.
     fn event<T: Serialize>(&mut self, ev: &T) -> bool {
         if self.n >= self.max {
@@ -267,9 +274,9 @@ impl Tracks {
 }
 
 /// The exporter's state between simulator steps.
-struct Exporter<'s> {
+struct Exporter {
     sim: Simulator,
-    scn: &'s Scenario,
+    scn: Scenario,
     open: HashMap<u64, OpenReq>,
     /// By tag: (request id, job, since) of the request holding it.
     tags: Vec<Option<(u64, u32, u64)>>,
@@ -279,7 +286,7 @@ struct Exporter<'s> {
     requests: u64,
 }
 
-impl Exporter<'_> {
+impl Exporter {
     fn job_name(&self, job: u32) -> String {
         match self.sim.jobs.get(job as usize) {
             Some(j) => format!("{}.{}", j.name, j.index),
@@ -322,6 +329,7 @@ impl Exporter<'_> {
                 e.req,
                 OpenReq {
                     job: e.job,
+                    io: e.io,
                     op: e.op,
                     extent: None,
                     stages: Vec::new(),
@@ -350,6 +358,7 @@ impl Exporter<'_> {
         let tid = self.place(out, PID_JOBS, r.job as u64, start, end);
         let args = RequestArgs {
             id,
+            io: (r.io != id).then_some(r.io),
             op: r.op.name(),
             offset: r.extent.map(|e| e.0),
             len: r.extent.map(|e| e.1),
@@ -455,112 +464,170 @@ pub fn write_trace_events<W: Write>(
     max_events: usize,
     w: &mut W,
 ) -> Result<TraceStats, ScenarioError> {
-    let mut sim = Simulator::new(scn)?;
-    sim.set_trace_capacity(RING);
-    sim.set_timeline_capacity(RING);
-    let mut x = Exporter {
-        sim,
-        scn,
-        open: HashMap::new(),
-        tags: Vec::new(),
-        held: Vec::new(),
-        tracks: Default::default(),
-        requests: 0,
-    };
-    let mut out = Out {
-        w,
-        buf: Vec::with_capacity(256),
-        n: 0,
-        max: max_events,
-        truncated: false,
-        err: Ok(()),
-    };
-    out.err = out.w.write_str("{\"traceEvents\":[");
-    for (pid, name) in [
-        (PID_JOBS, "fio jobs"),
-        (PID_TAGS, "blk-mq tags / hsq slots"),
-        (PID_HOST, "mmc host"),
-    ] {
-        out.meta(pid, 0, "process_name", NameArgs { name });
-        out.meta(
-            pid,
-            0,
-            "process_sort_index",
-            SortArgs {
-                sort_index: pid as u64,
+    let mut t = TraceExport::new(scn, max_events, w)?;
+    while !t.run_steps(u64::MAX) {}
+    t.finish().map(|(_, stats)| stats)
+}
+
+/// A trace export that runs in slices: [`TraceExport::run_steps`] does a bounded amount of work
+/// and returns, so a caller with a frame budget (the web app) never blocks for long;
+/// [`TraceExport::finish`] writes the tail and gives the writer back with what was written.
+/// [`write_trace_events`] is the same in one go.
+pub struct TraceExport<W: Write> {
+    x: Exporter,
+    out: Out<W>,
+    work: u64,
+    note: &'static str,
+    done: bool,
+}
+
+impl<W: Write> TraceExport<W> {
+    /// Builds the simulator for `scn` and writes the head of the document into `w`.
+    pub fn new(scn: &Scenario, max_events: usize, w: W) -> Result<Self, ScenarioError> {
+        let mut sim = Simulator::new(scn)?;
+        sim.set_trace_capacity(RING);
+        sim.set_timeline_capacity(RING);
+        let x = Exporter {
+            sim,
+            scn: scn.clone(),
+            open: HashMap::new(),
+            tags: Vec::new(),
+            held: Vec::new(),
+            tracks: Default::default(),
+            requests: 0,
+        };
+        let mut out = Out {
+            w,
+            buf: Vec::with_capacity(256),
+            n: 0,
+            max: max_events,
+            truncated: false,
+            err: Ok(()),
+        };
+        out.err = out.w.write_str("{\"traceEvents\":[");
+        for (pid, name) in [
+            (PID_JOBS, "fio jobs"),
+            (PID_TAGS, "blk-mq tags / hsq slots"),
+            (PID_HOST, "mmc host"),
+        ] {
+            out.meta(pid, 0, "process_name", NameArgs { name });
+            out.meta(
+                pid,
+                0,
+                "process_sort_index",
+                SortArgs {
+                    sort_index: pid as u64,
+                },
+            );
+        }
+        Ok(TraceExport {
+            x,
+            out,
+            work: 0,
+            note: "",
+            done: false,
+        })
+    }
+
+    /// Runs at most `max_steps` simulator steps, writing their events. True once the export's
+    /// run is over (the simulation ended, or the event cap or the work budget cut it).
+    pub fn run_steps(&mut self, max_steps: u64) -> bool {
+        let (x, out) = (&mut self.x, &mut self.out);
+        let mut steps = 0;
+        while !self.done && steps < max_steps {
+            if out.truncated {
+                self.done = true;
+                break;
+            }
+            if self.work > MAX_WORK {
+                (out.truncated, self.note) = (true, "cut by the work budget");
+                self.done = true;
+                break;
+            }
+            let more = x.sim.step();
+            for e in x.sim.drain_trace() {
+                x.trace_event(out, e);
+            }
+            for s in x.sim.drain_timeline() {
+                x.segment(out, s);
+            }
+            self.work += 1 + x.scan(out);
+            steps += 1;
+            if !more {
+                self.done = true;
+            }
+        }
+        self.done
+    }
+
+    /// Events written so far (metadata included).
+    pub fn events(&self) -> usize {
+        self.out.n
+    }
+
+    /// Fraction of the run done so far (the simulator's progress).
+    pub fn progress(&self) -> f64 {
+        self.x.sim.progress()
+    }
+
+    /// Finishes the document (running what is left first) and returns the writer and what was
+    /// written.
+    pub fn finish(mut self) -> Result<(W, TraceStats), ScenarioError> {
+        while !self.run_steps(u64::MAX) {}
+        let (mut x, mut out) = (self.x, self.out);
+        let mut note = self.note;
+        if out.truncated && note.is_empty() {
+            note = "cut at max_events; requests still in flight then are left out";
+        }
+        if !out.truncated {
+            // Whatever is still open at the end (a power cut) ends with the run.
+            let now = x.sim.now();
+            let mut open: Vec<(u64, OpenReq)> = x.open.drain().collect();
+            open.sort_by_key(|o| o.0);
+            for (id, mut r) in open {
+                r.stages.push((Stage::Done, now));
+                x.request(&mut out, id, r, true);
+            }
+            let tags: Vec<_> = x
+                .tags
+                .drain(..)
+                .enumerate()
+                .filter_map(|(t, v)| Some((t as u16, v?)))
+                .collect();
+            for (t, v) in tags {
+                x.tag_slice(&mut out, t, v, now);
+            }
+        }
+        let stats = TraceStats {
+            events: out.n,
+            truncated: out.truncated,
+            simulated_ns: x.sim.now(),
+            requests: x.requests,
+        };
+        let link = crate::scenario::url::encode_query(&x.scn, None);
+        let generator = format!("mmcsim-engine {}", env!("CARGO_PKG_VERSION"));
+        let mut tail = b"\n],\"displayTimeUnit\":\"ns\",\"otherData\":".to_vec();
+        to_buf(
+            &mut tail,
+            &OtherData {
+                generator: &generator,
+                platform: &x.scn.platform,
+                scenario: &link,
+                simulated_ns: stats.simulated_ns,
+                events: stats.events,
+                max_events: out.max,
+                requests: stats.requests,
+                truncated: stats.truncated,
+                note,
             },
         );
+        tail.extend_from_slice(b"}\n");
+        let tail = std::str::from_utf8(&tail).expect("serde_json writes UTF-8");
+        out.err
+            .and(out.w.write_str(tail))
+            .map_err(|_| ScenarioError::general("trace export: the writer failed"))?;
+        Ok((out.w, stats))
     }
-    let mut work = 0u64;
-    let mut note = "";
-    while !out.truncated {
-        if work > MAX_WORK {
-            (out.truncated, note) = (true, "cut by the work budget");
-            break;
-        }
-        let more = x.sim.step();
-        for e in x.sim.drain_trace() {
-            x.trace_event(&mut out, e);
-        }
-        for s in x.sim.drain_timeline() {
-            x.segment(&mut out, s);
-        }
-        work += 1 + x.scan(&mut out);
-        if !more {
-            break;
-        }
-    }
-    if out.truncated && note.is_empty() {
-        note = "cut at max_events; requests still in flight then are left out";
-    }
-    if !out.truncated {
-        // Whatever is still open at the end (a power cut) ends with the run.
-        let now = x.sim.now();
-        let mut open: Vec<(u64, OpenReq)> = x.open.drain().collect();
-        open.sort_by_key(|o| o.0);
-        for (id, mut r) in open {
-            r.stages.push((Stage::Done, now));
-            x.request(&mut out, id, r, true);
-        }
-        let tags: Vec<_> = x
-            .tags
-            .drain(..)
-            .enumerate()
-            .filter_map(|(t, v)| Some((t as u16, v?)))
-            .collect();
-        for (t, v) in tags {
-            x.tag_slice(&mut out, t, v, now);
-        }
-    }
-    let stats = TraceStats {
-        events: out.n,
-        truncated: out.truncated,
-        simulated_ns: x.sim.now(),
-        requests: x.requests,
-    };
-    let link = crate::scenario::url::encode_query(x.scn, None);
-    let generator = format!("mmcsim-engine {}", env!("CARGO_PKG_VERSION"));
-    let mut tail = b"\n],\"displayTimeUnit\":\"ns\",\"otherData\":".to_vec();
-    to_buf(
-        &mut tail,
-        &OtherData {
-            generator: &generator,
-            platform: &x.scn.platform,
-            scenario: &link,
-            simulated_ns: stats.simulated_ns,
-            events: stats.events,
-            max_events,
-            requests: stats.requests,
-            truncated: stats.truncated,
-            note,
-        },
-    );
-    tail.extend_from_slice(b"}\n");
-    let tail = std::str::from_utf8(&tail).expect("serde_json writes UTF-8");
-    out.err
-        .and(out.w.write_str(tail))
-        .map_err(|_| ScenarioError::general("trace export: the writer failed"))?;
-    Ok(stats)
 }
 
 /// Runs `scn` and returns its timeline as trace-event JSON, at most `max_events` events (use

@@ -6,22 +6,35 @@
 //! accepted scenario's time and memory bounded. Each refusal names the option, the limit and
 //! what is accepted. Each bound has one name, here.
 
-use super::{HostConfig, HsqDepth, MmcPath, Scenario, ScenarioError};
+use super::table::Access;
+use super::{HostConfig, HsqDepth, JobSpec, MmcPath, Scenario, ScenarioError, OPTIONS};
 use crate::platform::Platform;
 
 /// Upper bound for `size=` and `offset=`: larger than any eMMC (1 TiB).
 pub const MAX_DEVICE_BYTES: u64 = 1 << 40;
-/// Upper bound for `bs=`: 64 MiB (requests above the platform's largest are refused by
-/// [`check`]).
+/// Upper bound for `bs=`: 64 MiB. Above the platform's largest request the block layer splits
+/// each I/O into several requests (`bio_split_to_limits`).
 pub const MAX_BS: u64 = 64 << 20;
 /// Upper bound for `numjobs=` in one section.
 pub const MAX_NUMJOBS: u32 = 256;
-/// Longest `runtime=`: 600 s of simulated time.
-pub const MAX_RUNTIME_NS: u64 = 600_000_000_000;
 /// Latest simulated time any other time option may name (`power_cut=`): one day.
 pub const MAX_TIME_NS: u64 = 86_400_000_000_000;
-/// Most I/Os one run may simulate (about 6 s of CPU at the measured engine speed).
-pub const MAX_TOTAL_IOS: u64 = 32_000_000;
+/// Longest `runtime=`: a day of simulated time, like every other time option. What bounds a
+/// time-based run's cost is the I/O budget, [`MAX_TOTAL_IOS`]: the jobs stop issuing once the
+/// run has issued that many I/Os, and the report says so.
+pub const MAX_RUNTIME_NS: u64 = MAX_TIME_NS;
+/// Most I/Os one run may simulate: the jobs stop issuing there (a time-based run says so in its
+/// report), and [`check`] refuses sized jobs whose estimate goes beyond [`MAX_EVENTS`]. It is
+/// [`MAX_EVENTS`] / [`EVENTS_PER_IO`], so a run stopped by the budget stays within the events.
+pub const MAX_TOTAL_IOS: u64 = MAX_EVENTS / EVENTS_PER_IO;
+/// Most simulator events one run may take, as [`estimated_events`] counts them: about 7 s of
+/// CPU on the project's 2-core machine alone (0.085 us per event), 10 s under the usual load.
+/// Every accepted scenario stays under it, whatever bounds it (size, runtime, power_cut).
+pub const MAX_EVENTS: u64 = 80_000_000;
+/// Events the estimate counts per I/O (measured: 4.4 packed, 6.3 psync with 1024 clones,
+/// 7.0 CQE libaio) and per flush (`fsync=`).
+pub const EVENTS_PER_IO: u64 = 8;
+const EVENTS_PER_FLUSH: u64 = 6;
 /// Most job clones in a run (all sections' `numjobs` together).
 pub const MAX_JOBS: u64 = 1024;
 /// Most I/Os outstanding at once over all jobs (numjobs x iodepth): each is a request in memory.
@@ -30,7 +43,7 @@ pub const MAX_OUTSTANDING: u64 = 16_384;
 /// Checks the scenario as a whole: the platform exists, the host switches fit it, the jobs make
 /// sense together and the run stays within the bounds above.
 pub fn check(scn: &Scenario) -> Result<(), ScenarioError> {
-    let p = scn.platform()?;
+    let p = &scn.effective_platform()?;
     let cfg = scn.host_config()?;
     check_host(p, &cfg)?;
     if scn.mmc_test.is_some() {
@@ -87,11 +100,12 @@ fn check_mmc_test(scn: &Scenario) -> Result<(), ScenarioError> {
         .first()
         .map_or(crate::mmc_test::MMC_TEST_BYTES, |j| j.size);
     let ios = 2 * (bytes / 4096);
-    if ios > MAX_TOTAL_IOS {
+    let events = estimated_events(scn);
+    if ios > MAX_TOTAL_IOS || events > MAX_EVENTS {
         return Err(ScenarioError::new(
             "size",
             format!(
-                "mmc_test would simulate about {ios} transfers; at most {MAX_TOTAL_IOS} (size is the bytes per transfer size)"
+                "mmc_test would simulate about {ios} transfers ({events} events); at most {MAX_EVENTS} events, about 10 s of CPU (size is the bytes per transfer size)"
             ),
         ));
     }
@@ -104,7 +118,7 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
             "no job to run; give --name=NAME or a job file",
         ));
     }
-    let (mut clones, mut ios, mut outstanding) = (0u64, 0u64, 0u64);
+    let (mut clones, mut outstanding) = (0u64, 0u64);
     for j in &scn.jobs {
         if j.bs == 0 || j.bs % 512 != 0 {
             return Err(ScenarioError::new(
@@ -112,22 +126,37 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
                 format!("{} is not a multiple of 512 bytes", j.bs),
             ));
         }
-        if j.bs > p.host.max_req_bytes {
+        if j.read_iolog.is_none() && j.region_bytes() < j.max_bs() {
+            let what = if j.filesize.is_some() {
+                "filesize"
+            } else {
+                "size"
+            };
             return Err(ScenarioError::new(
-                "bs",
+                what,
                 format!(
-                    "{} bytes exceeds the largest request of {} ({} bytes); accepted: 512..={}",
-                    j.bs, p.name, p.host.max_req_bytes, p.host.max_req_bytes
+                    "job '{}': the region ({} bytes) is smaller than the largest block ({} bytes)",
+                    j.name,
+                    j.region_bytes(),
+                    j.max_bs()
                 ),
             ));
         }
-        if j.size < j.bs {
+        if j.filesize.is_none() && j.size / u64::from(j.nrfiles.max(1)) < j.max_bs() {
             return Err(ScenarioError::new(
-                "size",
+                "nrfiles",
                 format!(
-                    "job '{}': size={} is smaller than bs={}",
-                    j.name, j.size, j.bs
+                    "job '{}': {} files of size={} hold less than one block each",
+                    j.name, j.nrfiles, j.size
                 ),
+            ));
+        }
+        if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment
+            > MAX_DEVICE_BYTES + MAX_DEVICE_BYTES
+        {
+            return Err(ScenarioError::new(
+                "offset_increment",
+                format!("job '{}': the regions reach past 2 TiB", j.name),
             ));
         }
         if j.runtime_ns.is_some_and(|rt| rt > MAX_RUNTIME_NS) {
@@ -147,18 +176,13 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         }
         clones += u64::from(j.numjobs);
         outstanding += u64::from(j.numjobs) * u64::from(j.outstanding());
-        let per = if j.time_based {
-            u64::MAX / 4
-        } else {
-            j.size / j.bs
-        };
-        ios = ios.saturating_add(per.saturating_mul(u64::from(j.numjobs)));
     }
-    if outstanding > MAX_OUTSTANDING {
+    if scn.jobs.len() as u64 > MAX_JOBS {
         return Err(ScenarioError::new(
-            "iodepth",
+            "name",
             format!(
-                "{outstanding} I/Os outstanding in total (numjobs x iodepth); at most {MAX_OUTSTANDING}"
+                "{} job sections; at most {MAX_JOBS} jobs in all",
+                scn.jobs.len()
             ),
         ));
     }
@@ -168,14 +192,187 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
             format!("{clones} job clones in total; at most {MAX_JOBS}"),
         ));
     }
-    let time_bounded = scn.jobs.iter().all(|j| j.runtime_ns.is_some());
-    if ios > MAX_TOTAL_IOS && !time_bounded {
+    if outstanding > MAX_OUTSTANDING {
         return Err(ScenarioError::new(
-            "size",
+            "iodepth",
             format!(
-                "the jobs would simulate {ios} I/Os; at most {MAX_TOTAL_IOS} (lower size or numjobs, or set runtime=)"
+                "{outstanding} I/Os outstanding in total (numjobs x iodepth); at most {MAX_OUTSTANDING}"
+            ),
+        ));
+    }
+    let est = estimate(scn, p);
+    if est.events > MAX_EVENTS {
+        let (option, lower) = if est.time_bound {
+            ("runtime", "lower runtime")
+        } else {
+            ("size", "lower size or numjobs, or set runtime=")
+        };
+        return Err(ScenarioError::new(
+            option,
+            format!(
+                "the jobs would simulate about {} I/Os ({} events); at most {MAX_EVENTS} events, about 10 s of CPU ({lower})",
+                est.ios, est.events
             ),
         ));
     }
     Ok(())
+}
+
+/// What [`estimated_events`] found.
+struct Estimate {
+    ios: u64,
+    events: u64,
+    /// The time bound (runtime or power_cut), not the sizes, limits the count.
+    time_bound: bool,
+}
+
+/// An upper estimate of the simulator events `scn` takes (see [`MAX_EVENTS`]), for the
+/// checks and for callers that budget work (the page, `--calibration`). Sized jobs count
+/// `size / bs` I/Os per clone; jobs bounded by `runtime=` (and any run with `power_cut=`)
+/// count at most what the bus could carry in that time: every request holds the bus for at
+/// least its command or its data transfer, whichever is longer.
+pub fn estimated_events(scn: &Scenario) -> u64 {
+    match (scn.effective_platform(), scn.mmc_test) {
+        (Ok(p), None) => estimate(scn, &p).events,
+        (Ok(_), Some(_)) => {
+            let bytes = scn
+                .jobs
+                .first()
+                .map_or(crate::mmc_test::MMC_TEST_BYTES, |j| j.size);
+            (2 * (bytes / 4096)).saturating_mul(EVENTS_PER_IO)
+        }
+        (Err(_), _) => 0,
+    }
+}
+
+fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
+    let bus = &p.bus;
+    let req_ns = |bs: u64| {
+        let data = crate::card::xfer_ns(bs, bus.bytes_per_sec());
+        data.max(bus.cmd_ns).max(1)
+    };
+    let min_req_ns = scn
+        .jobs
+        .iter()
+        .map(|j| req_ns(j.min_bs()))
+        .min()
+        .unwrap_or(1);
+    let sized = |j: &JobSpec| {
+        let per = match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
+            Some(log) => (log.ops.len() as u64).saturating_mul(u64::from(j.loops.max(1))),
+            None => j.io_bytes() / j.min_bs().max(1),
+        };
+        let per = j.number_ios.map_or(per, |n| per.min(n));
+        per.saturating_mul(u64::from(j.numjobs))
+    };
+    let (mut untimed, mut timed, mut longest) = (0u64, 0u64, 0u64);
+    for j in &scn.jobs {
+        match j.runtime_ns {
+            None => untimed = untimed.saturating_add(sized(j)),
+            Some(rt) => {
+                longest = longest.max(rt);
+                timed = timed.saturating_add(if j.time_based { u64::MAX } else { sized(j) });
+            }
+        }
+    }
+    // The jobs stop issuing at the I/O budget, whatever their runtime.
+    let by_time = (longest / min_req_ns + 1).min(MAX_TOTAL_IOS);
+    let mut time_bound = timed > by_time;
+    let mut ios = untimed
+        .saturating_add(timed.min(by_time))
+        .min(untimed.max(MAX_TOTAL_IOS));
+    if let Some(cut) = scn.power_cut_ns {
+        let by_cut = cut / min_req_ns + 1;
+        if by_cut < ios {
+            (ios, time_bound) = (by_cut, true);
+        }
+    }
+    let min_fsync = scn.jobs.iter().map(|j| j.fsync).filter(|&f| f > 0).min();
+    let flushes = min_fsync.map_or(0, |f| ios / u64::from(f));
+    let mut events = ios
+        .saturating_mul(EVENTS_PER_IO)
+        .saturating_add(flushes.saturating_mul(EVENTS_PER_FLUSH));
+    if let Some(e) = &scn.inject_error {
+        // Each failed transfer is retried (at most 5 times): at most 1 + 5 x rate attempts.
+        let extra = u128::from(events) * u128::from(e.rate_ppm) * 5 / 1_000_000;
+        events = events.saturating_add(u64::try_from(extra).unwrap_or(u64::MAX));
+    }
+    Estimate {
+        ios,
+        events,
+        time_bound,
+    }
+}
+
+/// Options that have no effect in this configuration, one line each (the CLI prints them on
+/// stderr as `mmcsim: warning: ...`, the page under the command line). An option is never
+/// silently ignored: it either changes the run, or is refused by [`check`], or is named here.
+pub fn warnings(scn: &Scenario) -> Vec<String> {
+    let Ok(cfg) = scn.host_config() else {
+        return Vec::new();
+    };
+    let mut w = Vec::new();
+    if let Some(case) = scn.mmc_test {
+        for (key, set) in [
+            ("mmc_path", scn.host.mmc_path.is_some()),
+            ("nonblocking", scn.host.nonblocking.is_some()),
+            ("hsq_depth", scn.host.hsq_depth.is_some()),
+            ("packed", scn.host.packed.is_some_and(|p| p > 0)),
+        ] {
+            if set {
+                w.push(format!(
+                    "{key}: no effect with mmc_test={case} (the case runs on the legacy path, {} by its number)",
+                    if case % 2 == 0 { "non-blocking" } else { "blocking" }
+                ));
+            }
+        }
+        let d = JobSpec::default();
+        for j in &scn.jobs {
+            for row in OPTIONS
+                .iter()
+                .filter(|r| !matches!(r.name, "name" | "size"))
+            {
+                if let Access::Job { get, .. } = row.access {
+                    if get(j) != get(&d) {
+                        w.push(format!(
+                            "{}: no effect with mmc_test={case} (the test sets its own transfers; only size= is used)",
+                            row.name
+                        ));
+                    }
+                }
+            }
+        }
+        if scn.jobs.len() > 1 {
+            w.push(format!(
+                "mmc_test={case}: runs once; the {} job sections are not run",
+                scn.jobs.len()
+            ));
+        }
+        w.dedup();
+        return w;
+    }
+    let path = cfg.mmc_path;
+    if scn.host.hsq_depth.is_some() && path != MmcPath::Hsq {
+        w.push(format!(
+            "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",
+            path.name()
+        ));
+    }
+    if scn.host.nonblocking.is_some() && path != MmcPath::Legacy {
+        w.push(format!(
+            "nonblocking: no effect on mmc_path={} (only the legacy path prepares the next request)",
+            path.name()
+        ));
+    }
+    for j in &scn.jobs {
+        if j.iodepth > 1 && !j.ioengine.is_async() {
+            w.push(format!(
+                "iodepth: no effect with ioengine={} in job '{}' (one I/O at a time; use libaio or io_uring)",
+                j.ioengine.name(),
+                super::clip(&j.name)
+            ));
+        }
+    }
+    w.dedup();
+    w
 }

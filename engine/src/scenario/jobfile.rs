@@ -3,7 +3,8 @@
 //!
 //! The job-file syntax is fio's (HOWTO, "Job file format"): INI-style sections, `[global]` for
 //! options every later job inherits and `[NAME]` for a job named NAME; `key=value` or a bare
-//! `key` for flags, whitespace around `=` ignored; lines starting with `;` or `#` are comments.
+//! `key` for flags, whitespace around `=` ignored; `;` or `#` starts a comment, on its own line
+//! or after an option (fio strips both); a leading UTF-8 byte order mark is skipped.
 
 use super::options::ScenarioBuilder;
 use super::write::{global_options, job_options, option_text};
@@ -29,39 +30,146 @@ fn at_line(n: usize, e: ScenarioError) -> ScenarioError {
     }
 }
 
+/// What a job file may reach outside itself: `include` files and environment variables. The
+/// engine touches no file system; the CLI passes both, the page neither.
+pub struct JobFileEnv<'a> {
+    /// The text of an `include`d file, by the name written.
+    pub include: &'a dyn Fn(&str) -> Result<String, String>,
+    /// An environment variable for `${NAME}`.
+    pub var: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl JobFileEnv<'_> {
+    /// No file system, no environment.
+    pub fn none() -> JobFileEnv<'static> {
+        JobFileEnv {
+            include: &|name| {
+                Err(format!(
+                    "cannot include '{name}' here (the command line can)"
+                ))
+            },
+            var: &|_| None,
+        }
+    }
+}
+
+/// How deep `include` may nest (a file including itself is refused at this depth).
+const MAX_INCLUDE_DEPTH: usize = 16;
+
+/// Where a job file's reading is, across `include`d files.
+#[derive(Default)]
+struct ReadState {
+    in_job: bool,
+    in_section: bool,
+    jobs: usize,
+    /// A `[global]` after a job section (its line), and whether it set a job option since.
+    late_global: Option<(usize, bool)>,
+}
+
 impl ScenarioBuilder {
-    /// Applies the sections of a job file. Options before the first section count as global.
+    /// Applies the sections of a job file, as fio's `__parse_jobs_ini` reads it: a UTF-8 byte
+    /// order mark is skipped, a `;` or `#` starts a comment (on its own line or after an
+    /// option), an option before the first section is refused ("outside of [] job section"),
+    /// and a file that defines no job (empty, or `[global]` alone) is refused with fio's
+    /// "No job(s) defined" unless the command line named one (or it runs `mmc_test`).
     pub fn jobfile(&mut self, text: &str) -> Result<(), ScenarioError> {
-        let mut in_job = false;
+        self.jobfile_in(text, &JobFileEnv::none())
+    }
+
+    /// [`Self::jobfile`] with `include` files and `${VAR}` from `env`.
+    pub fn jobfile_in(&mut self, text: &str, env: &JobFileEnv) -> Result<(), ScenarioError> {
+        let mut st = ReadState::default();
+        self.jobfile_depth(text, env, &mut st, 0)?;
+        if let Some((line, true)) = st.late_global {
+            self.notice(format!(
+                "line {line}: [global] after the last job section: its job options apply to no job"
+            ));
+        }
+        // mmc_test runs the kernel's test cases, not job sections: [global] alone is enough.
+        if st.jobs == 0 && !self.has_jobs() && !self.runs_mmc_test() {
+            return Err(ScenarioError::general(
+                "No job(s) defined: the job file has no job section ([global] alone sets options only)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn jobfile_depth(
+        &mut self,
+        text: &str,
+        env: &JobFileEnv,
+        st: &mut ReadState,
+        depth: usize,
+    ) -> Result<(), ScenarioError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
+            // fio strips everything from the first ';' or '#' of a line.
+            let line = raw.split([';', '#']).next().unwrap_or("").trim();
+            if line.is_empty() {
                 continue;
             }
+            if let Some(file) = line.strip_prefix("include ").map(str::trim) {
+                if depth >= MAX_INCLUDE_DEPTH {
+                    return Err(ScenarioError::general(format!(
+                        "line {n}: include '{}': nested more than {MAX_INCLUDE_DEPTH} deep",
+                        super::clip(file)
+                    )));
+                }
+                let inner = (env.include)(file).map_err(|m| {
+                    ScenarioError::general(format!(
+                        "line {n}: include '{}': {m}",
+                        super::clip(file)
+                    ))
+                })?;
+                self.jobfile_depth(&inner, env, st, depth + 1)
+                    .map_err(|e| at_line(n, e))?;
+                continue;
+            }
+            let expanded = super::vars::expand(line, env.var)
+                .map_err(|m| ScenarioError::general(format!("line {n}: {m}")))?;
+            let line = expanded.as_str();
             if let Some(rest) = line.strip_prefix('[') {
                 let name = rest
                     .strip_suffix(']')
                     .ok_or_else(|| {
                         ScenarioError::general(format!(
                             "line {}: section header '{}' has no closing ']'",
-                            n, line
+                            n,
+                            super::clip(line)
                         ))
                     })?
                     .trim();
-                in_job = name != "global";
-                if in_job {
+                st.in_job = name != "global";
+                st.in_section = true;
+                if !st.in_job && st.jobs > 0 {
+                    st.late_global = Some((n, false));
+                }
+                if st.in_job {
+                    st.late_global = None;
+                    st.jobs += 1;
                     self.begin_job(name).map_err(|e| at_line(n, e))?;
                 }
                 continue;
+            }
+            if !st.in_section {
+                return Err(ScenarioError::general(format!(
+                    "line {}: option '{}' outside of [] job section (put it under [global] or a job section)",
+                    n,
+                    super::clip(line)
+                )));
             }
             let (key, value) = match line.split_once('=') {
                 Some((k, v)) => (k.trim(), Some(v.trim())),
                 None => (line, None),
             };
-            let r = if in_job {
+            let r = if st.in_job {
                 self.job(key, value)
             } else {
+                if let Some((_, set)) = &mut st.late_global {
+                    *set |= super::table::lookup(key)
+                        .is_some_and(|o| o.kind == super::table::OptionKind::Job);
+                }
                 self.global(key, value)
             };
             r.map_err(|e| at_line(n, e))?;

@@ -5,18 +5,25 @@
 //! module, so an option means the same thing everywhere.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
+pub mod board;
+pub mod board_file;
 pub mod check;
+pub mod iolog;
 pub mod jobfile;
 pub mod options;
+pub mod sweep;
 pub mod table;
 pub mod units;
 pub mod url;
+pub mod vars;
 mod write;
 
-pub use check::check;
+pub use check::{check, estimated_events, warnings};
 pub use options::{apply_option, OptionScope};
 pub use table::OPTIONS;
+pub use write::shell_quote;
 
 /// fio's `rw=`: the I/O pattern of a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -27,10 +34,20 @@ pub enum Rw {
     RandWrite,
     /// Mixed random reads and writes; the read share is `rwmixread` percent.
     RandRw,
+    /// Mixed sequential reads and writes (`rw=rw` or `rw=readwrite`): one sequential stream,
+    /// each I/O a read with probability `rwmixread` percent.
+    ReadWrite,
 }
 
 impl Rw {
-    pub const ALL: [Rw; 5] = [Rw::Read, Rw::Write, Rw::RandRead, Rw::RandWrite, Rw::RandRw];
+    pub const ALL: [Rw; 6] = [
+        Rw::Read,
+        Rw::Write,
+        Rw::RandRead,
+        Rw::RandWrite,
+        Rw::RandRw,
+        Rw::ReadWrite,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Rw::Read => "read",
@@ -38,6 +55,7 @@ impl Rw {
             Rw::RandRead => "randread",
             Rw::RandWrite => "randwrite",
             Rw::RandRw => "randrw",
+            Rw::ReadWrite => "rw",
         }
     }
     pub fn is_random(self) -> bool {
@@ -78,8 +96,63 @@ impl IoEngine {
     }
 }
 
+/// fio's `random_distribution=`: how a random job picks its blocks. Parameters are kept in
+/// thousandths (`zipf:1.2` = 1200) so a scenario compares and prints exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RandomDistribution {
+    /// Uniform, each block once per pass (fio's random map): the default.
+    #[default]
+    Random,
+    /// Zipf with exponent theta (`zipf:1.2`), theta > 0, != 1.
+    Zipf(u32),
+    /// Pareto with shape h (`pareto:0.9`), 0 < h < 1.
+    Pareto(u32),
+    /// Normal around the middle of the region, the deviation in percent of it (`normal:10`).
+    Normal(u32),
+    /// `zoned:50/5:30/15:20/80`: (percent of the accesses, percent of the region) per zone,
+    /// in order from the region's start.
+    Zoned(Vec<(u32, u32)>),
+    /// `zoned_abs:50/10g:50/100g`: (percent of the accesses, bytes) per zone.
+    ZonedAbs(Vec<(u32, u64)>),
+}
+
+impl RandomDistribution {
+    /// The `random_distribution=` text.
+    pub fn to_text(&self) -> String {
+        let milli = |n: u32| {
+            let frac = format!("{:03}", n % 1000);
+            let frac = frac.trim_end_matches('0');
+            if frac.is_empty() {
+                format!("{}", n / 1000)
+            } else {
+                format!("{}.{}", n / 1000, frac)
+            }
+        };
+        let zones = |z: Vec<String>| z.join(":");
+        match self {
+            RandomDistribution::Random => "random".to_string(),
+            RandomDistribution::Zipf(t) => format!("zipf:{}", milli(*t)),
+            RandomDistribution::Pareto(h) => format!("pareto:{}", milli(*h)),
+            RandomDistribution::Normal(d) => format!("normal:{}", milli(*d)),
+            RandomDistribution::Zoned(z) => format!(
+                "zoned:{}",
+                zones(z.iter().map(|(a, r)| format!("{a}/{r}")).collect())
+            ),
+            RandomDistribution::ZonedAbs(z) => format!(
+                "zoned_abs:{}",
+                zones(
+                    z.iter()
+                        .map(|(a, b)| format!("{a}/{}", units::format_size(*b)))
+                        .collect()
+                )
+            ),
+        }
+    }
+}
+
 /// One fio job section (cloned `numjobs` times when simulated).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct JobSpec {
     /// fio `name=` (or the section name in a job file).
     pub name: String,
@@ -107,6 +180,68 @@ pub struct JobSpec {
     pub fsync: u32,
     /// `offset=` in bytes: where the job's region starts on the device.
     pub offset: u64,
+    /// `bsrange=MIN-MAX`: each I/O a multiple of MIN between MIN and MAX (overrides `bs`).
+    pub bsrange: Option<(u64, u64)>,
+    /// `bssplit=4k/10:64k/90`: block sizes and their percent of the I/Os (overrides `bs`).
+    pub bssplit: Vec<(u64, u32)>,
+    /// `bssplit=READS,WRITES`: the writes' own split, when it differs from the reads'.
+    pub bssplit_write: Option<Vec<(u64, u32)>>,
+    /// `rw=read:8k`: bytes skipped (negative: stepped back) after each sequential I/O.
+    pub rw_skip: i64,
+    /// `rate=`: bytes per second this clone may issue (0 = unlimited).
+    pub rate: u64,
+    /// `rate_iops=`: I/Os per second this clone may issue (0 = unlimited).
+    pub rate_iops: u64,
+    /// `thinktime=`: the job pauses this long (ns) after every `thinktime_blocks` I/Os.
+    pub thinktime_ns: u64,
+    pub thinktime_blocks: u32,
+    pub random_distribution: RandomDistribution,
+    /// `stonewall` / `wait_for_previous`: start after every earlier job has finished (and begin
+    /// a new reporting group).
+    pub stonewall: bool,
+    /// `new_group`: begin a new reporting group (without waiting).
+    pub new_group: bool,
+    /// `zonemode=strided`: the region is read or written in zones of `zonesize` bytes, each
+    /// `zoneskip` bytes after the previous one.
+    pub zone_strided: bool,
+    pub zonesize: Option<u64>,
+    pub zoneskip: u64,
+    /// `wait_for=NAME`: start when every clone of the earlier job section NAME has finished.
+    pub wait_for: Option<String>,
+    /// `loops=`: passes over the region.
+    pub loops: u32,
+    /// `io_size=` / `io_limit=`: bytes to transfer, independent of the region size.
+    pub io_size: Option<u64>,
+    /// `number_ios=`: stop after this many I/Os.
+    pub number_ios: Option<u64>,
+    /// `filesize=`: size of each of the `nrfiles` files (default `size / nrfiles`).
+    pub filesize: Option<u64>,
+    /// `nrfiles=`: files, laid out one after the other on the device from `offset`.
+    pub nrfiles: u32,
+    /// `offset_increment=`: clone k of the section starts at `offset + k * offset_increment`.
+    pub offset_increment: u64,
+    /// `ramp_time=` in ns: run this long before any statistics are recorded.
+    pub ramp_time_ns: u64,
+    /// `startdelay=` in ns: the job starts this long after its group.
+    pub startdelay_ns: u64,
+    /// `fdatasync=N`: a cache flush after every N writes (a block device has no metadata).
+    pub fdatasync: u32,
+    /// `end_fsync`: a cache flush when the job's writes are done.
+    pub end_fsync: bool,
+    /// `fsync_on_close`: a cache flush when the job closes its files (at its end).
+    pub fsync_on_close: bool,
+    /// `read_iolog=`: replay this trace (one of [`Scenario::iologs`], by name) instead of `rw`.
+    pub read_iolog: Option<String>,
+    /// `replay_no_stall`: replay as fast as possible, ignoring the trace's timestamps.
+    pub replay_no_stall: bool,
+    /// `write_iolog=`: write the I/Os issued as an iolog v2 file (read by the CLI).
+    pub write_iolog: Option<String>,
+    /// `write_bw_log=` / `write_lat_log=` / `write_iops_log=`: fio log file prefixes.
+    pub write_bw_log: Option<String>,
+    pub write_lat_log: Option<String>,
+    pub write_iops_log: Option<String>,
+    /// `log_avg_msec=`: average log entries over windows of this many ms (0 = one per I/O).
+    pub log_avg_msec: u32,
 }
 
 impl Default for JobSpec {
@@ -126,6 +261,39 @@ impl Default for JobSpec {
             sync: false,
             fsync: 0,
             offset: 0,
+            bsrange: None,
+            bssplit: Vec::new(),
+            bssplit_write: None,
+            rw_skip: 0,
+            rate: 0,
+            rate_iops: 0,
+            thinktime_ns: 0,
+            thinktime_blocks: 1,
+            random_distribution: RandomDistribution::Random,
+            stonewall: false,
+            new_group: false,
+            zone_strided: false,
+            zonesize: None,
+            zoneskip: 0,
+            wait_for: None,
+            loops: 1,
+            io_size: None,
+            number_ios: None,
+            filesize: None,
+            nrfiles: 1,
+            offset_increment: 0,
+            ramp_time_ns: 0,
+            startdelay_ns: 0,
+            fdatasync: 0,
+            end_fsync: false,
+            fsync_on_close: false,
+            read_iolog: None,
+            replay_no_stall: false,
+            write_iolog: None,
+            write_bw_log: None,
+            write_lat_log: None,
+            write_iops_log: None,
+            log_avg_msec: 0,
         }
     }
 }
@@ -137,6 +305,60 @@ impl JobSpec {
             self.iodepth.max(1)
         } else {
             1
+        }
+    }
+
+    /// The smallest block size the job issues (`bs`, or the least of `bsrange` / `bssplit`).
+    pub fn min_bs(&self) -> u64 {
+        if let Some((lo, _)) = self.bsrange {
+            return lo;
+        }
+        self.bssplit
+            .iter()
+            .map(|&(b, _)| b)
+            .min()
+            .unwrap_or(self.bs)
+    }
+
+    /// The largest block size the job issues.
+    pub fn max_bs(&self) -> u64 {
+        if let Some((_, hi)) = self.bsrange {
+            return hi;
+        }
+        self.bssplit
+            .iter()
+            .map(|&(b, _)| b)
+            .max()
+            .unwrap_or(self.bs)
+    }
+
+    /// Bytes of the job's region: `nrfiles` files of `filesize` (or `size` split among them).
+    pub fn region_bytes(&self) -> u64 {
+        match self.filesize {
+            Some(f) => f.saturating_mul(u64::from(self.nrfiles.max(1))),
+            None => self.size,
+        }
+    }
+
+    /// Bytes one clone transfers: `io_size`, else the region times `loops`.
+    pub fn io_bytes(&self) -> u64 {
+        self.io_size.unwrap_or_else(|| {
+            self.region_bytes()
+                .saturating_mul(u64::from(self.loops.max(1)))
+        })
+    }
+
+    /// Whether the job issues a cache flush at its end (`end_fsync`, `fsync_on_close`).
+    pub fn flush_at_end(&self) -> bool {
+        self.end_fsync || self.fsync_on_close
+    }
+
+    /// Flush after every N writes (`fsync=N`, else `fdatasync=N`; 0 = never).
+    pub fn flush_every(&self) -> u32 {
+        if self.fsync > 0 {
+            self.fsync
+        } else {
+            self.fdatasync
         }
     }
 }
@@ -239,6 +461,14 @@ pub struct Scenario {
     pub power_cut_ns: Option<u64>,
     /// Make the card return errors (`inject_error=crc:RATE`).
     pub inject_error: Option<ErrorInjection>,
+    /// Board parameters that differ from the preset's ([`board::PARAMS`]): option name ->
+    /// value in internal units (ns, bytes, bytes per second, parts per million).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub board: BTreeMap<String, u64>,
+    /// Traces loaded for `read_iolog=` (by the CLI from files, by the page from a dropped file).
+    /// Not options: a link or a job file names them, and the trace travels beside it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub iologs: Vec<iolog::IoLog>,
 }
 
 /// Which error the card returns (`inject_error=KIND:RATE`).
@@ -328,6 +558,8 @@ impl Default for Scenario {
             mmc_test: None,
             power_cut_ns: None,
             inject_error: None,
+            board: BTreeMap::new(),
+            iologs: Vec::new(),
         }
     }
 }
@@ -340,17 +572,68 @@ pub struct ScenarioError {
     pub message: String,
 }
 
+/// Longest piece of the user's input an error message echoes (a key, a value, a word).
+pub const MAX_ECHO_CHARS: usize = 80;
+/// Longest error message, all told.
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `s` cut to at most `max` characters: the start, then "…" and how long it was.
+pub fn clip_to(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some(_) => {
+            let keep = max.saturating_sub(16);
+            let end = s.char_indices().nth(keep).map_or(s.len(), |(i, _)| i);
+            format!("{}… ({} chars)", &s[..end], s.chars().count())
+        }
+    }
+}
+
+/// `s` cut to [`MAX_ECHO_CHARS`], for echoing a key or value in a message.
+pub fn clip(s: &str) -> String {
+    clip_to(s, MAX_ECHO_CHARS)
+}
+
+/// A message with every run of non-blank characters longer than [`MAX_ECHO_CHARS`] cut, and the
+/// whole cut to [`MAX_MESSAGE_CHARS`]: whatever the input, a message stays one short line.
+pub fn bounded_message(m: String) -> String {
+    let m = if m
+        .split(char::is_whitespace)
+        .any(|w| w.chars().nth(MAX_ECHO_CHARS).is_some())
+    {
+        let mut out = String::new();
+        let mut rest = m.as_str();
+        while !rest.is_empty() {
+            let blank = rest
+                .find(|c: char| !c.is_whitespace())
+                .unwrap_or(rest.len());
+            out.push_str(&rest[..blank]);
+            rest = &rest[blank..];
+            let word = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            out.push_str(&clip(&rest[..word]));
+            rest = &rest[word..];
+        }
+        out
+    } else {
+        m
+    };
+    let m = m.replace(['\n', '\r'], " ");
+    clip_to(&m, MAX_MESSAGE_CHARS)
+}
+
 impl ScenarioError {
+    /// An error about `option`; the option and the message are cut ([`MAX_ECHO_CHARS`],
+    /// [`MAX_MESSAGE_CHARS`]) so no input makes an unbounded message.
     pub fn new(option: impl Into<String>, message: impl Into<String>) -> Self {
         ScenarioError {
-            option: Some(option.into()),
-            message: message.into(),
+            option: Some(clip(&option.into()).replace(['\n', '\r'], " ")),
+            message: bounded_message(message.into()),
         }
     }
     pub fn general(message: impl Into<String>) -> Self {
         ScenarioError {
             option: None,
-            message: message.into(),
+            message: bounded_message(message.into()),
         }
     }
 }
@@ -379,6 +662,17 @@ impl Scenario {
                 ),
             )
         })
+    }
+
+    /// The trace `name` loaded for `read_iolog=`, if any.
+    pub fn iolog(&self, name: &str) -> Option<&iolog::IoLog> {
+        self.iologs.iter().find(|l| l.name == name)
+    }
+
+    /// Adds (or replaces) a trace for `read_iolog=NAME`.
+    pub fn attach_iolog(&mut self, log: iolog::IoLog) {
+        self.iologs.retain(|l| l.name != log.name);
+        self.iologs.push(log);
     }
 
     /// Host switches with the platform defaults filled in.

@@ -7,7 +7,7 @@
 
 use super::check::check;
 use super::table::Access;
-pub use super::table::{lookup, OptionKind, OptionRow, OPTIONS};
+pub use super::table::{all_rows, lookup, OptionKind, OptionRow, OPTIONS};
 use super::{JobSpec, Scenario, ScenarioError};
 
 /// Where an option is applied: to the whole scenario / every job (`[global]`, CLI before the
@@ -34,12 +34,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The known option closest to `key`, if it is within 2 edits (1 for very short keys).
+/// Keys longer than this get no suggestion (no option name is near; the search would be slow).
+const MAX_SUGGEST_CHARS: usize = 32;
+
+/// The known option closest to `key`, if it is within 2 edits (1 for very short keys). Long keys
+/// get none.
 pub fn suggest(key: &str) -> Option<&'static str> {
+    if key.chars().nth(MAX_SUGGEST_CHARS).is_some() {
+        return None;
+    }
     let limit = if key.chars().count() <= 3 { 1 } else { 2 };
     let key = key.to_ascii_lowercase();
-    OPTIONS
-        .iter()
+    all_rows()
         .flat_map(|o| std::iter::once(o.name).chain(o.aliases.iter().copied()))
         .map(|n| (edit_distance(&key, n), n))
         .filter(|(d, _)| *d <= limit)
@@ -47,7 +53,40 @@ pub fn suggest(key: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
+/// fio options the model knows of and does not simulate, with the reason (instead of "unknown").
+const NOT_MODELLED: &[(&str, &str)] = &[
+    (
+        "iodepth_mode",
+        "queue depths stepped over time are not simulated; set iodepth",
+    ),
+    (
+        "sprandom",
+        "SanDisk random preconditioning is not simulated",
+    ),
+    ("spr_op", "SanDisk random preconditioning is not simulated"),
+    (
+        "spr_num_regions",
+        "SanDisk random preconditioning is not simulated",
+    ),
+    (
+        "random_sequence_stride",
+        "sequence distributions are not simulated",
+    ),
+    (
+        "zone_reset_threshold",
+        "the eMMC is not a zoned block device",
+    ),
+    (
+        "zone_reset_frequency",
+        "the eMMC is not a zoned block device",
+    ),
+    ("trim_percentage", "the card model has no discard/erase"),
+];
+
 fn unknown(key: &str) -> ScenarioError {
+    if let Some((_, why)) = NOT_MODELLED.iter().find(|(k, _)| *k == key) {
+        return ScenarioError::new(key, format!("not modelled: {why}"));
+    }
     let key_shown = if key.is_empty() { "''" } else { key };
     match suggest(key) {
         Some(s) => ScenarioError::new(key_shown, format!("unknown option; did you mean '{}'?", s)),
@@ -85,12 +124,28 @@ pub fn apply_option(
         Access::Ignored => Ok(()),
         Access::Scenario { set, .. } => set(scn, key, value),
         Access::Host { set, .. } => set(&mut scn.host, key, value),
+        Access::Platform(p) => super::board::set(scn, row, &p, key, value),
         Access::Job { set, .. } => {
             for job in jobs_in(scn, scope, key)? {
                 set(job, key, value)?;
             }
             Ok(())
         }
+    }
+}
+
+/// What the model makes of an accepted option that it does not simulate as fio would: None
+/// when it is modelled. The CLI lists these once on stderr.
+pub fn note_for(key: &str, value: Option<&str>) -> Option<String> {
+    let row = lookup(key)?;
+    let v = value.map(str::trim);
+    match (row.name, v) {
+        ("direct", Some("0")) | ("buffered", None) | ("buffered", Some("1")) => Some(format!(
+            "{key}: buffered I/O through the page cache is not modelled; it runs as direct I/O"
+        )),
+        ("buffered", _) => None,
+        _ if row.kind == OptionKind::Ignored => Some(row.name.to_string()),
+        _ => None,
     }
 }
 
@@ -123,6 +178,9 @@ pub fn reset_option(
         Access::Ignored => {}
         Access::Scenario { reset, .. } => reset(scn),
         Access::Host { reset, .. } => reset(&mut scn.host),
+        Access::Platform(_) => {
+            scn.board.remove(row.name);
+        }
         Access::Job { reset, .. } => jobs_in(scn, scope, key)?.iter_mut().for_each(reset),
     }
     Ok(())
@@ -138,28 +196,41 @@ pub fn value_text(scn: &Scenario, key: &str) -> String {
         Access::Ignored => None,
         Access::Scenario { get, .. } => get(scn),
         Access::Host { get, .. } => get(&scn.host),
+        Access::Platform(p) => super::board::get(scn, row, &p),
         Access::Job { get, .. } => get(scn.jobs.first().unwrap_or(&JobSpec::default())),
     }
     .unwrap_or_default()
 }
 
-/// The value a platform preset gives host switch `key` ("on"/"off" style text is the page's).
+/// The value a platform preset gives host switch or board parameter `key` ("on"/"off" style
+/// text is the page's).
 pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<String> {
     match lookup(key)?.access {
         Access::Host { preset, .. } => Some(preset(&platform.defaults)),
+        Access::Platform(p) => Some(super::board::preset_text(platform, &p)),
         _ => None,
     }
 }
 
-/// The scenario with option `key` set from a form's text: an empty text resets it (a host
-/// switch goes back to the platform's default), anything else goes through [`apply_option`].
+/// The scenario with option `key` set from a form's text: an empty text resets a host switch
+/// (to the platform's default) or an option that is unset by default (`mmc_test`, `runtime`),
+/// anything else goes through [`apply_option`].
 pub fn apply_text(scn: &Scenario, key: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let mut next = scn.clone();
-    if text.is_empty() && lookup(key).is_some_and(|r| r.kind == OptionKind::Host) {
+    // Empty puts back the default of an option whose default shows as empty: a host switch
+    // (the platform's), a board parameter (the preset's), or an optional setting such as
+    // `mmc_test`, `runtime`, `inject_error`.
+    let resets = |r: &OptionRow| {
+        matches!(r.kind, OptionKind::Host | OptionKind::Platform)
+            || (r.kind != OptionKind::Ignored
+                && value_text(&Scenario::default(), r.name).is_empty())
+    };
+    if text.is_empty() && lookup(key).is_some_and(resets) {
         reset_option(&mut next, OptionScope::Global, key)?;
     } else {
         apply_option(&mut next, OptionScope::Global, key, Some(text))?;
     }
+    next.normalize_board();
     Ok(next)
 }
 
@@ -195,6 +266,11 @@ pub struct ScenarioBuilder {
     scn: Scenario,
     template: JobSpec,
     sections: usize,
+    /// Options accepted without effect, and what the model makes of the ones it cannot honour.
+    notes: Vec<String>,
+    /// What the reading noticed that changes nothing or more than it seems (see
+    /// [`ScenarioBuilder::notices`]).
+    notices: Vec<String>,
 }
 
 impl ScenarioBuilder {
@@ -206,12 +282,78 @@ impl ScenarioBuilder {
             scn: base,
             template,
             sections: 0,
+            notes: Vec::new(),
+            notices: Vec::new(),
         }
+    }
+
+    /// What reading the options noticed, one line each, for the user to see as warnings (with
+    /// [`super::check::warnings`]): a scenario-wide option given in a later job section with
+    /// another value (it changes the whole run, earlier jobs too), a `[global]` after the last
+    /// job section.
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+
+    /// Adds a notice (once).
+    pub fn notice(&mut self, text: String) {
+        if !self.notices.contains(&text) {
+            self.notices.push(text);
+        }
+    }
+
+    fn note(&mut self, key: &str, value: Option<&str>) {
+        if let Some(n) = note_for(key, value) {
+            if !self.notes.contains(&n) {
+                self.notes.push(n);
+            }
+        }
+    }
+
+    /// The options given so far that change nothing in the model (names, in order given), and
+    /// notes on the ones it runs otherwise than fio would (`direct=0`), each once.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// One line for stderr listing [`Self::notes`], if any.
+    pub fn notes_text(&self) -> Option<String> {
+        let (names, other): (Vec<&String>, Vec<&String>) =
+            self.notes.iter().partition(|n| !n.contains(' '));
+        let mut lines = Vec::new();
+        if !names.is_empty() {
+            let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            lines.push(format!(
+                "accepted, no effect in the model: {}",
+                names.join(", ")
+            ));
+        }
+        lines.extend(other.iter().map(|s| s.to_string()));
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
+
+    /// Attaches a trace for `read_iolog=` (see [`Scenario::attach_iolog`]).
+    pub fn attach_iolog(&mut self, log: super::iolog::IoLog) {
+        self.scn.attach_iolog(log);
+    }
+
+    /// The trace files the jobs so far name in `read_iolog=`, each once.
+    pub fn iolog_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for j in &self.scn.jobs {
+            if let Some(n) = &j.read_iolog {
+                if !v.contains(n) {
+                    v.push(n.clone());
+                }
+            }
+        }
+        v
     }
 
     /// Sets an option in global scope.
     pub fn global(&mut self, key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
         let row = resolve(key, value)?;
+        self.note(key, value);
         let Access::Job { set, .. } = row.access else {
             return apply_option(&mut self.scn, OptionScope::Global, key, value);
         };
@@ -220,6 +362,16 @@ impl ScenarioBuilder {
             apply_option(&mut self.scn, OptionScope::Global, key, value)?;
         }
         Ok(())
+    }
+
+    /// `mmc_test=` is set: the kernel's test cases run instead of job sections.
+    pub fn runs_mmc_test(&self) -> bool {
+        self.scn.mmc_test.is_some()
+    }
+
+    /// A job section was started (a `--name=` or a job file's `[NAME]`).
+    pub fn has_jobs(&self) -> bool {
+        self.sections > 0
     }
 
     /// Starts a job section named `name`, inheriting the global options given so far.
@@ -242,8 +394,29 @@ impl ScenarioBuilder {
             0 => self.global(key, value),
             _ => {
                 let last = self.scn.jobs.len().saturating_sub(1);
-                apply_option(&mut self.scn, OptionScope::Job(last), key, value)
+                let before = (self.sections > 1).then(|| self.scenario_wide_text(key));
+                apply_option(&mut self.scn, OptionScope::Job(last), key, value)?;
+                if let Some(Some(before)) = before {
+                    if Some(&before) != self.scenario_wide_text(key).as_ref() {
+                        let name = super::clip(&self.scn.jobs[last].name);
+                        self.notice(format!(
+                            "{}: set in job section '{name}' to another value; it is one setting for the whole run, so it changes the jobs before it too",
+                            super::clip(key)
+                        ));
+                    }
+                }
+                self.note(key, value);
+                Ok(())
             }
+        }
+    }
+
+    /// The text of scenario-wide option `key` now (None for a job option or an unknown key).
+    fn scenario_wide_text(&self, key: &str) -> Option<String> {
+        match lookup(key)?.access {
+            Access::Scenario { get, .. } => Some(get(&self.scn).unwrap_or_default()),
+            Access::Host { get, .. } => Some(get(&self.scn.host).unwrap_or_default()),
+            _ => None,
         }
     }
 
@@ -258,8 +431,22 @@ impl ScenarioBuilder {
         Ok(())
     }
 
+    /// The scenario, checked with [`check`], with the notices of reading it and the
+    /// [`super::check::warnings`] of the scenario (each once).
+    pub fn finish_with_warnings(self) -> Result<(Scenario, Vec<String>), ScenarioError> {
+        let mut notes = self.notices.clone();
+        let scn = self.finish()?;
+        for w in super::check::warnings(&scn) {
+            if !notes.contains(&w) {
+                notes.push(w);
+            }
+        }
+        Ok((scn, notes))
+    }
+
     /// The scenario, checked with [`check`].
-    pub fn finish(self) -> Result<Scenario, ScenarioError> {
+    pub fn finish(mut self) -> Result<Scenario, ScenarioError> {
+        self.scn.normalize_board();
         check(&self.scn)?;
         Ok(self.scn)
     }

@@ -86,10 +86,29 @@ fn parse_decimal_times(num: &str, mult: u64) -> Option<u64> {
     Some(total)
 }
 
+/// A hexadecimal size (`0x1000`, `0x10k`), as fio's `str_to_decimal` reads `0x` numbers; None
+/// when `text` is not one.
+fn parse_hex_size(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"))?;
+    let split = hex
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(hex.len());
+    let (digits, suffix) = hex.split_at(split);
+    let suffix = suffix.trim().to_ascii_lowercase();
+    let mult = if suffix.is_empty() {
+        1
+    } else {
+        SIZE_SUFFIXES.iter().find(|(s, _)| *s == suffix)?.1
+    };
+    u64::from_str_radix(digits, 16).ok()?.checked_mul(mult)
+}
+
 /// Parses a fio size: `4096`, `4k`, `4K`, `4KiB`, `64m`, `1g`, `63.5k`. Suffixes are powers
 /// of 1024 (fio's default `kb_base=1024`); a plain number is bytes.
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    parse_with_suffix(text, SIZE_SUFFIXES, 1)
+    parse_hex_size(text)
+        .or_else(|| parse_with_suffix(text, SIZE_SUFFIXES, 1))
         .ok_or_else(|| format!("'{}' is not a size; accepted: bytes or a number with k, m, g or t (powers of 1024), e.g. 4k, 512m", text))
 }
 
@@ -105,7 +124,10 @@ pub fn parse_bool(text: &str) -> Result<bool, String> {
     match text.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" => Ok(false),
-        _ => Err(format!("'{}' is not a boolean; accepted: 0, 1", text)),
+        _ => Err(format!(
+            "'{}' is not a boolean; accepted: 0, 1 (or true/false, yes/no, on/off)",
+            text
+        )),
     }
 }
 

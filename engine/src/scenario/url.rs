@@ -227,7 +227,7 @@ fn check_entry(key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
 /// `e` naming the key as written in the link.
 fn named(e: ScenarioError, written: &str) -> ScenarioError {
     ScenarioError {
-        option: Some(written.to_string()),
+        option: Some(super::clip(written)),
         message: e.message,
     }
 }
@@ -254,6 +254,7 @@ fn build(base: &Scenario, entries: &[Entry]) -> Scenario {
             }
         }
     }
+    s.normalize_board();
     s
 }
 
@@ -301,10 +302,11 @@ fn load_side(
 pub fn decode_query(q: &str) -> DecodedQuery {
     let q = q.strip_prefix('?').unwrap_or(q);
     let mut errors = Vec::new();
+    let mut overflow = None;
     let (mut a, mut b, mut has_b) = (Vec::new(), Vec::new(), false);
     for (i, part) in q.split('&').filter(|p| !p.is_empty()).enumerate() {
         if i == MAX_QUERY_ENTRIES {
-            errors.push(ScenarioError::general(format!(
+            overflow = Some(ScenarioError::general(format!(
                 "more than {} options in the link; the rest is ignored",
                 MAX_QUERY_ENTRIES
             )));
@@ -323,5 +325,23 @@ pub fn decode_query(q: &str) -> DecodedQuery {
     }
     let a = load_side(&Scenario::default(), a, false, &mut errors);
     let b = has_b.then(|| load_side(&a, b, true, &mut errors));
+    let mut errors = summarised(errors);
+    errors.extend(overflow);
     DecodedQuery { a, b, errors }
+}
+
+/// Most notices one link gives; past it, the rest are summed up in one.
+pub const MAX_LINK_NOTICES: usize = 8;
+
+/// The first [`MAX_LINK_NOTICES`] - 1 notices, then one saying how many more there were.
+fn summarised(mut errors: Vec<ScenarioError>) -> Vec<ScenarioError> {
+    if errors.len() <= MAX_LINK_NOTICES {
+        return errors;
+    }
+    let more = errors.len() - (MAX_LINK_NOTICES - 1);
+    errors.truncate(MAX_LINK_NOTICES - 1);
+    errors.push(ScenarioError::general(format!(
+        "and {more} more problems in the link; those options were left out too"
+    )));
+    errors
 }

@@ -3,18 +3,19 @@
 //! whose value differs from the default, in table order. Reading them back gives the scenario.
 
 use super::options::OptionScope;
-use super::table::{lookup, Access, OPTIONS};
+use super::table::{all_rows, lookup, Access, OPTIONS};
 use super::{JobSpec, Scenario};
 
 /// The scenario-wide options of `s` whose value differs from the default scenario's.
 pub(super) fn global_options(s: &Scenario) -> Vec<(&'static str, String)> {
     let d = Scenario::default();
-    OPTIONS
-        .iter()
+    all_rows()
         .filter_map(|row| {
             let (mine, default) = match row.access {
                 Access::Scenario { get, .. } => (get(s), get(&d)),
                 Access::Host { get, .. } => (get(&s.host), get(&d.host)),
+                // A board parameter is written when it differs from the scenario's own preset.
+                Access::Platform(p) => (super::board::get(s, row, &p), None),
                 _ => return None,
             };
             (mine != default).then_some((row.name, mine?))
@@ -77,4 +78,25 @@ impl Scenario {
             .map(|(_, k, v)| format!("--{}", option_text(k, v)))
             .collect()
     }
+
+    /// The scenario as one `mmcsim` command line a POSIX shell reads back into the same
+    /// arguments: every argument a shell would split, expand or interpret is single-quoted
+    /// ([`shell_quote`]), so pasting the line never runs anything but `mmcsim`.
+    pub fn to_command_line(&self) -> String {
+        std::iter::once("mmcsim".to_string())
+            .chain(self.to_args().iter().map(|a| shell_quote(a)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `word` as a POSIX shell word that reads back as exactly `word`: unchanged when it holds only
+/// characters no shell treats specially (letters, digits and `-_=.,/:+@%`), otherwise in
+/// single quotes, each `'` written as `'\''`. An empty word becomes `''`.
+pub fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_=.,/:+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
 }

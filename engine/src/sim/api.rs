@@ -23,9 +23,9 @@ impl Simulator {
         self.now
     }
 
-    /// The platform preset in use.
-    pub fn platform(&self) -> &'static Platform {
-        self.platform
+    /// The platform in use: the preset with the scenario's board parameters applied.
+    pub fn platform(&self) -> &Platform {
+        &self.platform
     }
 
     /// The host switches in effect (platform defaults filled in).
@@ -48,20 +48,26 @@ impl Simulator {
         self.q.peek_time()
     }
 
-    /// Fraction done, 0..=1 (bytes for size-bound runs, time for time-based ones).
+    /// Fraction done, 0..=1 (1 only once finished): bytes for size-bound runs, simulated time
+    /// for time-based ones (a time-based job runs until its runtime, whatever it transferred),
+    /// the larger of both when every job is bounded by `runtime=`.
     pub fn progress(&self) -> f64 {
         if self.is_finished() {
             return 1.0;
         }
-        if let Some(t) = &self.mmc_test {
-            return t.progress();
-        }
-        let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
-        let by_time = self
-            .runtime_ns
-            .map(|r| self.now as f64 / r.max(1) as f64)
-            .unwrap_or(0.0);
-        by_bytes.max(by_time).min(1.0)
+        let p = if let Some(t) = &self.mmc_test {
+            t.progress()
+        } else {
+            let by_bytes = self.bytes_done as f64 / self.bytes_total as f64;
+            let by_time = |r: u64| self.now as f64 / r.max(1) as f64;
+            match (self.runtime_ns, self.all_timed_ns) {
+                (Some(r), _) => by_time(r),
+                (None, Some(r)) => by_bytes.max(by_time(r)),
+                (None, None) => by_bytes,
+            }
+        };
+        // Not finished: never shown as done.
+        p.clamp(0.0, 0.999)
     }
 
     /// Processes one event. Returns false when nothing is left.
@@ -149,6 +155,20 @@ impl Simulator {
             sim,
             power_cut: self.power_cut.clone(),
         }
+    }
+
+    /// Job clones in the run.
+    pub fn job_count(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Name, clone index, statistics start (ns: the job's start plus `ramp_time`) and the I/O
+    /// records of job clone `i` (kept only for jobs with `write_iolog` or a `write_*_log`), in
+    /// completion order.
+    pub fn job_records(&self, i: usize) -> Option<(&str, u32, u64, &[crate::workload::IoRecord])> {
+        self.jobs
+            .get(i)
+            .map(|j| (j.name.as_str(), j.index, j.stats_start(), j.records()))
     }
 
     /// Where every request is at the current simulated time. Looking changes nothing: a run

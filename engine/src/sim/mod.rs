@@ -44,7 +44,7 @@ pub struct Simulator {
     pub(crate) q: EventQueue,
     pub(crate) reqs: Slab,
     pub(crate) next_req_id: u64,
-    pub(crate) platform: &'static Platform,
+    pub(crate) platform: Box<Platform>,
     pub(crate) cfg: HostConfig,
     pub(crate) jobs: Vec<Job>,
     pub(crate) blk: BlkMq,
@@ -62,19 +62,30 @@ pub struct Simulator {
     pub(crate) series: TimeSeries,
     pub(crate) bytes_done: u64,
     bytes_total: u64,
+    /// Longest `runtime=` of the time-based jobs: they run until then whatever they transfer.
     runtime_ns: Option<u64>,
+    /// Longest `runtime=` when every job has one (the run ends by then at the latest).
+    all_timed_ns: Option<u64>,
     trace: TraceBuf,
     events: u64,
     pub(crate) power_cut: Option<crate::report::PowerCutReport>,
     /// Reliable writes (FUA) acknowledged to the jobs.
     pub(crate) acked_reliable_writes: u64,
     pub(crate) recovery: crate::recovery::Recovery,
+    /// Traces the jobs replay (`read_iolog`).
+    pub(crate) iologs: Vec<crate::scenario::iolog::IoLog>,
+    /// Data I/Os issued by all jobs (bounded by `MAX_TOTAL_IOS`).
+    pub(crate) data_ios: u64,
+    /// Split I/Os in flight, by I/O id.
+    pub(crate) split: std::collections::HashMap<u64, crate::workload::SplitIo>,
+    /// The latest stonewall phase begun.
+    pub(crate) phase_started: u32,
 }
 
 impl Simulator {
     /// Builds the layers for `scn` (see [`Simulator::new`]).
     pub(crate) fn build(scn: &Scenario) -> Result<Simulator, ScenarioError> {
-        let platform = scn.platform()?;
+        let platform = scn.effective_platform()?;
         let mut cfg = scn.host_config()?;
         crate::scenario::check(scn)?;
         if let Some(case) = scn.mmc_test {
@@ -86,12 +97,72 @@ impl Simulator {
         let mut jobs = Vec::new();
         let mut bytes_total = 0u64;
         let mut runtime_ns = None;
+        let mut iologs: Vec<crate::scenario::iolog::IoLog> = Vec::new();
+        let all_timed_ns = scn
+            .jobs
+            .iter()
+            .map(|j| j.runtime_ns)
+            .try_fold(0u64, |m, r| r.map(|r| m.max(r)))
+            .filter(|_| scn.mmc_test.is_none() && !scn.jobs.is_empty());
         if scn.mmc_test.is_none() {
-            for spec in &scn.jobs {
-                for _ in 0..spec.numjobs {
+            let (mut group, mut phase) = (0u32, 0u32);
+            for (s, spec) in scn.jobs.iter().enumerate() {
+                if s > 0 && (spec.stonewall || spec.new_group) {
+                    group += 1;
+                }
+                if s > 0 && spec.stonewall {
+                    phase += 1;
+                }
+                let replay = match &spec.read_iolog {
+                    Some(name) => {
+                        let log = scn.iolog(name).ok_or_else(|| {
+                            ScenarioError::new(
+                                "read_iolog",
+                                format!("'{name}': the trace is not loaded (give the file on the command line, or drop it on the page)"),
+                            )
+                        })?;
+                        let i = match iologs.iter().position(|l| l.name == *name) {
+                            Some(i) => i,
+                            None => {
+                                iologs.push(log.clone());
+                                iologs.len() - 1
+                            }
+                        };
+                        Some((i, log.ops.iter().map(|o| o.len).sum::<u64>()))
+                    }
+                    None => None,
+                };
+                let record = spec.write_iolog.is_some()
+                    || spec.write_bw_log.is_some()
+                    || spec.write_lat_log.is_some()
+                    || spec.write_iops_log.is_some();
+                // `wait_for=NAME`: the last section of that name before this one (a name that
+                // no earlier section has waits for nothing).
+                let waits = spec
+                    .wait_for
+                    .as_ref()
+                    .and_then(|w| scn.jobs[..s].iter().rposition(|e| e.name == *w))
+                    .map(|i| i as u32);
+                for k in 0..spec.numjobs {
                     let index = jobs.len() as u32;
-                    jobs.push(Job::new(spec, index, scn.randseed, index as u64));
-                    bytes_total += (spec.size / spec.bs.max(1)).max(1) * spec.bs;
+                    let mut job = Job::new(spec, index, scn.randseed, index as u64)
+                        .clone_no(k, spec)
+                        .in_group(group, phase)
+                        .in_section(s as u32, waits);
+                    match replay {
+                        Some((i, bytes)) => {
+                            job = job.replaying(i, spec.loops, spec.replay_no_stall);
+                            bytes_total += bytes * u64::from(spec.loops.max(1));
+                        }
+                        None => {
+                            let min = spec.min_bs().max(1);
+                            bytes_total += (spec.io_bytes() / min).max(1) * min;
+                        }
+                    }
+                    if record {
+                        job = job.recording();
+                    }
+                    jobs.push(job);
                 }
                 if spec.time_based {
                     runtime_ns = runtime_ns.max(spec.runtime_ns);
@@ -121,7 +192,7 @@ impl Simulator {
             q: EventQueue::default(),
             reqs: Slab::default(),
             next_req_id: 0,
-            platform,
+            platform: Box::new(platform),
             cfg,
             jobs,
             blk: BlkMq::new(
@@ -153,6 +224,7 @@ impl Simulator {
             bytes_done: 0,
             bytes_total: bytes_total.max(1),
             runtime_ns,
+            all_timed_ns,
             trace: TraceBuf::default(),
             events: 0,
             power_cut: None,
@@ -161,6 +233,10 @@ impl Simulator {
                 scn.inject_error,
                 crate::rng::stream(scn.randseed, CARD_STREAM - 1),
             ),
+            iologs,
+            data_ios: 0,
+            split: std::collections::HashMap::new(),
+            phase_started: 0,
         };
         if let Some(t) = scn.power_cut_ns {
             sim.q.push(t, Event::PowerCut);
@@ -224,6 +300,7 @@ impl Simulator {
                 TraceEvent {
                     t_ns: t,
                     req: r.id,
+                    io: r.io(),
                     job: r.job,
                     op: r.op,
                     stage,

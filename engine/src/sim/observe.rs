@@ -13,6 +13,8 @@ use crate::trace::Stage;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestView {
     pub id: u64,
+    /// The I/O it belongs to (requests of one split I/O share it).
+    pub io: u64,
     pub job: u32,
     pub op: Op,
     pub offset: u64,
@@ -112,6 +114,7 @@ impl Simulator {
                 let (stage, since) = self.stage_now(r);
                 RequestView {
                     id: r.id,
+                    io: r.io(),
                     job: r.job,
                     op: r.op,
                     offset: r.offset,

@@ -37,6 +37,9 @@ pub struct BusPhases {
 pub struct Request {
     /// Unique, increasing id (for traces and the UI).
     pub id: u64,
+    /// Its place in its I/O when the block layer split one I/O into several requests (0 for
+    /// the first or only one): the I/O's id is the first request's, [`Request::io`].
+    pub part: u16,
     pub job: u32,
     pub op: Op,
     /// Byte offset on the device.
@@ -65,6 +68,13 @@ pub struct Request {
     pub retries: u32,
     /// Issued by the mmc_test thread straight to the host (no blk-mq, no fio).
     pub from_mmc_test: bool,
+}
+
+impl Request {
+    /// The I/O it belongs to: the id of the I/O's first request.
+    pub fn io(&self) -> u64 {
+        self.id - u64::from(self.part)
+    }
 }
 
 #[derive(Debug, Default)]

@@ -1,0 +1,200 @@
+//! fio's per-job log files, from the I/O records the engine keeps for jobs that ask for them:
+//! `write_iolog=FILE` (fio iolog v2, replayable with `read_iolog=`) and
+//! `write_bw_log=` / `write_lat_log=` / `write_iops_log=PREFIX` (fio's log format, HOWTO "Log
+//! File Formats": `time (msec), value, data direction, block size (bytes), offset (bytes)`).
+//!
+//! Without `log_avg_msec` there is one entry per I/O: latency in ns, the I/O's own bandwidth in
+//! KiB/s (its bytes over its latency), an IOPS entry of 1. With `log_avg_msec=W`, one entry per
+//! direction per W ms window: the mean latency, the KiB/s and the I/Os per second completed in
+//! the window, block size 0, as fio averages. Times are ms from the job's statistics start
+//! (after `ramp_time`); files are numbered by job clone from 1, as fio's `per_job_logs`.
+
+use mmcsim_engine::{IoRecord, JobSpec, Op, Scenario, Simulator};
+use std::fmt::Write;
+
+/// The device every iolog line names.
+const DEVICE: &str = "/dev/mmcblk0";
+
+/// The job section each clone came from.
+fn spec_of(scn: &Scenario, clone: usize) -> Option<&JobSpec> {
+    scn.jobs
+        .iter()
+        .flat_map(|j| std::iter::repeat_n(j, j.numjobs as usize))
+        .nth(clone)
+}
+
+fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{} '{}': {}", opt, path, e))
+}
+
+/// Writes every log the scenario's jobs ask for.
+pub fn write(scn: &Scenario, sim: &Simulator) -> Result<(), String> {
+    if scn.mmc_test.is_some() {
+        return Ok(());
+    }
+    for i in 0..sim.job_count() {
+        let (Some(spec), Some((_, index, t0, recs))) = (spec_of(scn, i), sim.job_records(i)) else {
+            continue;
+        };
+        let n = index + 1;
+        // Clone k of its section: the first writes FILE, the others FILE.k.
+        let k = (0..i)
+            .filter(|&x| spec_of(scn, x).is_some_and(|p| std::ptr::eq(p, spec)))
+            .count();
+        if let Some(file) = &spec.write_iolog {
+            let path = if k == 0 {
+                file.clone()
+            } else {
+                format!("{file}.{k}")
+            };
+            write_file("write_iolog", &path, &iolog_v2(recs))?;
+        }
+        let avg_ns = u64::from(spec.log_avg_msec) * 1_000_000;
+        // A bare `write_bw_log` names the logs after the job, as fio does.
+        let prefix = |p: &String| {
+            if p.is_empty() {
+                spec.name.clone()
+            } else {
+                p.clone()
+            }
+        };
+        if let Some(p) = spec.write_lat_log.as_ref().map(prefix) {
+            let lat = log(recs, t0, avg_ns, Kind::Lat);
+            write_file("write_lat_log", &format!("{p}_lat.{n}.log"), &lat)?;
+            write_file("write_lat_log", &format!("{p}_clat.{n}.log"), &lat)?;
+            let slat = log(recs, t0, avg_ns, Kind::Slat);
+            write_file("write_lat_log", &format!("{p}_slat.{n}.log"), &slat)?;
+        }
+        if let Some(p) = spec.write_bw_log.as_ref().map(prefix) {
+            let text = log(recs, t0, avg_ns, Kind::Bw);
+            write_file("write_bw_log", &format!("{p}_bw.{n}.log"), &text)?;
+        }
+        if let Some(p) = spec.write_iops_log.as_ref().map(prefix) {
+            let text = log(recs, t0, avg_ns, Kind::Iops);
+            write_file("write_iops_log", &format!("{p}_iops.{n}.log"), &text)?;
+        }
+    }
+    Ok(())
+}
+
+/// fio iolog v2 of the I/Os in the order they were issued.
+pub fn iolog_v2(recs: &[IoRecord]) -> String {
+    let mut v: Vec<&IoRecord> = recs.iter().collect();
+    v.sort_by_key(|r| r.t_issue);
+    let mut out = format!("fio version 2 iolog\n{DEVICE} add\n{DEVICE} open\n");
+    for r in v {
+        let _ = match r.op {
+            Op::Flush => writeln!(out, "{DEVICE} sync 0 0"),
+            op => writeln!(out, "{DEVICE} {} {} {}", op.name(), r.offset, r.len),
+        };
+    }
+    let _ = writeln!(out, "{DEVICE} close");
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Lat,
+    Slat,
+    Bw,
+    Iops,
+}
+
+fn ddir(op: Op) -> Option<u32> {
+    match op {
+        Op::Read => Some(0),
+        Op::Write => Some(1),
+        Op::Flush => None,
+    }
+}
+
+/// One log in fio's format.
+fn log(recs: &[IoRecord], t0: u64, avg_ns: u64, kind: Kind) -> String {
+    let mut out = String::new();
+    let recs = recs.iter().filter(|r| r.counted && ddir(r.op).is_some());
+    if avg_ns == 0 {
+        for r in recs {
+            let lat = r.t_done - r.t_issue;
+            let value = match kind {
+                Kind::Lat => lat,
+                Kind::Slat => 0,
+                Kind::Bw => (r.len as u128 * 1_000_000_000 / 1024 / u128::from(lat.max(1))) as u64,
+                Kind::Iops => 1,
+            };
+            let ms = (r.t_done - t0) / 1_000_000;
+            let d = ddir(r.op).unwrap_or(0);
+            let _ = writeln!(out, "{ms}, {value}, {d}, {}, {}", r.len, r.offset);
+        }
+        return out;
+    }
+    // Windows of avg_ns: (count, bytes, latency sum) per direction.
+    let mut win: Vec<[(u64, u64, u64); 2]> = Vec::new();
+    for r in recs {
+        let w = ((r.t_done - t0) / avg_ns) as usize;
+        if win.len() <= w {
+            win.resize(w + 1, [(0, 0, 0); 2]);
+        }
+        let e = &mut win[w][ddir(r.op).unwrap_or(0) as usize];
+        e.0 += 1;
+        e.1 += r.len;
+        e.2 += r.t_done - r.t_issue;
+    }
+    for (w, dirs) in win.iter().enumerate() {
+        let ms = (w as u64 + 1) * avg_ns / 1_000_000;
+        for (d, &(count, bytes, lat_sum)) in dirs.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let value = match kind {
+                Kind::Lat => lat_sum / count,
+                Kind::Slat => 0,
+                Kind::Bw => (bytes as u128 * 1_000_000_000 / 1024 / u128::from(avg_ns)) as u64,
+                Kind::Iops => (count as u128 * 1_000_000_000 / u128::from(avg_ns)) as u64,
+            };
+            let _ = writeln!(out, "{ms}, {value}, {d}, 0, 0");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(t_issue: u64, t_done: u64, op: Op, offset: u64) -> IoRecord {
+        IoRecord {
+            t_issue,
+            t_done,
+            op,
+            offset,
+            len: 4096,
+            counted: true,
+        }
+    }
+
+    #[test]
+    fn logs_are_in_fios_format() {
+        let recs = [
+            rec(0, 1_000_000, Op::Write, 0),
+            rec(1_000_000, 3_000_000, Op::Read, 4096),
+            rec(3_000_000, 3_500_000, Op::Flush, 0),
+        ];
+        assert_eq!(
+            log(&recs, 0, 0, Kind::Lat),
+            "1, 1000000, 1, 4096, 0\n3, 2000000, 0, 4096, 4096\n"
+        );
+        assert_eq!(
+            log(&recs, 0, 0, Kind::Bw),
+            "1, 4000, 1, 4096, 0\n3, 2000, 0, 4096, 4096\n"
+        );
+        assert_eq!(
+            log(&recs, 0, 2_000_000, Kind::Iops),
+            "2, 500, 1, 0, 0\n4, 500, 0, 0, 0\n"
+        );
+        let v2 = iolog_v2(&recs);
+        assert!(v2.starts_with("fio version 2 iolog\n/dev/mmcblk0 add\n"));
+        assert!(v2.contains("/dev/mmcblk0 read 4096 4096\n/dev/mmcblk0 sync 0 0\n"));
+        let back = mmcsim_engine::scenario::iolog::parse("x", &v2).unwrap();
+        assert_eq!(back.ops.len(), 3);
+    }
+}

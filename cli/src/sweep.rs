@@ -1,0 +1,287 @@
+//! `--sweep=KEY=VALUES`: run a scenario at every point of one or two option ranges, in parallel
+//! on every core (rayon; `RAYON_NUM_THREADS=1` for one), and print one row per point.
+//!
+//! Values: a list (`packed=0,2,4,8`, `hsq_depth=2,dynamic`) or an inclusive range with an
+//! optional step (`hsq_depth=1..16`, `nand_read_us=50..200:25`, decimals allowed). Each point is
+//! the base scenario with the sweep's options applied through the engine's one option parser,
+//! then checked, so a point runs exactly as the same options given on their own would (same
+//! seed, same numbers). `--shard=I/N` runs every N-th point starting at the I-th, and its JSON
+//! output can be joined with `--merge`.
+
+use crate::args::Format;
+pub use mmcsim_engine::scenario::sweep::{parse_dim, point_scenario, points, Dim, Row, MAX_POINTS};
+use mmcsim_engine::{Scenario, Simulator};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// A sweep's output: its dimensions, the base scenario's options, and the rows run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepDoc {
+    pub dims: Vec<Dim>,
+    /// The base scenario as command-line options.
+    pub base: Vec<String>,
+    /// Points in the whole sweep (all shards).
+    pub points: usize,
+    /// `I/N` when this is one shard.
+    pub shard: Option<String>,
+    pub rows: Vec<Row>,
+}
+
+/// Runs the sweep's points (the shard's, if any) in parallel.
+pub fn run(
+    base: &Scenario,
+    dims: Vec<Dim>,
+    shard: Option<(usize, usize)>,
+) -> Result<SweepDoc, String> {
+    let all = points(&dims);
+    if all.len() > MAX_POINTS {
+        return Err(format!("sweep: {} points; at most {MAX_POINTS}", all.len()));
+    }
+    let mine: Vec<(usize, Vec<String>)> = all
+        .iter()
+        .cloned()
+        .enumerate()
+        .filter(|(i, _)| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .collect();
+    // Every point is checked before any runs: a bad one stops the sweep with its message.
+    let scns = mine
+        .iter()
+        .map(|(_, v)| point_scenario(base, &dims, v))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rows = mine
+        .into_par_iter()
+        .zip(scns.into_par_iter())
+        .map(|((i, values), s)| {
+            let mut sim = Simulator::new(&s).map_err(|e| e.to_string())?;
+            sim.run_to_end();
+            Ok(Row::of(i, values, &sim.report()))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(SweepDoc {
+        dims,
+        base: base.to_args(),
+        points: all.len(),
+        shard: shard.map(|(i, n)| format!("{i}/{n}")),
+        rows,
+    })
+}
+
+/// Joins shards' JSON outputs (texts with their file names) into one sweep.
+pub fn merge(files: &[(String, String)]) -> Result<SweepDoc, String> {
+    let mut out: Option<SweepDoc> = None;
+    for (name, text) in files {
+        let doc: SweepDoc = serde_json::from_str(text)
+            .map_err(|e| format!("merge: '{name}' is not a sweep JSON output: {e}"))?;
+        match &mut out {
+            None => out = Some(SweepDoc { shard: None, ..doc }),
+            Some(o) => {
+                if o.dims != doc.dims || o.base != doc.base || o.points != doc.points {
+                    return Err(format!("merge: '{name}' is a different sweep"));
+                }
+                o.rows.extend(doc.rows);
+            }
+        }
+    }
+    let mut doc = out.ok_or("merge: no sweep JSON files given")?;
+    doc.rows.sort_by_key(|r| r.index);
+    doc.rows.dedup_by_key(|r| r.index);
+    let missing: Vec<String> = (0..doc.points)
+        .filter(|i| doc.rows.binary_search_by_key(i, |r| r.index).is_err())
+        .map(|i| i.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "merge: {} of {} points missing (indices {}); run their shards",
+            missing.len(),
+            doc.points,
+            missing
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(doc)
+}
+
+/// The sweep as a table, CSV or JSON.
+pub fn render(doc: &SweepDoc, format: Format) -> String {
+    let mut out = String::new();
+    match format {
+        // A sweep has no latency bins of its own: json+ prints its JSON.
+        Format::Json | Format::JsonPlus => {
+            out = serde_json::to_string_pretty(doc).unwrap_or_default();
+            out.push('\n');
+        }
+        Format::Csv => {
+            let keys: Vec<&str> = doc.dims.iter().map(|d| d.key.as_str()).collect();
+            let _ = writeln!(
+                out,
+                "index,{},mib_s,iops,p50_us,p99_us,p999_us,interrupts_per_s,requeues",
+                keys.join(",")
+            );
+            for r in &doc.rows {
+                let _ = writeln!(
+                    out,
+                    "{},{},{:.3},{:.1},{:.2},{:.2},{:.2},{:.1},{}",
+                    r.index,
+                    r.values.join(","),
+                    r.mib_s,
+                    r.iops,
+                    r.p50_us,
+                    r.p99_us,
+                    r.p999_us,
+                    r.interrupts_per_s,
+                    r.requeues
+                );
+            }
+        }
+        Format::Normal => {
+            let _ = writeln!(
+                out,
+                "sweep of {} point(s){}: {}",
+                doc.points,
+                doc.shard
+                    .as_ref()
+                    .map(|s| format!(", shard {s}"))
+                    .unwrap_or_default(),
+                if doc.base.is_empty() {
+                    "defaults".to_string()
+                } else {
+                    doc.base.join(" ")
+                }
+            );
+            for d in &doc.dims {
+                let _ = write!(out, "{:>12} ", d.key);
+            }
+            let _ = writeln!(
+                out,
+                "{:>9} {:>9} {:>9} {:>9} {:>9} {:>10} {:>9}",
+                "MiB/s", "IOPS", "p50 us", "p99 us", "p99.9 us", "irq/s", "requeues"
+            );
+            for r in &doc.rows {
+                for v in &r.values {
+                    let _ = write!(out, "{:>12} ", v);
+                }
+                let _ = writeln!(
+                    out,
+                    "{:>9.2} {:>9.0} {:>9.1} {:>9.1} {:>9.1} {:>10.0} {:>9}",
+                    r.mib_s, r.iops, r.p50_us, r.p99_us, r.p999_us, r.interrupts_per_s, r.requeues
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_lists_and_products() {
+        assert_eq!(
+            parse_dim("hsq_depth=1..4").unwrap().values,
+            ["1", "2", "3", "4"]
+        );
+        assert_eq!(
+            parse_dim("packed=0,2,4,8").unwrap().values,
+            ["0", "2", "4", "8"]
+        );
+        assert_eq!(
+            parse_dim("nand_read_us=50..100:25").unwrap().values,
+            ["50", "75", "100"]
+        );
+        assert_eq!(
+            parse_dim("bus_cmd_us=0.5..1.5:0.25").unwrap().values,
+            ["0.5", "0.75", "1", "1.25", "1.5"]
+        );
+        assert_eq!(
+            parse_dim("hsq_depth=2,dynamic").unwrap().values,
+            ["2", "dynamic"]
+        );
+        assert_eq!(parse_dim("blocksize=4k,8k").unwrap().key, "bs");
+        assert!(parse_dim("hsq_depth=4..1")
+            .unwrap_err()
+            .contains("not a range"));
+        assert!(parse_dim("hsq_depth=1..4:0").is_err());
+        assert!(parse_dim("nope=1,2").unwrap_err().contains("not an option"));
+        assert!(parse_dim("hsq_depth").is_err());
+        let dims = [
+            parse_dim("packed=0,8").unwrap(),
+            parse_dim("bs=4k,8k,16k").unwrap(),
+        ];
+        let p = points(&dims);
+        assert_eq!(p.len(), 6);
+        assert_eq!(p[1], ["0", "8k"]);
+    }
+
+    #[test]
+    fn a_bad_point_names_itself() {
+        let dims = [parse_dim("packed=0,16").unwrap()];
+        let e = run(&Scenario::default(), dims.to_vec(), None).unwrap_err();
+        assert!(e.starts_with("sweep point packed=16: packed:"), "{e}");
+    }
+
+    #[test]
+    fn shards_merge_into_the_whole_sweep() {
+        let base = mmcsim_engine::scenario::options::parse_args(
+            &["--rw=randwrite", "--size=256k", "--numjobs=4"],
+            Scenario::default(),
+        )
+        .unwrap();
+        let dims = vec![parse_dim("hsq_depth=1..5").unwrap()];
+        let whole = run(&base, dims.clone(), None).unwrap();
+        let shards: Vec<(String, String)> = (1..=3)
+            .map(|i| {
+                let d = run(&base, dims.clone(), Some((i, 3))).unwrap();
+                (format!("s{i}"), render(&d, Format::Json))
+            })
+            .collect();
+        assert_eq!(merge(&shards).unwrap(), whole);
+        assert!(merge(&shards[..2])
+            .unwrap_err()
+            .contains("1 of 5 points missing"));
+    }
+
+    #[test]
+    fn a_sweep_over_hsq_depth_reproduces_the_calibrated_points_as_single_runs_do() {
+        use mmcsim_engine::calibration::{run_case, CASES};
+        use mmcsim_engine::Rw;
+        // unisoc-hsq-2023, 8 psync jobs of 4 KiB random writes: depth 2 (A) and dynamic (B).
+        let case = CASES
+            .iter()
+            .find(|c| c.platform == "unisoc-hsq-2023" && c.rw == Rw::RandWrite)
+            .unwrap();
+        let size = 16 << 20;
+        let mut base = case.scenario(false, size);
+        base.host.hsq_depth = None;
+        let doc = run(&base, vec![parse_dim("hsq_depth=2,dynamic").unwrap()], None).unwrap();
+        let single = |b: bool| {
+            let s = case.scenario(b, size);
+            let mut sim = Simulator::new(&s).unwrap();
+            sim.run_to_end();
+            Row::of(0, Vec::new(), &sim.report())
+        };
+        for (row, b) in doc.rows.iter().zip([false, true]) {
+            let one = single(b);
+            assert_eq!(
+                (row.mib_s, row.iops, row.p99_us, row.requeues),
+                (one.mib_s, one.iops, one.p99_us, one.requeues),
+                "hsq_depth={}",
+                row.values[0]
+            );
+        }
+        // And they are the calibration's figures, within its tolerance of the measurement.
+        let cal = run_case(case, Some(size)).unwrap();
+        assert_eq!((doc.rows[0].mib_s, doc.rows[1].mib_s), cal.simulated);
+        let (ea, eb) = cal.error_pct();
+        assert!(
+            ea.abs() <= 15.0 && eb.abs() <= 15.0,
+            "{:?}",
+            cal.error_pct()
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! The job-file corpus in `tests/jobs/` (written for mmcsim, one file per group of fio options):
+//! every file runs, every file in `refused/` is refused with one line naming the option, and a
+//! blkparse capture replays exactly as its iolog equivalents.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn jobs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/jobs")
+}
+
+/// Runs mmcsim in a scratch directory (log files land there).
+fn mmcsim(args: &[&str], scratch: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mmcsim"))
+        .args(args)
+        .current_dir(scratch)
+        .env("MMCSIM_TEST_SIZE", "8m")
+        .output()
+        .expect("run mmcsim")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mmcsim-jobs-{}-{}", name, std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn fio_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "fio"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn every_job_file_of_the_corpus_runs() {
+    let dir = scratch("run");
+    let files = fio_files(&jobs_dir());
+    assert!(files.len() >= 12);
+    for f in files {
+        let p = f.to_string_lossy().to_string();
+        let out = mmcsim(&[&p, "--output-format=normal,json+"], &dir);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{p}: {err}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Run status group 0"), "{p}");
+        let doc = &text[text.find("\n{").map_or(0, |i| i + 1)..];
+        let v: serde_json::Value = serde_json::from_str(doc).unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert!(!v["jobs"].as_array().unwrap().is_empty(), "{p}");
+        // The options without effect are listed once, on one line.
+        assert!(
+            err.lines().filter(|l| l.contains("no effect")).count() <= 1,
+            "{p}: {err}"
+        );
+    }
+    // logs.fio wrote fio's logs and an iolog that replays.
+    for f in [
+        "logged_bw.1.log",
+        "logged_lat.1.log",
+        "logged_clat.1.log",
+        "logged_iops.1.log",
+        "logged.iolog",
+    ] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert!(!text.is_empty(), "{f}");
+    }
+    let bw = std::fs::read_to_string(dir.join("logged_bw.1.log")).unwrap();
+    let first: Vec<&str> = bw.lines().next().unwrap().split(", ").collect();
+    assert_eq!((first[0], first.len()), ("5", 5), "{bw}");
+    let out = mmcsim(
+        &[
+            "--name=again",
+            "--read_iolog=logged.iolog",
+            "--output-format=json",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_refused_job_file_names_the_option() {
+    let dir = scratch("refused");
+    let expect = [
+        (
+            "bad-trace.fio",
+            "traces/bad.iolog: line 4: length is missing",
+        ),
+        ("engine.fio", "ioengine: 'net' is not modelled"),
+        (
+            "trim.fio",
+            "rw: 'randtrim' is not modelled (eMMC discard/erase",
+        ),
+        (
+            "zonemode.fio",
+            "zonemode: 'zbd' is not modelled: the eMMC is not a zoned",
+        ),
+    ];
+    let files = fio_files(&jobs_dir().join("refused"));
+    assert_eq!(files.len(), expect.len());
+    for (f, (name, msg)) in files.iter().zip(expect) {
+        assert!(f.ends_with(name));
+        let out = mmcsim(&[&f.to_string_lossy()], &dir);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(msg), "{name}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The results of a replay: each job's read, write and sync figures and the simulator's.
+fn results(args: &[&str]) -> Vec<serde_json::Value> {
+    let dir = jobs_dir();
+    let out = mmcsim(args, &dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| serde_json::json!([j["read"], j["write"], j["sync"], j["mmcsim"]]))
+        .collect()
+}
+
+#[test]
+fn a_blkparse_capture_replays_as_its_iolog_equivalents() {
+    let run = |trace: &str, extra: &[&str]| {
+        let opt = format!("--read_iolog=traces/{trace}");
+        let mut args = vec![
+            "--name=replay",
+            opt.as_str(),
+            "--ioengine=libaio",
+            "--iodepth=8",
+            "--output-format=json",
+        ];
+        args.extend_from_slice(extra);
+        results(&args)
+    };
+    // As fast as the host goes: blkparse (timestamps ignored) = iolog v2 (none to ignore).
+    let bp = run("sample.blkparse", &["--replay_no_stall=1"]);
+    assert_eq!(bp, run("sample.v2.iolog", &[]));
+    assert_eq!(bp, run("sample.v3.iolog", &["--replay_no_stall=1"]));
+    // At the captured queue times: blkparse = iolog v3 (the same times in microseconds).
+    let timed = run("sample.blkparse", &[]);
+    assert_eq!(timed, run("sample.v3.iolog", &[]));
+    assert_ne!(timed, bp, "issuing at queue time changes the results");
+    // And A/B: the same trace with ADMA3 packing off and on.
+    let p0 = run("sample.blkparse", &["--packed=0"]);
+    let p8 = run("sample.blkparse", &["--packed=8"]);
+    assert_ne!(p0, p8);
+    let io = |r: &[serde_json::Value]| (r[0][0]["io_bytes"].clone(), r[0][1]["io_bytes"].clone());
+    assert_eq!(io(&p0), io(&p8), "the same I/Os either way");
+}

@@ -1,0 +1,30 @@
+//! Figures read off a run's report (so far) that more than one component shows, computed in
+//! one place: the completion latency of reads and writes together (the A/B table's p50/p99,
+//! the latency CDF chart).
+
+use mmcsim_engine::metrics::LatencyHistogram;
+use mmcsim_engine::Report;
+
+/// Completion latency of every job and both directions in one histogram.
+pub fn merged_clat(r: &Report) -> LatencyHistogram {
+    let m = r.merged();
+    let mut clat = m.read.clat;
+    clat.merge(&m.write.clat);
+    clat
+}
+
+/// The completion latency CDF, (latency ns, fraction of completions at or below it), with
+/// p50 and p99 in ns.
+pub fn latency_cdf(r: &Report) -> (Vec<(u64, f64)>, u64, u64) {
+    let clat = merged_clat(r);
+    let total = clat.count().max(1) as f64;
+    let mut sum = 0u64;
+    let cdf = clat
+        .buckets()
+        .map(|(v, c)| {
+            sum += c;
+            (v, sum as f64 / total)
+        })
+        .collect();
+    (cdf, clat.percentile(50.0), clat.percentile(99.0))
+}

@@ -1,0 +1,514 @@
+//! Board parameters: every physical figure of a [`Platform`] as an option of the one option
+//! language (`nand_read_us=120`, `bus_mb_s=200`, `irq_latency_us=30`), on top of `platform=`.
+//!
+//! [`PARAMS`] is a second option table, read by the same parser, writer, links, `--help` and
+//! reset as [`super::table::OPTIONS`] ([`super::table::all_rows`] walks both). Each row names one
+//! field of the platform struct, its unit and its accepted range; a scenario keeps only the
+//! values that differ from its preset ([`Scenario::board`], internal units: ns, bytes, bytes per
+//! second, parts per million), so a scenario that overrides nothing writes and links exactly as
+//! before.
+//!
+//! Adding a platform field is adding one `param!` line here (field path, name with its unit,
+//! range, help); `engine/tests/board.rs` fails for a numeric field no row covers.
+
+use super::table::{Access, OptionKind, OptionRow};
+use super::{Scenario, ScenarioError};
+use crate::platform::{BusMode, Platform};
+
+/// The unit an option value is written in, and the internal unit it is kept in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Microseconds, up to 3 decimals (kept in ns).
+    Us,
+    /// MB/s = 10^6 bytes per second, up to 6 decimals (kept in bytes per second).
+    MBps,
+    /// KiB, any fraction that is a whole number of bytes (kept in bytes).
+    KiB,
+    /// Percent, up to 4 decimals (kept in parts per million).
+    Pct,
+    /// A count.
+    Count,
+    /// 0 or 1.
+    Bool,
+    /// MHz, up to 6 decimals (kept in Hz).
+    MHz,
+    /// A bus speed mode by name (`hs400`; kept as its [`BusMode`] number).
+    Mode,
+    /// Bus width in data lines: 1, 4 or 8.
+    Width,
+}
+
+impl Unit {
+    /// The unit as `--help` and the page show it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Unit::Us => "us",
+            Unit::MBps => "MB/s",
+            Unit::KiB => "KiB",
+            Unit::Pct => "%",
+            Unit::Count => "",
+            Unit::Bool => "",
+            Unit::MHz => "MHz",
+            Unit::Mode => "",
+            Unit::Width => "bit",
+        }
+    }
+
+    /// Internal units per written unit, and the decimals accepted.
+    fn scale(self) -> (u64, u32) {
+        match self {
+            Unit::Us => (1_000, 3),
+            Unit::MBps | Unit::MHz => (1_000_000, 6),
+            Unit::KiB => (1024, 10),
+            Unit::Pct => (10_000, 4),
+            Unit::Count | Unit::Bool | Unit::Mode | Unit::Width => (1, 0),
+        }
+    }
+
+    /// Parses a written value ("14.6") into internal units (14_600 ns); None if it is not a
+    /// non-negative decimal or not a whole number of internal units.
+    pub fn parse(self, text: &str) -> Option<u64> {
+        if self == Unit::Mode {
+            return BusMode::from_key(&text.trim().to_ascii_lowercase()).map(|m| m as u64);
+        }
+        let (scale, max_dec) = self.scale();
+        let (int, frac) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if int.is_empty() || !digits(int) || !digits(frac) || frac.len() > max_dec as usize {
+            return None;
+        }
+        let whole: u64 = int.parse().ok()?;
+        let mut v = whole.checked_mul(scale)?;
+        if !frac.is_empty() {
+            let den = 10u128.pow(frac.len() as u32);
+            let num = frac.parse::<u128>().ok()? * scale as u128;
+            if !num.is_multiple_of(den) {
+                return None;
+            }
+            v = v.checked_add(u64::try_from(num / den).ok()?)?;
+        }
+        if self == Unit::Bool && v > 1 || self == Unit::Width && ![1, 4, 8].contains(&v) {
+            return None;
+        }
+        Some(v)
+    }
+
+    /// Internal units as the written value, shortest exact form ("14.6", "60", "63.5").
+    pub fn format(self, v: u64) -> String {
+        if self == Unit::Mode {
+            return BusMode::ALL
+                .get(v as usize)
+                .map_or_else(|| v.to_string(), |m| m.key().to_string());
+        }
+        let (scale, _) = self.scale();
+        let (whole, mut rest) = (v / scale, v % scale);
+        if rest == 0 {
+            return whole.to_string();
+        }
+        let mut frac = String::new();
+        while rest != 0 && frac.len() < 12 {
+            rest *= 10;
+            frac.push(char::from(b'0' + (rest / scale) as u8));
+            rest %= scale;
+        }
+        format!("{whole}.{frac}")
+    }
+
+    /// The value as a float in the written unit (for fits and charts).
+    pub fn to_f64(self, v: u64) -> f64 {
+        v as f64 / self.scale().0 as f64
+    }
+
+    /// A float in the written unit as internal units (rounded).
+    pub fn from_f64(self, x: f64) -> u64 {
+        (x.max(0.0) * self.scale().0 as f64).round() as u64
+    }
+}
+
+/// The part of the board a parameter belongs to (the sections of a platform file and of the
+/// page's Board panel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Host,
+    Bus,
+    Card,
+    MmcTest,
+}
+
+impl Part {
+    pub const ALL: [Part; 4] = [Part::Host, Part::Bus, Part::Card, Part::MmcTest];
+    /// The section name in a platform file.
+    pub fn key(self) -> &'static str {
+        match self {
+            Part::Host => "host",
+            Part::Bus => "bus",
+            Part::Card => "card",
+            Part::MmcTest => "mmc_test",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            Part::Host => "Host software (CPU time per request)",
+            Part::Bus => "MMC bus",
+            Part::Card => "Card",
+            Part::MmcTest => "mmc_test module",
+        }
+    }
+}
+
+/// One board parameter: a field of [`Platform`] in a unit.
+#[derive(Clone, Copy)]
+pub struct Param {
+    pub part: Part,
+    pub unit: Unit,
+    /// The field's Rust path in [`Platform`] (`card.read_latency_random_ns`).
+    pub field: &'static str,
+    /// Smallest and largest accepted value, written in `unit`.
+    pub min: &'static str,
+    pub max: &'static str,
+    /// The field's value in a platform, internal units.
+    pub get: fn(&Platform) -> u64,
+    /// Sets the field from internal units.
+    pub put: fn(&mut Platform, u64),
+}
+
+impl Param {
+    /// The accepted range in internal units.
+    pub fn range(&self) -> (u64, u64) {
+        let p = |s| self.unit.parse(s).unwrap_or(0);
+        (p(self.min), p(self.max))
+    }
+}
+
+/// A platform field's type from internal units (the range check keeps values in its type).
+trait FromU64 {
+    fn from_u64(v: u64) -> Self;
+}
+impl FromU64 for u64 {
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+}
+impl FromU64 for u32 {
+    fn from_u64(v: u64) -> Self {
+        v.min(u32::MAX.into()) as u32
+    }
+}
+impl FromU64 for BusMode {
+    fn from_u64(v: u64) -> Self {
+        BusMode::ALL[(v as usize).min(BusMode::ALL.len() - 1)]
+    }
+}
+impl FromU64 for bool {
+    fn from_u64(v: u64) -> Self {
+        v != 0
+    }
+}
+
+/// One `param!` row: name (with its unit), part, unit, field path, accepted range, help.
+macro_rules! param {
+    ($name:literal, $part:ident, $unit:ident, $($field:ident).+, $min:literal ..= $max:literal,
+     example $example:literal, $help:literal) => {
+        OptionRow {
+            name: $name,
+            aliases: &[],
+            accepted: concat!($min, "..=", $max),
+            help: $help,
+            kind: OptionKind::Platform,
+            access: Access::Platform(Param {
+                part: Part::$part,
+                unit: Unit::$unit,
+                field: stringify!($($field).+),
+                min: $min,
+                max: $max,
+                get: |p: &Platform| p.$($field).+ as u64,
+                put: |p: &mut Platform, v: u64| p.$($field).+ = FromU64::from_u64(v),
+            }),
+            example: $example,
+            form: None,
+        }
+    };
+}
+
+/// Every board parameter, in the order `--help`, platform files and the Board panel list them.
+pub static PARAMS: &[OptionRow] = &[
+    // ---- host software, per request ----
+    param!("submit_us", Host, Us, host.submit_ns, "0"..="10000", example "25",
+        "fio pread/pwrite + bio build + blk_mq_submit_bio, per I/O"),
+    param!("issue_us", Host, Us, host.issue_ns, "0"..="10000", example "9",
+        "mmc_mq_queue_rq -> mmc_blk_mq_issue_rq: building CMD23 + CMD18/25"),
+    param!("dma_map_us", Host, Us, host.dma_map_ns, "0"..="10000", example "7",
+        "pre_req: dma_map_sg, fixed part"),
+    param!("dma_unmap_read_us", Host, Us, host.dma_unmap_read_ns, "0"..="10000", example "20",
+        "post_req after a read: dma_unmap_sg with cache invalidate, fixed part"),
+    param!("dma_unmap_write_us", Host, Us, host.dma_unmap_write_ns, "0"..="10000", example "8",
+        "post_req after a write, fixed part"),
+    param!("dma_per_kib_us", Host, Us, host.dma_per_kib_ns, "0"..="1000", example "1.5",
+        "map + unmap per KiB transferred (cache maintenance)"),
+    param!("irq_latency_us", Host, Us, host.irq_to_next_cmd_ns, "0"..="10000", example "30",
+        "transfer-complete IRQ to the next command on the bus (sdhci_irq -> hsq pump -> sdhci_request)"),
+    param!("completion_us", Host, Us, host.completion_ns, "0"..="10000", example "50",
+        "completion pass per request up to in_flight-- (req_done, post_req, blk_mq_complete_request)"),
+    param!("queue_rerun_us", Host, Us, host.rerun_ns, "0"..="10000", example "20",
+        "blk_mq_run_hw_queues from the completion: kblockd until the next queue_rq"),
+    param!("reap_us", Host, Us, host.reap_ns, "0"..="10000", example "4",
+        "fio wakes in its system call and records the completion"),
+    param!("adma3_chain_us", Host, Us, host.adma3_chain_ns, "0"..="10000", example "12",
+        "ADMA3: building one chain and its single completion pass"),
+    param!("max_req_kib", Host, KiB, host.max_req_bytes, "0.5"..="65536", example "256",
+        "the controller's largest request (mmc->max_req_size)"),
+    param!("adma3_max_chain", Host, Count, host.max_packed, "0"..="16", example "4",
+        "ADMA3 chain length the controller supports (0 = no ADMA3)"),
+    param!("legacy_wakeup_us", Host, Us, host.legacy_wakeup_ns, "0"..="100000", example "30",
+        "legacy (2020) path: waking the issuing thread after the data of a request"),
+    param!("legacy_completion_us", Host, Us, host.legacy_completion_ns, "0"..="100000", example "15",
+        "legacy (2020) path: completing a request in the issuing thread (CMD13 wait aside)"),
+    param!("sw_shape", Host, Count, variation.sw_shape_milli, "0"..="1000000", example "10000",
+        "variation: gamma shape of host software times, in thousandths (0 = fixed; larger is steadier)"),
+    param!("preempt_pct", Host, Pct, variation.preempt_ppm, "0"..="100", example "0.01",
+        "variation: share of thread wake-ups that find the CPU taken by another task"),
+    param!("preempt_us", Host, Us, variation.preempt_ns, "0"..="100000", example "2000",
+        "variation: mean preemption (exponential)"),
+    // ---- bus ----
+    param!("bus_mode", Bus, Mode, bus.mode, "legacy"..="hs400es", example "hs200",
+        "bus speed mode: legacy (sdr), hs52, ddr52, hs200, hs400, hs400es; ddr52 and hs400 move data on both clock edges"),
+    param!("bus_clock_mhz", Bus, MHz, bus.clock_hz, "0.1"..="200", example "150",
+        "bus clock; presets give the effective clock that yields the measured data rate"),
+    param!("bus_width", Bus, Width, bus.width, "1"..="8", example "4",
+        "data lines: 1, 4 or 8 (hs400 is 8-bit only)"),
+    param!("bus_mb_s", Bus, MBps, bus.rate_override, "0"..="10000", example "200",
+        "data rate overriding clock x width / 8 (x2 in DDR modes): HS400 8-bit 200 MHz = 400, HS200 = 200; 0 = derived"),
+    param!("bus_cmd_us", Bus, Us, bus.cmd_ns, "0"..="10000", example "5",
+        "CMD23 + CMD18/CMD25 with their responses"),
+    // ---- card ----
+    param!("card_seq_read_us", Card, Us, card.read_latency_seq_ns, "0"..="100000", example "10",
+        "read access from the card's read-ahead buffer (sequential reads)"),
+    param!("nand_read_us", Card, Us, card.read_latency_random_ns, "0"..="100000", example "120",
+        "NAND page read (random reads)"),
+    param!("nand_dies", Card, Count, card.nand_dies, "1"..="64", example "8",
+        "NAND dies read at once (only command queueing uses more than one)"),
+    param!("card_read_hit_pct", Card, Pct, card.random_read_hit_ppm, "0"..="100", example "50",
+        "share of random reads served from a card buffer without a NAND read"),
+    param!("card_read_ahead_kib", Card, KiB, card.read_ahead_bytes, "0"..="65536", example "128",
+        "bytes the card prefetches after a read"),
+    param!("card_write_mb_s", Card, MBps, card.write_accept_bytes_per_sec, "0.1"..="10000", example "100",
+        "rate the card takes write data into its cache"),
+    param!("card_write_busy_us", Card, Us, card.write_busy_ns, "0"..="100000", example "30",
+        "busy after a write's data, before the card answers (write into cache)"),
+    param!("card_cache_kib", Card, KiB, card.cache_bytes, "0"..="1048576", example "1024",
+        "volatile write cache size (0 = none)"),
+    param!("card_cache_hold_kib", Card, KiB, card.cache_hold_bytes, "0"..="1048576", example "256",
+        "data the cache keeps before programming it (at most half the cache)"),
+    param!("nand_program_mb_s", Card, MBps, card.nand_program_bytes_per_sec, "0.1"..="10000", example "100",
+        "NAND program rate (cache drain, cache-less writes)"),
+    param!("reliable_write_us", Card, Us, card.reliable_write_fixed_ns, "0"..="100000", example "400",
+        "reliable write (FUA): fixed commit time after the data is programmed"),
+    param!("reliable_write_mb_s", Card, MBps, card.reliable_write_bytes_per_sec, "0.1"..="10000", example "80",
+        "reliable write: program rate of the written data"),
+    param!("flush_us", Card, Us, card.flush_fixed_ns, "0"..="1000000", example "500",
+        "CMD6 FLUSH_CACHE: fixed time on top of draining the cache"),
+    param!("card_reliable_write", Card, Bool, card.reliable_write, "0"..="1", example "0",
+        "the card supports reliable write (so the host may advertise FUA)"),
+    param!("random_write_commit_us", Card, Us, card.random_write_commit_ns, "0"..="100000", example "200",
+        "random (non-sequential) write: time the card stays busy (CMD13) committing it"),
+    param!("read_retry_pct", Card, Pct, variation.read_retry_ppm, "0"..="100", example "0.1",
+        "variation: share of NAND reads that need an ECC read retry (the page read again)"),
+    param!("program_sigma", Card, Count, variation.program_sigma_milli, "0"..="10000", example "500",
+        "variation: log-normal sigma of NAND program time, in thousandths (0 = fixed)"),
+    param!("gc_every_kib", Card, KiB, variation.gc_every_bytes, "0"..="1048576", example "4096",
+        "variation: mean data written between two housekeeping (garbage collection) pauses (0 = none)"),
+    param!("gc_pause_us", Card, Us, variation.gc_pause_ns, "0"..="100000", example "3000",
+        "variation: mean housekeeping pause, added to the busy time of the write that triggers it"),
+    // ---- kernel mmc_test ----
+    param!("mmc_test_start_us", MmcTest, Us, mmc_test.start_ns, "0"..="10000", example "20",
+        "mmc_test: building a request and mmc_start_req, per transfer"),
+    param!("mmc_test_wait_us", MmcTest, Us, mmc_test.wait_done_ns, "0"..="10000", example "20",
+        "mmc_test: waking the test thread on completion"),
+];
+
+/// The parameter row named `name`.
+pub fn param(name: &str) -> Option<(&'static OptionRow, Param)> {
+    PARAMS.iter().find_map(|r| match r.access {
+        Access::Platform(p) if r.name == name => Some((r, p)),
+        _ => None,
+    })
+}
+
+/// Every parameter row with its [`Param`].
+pub fn params() -> impl Iterator<Item = (&'static OptionRow, Param)> {
+    PARAMS.iter().filter_map(|r| match r.access {
+        Access::Platform(p) => Some((r, p)),
+        _ => None,
+    })
+}
+
+/// `accepted` with the unit, as `--help` and messages say it ("0..=100000 us").
+pub fn accepted_with_unit(row: &OptionRow, p: &Param) -> String {
+    match p.unit {
+        Unit::Count | Unit::Bool => row.accepted.to_string(),
+        Unit::Mode => "legacy, sdr, hs52, ddr52, hs200, hs400, hs400es".to_string(),
+        Unit::Width => "1, 4, 8".to_string(),
+        u => format!("{} {}", row.accepted, u.label()),
+    }
+}
+
+/// Parses `value` for parameter `name` (as written, `key`) into internal units, range checked.
+pub(super) fn parse_value(
+    row: &OptionRow,
+    p: &Param,
+    key: &str,
+    value: &str,
+) -> Result<u64, ScenarioError> {
+    let (min, max) = p.range();
+    match p.unit.parse(value) {
+        Some(v) if (min..=max).contains(&v) => Ok(v),
+        Some(_) => Err(ScenarioError::new(
+            key,
+            format!(
+                "'{}' is out of range; accepted: {}",
+                value,
+                accepted_with_unit(row, p)
+            ),
+        )),
+        None => Err(ScenarioError::new(
+            key,
+            format!(
+                "'{}' is not a number in {}; accepted: {}",
+                value,
+                match p.unit {
+                    Unit::Mode => "bus modes",
+                    Unit::Width => "1, 4 or 8",
+                    Unit::Count | Unit::Bool => "whole units",
+                    u => u.label(),
+                },
+                accepted_with_unit(row, p)
+            ),
+        )),
+    }
+}
+
+/// Sets parameter `name` on the scenario. The value is kept even when it equals the preset's
+/// (a later `platform=` may change the preset); [`Scenario::normalize_board`] drops such values
+/// once the whole scenario is read.
+pub(super) fn set(
+    scn: &mut Scenario,
+    row: &OptionRow,
+    p: &Param,
+    key: &str,
+    value: Option<&str>,
+) -> Result<(), ScenarioError> {
+    let v = parse_value(row, p, key, value.unwrap_or("1"))?;
+    scn.board.insert(row.name.to_string(), v);
+    Ok(())
+}
+
+/// The override of parameter `name` as option text; None when it is at the preset's value.
+pub(super) fn get(scn: &Scenario, row: &OptionRow, p: &Param) -> Option<String> {
+    let v = *scn.board.get(row.name)?;
+    match scn.platform() {
+        Ok(preset) if (p.get)(preset) == v => None,
+        _ => Some(p.unit.format(v)),
+    }
+}
+
+/// The preset's value of parameter `p`, as option text.
+pub fn preset_text(platform: &Platform, p: &Param) -> String {
+    p.unit.format((p.get)(platform))
+}
+
+impl Scenario {
+    /// Drops board values equal to the preset's: they are no override, and a scenario that
+    /// overrides nothing writes, links and compares as one without a board.
+    pub fn normalize_board(&mut self) {
+        if let Ok(preset) = self.platform() {
+            self.board
+                .retain(|name, v| param(name).is_none_or(|(_, p)| (p.get)(preset) != *v));
+        }
+        // A data rate equal to the one mode, clock and width give is no override.
+        if let Some(&rate) = self.board.get("bus_mb_s") {
+            let mut derived = self.clone();
+            derived.board.remove("bus_mb_s");
+            if derived
+                .effective_platform()
+                .is_ok_and(|p| p.bus.derived_bytes_per_sec() == rate)
+            {
+                self.board.remove("bus_mb_s");
+            }
+        }
+    }
+
+    /// The platform this scenario runs on: its preset with the board overrides applied.
+    pub fn effective_platform(&self) -> Result<Platform, ScenarioError> {
+        let mut p = *self.platform()?;
+        for (name, &v) in &self.board {
+            let (_, param) = param(name).ok_or_else(|| {
+                ScenarioError::new(name.as_str(), "unknown board parameter; see --help")
+            })?;
+            (param.put)(&mut p, v);
+        }
+        Ok(p)
+    }
+
+    /// Sets every board parameter so that the effective platform is `p` on top of `p`'s
+    /// preset (`platform=` is set to `base`).
+    pub fn set_board(&mut self, base: &str, p: &Platform) -> Result<(), ScenarioError> {
+        let preset = crate::platform::by_name(base).ok_or_else(|| {
+            ScenarioError::new(
+                "platform",
+                format!(
+                    "unknown platform '{}'; accepted: {}",
+                    base,
+                    crate::platform::names().join(", ")
+                ),
+            )
+        })?;
+        self.platform = base.to_string();
+        self.board.clear();
+        for (row, param) in params() {
+            let v = (param.get)(p);
+            if v != (param.get)(preset) {
+                self.board.insert(row.name.to_string(), v);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_parse_and_format_exactly() {
+        assert_eq!(Unit::Us.parse("14.6"), Some(14_600));
+        assert_eq!(Unit::Us.format(14_600), "14.6");
+        assert_eq!(Unit::Us.parse("0.0001"), None);
+        assert_eq!(Unit::MBps.parse("9.2"), Some(9_200_000));
+        assert_eq!(Unit::MBps.format(11_430_000), "11.43");
+        assert_eq!(Unit::KiB.parse("63.5"), Some(65_024));
+        assert_eq!(Unit::KiB.format(65_024), "63.5");
+        assert_eq!(Unit::KiB.parse("0.1"), None);
+        assert_eq!(Unit::Pct.parse("98"), Some(980_000));
+        assert_eq!(Unit::Bool.parse("2"), None);
+        assert_eq!(Unit::Us.parse("-1"), None);
+        assert_eq!(Unit::Us.parse("1e3"), None);
+        assert_eq!(Unit::Us.parse(""), None);
+    }
+
+    #[test]
+    fn every_preset_value_is_in_range_and_prints_back() {
+        for p in crate::platform::PLATFORMS {
+            for (row, param) in params() {
+                let v = (param.get)(p);
+                let (min, max) = param.range();
+                assert!((min..=max).contains(&v), "{}: {} = {v}", p.name, row.name);
+                assert_eq!(
+                    param.unit.parse(&param.unit.format(v)),
+                    Some(v),
+                    "{}",
+                    row.name
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Sweeps: one or two options swept over lists or ranges (`hsq_depth=1..16`, `packed=0,2,4,8`,
+//! `nand_read_us=50..200:25`), each point the base scenario with the point's options applied by
+//! the one option parser, so a point runs exactly as the same options given alone would. The
+//! CLI runs the points in parallel (`mmcsim --sweep=`), the page in budgeted slices; both read
+//! the points and figures from here.
+
+use super::options::{apply_option, lookup, OptionScope};
+use super::Scenario;
+use crate::Report;
+use serde::{Deserialize, Serialize};
+
+/// Most points one sweep may have.
+pub const MAX_POINTS: usize = 10_000;
+
+/// One sweep dimension: an option and its values, as option text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dim {
+    pub key: String,
+    pub values: Vec<String>,
+}
+
+/// A decimal as an integer count of 10^-`dec` units.
+fn fixed(text: &str, dec: usize) -> Option<i128> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if frac.len() > dec || int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let digits = format!("{int}{frac:0<dec$}");
+    digits.parse().ok()
+}
+
+fn decimals(text: &str) -> usize {
+    text.split_once('.').map_or(0, |(_, f)| f.len())
+}
+
+fn format_fixed(v: i128, dec: usize) -> String {
+    if dec == 0 {
+        return v.to_string();
+    }
+    let scale = 10i128.pow(dec as u32);
+    let frac = format!("{:0dec$}", (v % scale).abs());
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        (v / scale).to_string()
+    } else {
+        format!("{}.{}", v / scale, frac)
+    }
+}
+
+/// `A..B` or `A..B:STEP`, inclusive, as value texts.
+fn range(spec: &str) -> Option<Result<Vec<String>, String>> {
+    let (a, rest) = spec.split_once("..")?;
+    let (b, step) = rest.split_once(':').unwrap_or((rest, "1"));
+    let dec = decimals(a).max(decimals(b)).max(decimals(step));
+    let bad =
+        || format!("'{spec}' is not a range; accepted: A..B or A..B:STEP, e.g. 1..16, 50..200:25");
+    let (Some(a), Some(b), Some(s)) = (fixed(a, dec), fixed(b, dec), fixed(step, dec)) else {
+        return Some(Err(bad()));
+    };
+    if s <= 0 || b < a {
+        return Some(Err(bad()));
+    }
+    let n = (b - a) / s + 1;
+    if n > MAX_POINTS as i128 {
+        return Some(Err(format!(
+            "'{spec}' has {n} points; at most {MAX_POINTS}"
+        )));
+    }
+    Some(Ok((0..n).map(|i| format_fixed(a + i * s, dec)).collect()))
+}
+
+/// Parses one `--sweep=` value.
+pub fn parse_dim(spec: &str) -> Result<Dim, String> {
+    let (key, values) = spec.split_once('=').ok_or_else(|| {
+        format!("sweep: '{spec}' is not KEY=VALUES; accepted: e.g. hsq_depth=1..16, packed=0,2,4,8")
+    })?;
+    let row = lookup(key).ok_or_else(|| format!("sweep: '{key}' is not an option; see --help"))?;
+    if row.name == "name" {
+        return Err("sweep: name cannot be swept".to_string());
+    }
+    let values = match range(values) {
+        Some(r) => r.map_err(|e| format!("sweep: {key}: {e}"))?,
+        None => values.split(',').map(|v| v.trim().to_string()).collect(),
+    };
+    if values.iter().any(|v| v.is_empty()) {
+        return Err(format!("sweep: {key}: an empty value in '{spec}'"));
+    }
+    Ok(Dim {
+        key: row.name.to_string(),
+        values,
+    })
+}
+
+/// Every point's values, the first dimension outermost.
+pub fn points(dims: &[Dim]) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new()];
+    for d in dims {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                d.values.iter().map(move |v| {
+                    let mut q = p.clone();
+                    q.push(v.clone());
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// The scenario of one point: `base` with the point's options applied and checked.
+pub fn point_scenario(
+    base: &Scenario,
+    dims: &[Dim],
+    values: &[String],
+) -> Result<Scenario, String> {
+    let mut s = base.clone();
+    let at = || {
+        let kv: Vec<String> = dims
+            .iter()
+            .zip(values)
+            .map(|(d, v)| format!("{}={}", d.key, v))
+            .collect();
+        format!("sweep point {}", kv.join(" "))
+    };
+    for (d, v) in dims.iter().zip(values) {
+        apply_option(&mut s, OptionScope::Global, &d.key, Some(v))
+            .map_err(|e| format!("{}: {}", at(), e))?;
+    }
+    super::check(&s).map_err(|e| format!("{}: {}", at(), e))?;
+    Ok(s)
+}
+
+/// The figures of one point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Position in the whole sweep (0-based), so shards merge in order.
+    pub index: usize,
+    pub values: Vec<String>,
+    pub mib_s: f64,
+    pub iops: f64,
+    /// Completion latency percentiles (reads and writes together), microseconds.
+    pub p50_us: f64,
+    pub p99_us: f64,
+    pub p999_us: f64,
+    pub interrupts_per_s: f64,
+    pub requeues: u64,
+}
+
+impl Row {
+    pub fn of(index: usize, values: Vec<String>, r: &Report) -> Row {
+        let m = r.merged();
+        let mut clat = m.read.clat.clone();
+        clat.merge(&m.write.clat);
+        let secs = r.sim.simulated_ns.max(1) as f64 / 1e9;
+        Row {
+            index,
+            values,
+            mib_s: m.read.mib_s() + m.write.mib_s(),
+            iops: m.read.iops() + m.write.iops(),
+            p50_us: clat.percentile(50.0) as f64 / 1e3,
+            p99_us: clat.percentile(99.0) as f64 / 1e3,
+            p999_us: clat.percentile(99.9) as f64 / 1e3,
+            interrupts_per_s: r.sim.interrupts as f64 / secs,
+            requeues: r.sim.requeues,
+        }
+    }
+}

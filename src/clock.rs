@@ -1,0 +1,399 @@
+//! The clock of "Watch the pipeline": one simulated clock for A and, in an A/B comparison, B,
+//! which advance in lockstep (same simulated time on both sides at every frame), the speed
+//! control mapping real milliseconds to simulated nanoseconds, the "as fast as possible" budget
+//! per frame, single steps, and seeking to a simulated time or the end.
+//!
+//! Plain logic, no browser code: the page hands it each animation frame's timestamp and a wall
+//! clock (`performance.now()`), and the native tests hand it fake ones.
+
+use crate::session::Session;
+use crate::slicer::{Slicer, FRAME_BUDGET_MS};
+
+/// One step of the speed control: simulated time per second of real time, or `None` for "as
+/// fast as the frame budget allows".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Speed {
+    pub label: &'static str,
+    pub sim_ns_per_s: Option<u64>,
+}
+
+const fn speed(label: &'static str, sim_ns_per_s: Option<u64>) -> Speed {
+    Speed {
+        label,
+        sim_ns_per_s,
+    }
+}
+
+/// The speed control, slowest first. The slowest steps show one request crossing the bus in
+/// slow motion (a 4 KiB transfer on HS400 takes about 10 µs); the default lets a reader follow
+/// each request of a non-packed 4 KiB run (about 170 µs apart) without losing track.
+pub const SPEEDS: [Speed; 9] = [
+    speed("2 µs/s", Some(2_000)),
+    speed("10 µs/s", Some(10_000)),
+    speed("50 µs/s", Some(50_000)),
+    speed("200 µs/s", Some(200_000)),
+    speed("1 ms/s", Some(1_000_000)),
+    speed("5 ms/s", Some(5_000_000)),
+    speed("25 ms/s", Some(25_000_000)),
+    speed("100 ms/s", Some(100_000_000)),
+    speed("as fast as possible", None),
+];
+
+/// "Normal" speed: 1 ms of simulated time per second.
+pub const DEFAULT_SPEED: usize = 4;
+
+/// The index in [`SPEEDS`] of the speed labelled `label`.
+pub fn speed_index(label: &str) -> Option<usize> {
+    SPEEDS.iter().position(|s| s.label == label)
+}
+
+/// Longest real time one frame may account for, ms: after a hidden tab or a long pause the
+/// clock resumes instead of jumping ahead.
+pub const MAX_FRAME_DT_MS: f64 = 100.0;
+/// Real time the first frame after (re)starting accounts for: one 60 Hz frame, ms.
+const FIRST_FRAME_MS: f64 = 1000.0 / 60.0;
+/// Engine + drawing time aimed at per frame at the "as fast as possible" speed, ms.
+pub const FRAME_TARGET_MS: f64 = 12.0;
+/// The engine's least share of a frame at that speed, ms.
+pub const MIN_ENGINE_MS: f64 = 3.0;
+/// Most events one timed frame runs per side (a fast speed on a slow machine lags instead of
+/// freezing).
+pub const MAX_EVENTS_PER_FRAME: u64 = 200_000;
+
+/// Simulated time the bus strip shows at a speed: about three seconds of watching, at least a
+/// few requests' worth and at most 5 ms.
+pub fn strip_window_ns(speed: &Speed) -> u64 {
+    match speed.sim_ns_per_s {
+        Some(r) => (r * 3).clamp(200_000, 5_000_000),
+        None => 2_000_000,
+    }
+}
+
+/// The engine's share of a frame at the "as fast as possible" speed: what is left of
+/// [`FRAME_TARGET_MS`] after the last frame's drawing, at least [`MIN_ENGINE_MS`], at most
+/// [`FRAME_BUDGET_MS`], so engine and drawing together stay near one 60 Hz frame.
+pub fn engine_budget_ms(last_draw_ms: f64) -> f64 {
+    (FRAME_TARGET_MS - last_draw_ms).clamp(MIN_ENGINE_MS, FRAME_BUDGET_MS)
+}
+
+/// Seeking to the end of the run rather than to a time.
+const END: u64 = u64::MAX;
+
+/// The shared clock of the watched sessions.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    /// Index into [`SPEEDS`].
+    speed: usize,
+    /// The shared simulated time at timed speeds, ns.
+    now_ns: u64,
+    /// The last frame's timestamp, ms (None: the next frame is the first after a start).
+    last_ts: Option<f64>,
+    slicers: [Slicer; 2],
+    /// Where a seek is going (ns, or [`END`]).
+    seek_to: Option<u64>,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock {
+            speed: DEFAULT_SPEED,
+            now_ns: 0,
+            last_ts: None,
+            slicers: Default::default(),
+            seek_to: None,
+        }
+    }
+}
+
+/// The sessions' times: the earliest and the latest.
+fn span(a: &Session, b: Option<&Session>) -> (u64, u64) {
+    let bn = b.map(Session::now);
+    (
+        a.now().min(bn.unwrap_or(u64::MAX)),
+        a.now().max(bn.unwrap_or(0)),
+    )
+}
+
+impl Clock {
+    /// The speed's index in [`SPEEDS`].
+    pub fn speed(&self) -> usize {
+        self.speed
+    }
+    pub fn rate(&self) -> &'static Speed {
+        &SPEEDS[self.speed]
+    }
+    /// The shared simulated time, ns.
+    pub fn now(&self) -> u64 {
+        self.now_ns
+    }
+    /// Where a seek in progress is going: Some(Some(ns)), Some(None) for the end.
+    pub fn seeking(&self) -> Option<Option<u64>> {
+        self.seek_to.map(|t| (t != END).then_some(t))
+    }
+
+    /// Back to time zero for new sessions; the speed stays.
+    pub fn reset(&mut self) {
+        *self = Clock {
+            speed: self.speed,
+            ..Clock::default()
+        };
+    }
+
+    /// Playing (re)starts at the speed: the next frame accounts for one 60 Hz frame, whatever
+    /// time passed; a seek left unfinished by a pause is dropped.
+    pub fn resume(&mut self) {
+        self.last_ts = None;
+        self.seek_to = None;
+    }
+
+    /// A new speed (an index of [`SPEEDS`]; past the last, the last).
+    pub fn set_speed(&mut self, i: usize) {
+        self.speed = i.min(SPEEDS.len() - 1);
+    }
+
+    /// The shared time goes to where the sides are (the earlier one), so timed speeds continue
+    /// from there after stepping or running as fast as possible.
+    pub fn follow(&mut self, a: &Session, b: Option<&Session>) {
+        self.now_ns = span(a, b).0;
+    }
+
+    /// Runs the sides to simulated time `t` ns (None: to the end) over the next frames, as fast
+    /// as the frame budget allows; [`Clock::frame`] says when they are there. Sides past `t`
+    /// stay where they are (the simulator cannot go back: the page restarts them first).
+    pub fn seek(&mut self, t: Option<u64>) {
+        self.seek_to = Some(t.unwrap_or(END));
+        self.last_ts = None;
+    }
+
+    /// Real time the frame at `ts` (ms) accounts for.
+    fn frame_dt(&mut self, ts: f64) -> f64 {
+        let dt = self
+            .last_ts
+            .map_or(FIRST_FRAME_MS, |l| (ts - l).clamp(0.0, MAX_FRAME_DT_MS));
+        self.last_ts = Some(ts);
+        dt
+    }
+
+    /// One animation frame at timestamp `ts` (ms): the sides advance by the simulated time the
+    /// speed maps the frame's real time to, or for the engine's share of the frame at "as fast
+    /// as possible" and while seeking (`last_draw_ms`: what drawing the previous frame took;
+    /// `wall`: a wall clock in ms). True when a seek arrived in this frame.
+    pub fn frame(
+        &mut self,
+        ts: f64,
+        last_draw_ms: f64,
+        a: &mut Session,
+        mut b: Option<&mut Session>,
+        wall: impl Fn() -> f64,
+    ) -> bool {
+        let dt = self.frame_dt(ts);
+        let budget = engine_budget_ms(last_draw_ms);
+        let share = if b.is_some() { budget / 2.0 } else { budget };
+        if let Some(goal) = self.seek_to {
+            let run = |s: &mut Session, n: u64| match goal {
+                END => s.run_events(n),
+                t => s.advance_to(t, n),
+            };
+            let ra = self.slicers[0].run_slice(|n| run(a, n), &wall, share);
+            let rb = match b.as_deref_mut() {
+                Some(b) => self.slicers[1].run_slice(|n| run(b, n), &wall, share),
+                None => true,
+            };
+            let arrived = ra && rb;
+            self.now_ns = match goal {
+                END => span(a, b.as_deref()).1,
+                t if arrived => t,
+                _ => span(a, b.as_deref()).0,
+            };
+            if arrived {
+                self.seek_to = None;
+            }
+            return arrived;
+        }
+        match self.rate().sim_ns_per_s {
+            Some(rate) => {
+                let target = self.now_ns + (rate as f64 * dt / 1e3) as u64;
+                let ra = a.advance_to(target, MAX_EVENTS_PER_FRAME);
+                let rb = b
+                    .as_deref_mut()
+                    .is_none_or(|b| b.advance_to(target, MAX_EVENTS_PER_FRAME));
+                // A side that could not keep up holds the clock back: both stay in step.
+                self.now_ns = if ra && rb {
+                    target
+                } else {
+                    span(a, b.as_deref()).0
+                };
+            }
+            None => {
+                self.slicers[0].run_slice(|n| a.run_events(n), &wall, share);
+                if let Some(b) = b.as_deref_mut() {
+                    self.slicers[1].run_slice(|n| b.run_events(n), &wall, share);
+                }
+                self.now_ns = span(a, b.as_deref()).1;
+            }
+        }
+        false
+    }
+
+    /// One step: the side whose next event (or bus phase boundary) comes first takes it; the
+    /// other side's clock follows to that time. False when both sides are finished.
+    pub fn step(&mut self, a: &mut Session, mut b: Option<&mut Session>) -> bool {
+        let na = a.next_change().unwrap_or(u64::MAX);
+        let nb = b
+            .as_deref()
+            .and_then(Session::next_change)
+            .unwrap_or(u64::MAX);
+        if na == u64::MAX && nb == u64::MAX {
+            return false;
+        }
+        let t = na.min(nb);
+        if na <= nb {
+            a.step_event();
+            if let Some(b) = b.as_deref_mut() {
+                b.advance_to(t, 0);
+            }
+        } else if let Some(b) = b {
+            b.step_event();
+            a.advance_to(t, 0);
+        }
+        self.now_ns = t;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+    use mmcsim_engine::scenario::{apply_option, OptionScope};
+    use mmcsim_engine::Scenario;
+
+    fn session(opts: &[(&str, &str)]) -> Session {
+        let mut s = Scenario::default();
+        for (k, v) in opts {
+            apply_option(&mut s, OptionScope::Global, k, Some(v)).unwrap();
+        }
+        Session::watched(&s).unwrap()
+    }
+
+    #[test]
+    fn every_speed_label_is_found_and_the_default_is_one_ms_per_second() {
+        for (i, s) in SPEEDS.iter().enumerate() {
+            assert_eq!(speed_index(s.label), Some(i));
+        }
+        assert_eq!(speed_index("1 ms/s"), Some(DEFAULT_SPEED));
+        assert_eq!(speed_index("3 ms/s"), None);
+        assert_eq!(Clock::default().rate().sim_ns_per_s, Some(1_000_000));
+    }
+
+    #[test]
+    fn a_timed_speed_maps_real_ms_to_simulated_ns_on_both_sides() {
+        let (mut a, mut b) = (session(&[("size", "4m")]), session(&[("size", "4m")]));
+        let mut c = Clock::default();
+        c.set_speed(speed_index("1 ms/s").unwrap());
+        c.follow(&a, Some(&b));
+        // First frame: one 60 Hz frame, 16.7 µs of simulated time at 1 ms/s.
+        c.frame(1000.0, 0.0, &mut a, Some(&mut b), || 0.0);
+        assert_eq!(c.now(), 16_666);
+        // 50 ms later: 50 µs more; A and B stand at the same time.
+        c.frame(1050.0, 0.0, &mut a, Some(&mut b), || 0.0);
+        assert_eq!(c.now(), 66_666);
+        assert_eq!((a.now(), b.now()), (66_666, 66_666));
+        // A hidden tab's 10 s gap counts as MAX_FRAME_DT_MS at most.
+        c.frame(11_050.0, 0.0, &mut a, Some(&mut b), || 0.0);
+        assert_eq!(c.now(), 66_666 + 100_000);
+        // After a pause the first frame counts as one frame again, not the pause.
+        c.resume();
+        c.frame(99_000.0, 0.0, &mut a, Some(&mut b), || 0.0);
+        assert_eq!(c.now(), 166_666 + 16_666);
+    }
+
+    #[test]
+    fn as_fast_as_possible_stays_within_the_frame_budget() {
+        assert_eq!(engine_budget_ms(0.0), FRAME_BUDGET_MS);
+        assert_eq!(engine_budget_ms(6.0), 6.0);
+        assert_eq!(engine_budget_ms(30.0), MIN_ENGINE_MS);
+        let mut a = session(&[("size", "64m")]);
+        let mut c = Clock::default();
+        c.set_speed(SPEEDS.len() + 3);
+        assert_eq!(
+            c.rate().sim_ns_per_s,
+            None,
+            "past the last: as fast as possible"
+        );
+        // A wall clock that moves 1 ms each time it is read: every chunk of events "takes" 1 ms.
+        let t = Cell::new(0.0);
+        let wall = || {
+            t.set(t.get() + 1.0);
+            t.get()
+        };
+        c.frame(0.0, 0.0, &mut a, None, wall);
+        assert!(a.events() > 0 && !a.is_finished());
+        assert!(
+            t.get() <= FRAME_BUDGET_MS + 2.0,
+            "the slice took {} ms",
+            t.get()
+        );
+        assert_eq!(c.now(), a.now());
+    }
+
+    #[test]
+    fn seek_runs_both_sides_to_a_time_then_to_the_end() {
+        let (mut a, mut b) = (session(&[("size", "1m")]), session(&[("size", "512k")]));
+        let mut c = Clock::default();
+        c.seek(Some(2_000_000));
+        assert_eq!(c.seeking(), Some(Some(2_000_000)));
+        let mut frames = 0;
+        while !c.frame(frames as f64 * 16.0, 0.0, &mut a, Some(&mut b), || 0.0) {
+            frames += 1;
+            assert!(frames < 1000);
+        }
+        assert_eq!(
+            (a.now(), b.now(), c.now()),
+            (2_000_000, 2_000_000, 2_000_000)
+        );
+        assert_eq!(c.seeking(), None);
+        c.seek(None);
+        assert_eq!(c.seeking(), Some(None));
+        while !c.frame(0.0, 0.0, &mut a, Some(&mut b), || 0.0) {}
+        assert!(a.is_finished() && b.is_finished());
+        assert_eq!(c.now(), a.now().max(b.now()));
+    }
+
+    #[test]
+    fn a_step_moves_the_side_whose_change_comes_first_and_the_other_follows() {
+        let (mut a, mut b) = (
+            session(&[("size", "64k")]),
+            session(&[("size", "64k"), ("packed", "0")]),
+        );
+        let mut c = Clock::default();
+        let mut t = 0;
+        for _ in 0..200 {
+            assert!(c.step(&mut a, Some(&mut b)));
+            assert!(c.now() >= t, "time never goes back");
+            t = c.now();
+            // The side that stepped stands at t; the other follows unless it has an event
+            // due at t itself (it takes that one next).
+            assert!(a.now() <= t && b.now() <= t, "{} {} {t}", a.now(), b.now());
+            assert!(a.now() == t || b.now() == t);
+        }
+        while c.step(&mut a, Some(&mut b)) {}
+        assert!(a.is_finished() && b.is_finished());
+    }
+
+    #[test]
+    fn reset_keeps_the_speed_and_the_strip_follows_the_speed() {
+        let mut c = Clock::default();
+        c.set_speed(1);
+        c.seek(None);
+        c.reset();
+        assert_eq!((c.speed(), c.now(), c.seeking()), (1, 0, None));
+        c.seek(Some(5));
+        c.resume();
+        assert_eq!(c.seeking(), None, "playing again drops a paused seek");
+        assert_eq!(strip_window_ns(&SPEEDS[0]), 200_000);
+        assert_eq!(strip_window_ns(&SPEEDS[DEFAULT_SPEED]), 3_000_000);
+        assert_eq!(strip_window_ns(&SPEEDS[8]), 2_000_000);
+    }
+}

@@ -1,0 +1,97 @@
+//! A dropped or opened I/O trace as a scenario (no browser code; tested natively): the trace is
+//! parsed whole by the engine (`scenario::iolog`: fio iolog v2/v3 or blkparse text), attached to
+//! the scenario, and one job replays it at its queue times with up to 32 I/Os outstanding, on
+//! the page's platform and host switches. A malformed line is refused with its number and the
+//! scenario is left as it was.
+
+use mmcsim_engine::scenario::iolog;
+use mmcsim_engine::{IoEngine, JobSpec, Scenario};
+
+/// I/Os the replaying job keeps outstanding: enough that a captured burst is issued at its
+/// queue times rather than held back by the job.
+pub const REPLAY_IODEPTH: u32 = 32;
+
+/// `base` (platform, host switches, seed) replaying the trace `text` named `name`, and a line
+/// saying what was loaded.
+pub fn replay_scenario(
+    base: &Scenario,
+    name: &str,
+    text: &str,
+) -> Result<(Scenario, String), String> {
+    let log = iolog::parse(name, text).map_err(|e| e.to_string())?;
+    let (reads, writes, flushes) = log.ops.iter().fold((0, 0, 0), |(r, w, f), o| match o.kind {
+        iolog::LogOpKind::Read => (r + 1, w, f),
+        iolog::LogOpKind::Write => (r, w + 1, f),
+        iolog::LogOpKind::Flush => (r, w, f + 1),
+    });
+    let span_ms = log.ops.last().map_or(0, |o| o.t_ns) as f64 / 1e6;
+    let mut summary = format!(
+        "{name} ({}): {reads} reads, {writes} writes, {flushes} flushes over {span_ms:.1} ms",
+        log.format.name()
+    );
+    if log.skipped_trims > 0 {
+        summary.push_str(&format!(
+            "; {} trims left out (the card model has no erase)",
+            log.skipped_trims
+        ));
+    }
+    let mut scn = Scenario {
+        jobs: vec![JobSpec {
+            name: "replay".to_string(),
+            read_iolog: Some(name.to_string()),
+            ioengine: IoEngine::Libaio,
+            iodepth: REPLAY_IODEPTH,
+            ..JobSpec::default()
+        }],
+        mmc_test: None,
+        power_cut_ns: None,
+        iologs: Vec::new(),
+        ..base.clone()
+    };
+    scn.attach_iolog(log);
+    mmcsim_engine::scenario::check(&scn).map_err(|e| e.to_string())?;
+    Ok((scn, summary))
+}
+
+/// The A/B the issue asks of a trace: the same replay with ADMA3 packing off (A) and at the
+/// platform's longest chain (B), when the platform has an ADMA3 controller.
+pub fn packed_ab(a: &Scenario) -> Option<(Scenario, Scenario)> {
+    let max = a.platform().ok()?.host.max_packed;
+    if max < 2 {
+        return None;
+    }
+    let mut off = a.clone();
+    off.host.packed = Some(0);
+    off.host.mmc_path = None;
+    let mut on = off.clone();
+    on.host.packed = Some(max.min(8));
+    Some((off, on))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACE: &str = "  179,0 0 1 0.000100000 812 Q W 16 + 8 [app]\n  179,0 0 2 0.000300000 812 Q R 64 + 64 [app]\n";
+
+    #[test]
+    fn a_trace_becomes_a_replay_that_runs_and_compares() {
+        let (s, summary) = replay_scenario(&Scenario::default(), "t.blktrace", TRACE).unwrap();
+        assert!(summary.contains("1 reads, 1 writes"), "{summary}");
+        let r = mmcsim_engine::run(&s).unwrap();
+        assert_eq!(
+            (r.jobs[0].read.io_bytes, r.jobs[0].write.io_bytes),
+            (32768, 4096)
+        );
+        let (a, b) = packed_ab(&s).unwrap();
+        assert_eq!((a.host.packed, b.host.packed), (Some(0), Some(8)));
+        assert!(mmcsim_engine::run(&b).is_ok());
+        let e = replay_scenario(
+            &Scenario::default(),
+            "bad",
+            "fio version 2 iolog\nf read 0\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("bad: line 2"), "{e}");
+    }
+}

@@ -1,0 +1,184 @@
+//! The sides of "Watch the pipeline": A's watched session and, in an A/B comparison, B's, with
+//! what the view draws of them (snapshot, bus strip, a request's life, the charts' data, the
+//! summary and the A/B table), read from the sessions in the components' types, and each
+//! side's pipeline and bus strip.
+//!
+//! The clock that moves the sessions is [`crate::clock`]; the component around them, with the
+//! time controls and the commands, is [`crate::watch`].
+
+use std::rc::Rc;
+
+use mmcsim_components::{
+    delta_rows, BusTimeline, ChartData, DeltaRow, Focus, LifeView, Pipeline, SideChart,
+};
+use mmcsim_engine::explain::{compare_summary, effect_summary, Layer};
+use mmcsim_engine::Scenario;
+use mmcsim_engine::Segment;
+use mmcsim_engine::Snapshot;
+use yew::prelude::*;
+
+use crate::frames::Staggered;
+use crate::live::host_label;
+use crate::session::Session;
+
+/// One side: its session and what was last read of it.
+pub struct Side {
+    pub session: Session,
+    pub snap: Rc<Snapshot>,
+    pub strip: Rc<Vec<Segment>>,
+    /// Engine events when the strip was read (it is read again only when events ran).
+    strip_events: u64,
+    /// The platform preset (names the controller column).
+    platform: AttrValue,
+}
+
+impl Side {
+    fn new(mut session: Session, platform: &str) -> Side {
+        Side {
+            platform: AttrValue::from(platform.to_string()),
+            snap: Rc::new(session.snapshot()),
+            strip: Rc::new(session.timeline()),
+            strip_events: session.events(),
+            session,
+        }
+    }
+
+    /// The side's pipeline and bus strip.
+    pub fn view(&self, side_b: bool, p: &Pointing) -> Html {
+        let name = if side_b { "b" } else { "a" };
+        let cfg = self.session.host_config();
+        let title = if p.ab {
+            format!("{} · {}", name.to_uppercase(), host_label(&cfg))
+        } else {
+            host_label(&cfg)
+        };
+        let selected = match p.selected {
+            Some((s, Focus::Request(id))) if s == side_b => Some(id),
+            _ => None,
+        };
+        html! {
+            <div class={classes!("side", name)}>
+                <Pipeline snap={self.snap.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus}
+                          on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
+                <BusTimeline segments={self.strip.clone()} now={self.session.now()} window_ns={p.window_ns} side={name} />
+            </div>
+        }
+    }
+
+    /// Reads the snapshot, and the bus strip if events ran since the last read.
+    fn read(&mut self) {
+        self.snap = Rc::new(self.session.snapshot());
+        if self.session.events() != self.strip_events {
+            self.strip = Rc::new(self.session.timeline());
+            self.strip_events = self.session.events();
+        }
+    }
+}
+
+/// A, and B of an A/B comparison.
+pub struct Sides {
+    pub a: Side,
+    pub b: Option<Side>,
+}
+
+/// What the charts, the summary and the A/B table show of the sides, refreshed about twice a
+/// second while playing.
+#[derive(Default)]
+pub struct Figures {
+    pub charts: Staggered<ChartData, 4>,
+    pub summary: Rc<Vec<String>>,
+    pub deltas: Rc<Vec<DeltaRow>>,
+    /// What to watch for in the scenario (set when the sides start).
+    pub hints: Rc<Vec<String>>,
+}
+
+/// What both sides' pipelines share: the selection, the column in focus, the strip's window
+/// and where the pointer's hover and clicks go (kept callbacks: the pipelines' memoised parts
+/// compare them).
+pub struct Pointing<'a> {
+    /// B is shown beside A (the titles say which is which).
+    pub ab: bool,
+    /// (side B?, focus) clicked or chosen by a command.
+    pub selected: Option<(bool, Focus)>,
+    pub focus: Option<Layer>,
+    pub window_ns: u64,
+    pub on_hover: &'a Callback<Option<Layer>>,
+    pub on_select: &'a [Callback<Focus>; 2],
+}
+
+impl Sides {
+    /// Watched sessions of A and B at time zero, or A's refusal. B's refusal leaves B out and
+    /// is returned beside A (A still plays).
+    pub fn start(a: &Scenario, b: Option<&Scenario>) -> Result<(Sides, Option<String>), String> {
+        let platform = a.platform.clone();
+        let a = Side::new(Session::watched(a).map_err(|e| e.message)?, &platform);
+        Ok(match b.map(Session::watched) {
+            None => (Sides { a, b: None }, None),
+            Some(Ok(b)) => (
+                Sides {
+                    a,
+                    b: Some(Side::new(b, &platform)),
+                },
+                None,
+            ),
+            Some(Err(e)) => (Sides { a, b: None }, Some(e.message)),
+        })
+    }
+
+    /// The sessions, for the clock.
+    pub fn sessions(&mut self) -> (&mut Session, Option<&mut Session>) {
+        (&mut self.a.session, self.b.as_mut().map(|b| &mut b.session))
+    }
+
+    /// The later side's simulated time, ns.
+    pub fn latest_ns(&self) -> u64 {
+        let b = self.b.as_ref().map_or(0, |b| b.session.now());
+        self.a.session.now().max(b)
+    }
+
+    pub fn finished(&self) -> bool {
+        self.a.session.is_finished() && self.b.as_ref().is_none_or(|b| b.session.is_finished())
+    }
+
+    /// Reads what is drawn every frame.
+    pub fn read(&mut self) {
+        self.a.read();
+        if let Some(b) = self.b.as_mut() {
+            b.read();
+        }
+    }
+
+    /// The selected request's life so far on side A or B (None when no request is selected or
+    /// its trace is no longer kept).
+    pub fn life(&self, selected: Option<(bool, Focus)>) -> Option<Rc<LifeView>> {
+        let Some((side_b, Focus::Request(id))) = selected else {
+            return None;
+        };
+        let s = if side_b {
+            &self.b.as_ref()?.session
+        } else {
+            &self.a.session
+        };
+        LifeView::from_trace(id, s.trace_of(id)?, s.now()).map(Rc::new)
+    }
+
+    /// Fresh chart data (see [`Staggered::refresh`]), the engine's summary of A and the A/B
+    /// table, at `now_ms`.
+    pub fn refresh(&self, f: &mut Figures, now_ms: f64, stagger: bool) {
+        let (a, b) = (&self.a.session, self.b.as_ref().map(|b| &b.session));
+        let ra = a.report();
+        let rb = b.map(Session::report);
+        let charts = ChartData {
+            a: SideChart::of(a.series(), &ra),
+            b: b.zip(rb.as_ref())
+                .map(|(b, r)| SideChart::of(b.series(), r)),
+        };
+        f.charts.refresh(charts, now_ms, stagger);
+        let mut summary = effect_summary(&ra, &a.host_config());
+        if let Some(rb) = &rb {
+            summary.extend(compare_summary(&ra, rb));
+        }
+        f.summary = Rc::new(summary);
+        f.deltas = Rc::new(rb.map(|rb| delta_rows(&ra, &rb)).unwrap_or_default());
+    }
+}

@@ -1,0 +1,126 @@
+// End-to-end test of the Board and Sweep panels (issue 9) in the release build in dist/: a board
+// parameter from the link shows in its field, editing one changes the link, the command line and
+// the run; a sweep fills its table and charts while the page keeps drawing frames (measured with
+// requestAnimationFrame during the sweep and printed).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.mjs';
+
+let env;
+let browser;
+let base;
+
+before(async () => {
+    env = await start();
+    ({ browser, base } = env);
+});
+
+after(async () => {
+    await env?.close();
+});
+
+async function openPage(query = '') {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
+    const problems = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(base + query);
+    await page.waitForSelector('#run', { timeout: 30_000 });
+    return { page, problems };
+}
+
+async function runAndRead(page) {
+    await page.click('#run');
+    // The run starts (its old results go), then ends with Run back and new results.
+    await page.waitForFunction(() => document.querySelector('#run') && document.querySelector('[data-metric=total-mib-s] .value')
+        && document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow') === '100', null, { timeout: 120_000 });
+    return Number(await page.textContent('[data-metric=total-mib-s] .value'));
+}
+
+test('the board editor changes the run, the link and the command line', async () => {
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randread&size=64m&nand_read_us=120');
+    await page.click('#board > summary');
+    assert.equal(await page.inputValue('#board-nand_read_us'), '120', 'the link set the field');
+    const slow = await runAndRead(page);
+    // Back to the preset's value: the link and the command line drop it, the run is faster.
+    await page.click('[data-param=nand_read_us] .board-reset');
+    await page.waitForFunction(() => !location.search.includes('nand_read_us'));
+    assert.ok(!(await page.textContent('#command-line')).includes('nand_read_us'));
+    const fast = await runAndRead(page);
+    assert.ok(fast > slow * 1.2, `a 60 us NAND read is faster than 120 us: ${fast} vs ${slow} MiB/s`);
+    // A typed value goes into the link and the command line.
+    await page.fill('#board-bus_mb_s', '200');
+    await page.press('#board-bus_mb_s', 'Tab');
+    await page.waitForFunction(() => location.search.includes('bus_mb_s=200'));
+    assert.ok((await page.textContent('#command-line')).includes('--bus_mb_s=200'));
+    // The bus mode is a field too: HS200 (single data rate) goes into the link.
+    await page.click('[data-param=bus_mb_s] .board-reset');
+    await page.fill('#board-bus_mode', 'hs200');
+    await page.press('#board-bus_mode', 'Tab');
+    await page.waitForFunction(() => location.search.includes('bus_mode=hs200'));
+    assert.ok((await page.textContent('#command-line')).includes('--bus_mode=hs200'));
+    // A bad value is answered at its field and changes nothing.
+    await page.fill('#board-bus_width', '2');
+    await page.press('#board-bus_width', 'Tab');
+    await page.waitForSelector('[data-param=bus_width] .field-error');
+    assert.match(await page.textContent('[data-param=bus_width] .field-error'), /accepted: 1, 4, 8/);
+    assert.deepEqual(problems, []);
+});
+
+test('B of the A/B comparison runs its own board side by side', async () => {
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randread&size=4m');
+    await page.click('#board > summary');
+    assert.equal(await page.$('#b-pipeline'), null, 'no comparison yet');
+    // Editing B starts a comparison with B = A; B's NAND read goes into the link as a b. key.
+    await page.check('#board-edit-b');
+    await page.waitForSelector('#b-pipeline');
+    await page.fill('#board-nand_read_us', '240');
+    await page.press('#board-nand_read_us', 'Tab');
+    await page.waitForFunction(() => location.search.includes('b.nand_read_us=240'));
+    assert.ok(!/[?&]nand_read_us=/.test(await page.evaluate(() => location.search)), 'A keeps its board');
+    await page.check('#board-edit-a');
+    assert.equal(await page.inputValue('#board-nand_read_us'), '', "A's field shows the preset");
+    // The link restores B's board; both run on the same clock and B's slower NAND shows.
+    await page.reload();
+    await page.waitForSelector('#b-pipeline');
+    await page.click('#board > summary');
+    await page.check('#board-edit-b');
+    assert.equal(await page.inputValue('#board-nand_read_us'), '240');
+    await page.selectOption('#speed', '8');
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Replay")', { timeout: 120_000 });
+    const change = await page.textContent('#ab-table tr[data-metric=mib-s] td.change');
+    assert.match(change, /^-\d/, `B (240 us NAND reads) is slower than A (60 us): ${change}`);
+    assert.deepEqual(problems, []);
+});
+
+test('a sweep fills its table and charts while the page keeps drawing', async () => {
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&size=64m');
+    await page.click('#sweep > summary');
+    await page.fill('#sweep-1', 'hsq_depth=1..8');
+    await page.press('#sweep-1', 'Tab');
+    // Count animation frames while the sweep runs.
+    await page.evaluate(() => {
+        window.__frames = [];
+        const tick = (t) => { window.__frames.push(t); if (!window.__stop) requestAnimationFrame(tick); };
+        requestAnimationFrame(tick);
+    });
+    await page.click('#sweep-run');
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 8, null, { timeout: 120_000 });
+    const frames = await page.evaluate(() => { window.__stop = true; return window.__frames; });
+    const gaps = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
+    const p95 = gaps[Math.floor(gaps.length * 0.95)] ?? 0;
+    const fps = (frames.length - 1) / ((frames.at(-1) - frames[0]) / 1000);
+    console.log(`sweep of 8 points: ${frames.length} frames, ${fps.toFixed(1)} fps, frame gap p95 ${p95.toFixed(1)} ms`);
+    assert.ok(frames.length > 10, 'frames were drawn during the sweep');
+    assert.equal(await page.locator('.sweep-chart polyline').count(), 4, 'one line per figure chart');
+    // Pin a point: it stays after another sweep.
+    await page.click('#sweep-table tbody tr:nth-child(2) button');
+    await page.fill('#sweep-1', 'packed=0,8');
+    await page.press('#sweep-1', 'Tab');
+    await page.click('#sweep-run');
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 2, null, { timeout: 120_000 });
+    assert.equal(await page.locator('#pinned-table tbody tr').count(), 1);
+    assert.match(await page.textContent('#pinned-table'), /hsq_depth=2/);
+    assert.deepEqual(problems, []);
+});
