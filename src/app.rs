@@ -1,28 +1,30 @@
-//! The page: scenario form, Run/Stop, progress, live chart and results.
+//! The page: the lesson and the tour at the head of "Watch the pipeline", the Lab (scenario
+//! form, Run/Stop, progress, chart and results of the one watched run), the gallery.
 //!
-//! State lives here; the components only draw it. A run advances only in `Msg::Frame`, one
-//! budgeted slice per animation frame, so the page stays responsive whatever the scenario.
+//! State lives here; the components only draw it. There is one simulation: the Watch's. Play
+//! runs it at a speed, Run plays it to the end at full speed, and the Watch reports how it
+//! stands (`Msg::RunState`) for the results. The URL carries the scenario and the view
+//! ([`crate::moment`]).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use gloo::render::{request_animation_frame, AnimationFrame};
+use gloo::events::EventListener;
 use mmcsim_components::{
-    ControlsForm, FieldError, Measured, ProgressBar, ResultsTable, ThroughputChart,
+    ControlsForm, DeltaTable, FieldError, Measured, ProgressBar, ResultsTable, ThroughputChart,
 };
-use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::{HostOptions, Report, Scenario};
 use yew::prelude::*;
 
-use crate::command::{Commands, WatchAction};
+use crate::command::{Commands, Target, WatchAction};
 use crate::engine_bridge as bridge;
 use crate::gallery::StepAction;
 use crate::gallery_view::GalleryPanel;
-use crate::session::Session;
-use crate::slicer::{now_ms, Slicer, FRAME_BUDGET_MS};
+use crate::lesson::{self, TourAction};
+use crate::moment;
 use crate::tools::{ResultTools, ScenarioTools};
 use crate::trace_view::TraceReplay;
-use crate::watch::Watch;
+use crate::watch::{RunState, Watch};
 
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
@@ -41,13 +43,18 @@ impl Default for AppProps {
 pub enum Msg {
     /// A control's text as entered: `(option name, text)`.
     Control(String, String),
+    /// Run: the watched simulation plays to its end at full speed.
     Run,
+    /// Stop: pause the watched simulation where it is.
     Stop,
-    Frame,
+    /// How the watched run stands (from the Watch).
+    RunState(RunState),
     /// B's host switches of an A/B comparison (None: off), from the pipeline view.
     B(Option<HostOptions>),
     /// A whole scenario (gallery, job file, scheduled power cut): A, and B of an A/B pair.
     Load(Scenario, Option<Scenario>),
+    /// A gallery entry's pair: loaded as `Load`, with a history entry (Back returns).
+    Open(Scenario, Option<Scenario>),
     /// Cut the power of the running simulation now.
     PullPlug,
     /// A gallery walk-through step for the page.
@@ -60,6 +67,25 @@ pub enum Msg {
     BoardB(String, String),
     /// A platform file read onto B's board.
     BoardBFile(Scenario),
+    /// Start the tour of a series (None: close the tour).
+    Tour(Option<&'static str>),
+    /// Go to a step of the open tour.
+    TourStep(usize),
+    /// Do what the current tour step's button says.
+    TourAct,
+    /// The reader's answer to the tour's prediction question.
+    Predict(usize),
+    /// The browser's back/forward: restore the tour and step of the URL.
+    PopState,
+}
+
+/// The open tour: its content, the step shown, the prediction picked.
+struct TourState {
+    tour: Rc<lesson::Tour>,
+    step: usize,
+    answer: Option<usize>,
+    /// The run-to-end step's action was taken (the answer can be shown).
+    ran: bool,
 }
 
 pub struct App {
@@ -73,31 +99,26 @@ pub struct App {
     board_b: bool,
     /// Board parameter errors of B.
     b_errors: Rc<BTreeMap<String, FieldError>>,
-    /// B of an A/B link that differs from A in more than the host switches (the 2011 series:
-    /// mmc_test 37 against 38): kept for the link, offered as a scenario of its own.
+    /// B that differs from A in more than the host switches (the 2011 series: mmc_test 37
+    /// against 38): watched beside A all the same, and kept for the link.
     b_other: Option<Scenario>,
-    /// The scenario of the last run (its exports describe it, whatever the form holds now).
-    ran: Option<Rc<Scenario>>,
     /// The accepted text of each control.
     texts: Rc<BTreeMap<String, String>>,
     errors: Rc<BTreeMap<String, FieldError>>,
     error_seq: u32,
     /// Messages that concern no single control (URL query, starting a run).
     notices: Vec<String>,
-    run: Option<Session>,
-    slicer: Slicer,
-    frame: Option<AnimationFrame>,
-    /// `performance.now()` when the run started, ms.
-    started_ms: f64,
-    wall_ms: f64,
-    progress: f64,
-    sim_ns: u64,
-    series: Rc<Vec<SeriesPoint>>,
-    result: Option<(Rc<Report>, Option<Measured>)>,
-    /// The last run was stopped by the user before its end.
-    stopped: bool,
+    /// The watched run as it stands (the one run the page shows).
+    run: Option<RunState>,
+    /// The scenario the shown run is of (A, B).
+    ran: Option<(Rc<Scenario>, Option<Rc<Scenario>>)>,
     /// The commands sent to "Watch the pipeline" (its `command` prop is the last).
     watch: Commands,
+    /// The landing lesson is shown (a visit without a query string).
+    landing: bool,
+    tour: Option<TourState>,
+    use_url: bool,
+    _popstate: Option<EventListener>,
 }
 
 /// The page's query string, with its '?'.
@@ -107,8 +128,6 @@ fn url_search() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the URL's query with the scenario's (no new history entry per change), so the page
-/// can be shared and reloaded as it is.
 /// B differs from A only in its host switches and board (what the A/B view compares).
 fn host_only(a: &Scenario, b: &Scenario) -> bool {
     Scenario {
@@ -118,12 +137,28 @@ fn host_only(a: &Scenario, b: &Scenario) -> bool {
     } == *a
 }
 
-fn write_url(scn: &Scenario, b: Option<&Scenario>) {
+/// Writes the URL: `push` makes a history entry (a tour step), else the current one is replaced.
+fn write_url(query: &str, push: bool) {
     let Some(w) = web_sys::window() else { return };
-    let path = w.location().pathname().unwrap_or_default();
-    let url = format!("{path}?{}", bridge::url_query_ab(scn, b));
+    let loc = w.location();
+    let path = loc.pathname().unwrap_or_default();
+    let hash = loc.hash().unwrap_or_default();
+    let url = format!("{path}?{query}{hash}");
     if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        let _ = if push {
+            h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        } else {
+            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        };
+    }
+}
+
+fn scroll_to(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        el.scroll_into_view();
     }
 }
 
@@ -132,17 +167,27 @@ impl Component for App {
     type Properties = AppProps;
 
     fn create(ctx: &Context<Self>) -> Self {
-        let (scenario, b, notices) = if ctx.props().use_url {
-            let (s, b, errs) = bridge::scenarios_from_query(&url_search());
-            (
-                s,
-                b,
-                errs.into_iter().map(|e| format!("URL: {e}")).collect(),
-            )
-        } else {
-            (Scenario::default(), None, Vec::new())
-        };
-        App {
+        let use_url = ctx.props().use_url;
+        let search = if use_url { url_search() } else { String::new() };
+        let (rest, moment, view_errors) = moment::split_query(&search);
+        let landing = use_url && search.trim_start_matches('?').is_empty();
+        let (mut scenario, mut b, errs) = bridge::scenarios_from_query(&rest);
+        if landing {
+            let (a, lb) = lesson::landing_pair();
+            scenario = a;
+            b = Some(lb);
+        }
+        let notices = errs
+            .into_iter()
+            .chain(view_errors)
+            .map(|e| format!("URL: {e}"))
+            .collect();
+        let popstate = use_url.then(|| {
+            let link = ctx.link().clone();
+            let w = web_sys::window().expect("a window");
+            EventListener::new(&w, "popstate", move |_| link.send_message(Msg::PopState))
+        });
+        let mut app = App {
             texts: Rc::new(bridge::control_texts(&scenario)),
             b_other: b.as_ref().filter(|b| !host_only(&scenario, b)).cloned(),
             b_board: b
@@ -154,21 +199,53 @@ impl Component for App {
             b_errors: Rc::default(),
             b_host: b.filter(|b| host_only(&scenario, b)).map(|b| b.host),
             scenario,
-            ran: None,
             errors: Rc::default(),
             error_seq: 0,
             notices,
             run: None,
-            slicer: Slicer::default(),
-            frame: None,
-            started_ms: 0.0,
-            wall_ms: 0.0,
-            progress: 0.0,
-            sim_ns: 0,
-            series: Rc::default(),
-            result: None,
-            stopped: false,
+            ran: None,
             watch: Commands::default(),
+            landing,
+            tour: None,
+            use_url,
+            _popstate: popstate,
+        };
+        if moment.compare && app.b_host.is_none() && app.b_other.is_none() {
+            app.b_host = Some(crate::live::suggest_b(&app.scenario));
+        }
+        if let Some(t) = moment.tour.as_deref() {
+            app.open_tour(t, moment.step);
+        }
+        let play = if landing {
+            true
+        } else {
+            !moment.paused && (moment.t.is_some() || moment.speed.is_some())
+        };
+        let speed = moment.speed.or_else(|| {
+            landing
+                .then(|| crate::clock::speed_index(lesson::LANDING_SPEED))
+                .flatten()
+        });
+        if play || moment.t.is_some() || moment.focus.is_some() || speed.is_some() {
+            app.watch.send(WatchAction::Moment {
+                t: moment.t,
+                speed,
+                play,
+                focus: moment.focus,
+            });
+        }
+        app
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, first: bool) {
+        if first && self.use_url {
+            // The page is drawn after the browser looked for the anchor: go there now.
+            let hash = web_sys::window()
+                .and_then(|w| w.location().hash().ok())
+                .unwrap_or_default();
+            if let Some(id) = hash.strip_prefix('#').filter(|h| !h.is_empty()) {
+                scroll_to(id);
+            }
         }
     }
 
@@ -181,9 +258,7 @@ impl Component for App {
                         self.scenario = next;
                         self.texts = Rc::new(bridge::control_texts(&self.scenario));
                         errors.remove(&name);
-                        if ctx.props().use_url {
-                            write_url(&self.scenario, self.b_link().as_ref());
-                        }
+                        self.sync_url(false);
                     }
                     Err(message) => {
                         self.error_seq += 1;
@@ -208,24 +283,12 @@ impl Component for App {
             }
             Msg::Run => {
                 self.notices.clear();
-                match Session::start(&self.scenario) {
-                    Ok(run) => {
-                        self.run = Some(run);
-                        self.ran = Some(Rc::new(self.scenario.clone()));
-                        self.result = None;
-                        self.stopped = false;
-                        self.series = Rc::default();
-                        self.progress = 0.0;
-                        self.sim_ns = 0;
-                        self.started_ms = now_ms();
-                        self.wall_ms = 0.0;
-                        self.schedule(ctx);
-                    }
-                    Err(e) => match e
+                // The engine's refusal of a combination, at the control it names.
+                if let Err(e) = crate::session::Session::start(&self.scenario) {
+                    match e
                         .option
                         .filter(|o| bridge::controls().contains(&o.as_str()))
                     {
-                        // Shown at the control it concerns, which keeps its value.
                         Some(option) => {
                             self.error_seq += 1;
                             let mut errors = (*self.errors).clone();
@@ -239,14 +302,25 @@ impl Component for App {
                             self.errors = Rc::new(errors);
                         }
                         None => self.notices.push(e.message),
-                    },
+                    }
+                    return true;
+                }
+                self.watch.send(WatchAction::Seek(None));
+                if let Some(r) = self.run.as_mut() {
+                    r.playing = !r.finished;
                 }
                 true
             }
             Msg::Stop => {
-                self.frame = None;
-                self.run = None;
-                self.stopped = true;
+                self.watch.send(WatchAction::Pause);
+                true
+            }
+            Msg::RunState(r) => {
+                self.ran = Some((
+                    Rc::new(self.scenario.clone()),
+                    self.b_scenario().map(Rc::new),
+                ));
+                self.run = Some(r);
                 true
             }
             Msg::B(host) => {
@@ -257,17 +331,10 @@ impl Component for App {
                 }
                 self.b_host = host;
                 self.b_other = None;
-                if ctx.props().use_url {
-                    write_url(&self.scenario, self.b_scenario().as_ref());
-                }
+                self.sync_url(false);
                 true
             }
             Msg::Load(a, b) => {
-                if self.run.take().is_some() {
-                    self.frame = None;
-                    self.progress = 0.0;
-                    self.series = Rc::default();
-                }
                 self.notices.clear();
                 self.b_host = b
                     .as_ref()
@@ -286,9 +353,13 @@ impl Component for App {
                 self.scenario = a;
                 self.texts = Rc::new(bridge::control_texts(&self.scenario));
                 self.errors = Rc::default();
-                if ctx.props().use_url {
-                    write_url(&self.scenario, self.b_link().as_ref());
-                }
+                self.run = None;
+                self.sync_url(false);
+                true
+            }
+            Msg::Open(a, b) => {
+                Component::update(self, ctx, Msg::Load(a, b));
+                self.sync_url(true);
                 true
             }
             Msg::BoardSide(b) => {
@@ -299,9 +370,7 @@ impl Component for App {
                     self.b_other = None;
                 }
                 self.board_b = b && self.b_host.is_some();
-                if ctx.props().use_url {
-                    write_url(&self.scenario, self.b_link().as_ref());
-                }
+                self.sync_url(false);
                 true
             }
             Msg::BoardB(name, text) => {
@@ -313,9 +382,7 @@ impl Component for App {
                     Ok(next) => {
                         self.b_board = next.board;
                         errors.remove(&name);
-                        if ctx.props().use_url {
-                            write_url(&self.scenario, self.b_link().as_ref());
-                        }
+                        self.sync_url(false);
                     }
                     Err(message) => {
                         self.error_seq += 1;
@@ -335,9 +402,7 @@ impl Component for App {
                 if b.platform == self.scenario.platform && self.b_host.is_some() {
                     self.b_board = b.board;
                     self.b_errors = Rc::default();
-                    if ctx.props().use_url {
-                        write_url(&self.scenario, self.b_link().as_ref());
-                    }
+                    self.sync_url(false);
                 } else {
                     self.notices.push(format!(
                         "B's board is on A's platform ({}); the file is for {}.",
@@ -347,17 +412,12 @@ impl Component for App {
                 true
             }
             Msg::PullPlug => {
-                if let Some(run) = self.run.as_mut() {
-                    run.power_cut_now();
-                    if self.frame.is_none() {
-                        self.schedule(ctx);
-                    }
-                }
-                false
+                self.watch.send(WatchAction::PullPlug);
+                true
             }
             Msg::Walk(action) => {
                 match action {
-                    StepAction::RunToEnd if self.run.is_none() => ctx.link().send_message(Msg::Run),
+                    StepAction::RunToEnd => ctx.link().send_message(Msg::Run),
                     StepAction::PlugAt(t) => {
                         if let Ok(next) = crate::exports::with_power_cut(&self.scenario, t) {
                             let link = ctx.link();
@@ -373,36 +433,47 @@ impl Component for App {
                 self.watch.send(action);
                 true
             }
-            Msg::Frame => {
-                self.frame = None;
-                let Some(run) = self.run.as_mut() else {
-                    return false;
-                };
-                let done = self
-                    .slicer
-                    .run_slice(|n| run.run_events(n), now_ms, FRAME_BUDGET_MS);
-                self.progress = run.progress();
-                self.sim_ns = run.now();
-                self.series = Rc::new(run.series());
-                self.wall_ms = now_ms() - self.started_ms;
-                if done {
-                    let report = run.report();
-                    // A run cut short by the plug is not the measured case's run.
-                    let measured = bridge::measured_for(&self.scenario)
-                        .filter(|_| report.power_cut.is_none())
-                        .map(|m| Measured {
-                            simulated: bridge::simulated_in(&self.scenario, &report, &m.unit),
-                            measured: m.value,
-                            unit: m.unit,
-                            column: m.column,
-                            source: m.source,
-                            note: m.outlier,
-                        });
-                    self.result = Some((Rc::new(report), measured));
-                    self.progress = 1.0;
-                    self.run = None;
-                } else {
-                    self.schedule(ctx);
+            Msg::Tour(None) => {
+                self.tour = None;
+                self.sync_url(true);
+                true
+            }
+            Msg::Tour(Some(p)) => {
+                self.open_tour(p, 0);
+                self.landing = false;
+                self.sync_url(true);
+                scroll_to("watch");
+                true
+            }
+            Msg::TourStep(k) => {
+                if let Some(t) = self.tour.as_mut() {
+                    t.step = k.min(t.tour.steps.len() - 1);
+                }
+                self.sync_url(true);
+                true
+            }
+            Msg::TourAct => {
+                self.tour_act(ctx);
+                true
+            }
+            Msg::Predict(i) => {
+                if let Some(t) = self.tour.as_mut() {
+                    t.answer = Some(i);
+                    t.step = (t.step + 1).min(t.tour.steps.len() - 1);
+                }
+                self.sync_url(true);
+                true
+            }
+            Msg::PopState => {
+                let (_, m, _) = moment::split_query(&url_search());
+                match m.tour.as_deref() {
+                    Some(p) if self.tour.as_ref().is_some_and(|t| t.tour.platform == p) => {
+                        if let Some(t) = self.tour.as_mut() {
+                            t.step = m.step.min(t.tour.steps.len() - 1);
+                        }
+                    }
+                    Some(p) => self.open_tour(p, m.step),
+                    None => self.tour = None,
                 }
                 true
             }
@@ -411,7 +482,7 @@ impl Component for App {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let running = self.run.is_some();
+        let running = self.run.as_ref().is_some_and(|r| r.playing);
         let (board_scn, board_errors, board_change, board_file, board_b) =
             match (self.board_b, self.b_scenario()) {
                 (true, Some(b)) => (
@@ -431,31 +502,47 @@ impl Component for App {
             };
         let on_change = link.callback(|(n, t)| Msg::Control(n, t));
         let platform: AttrValue = self.scenario.platform.clone().into();
+        let b = self.b_link();
         html! {
-            <div class="page">
+            <div class={classes!("page", self.landing.then_some("landing"), self.tour.is_some().then_some("touring"))}>
                 <header class="top">
                     <h1>{ "mmcsim" }</h1>
                     <p class="tagline">{ "The Linux eMMC block I/O path, simulated event by event in your browser" }</p>
-                    <a class="top-link" href="#gallery">{ "Gallery of the measured experiments ↓" }</a>
+                    <nav class="top-nav">
+                        <a href="#watch">{ "Lesson" }</a>
+                        <a href="#lab" id="lab-link">{ "Lab: your own scenario" }</a>
+                        <a class="top-link" href="#gallery">{ "Gallery" }</a>
+                    </nav>
                 </header>
                 { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
-                <main class="layout">
+                <Watch a={self.scenario.clone()} b={self.b_scenario().or_else(|| self.b_other.clone())} on_b={link.callback(Msg::B)}
+                       command={self.watch.last()} link_base={AttrValue::from(self.link_query())}
+                       on_run={link.callback(Msg::RunState)}>
+                    { self.lesson_view(ctx) }
+                </Watch>
+                <main class="layout" id="lab">
                     <section class="panel scenario" aria-label="Scenario">
+                        <h2 class="lab-title">{ "Lab: your own scenario" }</h2>
+                        // Editing while the view plays is fine: a new scenario starts the one run again.
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
-                                      disabled={running} {on_change} />
+                                      disabled={false} on_change={on_change.clone()} />
                         <crate::board_view::BoardView scenario={board_scn} errors={board_errors}
-                                      disabled={running} on_change={board_change} on_scenario={board_file}
+                                      disabled={false} on_change={board_change} on_scenario={board_file}
                                       side_b={board_b} on_side={link.callback(Msg::BoardSide)} />
                         <div class="actions">
+                            <button id="run" class="button primary" onclick={link.callback(|_| Msg::Run)}
+                                    title="Plays the simulation in the pipeline view to its end at full speed">{ "Run" }</button>
                             if running {
                                 <button id="stop" class="button secondary" onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
-                            } else {
-                                <button id="run" class="button primary" onclick={link.callback(|_| Msg::Run)}>{ "Run" }</button>
                             }
                         </div>
                         <div class="cmdline">
                             <span>{ "Same run from the command line" }</span>
                             <code id="command-line">{ bridge::command_line(&self.scenario) }</code>
+                            if let Some(b) = &b {
+                                <span>{ "B" }</span>
+                                <code id="command-line-b">{ bridge::command_line(b) }</code>
+                            }
                         </div>
                         {{
                             let warnings = bridge::warnings(&self.scenario);
@@ -469,35 +556,20 @@ impl Component for App {
                                 }
                             }
                         }}
-                        <ScenarioTools scenario={Rc::new(self.scenario.clone())} b={self.b_link().map(Rc::new)}
-                                       show_b_link={self.b_other.is_some()} {running}
+                        <ScenarioTools scenario={Rc::new(self.scenario.clone())} b={b.clone().map(Rc::new)}
+                                       show_b_link={false} {running}
                                        on_scenario={link.callback(|s| Msg::Load(s, None))}
                                        on_pull={link.callback(|()| Msg::PullPlug)} />
                         <TraceReplay scenario={Rc::new(self.scenario.clone())} {running}
                                      on_load={link.callback(|(a, b)| Msg::Load(a, b))} />
                     </section>
                     <section class="panel output" aria-label="Results">
-                        <ProgressBar fraction={self.progress} label={self.status()} />
-                        <ThroughputChart points={self.series.clone()} />
-                        <div id="results">
-                            if let Some((report, measured)) = &self.result {
-                                <ResultsTable report={report.clone()} measured={measured.clone()} />
-                                if let Some(ran) = &self.ran {
-                                    <ResultTools scenario={ran.clone()} report={report.clone()} series={self.series.clone()} />
-                                }
-                            } else if self.stopped {
-                                <p class="placeholder">{ "Stopped before the end: no report. Press Run to start again." }</p>
-                            } else if !running {
-                                <p class="placeholder">{ "Choose a scenario and press Run. Results appear here when the run ends." }</p>
-                            }
-                        </div>
+                        { self.results_view() }
                     </section>
                 </main>
-                <Watch a={self.scenario.clone()} b={self.b_scenario()} on_b={link.callback(Msg::B)}
-                       command={self.watch.last()} />
                 <crate::sweep_view::SweepView scenario={Rc::new(self.scenario.clone())} />
-                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Load(a, b))} on_action={link.callback(Msg::Walk)}
-                              on_watch={link.callback(Msg::Watch)} />
+                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
+                              on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>
@@ -522,20 +594,223 @@ impl App {
         self.b_scenario().or_else(|| self.b_other.clone())
     }
 
-    fn schedule(&mut self, ctx: &Context<Self>) {
-        let link = ctx.link().clone();
-        self.frame = Some(request_animation_frame(move |_| {
-            link.send_message(Msg::Frame)
-        }));
+    /// The link query of the page: the scenario (and B), the tour and its step.
+    fn link_query(&self) -> String {
+        let scn = bridge::url_query_ab(&self.scenario, self.b_link().as_ref());
+        let m = moment::Moment {
+            tour: self.tour.as_ref().map(|t| t.tour.platform.to_string()),
+            step: self.tour.as_ref().map_or(0, |t| t.step),
+            ..Default::default()
+        };
+        moment::join(&scn, &m)
     }
 
-    fn status(&self) -> AttrValue {
-        if self.run.is_none() && self.result.is_none() && !self.stopped {
-            return AttrValue::from("");
+    /// Keeps the URL in step with the page (a tour step makes a history entry).
+    fn sync_url(&self, push: bool) {
+        if self.use_url {
+            write_url(&self.link_query(), push);
         }
-        let sim = mmcsim_components::format::sim_time(self.sim_ns);
-        let wall = self.wall_ms / 1e3;
-        let stopped = if self.stopped { ", stopped" } else { "" };
-        AttrValue::from(format!("{sim} simulated in {wall:.1} s{stopped}"))
+    }
+
+    /// Opens the tour of `platform` at `step`: its pair is loaded and stays on screen.
+    fn open_tour(&mut self, platform: &str, step: usize) {
+        match lesson::tour(platform) {
+            Ok(t) => {
+                self.scenario = t.a.clone();
+                self.texts = Rc::new(bridge::control_texts(&self.scenario));
+                self.b_host = host_only(&t.a, &t.b).then(|| t.b.host.clone());
+                self.b_board = t.b.board.clone();
+                self.b_other = (!host_only(&t.a, &t.b)).then(|| t.b.clone());
+                self.run = None;
+                self.tour = Some(TourState {
+                    step: step.min(t.steps.len() - 1),
+                    tour: Rc::new(t),
+                    answer: None,
+                    ran: false,
+                });
+            }
+            Err(e) => self.notices.push(format!("Tour: {e}")),
+        }
+    }
+
+    /// The current tour step's action, then the next step.
+    fn tour_act(&mut self, ctx: &Context<Self>) {
+        let Some(t) = self.tour.as_ref() else { return };
+        let tour = t.tour.clone();
+        let step = t.step;
+        let action = tour.steps[step].action;
+        match action {
+            TourAction::Play(speed) => {
+                self.watch
+                    .send(WatchAction::Play(crate::clock::speed_index(speed)));
+            }
+            TourAction::Pause => {
+                self.watch.send(WatchAction::Pause);
+            }
+            TourAction::Focus(l) => {
+                self.watch.send(WatchAction::Focus(Some(Target::Layer(l))));
+            }
+            TourAction::Predict => {}
+            TourAction::RunToEnd => {
+                self.watch.send(WatchAction::Seek(None));
+            }
+            TourAction::WindowOnly(on) => {
+                let b = if on {
+                    tour.window.clone()
+                } else {
+                    Some(tour.b.clone())
+                };
+                if let Some(b) = b {
+                    self.b_host = Some(b.host);
+                    self.b_other = None;
+                    self.watch.send(WatchAction::Seek(None));
+                }
+            }
+            TourAction::TryIt => {
+                let (a, b) = tour.try_pair();
+                ctx.link().send_message(Msg::Load(a, Some(b)));
+                scroll_to("lab");
+            }
+        }
+        if let Some(t) = self.tour.as_mut() {
+            if action == TourAction::RunToEnd {
+                t.ran = true;
+            }
+            if t.step + 1 < t.tour.steps.len() && action != TourAction::Predict {
+                t.step += 1;
+            }
+        }
+        self.sync_url(true);
+    }
+
+    /// The lesson at the head of the pipeline view: the landing's sentences and the tour.
+    fn lesson_view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        if let Some(t) = &self.tour {
+            return self.tour_view(ctx, t);
+        }
+        html! {
+            <div class="lesson" id="lesson">
+                if self.landing {
+                    <div class="lesson-text">
+                        { for lesson::LANDING_TEXT.iter().map(|p| html! { <p>{ *p }</p> }) }
+                    </div>
+                }
+                <div class="lesson-actions">
+                    <button id="start-tour" class="button primary"
+                            onclick={link.callback(|_| Msg::Tour(Some(lesson::LANDING_SERIES)))}>{ "Start the tour ▸" }</button>
+                    <a class="button secondary" href="#lab">{ "Open the Lab" }</a>
+                </div>
+            </div>
+        }
+    }
+
+    fn tour_view(&self, ctx: &Context<Self>, t: &TourState) -> Html {
+        let link = ctx.link();
+        let tour = &t.tour;
+        let n = tour.steps.len();
+        let s = &tour.steps[t.step];
+        let k = t.step;
+        let finished = self.run.as_ref().is_some_and(|r| r.finished);
+        let answered = t.answer.map(|i| {
+            let p = &tour.prediction;
+            let picked = p.choices[i].1.clone();
+            (
+                picked,
+                p.answer(i, tour.fa.figure, tour.fb.figure, tour.unit),
+            )
+        });
+        html! {
+            <div class="lesson tour" id="tour" data-tour={tour.platform} data-step={(k + 1).to_string()} role="group" aria-label="Tour">
+                <div class="tour-head">
+                    <b>{ format!("Tour: {}", tour.title) }</b>
+                    <span class="muted">{ format!(" · step {} of {n}", k + 1) }</span>
+                    <button class="link" id="tour-close" onclick={link.callback(|_| Msg::Tour(None))}>{ "close" }</button>
+                </div>
+                <p class="tour-see" id="tour-see">{ &s.see }</p>
+                if let (Some((picked, answer)), true) = (&answered, k > tour.predict_step && (t.ran || finished)) {
+                    <p class="tour-answer" id="tour-answer">{ format!("You predicted \"{picked}\". {answer}") }</p>
+                }
+                <p class="tour-press">{ &s.press }</p>
+                <div class="tour-actions">
+                    <button class="button secondary" id="tour-back" disabled={k == 0}
+                            onclick={link.callback(move |_| Msg::TourStep(k.saturating_sub(1)))}>{ "◂ Back" }</button>
+                    if s.action == TourAction::Predict {
+                        { for tour.prediction.choices.iter().enumerate().map(|(i, (_, l))| html! {
+                            <button class="button primary predict" data-choice={i.to_string()}
+                                    onclick={link.callback(move |_| Msg::Predict(i))}>{ l.clone() }</button>
+                        }) }
+                    } else {
+                        <button class="button primary" id="tour-act" onclick={link.callback(|_| Msg::TourAct)}>{ s.button.clone() }</button>
+                    }
+                    <button class="button secondary" id="tour-next" disabled={k + 1 >= n}
+                            onclick={link.callback(move |_| Msg::TourStep(k + 1))}>{ "Next ▸" }</button>
+                </div>
+            </div>
+        }
+    }
+
+    /// Progress, the throughput chart and the results of the one run the view shows: A, and
+    /// with a comparison B and the change.
+    fn results_view(&self) -> Html {
+        let Some(r) = &self.run else {
+            return html! {
+                <>
+                    <ProgressBar fraction={0.0} label={AttrValue::from("")} />
+                    <div id="results"><p class="placeholder">{ "Press Run (or Play above): the results of that one run appear here." }</p></div>
+                </>
+            };
+        };
+        let sim = mmcsim_components::format::sim_time(r.now_ns);
+        let status = if r.finished {
+            format!("{sim} simulated, finished")
+        } else if r.playing {
+            format!("{sim} simulated, running")
+        } else {
+            format!("{sim} simulated, paused")
+        };
+        let measured = |scn: &Scenario, report: &Report| {
+            bridge::measured_for(scn)
+                .filter(|_| report.power_cut.is_none())
+                .map(|m| Measured {
+                    simulated: bridge::simulated_in(scn, report, &m.unit),
+                    measured: m.value,
+                    unit: m.unit,
+                    column: m.column,
+                    source: m.source,
+                    note: m.outlier,
+                })
+        };
+        let (sa, sb) = self
+            .ran
+            .clone()
+            .unwrap_or_else(|| (Rc::new(self.scenario.clone()), None));
+        html! {
+            <>
+                <ProgressBar fraction={if r.finished { 1.0 } else { r.progress }} label={AttrValue::from(status)} />
+                <ThroughputChart points={r.series.clone()} />
+                <div id="results" class={classes!(r.b.is_some().then_some("ab-results"))}>
+                    if r.finished {
+                        <div class="result-side" data-side="a">
+                            if r.b.is_some() { <h3>{ "A" }</h3> }
+                            <ResultsTable report={r.a.clone()} measured={measured(&sa, &r.a)} />
+                            <ResultTools scenario={sa.clone()} report={r.a.clone()} series={r.series.clone()} />
+                        </div>
+                        if let (Some(rb), Some(sb)) = (&r.b, &sb) {
+                            <div class="result-side" data-side="b">
+                                <h3>{ "B" }</h3>
+                                <ResultsTable report={rb.clone()} measured={measured(sb, rb)} />
+                            </div>
+                            <div class="result-side" data-side="change">
+                                <h3>{ "Change B vs A" }</h3>
+                                <DeltaTable rows={r.deltas.clone()} a_label={AttrValue::from("A")} b_label={AttrValue::from("B")} />
+                            </div>
+                        }
+                    } else {
+                        <p class="placeholder">{ "The run is not finished: results appear when it ends (Run plays it to the end)." }</p>
+                    }
+                </div>
+            </>
+        }
     }
 }

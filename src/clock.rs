@@ -261,6 +261,33 @@ impl Clock {
     }
 }
 
+/// Most single steps [`previous_step`] re-simulates before it gives up.
+pub const MAX_STEPS_BACK: u32 = 50_000;
+
+/// The time of the single step before `now` (what Step would have stopped at last), found by
+/// stepping fresh sessions of the same scenarios from time zero (the engine is deterministic).
+/// None when there is none before `now`, or more than [`MAX_STEPS_BACK`] steps lie before it.
+pub fn previous_step(
+    a: &mmcsim_engine::Scenario,
+    b: Option<&mmcsim_engine::Scenario>,
+    now: u64,
+) -> Option<u64> {
+    let mut sa = Session::watched(a).ok()?;
+    let mut sb = match b {
+        Some(b) => Some(Session::watched(b).ok()?),
+        None => None,
+    };
+    let mut c = Clock::default();
+    let mut last = None;
+    for _ in 0..MAX_STEPS_BACK {
+        if !c.step(&mut sa, sb.as_mut()) || c.now() >= now {
+            return last;
+        }
+        last = Some(c.now());
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
@@ -380,6 +407,33 @@ mod tests {
         }
         while c.step(&mut a, Some(&mut b)) {}
         assert!(a.is_finished() && b.is_finished());
+    }
+
+    #[test]
+    fn the_previous_step_is_the_one_a_forward_step_stopped_at() {
+        let scn = |opts: &[(&str, &str)]| {
+            let mut s = Scenario::default();
+            for (k, v) in opts {
+                apply_option(&mut s, OptionScope::Global, k, Some(v)).unwrap();
+            }
+            s
+        };
+        let (a, b) = (
+            scn(&[("size", "64k")]),
+            scn(&[("size", "64k"), ("packed", "0")]),
+        );
+        let (mut sa, mut sb) = (Session::watched(&a).unwrap(), Session::watched(&b).unwrap());
+        let mut c = Clock::default();
+        let mut times = Vec::new();
+        for _ in 0..30 {
+            c.step(&mut sa, Some(&mut sb));
+            times.push(c.now());
+        }
+        // Two sides can step at the same time: the previous step is the last earlier time.
+        let before = times.iter().copied().filter(|&t| t < times[29]).max();
+        assert!(before.is_some());
+        assert_eq!(previous_step(&a, Some(&b), times[29]), before);
+        assert_eq!(previous_step(&a, Some(&b), times[0]), None);
     }
 
     #[test]

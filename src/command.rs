@@ -23,6 +23,16 @@ pub enum WatchAction {
     Seek(Option<u64>),
     /// Select what "What is happening" explains and the pipeline outlines (None: nothing).
     Focus(Option<Target>),
+    /// Restore a moment of a link: the speed, then run to `t` (None: stay at time zero), then
+    /// play on (`play`) or stay paused there; the focus as given.
+    Moment {
+        t: Option<u64>,
+        speed: Option<usize>,
+        play: bool,
+        focus: Option<Target>,
+    },
+    /// Cut the power of the watched run now (A, and B of a comparison).
+    PullPlug,
 }
 
 /// Something in the pipeline view to point at.

@@ -28,6 +28,9 @@ pub struct GalleryPanelProps {
     /// Walk-through steps on "Watch the pipeline" (play at a speed, pause, point at a layer),
     /// as the commands the page hands to its `command` prop.
     pub on_watch: Callback<WatchAction>,
+    /// Start the tour of a series (its platform).
+    #[prop_or_default]
+    pub on_tour: Callback<&'static str>,
 }
 
 pub enum Msg {
@@ -154,6 +157,11 @@ impl Component for GalleryPanel {
                 true
             }
             Msg::OpenCase(case) => {
+                // usize::MAX: the open entry's headline case (its "link", kept in this page).
+                let case = match (case, self.selected) {
+                    (usize::MAX, Some(i)) => self.entries[i].headline,
+                    _ => case,
+                };
                 let Some(c) = CASES.get(case) else {
                     return false;
                 };
@@ -250,11 +258,18 @@ impl GalleryPanel {
                 <p class="source">{ "Source: " }<cite>{ s.source }</cite>{ ". Hardware: " }{ s.hardware }{ "." }</p>
                 <p class="source">{ "Authors' command: " }<code>{ s.command }</code></p>
                 <p class="gallery-link">{ format!("Loaded {} as an A/B pair: ", case.label()) }
-                    <a id="gallery-ab-link" href={format!("?{query}")}>{ "link" }</a></p>
+                    <a id="gallery-ab-link" href={format!("?{query}")}
+                       onclick={link.callback(|e: MouseEvent| { e.prevent_default(); Msg::OpenCase(usize::MAX) })}>{ "link" }</a></p>
                 <div class="gallery-columns">
                     <div class="gallery-walk">
-                        <h4>{ "Walk-through" }</h4>
-                        <Stepper key={s.platform} steps={Self::steps(e)} on_action={link.callback(Msg::Step)} />
+                        <h4>{ "Tour" }</h4>
+                        <p>{ "The tour keeps this A/B pair on screen in the pipeline view, asks you to predict the effect, runs it, and points at the numbers that explain it." }</p>
+                        <button class="button primary take-tour" data-tour={s.platform}
+                                onclick={ctx.props().on_tour.reform({ let p = s.platform; move |_| p })}>{ "Take the tour ▸" }</button>
+                        <details class="walk-old">
+                            <summary>{ "Step list (without the pipeline view)" }</summary>
+                            <Stepper key={s.platform} steps={Self::steps(e)} on_action={link.callback(Msg::Step)} />
+                        </details>
                     </div>
                     <div class="gallery-results" ref={self.table_ref.clone()}>
                         <h4>{ "The authors' table, simulated" }

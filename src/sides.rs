@@ -12,9 +12,10 @@ use mmcsim_components::{
     delta_rows, BusTimeline, ChartData, DeltaRow, Focus, LifeView, Pipeline, SideChart,
 };
 use mmcsim_engine::explain::{compare_summary, effect_summary, Layer};
-use mmcsim_engine::Scenario;
+use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::Segment;
 use mmcsim_engine::Snapshot;
+use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
 use crate::frames::Staggered;
@@ -43,8 +44,13 @@ impl Side {
         }
     }
 
-    /// The side's pipeline and bus strip.
-    pub fn view(&self, side_b: bool, p: &Pointing) -> Html {
+    /// The side's pipeline, its live readout and its bus strip.
+    pub fn view(
+        &self,
+        side_b: bool,
+        p: &Pointing,
+        readout: Option<crate::lesson::Figures>,
+    ) -> Html {
         let name = if side_b { "b" } else { "a" };
         let cfg = self.session.host_config();
         let title = if p.ab {
@@ -60,6 +66,12 @@ impl Side {
             <div class={classes!("side", name)}>
                 <Pipeline snap={self.snap.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus}
                           on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
+                <p class="readout" data-side={name} aria-live="off">
+                    if let Some(f) = readout {
+                        <span class="per-irq"><b>{ if f.per_irq > 0.0 { format!("{:.2}", f.per_irq) } else { "–".to_string() } }</b>{ " requests per interrupt" }</span>
+                        <span class="busy">{ " · bus busy " }<b>{ format!("{:.0} %", f.bus_busy_pct) }</b></span>
+                    }
+                </p>
                 <BusTimeline segments={self.strip.clone()} now={self.session.now()} window_ns={p.window_ns} side={name} />
             </div>
         }
@@ -90,6 +102,12 @@ pub struct Figures {
     pub deltas: Rc<Vec<DeltaRow>>,
     /// What to watch for in the scenario (set when the sides start).
     pub hints: Rc<Vec<String>>,
+    /// The sides' reports so far (A, B): the page's results table shows the same run.
+    pub reports: Option<(Rc<Report>, Option<Rc<Report>>)>,
+    /// A's throughput series (the page's chart).
+    pub series: Rc<Vec<SeriesPoint>>,
+    /// Requests per interrupt and bus busy so far, per side (the readout under each pipeline).
+    pub readout: [Option<crate::lesson::Figures>; 2],
 }
 
 /// What both sides' pipelines share: the selection, the column in focus, the strip's window
@@ -179,6 +197,15 @@ impl Sides {
             summary.extend(compare_summary(&ra, rb));
         }
         f.summary = Rc::new(summary);
-        f.deltas = Rc::new(rb.map(|rb| delta_rows(&ra, &rb)).unwrap_or_default());
+        f.deltas = Rc::new(
+            rb.as_ref()
+                .map(|rb| delta_rows(&ra, rb))
+                .unwrap_or_default(),
+        );
+        let live =
+            |r: &Report| (r.sim.simulated_ns > 0).then(|| crate::lesson::Figures::of(r, None));
+        f.readout = [Some(&ra).and_then(live), rb.as_ref().and_then(live)];
+        f.series = Rc::new(a.series());
+        f.reports = Some((Rc::new(ra), rb.map(Rc::new)));
     }
 }

@@ -190,14 +190,30 @@ pub fn scenario_tools(props: &ScenarioToolsProps) -> Html {
     };
     let on_download = {
         let scn = props.scenario.clone();
+        let b = props.b.clone();
         let job_status = job_status.clone();
         let job_error = job_error.clone();
+        // With a comparison, two files: A's, and B's named with a "-b" suffix.
         Callback::from(move |()| {
-            let name = exports::file_name(&scn, "fio");
-            match download::download_text(&name, "text/plain", &exports::jobfile_text(&scn)) {
-                Ok(()) => job_status.set(format!("Saved {name}: run it with mmcsim {name}").into()),
-                Err(e) => job_error.set(Some(e.into())),
+            let mut saved = Vec::new();
+            let sides = std::iter::once((scn.clone(), "")).chain(b.clone().map(|b| (b, "-b")));
+            for (s, suffix) in sides {
+                let name =
+                    exports::file_name(&s, "fio").replacen(".fio", &format!("{suffix}.fio"), 1);
+                match download::download_text(&name, "text/plain", &exports::jobfile_text(&s)) {
+                    Ok(()) => saved.push(name),
+                    Err(e) => return job_error.set(Some(e.into())),
+                }
             }
+            let runs: Vec<String> = saved.iter().map(|n| format!("mmcsim {n}")).collect();
+            job_status.set(
+                format!(
+                    "Saved {}: run with {}",
+                    saved.join(" and "),
+                    runs.join(" / ")
+                )
+                .into(),
+            );
         })
     };
 

@@ -17,7 +17,8 @@ use mmcsim_components::{
     AbEditor, DeltaTable, ExplainPanel, Focus, LifeView, LiveCharts, TimeControls,
 };
 use mmcsim_engine::explain::Layer;
-use mmcsim_engine::{HostOptions, MmcPath, Scenario};
+use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::{HostOptions, MmcPath, Report, Scenario};
 use yew::prelude::*;
 
 use crate::clock::{strip_window_ns, Clock, SPEEDS};
@@ -40,6 +41,31 @@ pub struct WatchProps {
     /// The page's last command: acted on once, when its `seq` is new.
     #[prop_or_default]
     pub command: Option<WatchCommand>,
+    /// The link query of what the page shows (scenario, compare, tour and step); "Copy link to
+    /// this moment" adds the time, the speed, paused and the focus.
+    #[prop_or_default]
+    pub link_base: AttrValue,
+    /// The run as it stands, twice a second while playing and at every stop: the page's
+    /// results, chart and progress show this one run.
+    #[prop_or_default]
+    pub on_run: Callback<RunState>,
+    /// Shown at the head of the view (the lesson, the tour).
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// The watched run as the page shows it.
+#[derive(Clone, PartialEq)]
+pub struct RunState {
+    pub a: Rc<Report>,
+    pub b: Option<Rc<Report>>,
+    pub series: Rc<Vec<SeriesPoint>>,
+    pub now_ns: u64,
+    pub progress: f64,
+    pub playing: bool,
+    pub finished: bool,
+    /// A/B of B's figures against A's (empty without B).
+    pub deltas: Rc<Vec<mmcsim_components::DeltaRow>>,
 }
 
 pub enum Msg {
@@ -52,6 +78,12 @@ pub enum Msg {
     Select(bool, Focus),
     CompareOn(bool),
     BControl(String, String),
+    /// One step back: to where the last step started, or 1 µs back.
+    StepBack,
+    /// The scrubber moved to this simulated time, ns.
+    Scrub(u64),
+    CopyLink,
+    Copied(String, bool),
 }
 
 pub struct Watch {
@@ -74,6 +106,14 @@ pub struct Watch {
     /// Kept, not made per render: the pipelines' memoised parts compare them.
     on_hover: Callback<Option<Layer>>,
     on_select: [Callback<Focus>; 2],
+    /// Where each forward step started (Step back returns there).
+    history: Vec<u64>,
+    /// The latest simulated time reached since the sides started (the scrubber's range), ns.
+    seen_ns: u64,
+    /// Play on once the seek in progress arrives (a moment link that is not paused).
+    play_after_seek: bool,
+    /// The last moment link made, and whether it reached the clipboard.
+    link: Option<(String, bool)>,
 }
 
 impl Watch {
@@ -84,6 +124,8 @@ impl Watch {
         self.clock.reset();
         self.selected = None;
         self.life = None;
+        self.history.clear();
+        self.play_after_seek = false;
         (self.sides, self.error, self.b_error) = match Sides::start(&p.a, p.b.as_ref()) {
             Ok((s, b_err)) => (Some(s), None, b_err.map(|e| format!("B: {e}").into())),
             Err(e) => (None, Some(e), None),
@@ -112,6 +154,69 @@ impl Watch {
         }
     }
 
+    /// Tells the page how the run stands (its results, chart and progress show it).
+    fn report(&mut self, ctx: &Context<Self>) {
+        let Some(s) = &self.sides else { return };
+        self.seen_ns = self.seen_ns.max(s.latest_ns());
+        let Some((a, b)) = self.figures.reports.clone() else {
+            return;
+        };
+        ctx.props().on_run.emit(RunState {
+            a,
+            b,
+            series: self.figures.series.clone(),
+            now_ns: s.a.session.now(),
+            progress: s.a.session.progress(),
+            playing: self.playing,
+            finished: self.finished(),
+            deltas: self.figures.deltas.clone(),
+        });
+    }
+
+    /// Goes to simulated time `t` (re-simulating from zero when `t` is past: the engine is
+    /// deterministic, so the same moment comes back), then pauses there.
+    fn seek(&mut self, ctx: &Context<Self>, t: Option<u64>) {
+        if let (Some(t), Some(s)) = (t, &self.sides) {
+            if s.latest_ns() > t {
+                let seen = self.seen_ns;
+                let history = std::mem::take(&mut self.history);
+                self.build(ctx);
+                self.seen_ns = seen;
+                self.history = history;
+            }
+        }
+        if self.sides.is_some() {
+            self.clock.seek(t);
+            self.playing = true;
+            self.schedule(ctx);
+            // The page knows at once that the run goes on (its Stop, its plug).
+            self.report(ctx);
+        }
+    }
+
+    /// The link to what the view shows now.
+    fn moment_link(&self, ctx: &Context<Self>) -> String {
+        let p = ctx.props();
+        let m = crate::moment::Moment {
+            t: self.sides.as_ref().map(|s| s.a.session.now()),
+            speed: Some(self.clock.speed()),
+            paused: !self.playing,
+            focus: self.selected.map(|(b, f)| match f {
+                Focus::Request(id) => Target::Request { b, id },
+                Focus::Layer(l) => Target::Layer(l),
+                _ => Target::Layer(Layer::Bus),
+            }),
+            ..Default::default()
+        };
+        let w = web_sys::window();
+        let origin = w
+            .as_ref()
+            .and_then(|w| w.location().href().ok())
+            .map(|h| h.split(['?', '#']).next().unwrap_or_default().to_string())
+            .unwrap_or_default();
+        format!("{origin}?{}", crate::moment::join(&p.link_base, &m))
+    }
+
     fn finished(&self) -> bool {
         self.sides.as_ref().is_none_or(Sides::finished)
     }
@@ -130,8 +235,12 @@ impl Watch {
         }
         if self.sides.is_some() {
             self.playing = true;
+            // Step back returns over single steps; after playing it finds the step before by
+            // re-simulating (crate::clock::previous_step).
+            self.history.clear();
             self.clock.resume();
             self.schedule(ctx);
+            self.report(ctx);
         }
     }
 
@@ -146,6 +255,7 @@ impl Watch {
 
     fn pause(&mut self) {
         self.playing = false;
+        self.play_after_seek = false;
         self.frame = None;
         self.refresh_charts(false);
     }
@@ -173,21 +283,50 @@ impl Watch {
                     self.play(ctx);
                 }
             }
-            WatchAction::Pause if self.playing => self.pause(),
+            WatchAction::Pause if self.playing => {
+                self.pause();
+                self.report(ctx);
+            }
             WatchAction::Pause => {}
             WatchAction::Speed(i) => self.set_speed(i),
-            WatchAction::Seek(t) => {
-                // The simulator cannot go back: a time already past starts again from zero.
-                if let (Some(t), Some(s)) = (t, &self.sides) {
-                    if s.latest_ns() > t {
-                        self.build(ctx);
+            WatchAction::Seek(t) => self.seek(ctx, t),
+            WatchAction::Moment {
+                t,
+                speed,
+                play,
+                focus,
+            } => {
+                if let Some(i) = speed {
+                    self.set_speed(i);
+                }
+                match t {
+                    Some(t) => {
+                        self.seek(ctx, Some(t));
+                        self.play_after_seek = play;
+                    }
+                    None if play => self.play(ctx),
+                    None => {}
+                }
+                self.selected = focus.map(|t| match t {
+                    Target::Layer(l) => (false, Focus::Layer(l)),
+                    Target::Request { b, id } => (b, Focus::Request(id)),
+                });
+                self.refresh_views();
+            }
+            WatchAction::PullPlug => {
+                if let Some(s) = self.sides.as_mut() {
+                    let (a, b) = s.sessions();
+                    a.power_cut_now();
+                    if let Some(b) = b {
+                        b.power_cut_now();
                     }
                 }
-                if self.sides.is_some() {
-                    self.clock.seek(t);
-                    self.playing = true;
-                    self.schedule(ctx);
+                if self.playing {
+                    self.pause();
                 }
+                self.refresh_views();
+                self.refresh_charts(false);
+                self.report(ctx);
             }
             WatchAction::Focus(target) => {
                 self.selected = target.map(|t| match t {
@@ -211,16 +350,28 @@ impl Watch {
         let t1 = now_ms();
         self.refresh_views();
         let done = self.finished();
+        let mut fresh = true;
         if done || arrived {
             self.refresh_charts(false);
         } else if !self.figures.charts.feed() && self.figures.charts.due(now_ms()) {
             self.refresh_charts(true);
+        } else {
+            fresh = false;
         }
         self.frames.advanced(t1, now_ms());
-        if done || arrived {
+        if arrived && self.play_after_seek && !done {
+            self.play_after_seek = false;
+            self.clock.resume();
+            let (a, b) = self.sides.as_mut().map(Sides::sessions).expect("sides");
+            self.clock.follow(a, b.as_deref());
+            self.schedule(ctx);
+        } else if done || arrived {
             self.playing = false;
         } else {
             self.schedule(ctx);
+        }
+        if fresh {
+            self.report(ctx);
         }
     }
 }
@@ -253,6 +404,10 @@ impl Component for Watch {
                 ctx.link().callback(|f| Msg::Select(false, f)),
                 ctx.link().callback(|f| Msg::Select(true, f)),
             ],
+            history: Vec::new(),
+            seen_ns: 0,
+            play_after_seek: false,
+            link: None,
         };
         w.build(ctx);
         w.command(ctx);
@@ -263,6 +418,8 @@ impl Component for Watch {
         let p = ctx.props();
         if p.a != old.a || p.b != old.b {
             self.build(ctx);
+            self.seen_ns = 0;
+            self.report(ctx);
         }
         self.command(ctx);
         true
@@ -270,19 +427,57 @@ impl Component for Watch {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::TogglePlay if self.playing => self.pause(),
+            Msg::TogglePlay if self.playing => {
+                self.pause();
+                self.report(ctx);
+            }
             Msg::TogglePlay => self.play(ctx),
             Msg::Step => {
                 if self.playing {
                     return false;
                 }
                 if let Some(s) = self.sides.as_mut() {
+                    let from = s.a.session.now();
                     let (a, b) = s.sessions();
-                    self.clock.step(a, b);
+                    if self.clock.step(a, b) {
+                        self.history.push(from);
+                    }
                 }
                 self.refresh_views();
                 self.refresh_charts(false);
+                self.report(ctx);
             }
+            Msg::StepBack => {
+                if self.playing {
+                    return false;
+                }
+                let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
+                let p = ctx.props();
+                let back = self
+                    .history
+                    .pop()
+                    .or_else(|| crate::clock::previous_step(&p.a, p.b.as_ref(), now))
+                    .unwrap_or(now.saturating_sub(1_000));
+                if back < now {
+                    self.seek(ctx, Some(back));
+                }
+            }
+            Msg::Scrub(t) => {
+                if self.playing {
+                    self.pause();
+                }
+                self.seek(ctx, Some(t));
+            }
+            Msg::CopyLink => {
+                let link = self.moment_link(ctx);
+                let cb = ctx.link().callback(|(l, ok)| Msg::Copied(l, ok));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let ok = crate::download::copy_to_clipboard(&link).await.is_ok();
+                    cb.emit((link, ok));
+                });
+                return false;
+            }
+            Msg::Copied(l, ok) => self.link = Some((l, ok)),
             Msg::Restart => {
                 let playing = self.playing;
                 self.build(ctx);
@@ -361,14 +556,16 @@ impl Component for Watch {
         html! {
             <section class={classes!("panel", "watch", no_glide.then_some("no-glide"))}
                      id="watch" aria-label="Watch the pipeline" ref={self.node.clone()}>
+                { p.children.clone() }
                 <div class="watch-head">
                     <h2>{ "Watch the pipeline" }</h2>
-                    <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush. Play runs the scenario above at the chosen speed of simulated time." }</p>
+                    <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush. Play and Run drive this one simulation at the chosen speed of simulated time." }</p>
                 </div>
                 <TimeControls playing={self.playing} finished={self.finished() && self.sides.is_some()} speed={self.clock.speed()}
                               {speeds} now_ns={a.map_or(0, |a| a.session.now())} progress={a.map_or(0.0, |a| a.session.progress())}
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
                               on_restart={link.callback(|_| Msg::Restart)} on_speed={link.callback(Msg::Speed)} />
+                { self.scrubber(ctx) }
                 <AbEditor platform={AttrValue::from(p.a.platform.clone())} enabled={p.b.is_some()} values={b_texts}
                           error={self.b_error.clone()} on_toggle={link.callback(Msg::CompareOn)}
                           on_change={link.callback(|(n, t)| Msg::BControl(n, t))} />
@@ -376,8 +573,8 @@ impl Component for Watch {
                     <div class="notice" role="alert" id="watch-error">{ e }</div>
                 }
                 <div class="pipelines" onmouseleave={link.callback(|_| Msg::Hover(None))}>
-                    if let Some(a) = a { { a.view(false, &pointing) } }
-                    if let Some(b) = b { { b.view(true, &pointing) } }
+                    if let Some(a) = a { { a.view(false, &pointing, self.figures.readout[0]) } }
+                    if let Some(b) = b { { b.view(true, &pointing, self.figures.readout[1]) } }
                 </div>
                 <div class="watch-info">
                     <ExplainPanel {focus} {path} platform={AttrValue::from(p.a.platform.clone())} life={self.life.clone()} hints={self.figures.hints.clone()} summary={self.figures.summary.clone()} />
@@ -392,6 +589,35 @@ impl Component for Watch {
                 <LiveCharts data={self.figures.charts.data().clone()} />
                 <output id="frame-stats" hidden=true>{ self.frames.summary() }</output>
             </section>
+        }
+    }
+}
+
+impl Watch {
+    /// The time scrubber over what has been simulated, Step back, and the moment link.
+    fn scrubber(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
+        let max = self.seen_ns.max(now).max(1);
+        let on_scrub = link.batch_callback(|e: Event| {
+            e.target_dyn_into::<web_sys::HtmlInputElement>()
+                .and_then(|i| i.value().parse::<f64>().ok())
+                .map(|v| Msg::Scrub(v as u64))
+        });
+        html! {
+            <div class="scrubber" role="group" aria-label="Simulated time">
+                <button id="step-back" class="button secondary" disabled={self.playing || now == 0}
+                        onclick={link.callback(|_| Msg::StepBack)} title="Back one step (re-simulated from the start)">{ "|◂ Step back" }</button>
+                <input id="scrub" type="range" min="0" max={max.to_string()} step="1000" value={now.to_string()}
+                       onchange={on_scrub} aria-label="Simulated time: drag back and forth over what has been simulated" />
+                <span class="muted" id="scrub-max">{ mmcsim_components::format::sim_time(max) }</span>
+                <button id="copy-moment" class="button secondary" onclick={link.callback(|_| Msg::CopyLink)}
+                        title="A link that opens this view: scenario, time, speed, paused, comparison, focus, tour step">{ "Copy link to this moment" }</button>
+                if let Some((l, ok)) = &self.link {
+                    <input id="moment-link" class="moment-link" readonly=true value={l.clone()} aria-label="Link to this moment" />
+                    <span class="muted">{ if *ok { "copied" } else { "select and copy" } }</span>
+                }
+            </div>
         }
     }
 }

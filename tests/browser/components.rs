@@ -32,12 +32,12 @@ fn report() -> Report {
     let job = |index| JobReport {
         name: "web".into(),
         index,
-        groupid: 0,
         read: read_stats(12_800, 1_000_000_000, &lat),
         write: DirStats::default(),
         flushes: 0,
         errors: 0,
         runtime_ns: 1_000_000_000,
+        groupid: 0,
     };
     // A real (tiny) run's report with its figures replaced: stays valid when the engine adds
     // fields to Report.

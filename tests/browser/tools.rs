@@ -162,13 +162,12 @@ async fn a_gallery_card_loads_its_pair_and_starts_the_table() {
     assert!(by_sel(&root, "#b-link").is_none());
     assert!(text(&root, ".stepper").contains("Step 1 of"));
 
-    // The 2011 series' B is another mmc_test case, not a host switch: offered as its own link.
+    // The 2011 series' B is another mmc_test case, not a host switch: watched beside A all
+    // the same (the tour keeps the pair on screen), and carried by the link.
     click(&root, ".gallery-card[data-series='u300-mmci-2011']");
     settle().await;
-    assert!(
-        by_sel(&root, "#b-link").is_some(),
-        "B is offered as its own link"
-    );
+    assert!(by_sel(&root, "#watch .side.b").is_some(), "A/B on screen");
+    assert!(text(&root, "#command-line-b").contains("mmc_test=38"));
 }
 
 #[wasm_bindgen_test]

@@ -17,7 +17,7 @@ use mmcsim_web::watch::{Watch, WatchProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::Element;
-use yew::Callback;
+use yew::{AttrValue, Callback, Html};
 
 use crate::util::*;
 
@@ -55,6 +55,9 @@ async fn mount(a: Scenario, b: Option<Scenario>, on_b: Callback<Option<HostOptio
         b: b.clone(),
         on_b: on_b.clone(),
         command: None,
+        link_base: AttrValue::default(),
+        on_run: Callback::noop(),
+        children: Html::default(),
     };
     let handle = yew::Renderer::<Watch>::with_root_and_props(root.clone(), props).render();
     let commands = Commands::default();
@@ -82,6 +85,9 @@ async fn command(action: WatchAction) {
             b: m.b.clone(),
             on_b: m.on_b.clone(),
             command,
+            link_base: AttrValue::default(),
+            on_run: Callback::noop(),
+            children: Html::default(),
         };
         m.handle.update(props);
     });

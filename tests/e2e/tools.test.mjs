@@ -188,6 +188,8 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
     }
     // The FUA walk-through, step by step: each step's button does what it says.
     await page.click('.gallery-card[data-series="unisoc-fua-2022"]');
+    // The step list (the tour is tests/e2e/lesson.test.mjs) is folded under the tour button.
+    await page.click('.walk-old summary');
     const step = async (n, expect) => {
         assert.equal(await page.getAttribute('.stepper', 'data-step'), String(n));
         assert.match(await page.textContent('.stepper-do'), expect);

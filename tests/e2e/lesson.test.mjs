@@ -1,0 +1,222 @@
+// End-to-end tests of the lesson (release build in dist/): the landing viewport, a full tour
+// of every series with the A/B pair on screen, Run and Play sharing one run, links to a moment,
+// the scrubber and Step back. Screenshots go to target/screenshots/ (docs/ only through
+// `make screenshots`): landing-WxH.png, tour-step-WxH.png, tour-end.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { screenshotPath, start } from './harness.mjs';
+
+let env;
+
+before(async () => {
+    env = await start();
+});
+after(async () => { await env?.close(); });
+
+async function open(query, size = { width: 1366, height: 768 }) {
+    const page = await env.browser.newPage({ viewport: size });
+    const problems = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(env.base + query);
+    await page.waitForSelector('#play', { timeout: 30_000 });
+    return { page, problems };
+}
+
+/** The watch clock, ns (from "216.0 µs · 3 %"). */
+async function clockNs(page) {
+    const t = (await page.textContent('#sim-clock')).split('·')[0].trim();
+    const [v, unit] = t.split(/\s+/);
+    return Math.round(Number(v) * { 'µs': 1e3, ms: 1e6, s: 1e9 }[unit]);
+}
+
+/** The element's box lies inside the viewport (vertically at least `frac` of it). */
+async function inView(page, sel, frac = 1) {
+    return page.$eval(sel, (el, frac) => {
+        const r = el.getBoundingClientRect();
+        const seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+        return r.height > 0 && seen >= frac * r.height - 1 && r.left >= 0 && r.right <= innerWidth + 1;
+    }, frac);
+}
+
+for (const [w, h] of [[1366, 768], [1280, 720]]) {
+    test(`landing at ${w}x${h}: sentences, both pipelines and strips, readouts and the tour button, already playing`, async () => {
+        const { page, problems } = await open('', { width: w, height: h });
+        for (const sel of ['#start-tour', '.lesson-text', '.side.a .pipeline', '.side.b .pipeline',
+                           '.side.a .strip', '.side.b .strip', '.side.a .readout', '.side.b .readout']) {
+            assert.ok(await inView(page, sel), `${sel} in the first viewport at ${w}x${h}`);
+        }
+        assert.equal(await page.evaluate(() => scrollY), 0);
+        const t0 = await clockNs(page);
+        await page.waitForTimeout(1200);
+        const t1 = await clockNs(page);
+        assert.ok(t1 > t0, `animating: ${t0} -> ${t1} ns`);
+        assert.ok(t1 - t0 < 200_000, `slowly (50 µs/s): ${t1 - t0} ns in 1.2 s`);
+        await page.waitForFunction(() => /\d/.test(document.querySelector('.side.b .readout .per-irq b')?.textContent ?? ''));
+        assert.match(await page.textContent('.side.b .readout'), /requests per interrupt · bus busy \d+ %/);
+        assert.equal(new URL(page.url()).search, '', 'the landing leaves the URL alone');
+        await page.screenshot({ path: await screenshotPath(`landing-${w}x${h}.png`) });
+        // The tour starts on the same pair, in the same viewport: play, pause, the cause.
+        await page.click('#start-tour');
+        await page.waitForSelector('#tour[data-step="1"]');
+        await page.click('#tour-act');
+        await page.waitForTimeout(1500);
+        await page.click('#tour-act');
+        await page.click('#tour-act');
+        await page.waitForSelector('#tour[data-step="4"]');
+        for (const sel of ['#tour', '.side.a .pipeline', '.side.b .pipeline']) {
+            assert.ok(await inView(page, sel, 0.9), `${sel} in view during the tour at ${w}x${h}`);
+        }
+        await page.screenshot({ path: await screenshotPath(`tour-step-${w}x${h}.png`) });
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+}
+
+for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023']) {
+    test(`the ${series} tour keeps its A/B pair on screen at every step and answers the prediction`, async () => {
+        const { page, problems } = await open('?bs=4k#gallery');
+        // The gallery card, then its "Take the tour" button.
+        await page.click(`.gallery-card[data-series="${series}"]`);
+        await page.click(`.take-tour[data-tour="${series}"]`);
+        await page.waitForSelector(`#tour[data-tour="${series}"]`);
+        assert.match(page.url(), new RegExp(`tour=${series}&step=1`), 'the URL follows, without a reload');
+        const n = Number((await page.textContent('.tour-head .muted')).match(/of (\d+)/)[1]);
+        let answered = false;
+        for (let k = 1; k <= n; k++) {
+            assert.equal(await page.getAttribute('#tour', 'data-step'), String(k));
+            for (const side of ['a', 'b']) {
+                assert.ok(await inView(page, `.side.${side} .pipeline`, 0.4), `step ${k}: pipeline ${side} on screen`);
+            }
+            assert.ok(await inView(page, '#tour'), `step ${k}: the tour on screen`);
+            const see = await page.textContent('#tour-see');
+            assert.ok(see.length > 40, `step ${k} says what you see: ${see}`);
+            if (k === n) break;
+            if (await page.$('.predict')) {
+                await page.click('.predict[data-choice="2"]');
+                answered = true;
+            } else {
+                const label = await page.textContent('#tour-act');
+                await page.click('#tour-act');
+                if (/Run to the end|window only|Back to B/.test(label)) {
+                    await page.waitForFunction(() => / 100 %/.test(document.querySelector('#sim-clock').textContent), null, { timeout: 60_000 });
+                }
+                if (/Play/.test(label)) await page.waitForTimeout(800);
+            }
+            await page.waitForSelector(`#tour[data-step="${k + 1}"]`);
+        }
+        assert.ok(answered, 'the tour asked a prediction');
+        const answer = await page.textContent('#tour-answer');
+        assert.match(answer, /Simulated: A [\d.]+ \w+\/s, B [\d.]+ \w+\/s, B\/A = [\d.]+x/);
+        // The answer's numbers are the A/B table's (one run).
+        assert.match(await page.textContent('.tour-see'), /Recap/);
+        if (series === 'sprd-hs400es-2020') {
+            await page.screenshot({ path: await screenshotPath('tour-end.png') });
+        }
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+}
+
+test('Run and Play drive one run: Run plays the watched simulation to its end, the results show A, B and the change', async () => {
+    const { page, problems } = await open('?numjobs=20&size=1m&b.packed=8');
+    await page.click('#play');
+    await page.waitForTimeout(500);
+    await page.click('#play');
+    const paused = await clockNs(page);
+    assert.ok(paused > 0);
+    assert.match(await page.textContent('#results'), /not finished/);
+    await page.click('#run');
+    await page.waitForSelector('#results [data-side=change]', { timeout: 60_000 });
+    assert.match(await page.textContent('#sim-clock'), / 100 %/);
+    const end = await clockNs(page);
+    assert.ok(end > paused, 'Run went on from where Play paused');
+    assert.match(await page.textContent('.progress, [role=progressbar]').catch(() => ''), /./);
+    assert.equal((await page.$$('#results [data-metric=total-mib-s]')).length, 2, 'A and B results');
+    assert.ok(await page.$('#command-line-b'), 'the CLI line of B');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('a moment link restores t, paused, compare and tour/step exactly, and Copy link gives it back', async () => {
+    const q = '?tour=sprd-hs400es-2020&step=3&t=216us&speed=50us&paused=1&compare=1&focus=controller';
+    const { page, problems } = await open(q);
+    await page.waitForFunction(() => document.querySelector('#sim-clock').textContent.startsWith('216.0 µs'));
+    assert.equal(await page.getAttribute('#tour', 'data-step'), '3');
+    assert.ok(await page.$('.side.b .pipeline'), 'compare: B on screen');
+    await page.waitForSelector('#watch g.stage.focused[data-layer=Controller]');
+    assert.equal(await page.$eval('#speed', (s) => s.selectedOptions[0].textContent), '50 µs/s');
+    await page.waitForTimeout(500);
+    assert.equal(await clockNs(page), 216_000, 'paused: the clock stays');
+    assert.match(await page.textContent('#play'), /Play/);
+    await page.click('#copy-moment');
+    await page.waitForSelector('#moment-link');
+    const link = await page.inputValue('#moment-link');
+    for (const k of ['t=216us', 'speed=50us', 'paused=1', 'focus=controller', 'tour=sprd-hs400es-2020', 'step=3', 'b.packed=8']) {
+        assert.ok(link.includes(k), `${k} in ${link}`);
+    }
+    const again = await env.browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await again.goto(link);
+    await again.waitForFunction(() => document.querySelector('#sim-clock')?.textContent.startsWith('216.0 µs'));
+    assert.equal(await again.getAttribute('#tour', 'data-step'), '3');
+    await again.waitForSelector('#watch g.stage.focused[data-layer=Controller]');
+    await again.close();
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('a bad view key is reported like a bad scenario key and the rest loads; #lab scrolls', async () => {
+    const { page, problems } = await open('?t=soon&bs=8k&speed=fast#lab');
+    const notices = await page.$$eval('.notice', (n) => n.map((e) => e.textContent));
+    assert.ok(notices.some((t) => /^URL: t: /.test(t)), notices.join(' | '));
+    assert.ok(notices.some((t) => /^URL: speed: /.test(t)), notices.join(' | '));
+    assert.ok(!notices.some((t) => /unknown option/.test(t)), notices.join(' | '));
+    assert.equal(await page.inputValue('#ctl-bs'), '8k');
+    await page.waitForFunction(() => scrollY > 100);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('the scrubber goes back over what was simulated, and Step goes backwards', async () => {
+    const { page, problems } = await open('?numjobs=4&size=256k&t=400us&paused=1');
+    await page.waitForFunction(() => document.querySelector('#sim-clock').textContent.startsWith('400.0 µs'));
+    await page.$eval('#scrub', (el) => {
+        el.value = '150000';
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await page.waitForFunction(() => document.querySelector('#sim-clock').textContent.startsWith('150.0 µs'));
+    await page.click('#step');
+    await page.click('#step');
+    const stepped = await clockNs(page);
+    assert.ok(stepped > 150_000);
+    await page.click('#step-back');
+    await page.waitForFunction((t) => {
+        const [v] = document.querySelector('#sim-clock').textContent.split(' ');
+        return Number(v) * 1000 < t;
+    }, stepped);
+    const back = await clockNs(page);
+    assert.ok(back >= 150_000 && back < stepped, `${back} between 150000 and ${stepped}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('gallery and tour links change the URL with history entries, without reloading; Back returns', async () => {
+    const { page, problems } = await open('?bs=4k');
+    await page.evaluate(() => { window.__same_page = true; });
+    const h0 = await page.evaluate(() => history.length);
+    await page.click('.gallery-card[data-series="unisoc-fua-2022"]');
+    await page.click('#gallery-ab-link');
+    await page.waitForFunction(() => /platform=unisoc-fua-2022/.test(location.search) && /b\.fua=1/.test(location.search));
+    await page.click('.take-tour[data-tour="unisoc-fua-2022"]');
+    await page.waitForFunction(() => /tour=unisoc-fua-2022&step=1/.test(location.search));
+    await page.click('#tour-act');
+    await page.waitForFunction(() => /step=2/.test(location.search));
+    assert.ok(await page.evaluate(() => history.length) > h0, 'history entries');
+    await page.goBack();
+    await page.waitForSelector('#tour[data-step="1"]');
+    await page.goBack();
+    await page.waitForSelector('#tour', { state: 'detached' });
+    assert.ok(await page.evaluate(() => window.__same_page), 'no reload');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
