@@ -54,6 +54,27 @@ pub fn run(size_override: Option<u64>) -> Result<Vec<Row>, String> {
             });
         }
     }
+    let lat = mmcsim_engine::calibration::ALLWINNER_NO_HSQ;
+    let r = mmcsim_engine::calibration::run_latency(&lat).map_err(|e| e.to_string())?;
+    rows.push(Row {
+        platform: lat.platform.to_string(),
+        case: "randread 4KiB".into(),
+        column: "no_hsq".into(),
+        unit: "IOPS".into(),
+        measured: lat.iops,
+        simulated: r.iops,
+    });
+    for (p, m, s, _) in r.rows() {
+        let checked = p >= lat.checked.0 && p <= lat.checked.1;
+        rows.push(Row {
+            platform: lat.platform.to_string(),
+            case: format!("clat p{p}{}", if checked { "" } else { " (shown)" }),
+            column: "no_hsq".into(),
+            unit: "usec".into(),
+            measured: m,
+            simulated: s,
+        });
+    }
     Ok(rows)
 }
 

@@ -41,6 +41,9 @@ fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
             mmc_test_line(out, d);
         }
     }
+    let mut all = b.job.read.clat.clone();
+    all.merge(&b.job.write.clat);
+    lat_distribution(out, &all);
     if b.job.flushes > 0 {
         let _ = writeln!(
             out,
@@ -105,6 +108,62 @@ fn percentiles(out: &mut String, name: &str, h: &LatencyHistogram) {
             w = width
         );
         if !last && j % 4 == 3 {
+            out.push('\n');
+        }
+    }
+}
+
+/// fio's latency distribution (`stat.c` `show_latencies`): the share of I/Os per range, in
+/// nanosecond, microsecond and millisecond lines (`io_u_lat_n/u/m`, marked by
+/// `io_u_mark_latency`), five entries a line, empty ranges left out, a non-zero share never
+/// below 0.01% (`stat_calc_lat`).
+fn lat_distribution(out: &mut String, h: &LatencyHistogram) {
+    const EDGES: [u64; 10] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
+    let mut n = [0u64; 10];
+    let mut u = [0u64; 10];
+    let mut m = [0u64; 12];
+    let bin = |v: u64| EDGES.iter().position(|&e| v < e);
+    for (ns, count) in h.buckets() {
+        if ns < 1000 {
+            n[bin(ns).unwrap_or(9)] += count;
+        } else if ns < 1_000_000 {
+            u[bin(ns / 1000).unwrap_or(9)] += count;
+        } else {
+            let ms = ns / 1_000_000;
+            let i = bin(ms).unwrap_or(if ms < 2000 { 10 } else { 11 });
+            m[i] += count;
+        }
+    }
+    let total = h.count().max(1) as f64;
+    let ranges: Vec<String> = EDGES.iter().map(|e| format!("{e}=")).collect();
+    let mut mranges = ranges.clone();
+    mranges.push("2000=".into());
+    mranges.push(">=2000=".into());
+    for (counts, names, unit) in [
+        (&n[..], &ranges, "nsec"),
+        (&u[..], &ranges, "usec"),
+        (&m[..], &mranges, "msec"),
+    ] {
+        let mut line = 0;
+        let mut shown = false;
+        for (c, name) in counts.iter().zip(names.iter()) {
+            if *c == 0 {
+                continue;
+            }
+            if line == 0 {
+                if shown {
+                    out.push('\n');
+                }
+                let _ = write!(out, "  lat ({unit})   : ");
+            } else {
+                out.push_str(", ");
+            }
+            shown = true;
+            let pct = (*c as f64 / total * 100.0).max(0.01);
+            let _ = write!(out, "{name}{pct:3.2}%");
+            line = (line + 1) % 5;
+        }
+        if shown {
             out.push('\n');
         }
     }

@@ -17,12 +17,107 @@ pub const MMC_QUEUE_DEPTH: u16 = 64;
 /// `BLK_MQ_RESOURCE_DELAY`: re-run delay when the driver refused with nothing in flight (3 ms).
 pub const BLK_MQ_RESOURCE_DELAY_NS: u64 = 3_000_000;
 
+/// CPUs the jobs' threads run on (the phone SoCs have 8; fio's threads spread over them).
+pub const NR_CPUS: u16 = 8;
+
+/// The CPU job clone `job` runs on: the scheduler spreads fio's threads, one per CPU.
+pub fn job_cpu(job: u32) -> u16 {
+    (job % NR_CPUS as u32) as u16
+}
+
+/// `struct sbitmap_queue` as blk-mq's tag allocator uses it (lib/sbitmap.c): the tags in
+/// words of 16 bits (`sbitmap_calculate_shift` for a depth of 64), and a per-CPU allocation
+/// hint. A CPU allocates from its hint onwards (wrapping within the word, then the next
+/// words); a freed tag becomes the hint of the CPU its request was allocated on
+/// (`sbitmap_queue_clear` -> `sbitmap_update_cpu_hint`). So each job thread tends to get
+/// the same tag back, and which hsq slots fill depends on which CPUs submit.
+#[derive(Clone, Debug)]
+pub struct Sbitmap {
+    /// Bit i set = tag i in use.
+    map: u64,
+    depth: u16,
+    hint: [u16; NR_CPUS as usize],
+}
+
+/// Bits per sbitmap word for a depth of 64 (`sbitmap_calculate_shift`: 4 << shift <= depth).
+const SB_WORD_BITS: u16 = 16;
+
+impl Sbitmap {
+    /// `sbitmap_init_node`: each CPU's hint starts at a random tag (`get_random_u32_below`),
+    /// drawn here from the run's seed.
+    pub fn new(depth: u16, rng: &mut crate::rng::Rng) -> Sbitmap {
+        use rand::RngExt;
+        let mut hint = [0; NR_CPUS as usize];
+        for h in &mut hint {
+            *h = rng.random_range(0..depth);
+        }
+        Sbitmap {
+            map: 0,
+            depth,
+            hint,
+        }
+    }
+
+    pub fn in_use(&self) -> u16 {
+        self.map.count_ones() as u16
+    }
+
+    /// `__sbitmap_get_word` from `hint` in one word, wrapping to its start.
+    fn get_word(&mut self, word: u16, hint: u16) -> Option<u16> {
+        let base = word * SB_WORD_BITS;
+        let bits = SB_WORD_BITS.min(self.depth.saturating_sub(base));
+        for h in [hint, 0] {
+            if let Some(b) = (h..bits).find(|&b| self.map & (1 << (base + b)) == 0) {
+                self.map |= 1 << (base + b);
+                return Some(base + b);
+            }
+            if h == 0 {
+                break;
+            }
+        }
+        None
+    }
+
+    /// `sbitmap_queue_get` on `cpu`: a free tag, or None when all are in use.
+    pub fn get(&mut self, cpu: u16) -> Option<u16> {
+        let hint = self.hint[cpu as usize];
+        let words = self.depth.div_ceil(SB_WORD_BITS);
+        let mut index = hint / SB_WORD_BITS;
+        let mut bit = hint % SB_WORD_BITS;
+        let mut got = None;
+        for _ in 0..words {
+            got = self.get_word(index, bit);
+            if got.is_some() {
+                break;
+            }
+            bit = 0;
+            index = (index + 1) % words;
+        }
+        // `update_alloc_hint_after_get`: only a used hint moves on.
+        match got {
+            None => self.hint[cpu as usize] = 0,
+            Some(nr) if nr == hint => {
+                let next = nr + 1;
+                self.hint[cpu as usize] = if next >= self.depth - 1 { 0 } else { next };
+            }
+            Some(_) => {}
+        }
+        got
+    }
+
+    /// `sbitmap_queue_clear(tag, cpu)`.
+    pub fn clear(&mut self, tag: u16, cpu: u16) {
+        self.map &= !(1 << tag);
+        self.hint[cpu as usize] = tag;
+    }
+}
+
 /// One hardware context (`struct blk_mq_hw_ctx`) with its tag set and software queue.
 #[derive(Debug)]
 pub struct BlkMq {
-    free_tags: Vec<u16>,
-    /// Requests sleeping in `blk_mq_get_tag` for a free tag.
-    tag_waiters: VecDeque<ReqIdx>,
+    tags: Sbitmap,
+    /// Requests sleeping in `blk_mq_get_tag` for a free tag, with their CPU.
+    tag_waiters: VecDeque<(ReqIdx, u16)>,
     /// Inserted requests not yet dispatched (the software queue).
     sw_queue: VecDeque<ReqIdx>,
     /// `hctx->dispatch`: requests the driver refused, dispatched first on the next run.
@@ -35,9 +130,9 @@ pub struct BlkMq {
 }
 
 impl BlkMq {
-    pub fn new(force_commit: bool) -> BlkMq {
+    pub fn new(force_commit: bool, rng: &mut crate::rng::Rng) -> BlkMq {
         BlkMq {
-            free_tags: (0..MMC_QUEUE_DEPTH).rev().collect(),
+            tags: Sbitmap::new(MMC_QUEUE_DEPTH, rng),
             tag_waiters: VecDeque::new(),
             sw_queue: VecDeque::new(),
             dispatch: VecDeque::new(),
@@ -47,7 +142,7 @@ impl BlkMq {
     }
 
     pub fn tags_in_use(&self) -> u16 {
-        MMC_QUEUE_DEPTH - self.free_tags.len() as u16
+        self.tags.in_use()
     }
 
     /// Requests wait in `hctx->dispatch` or the software queue.
@@ -62,14 +157,14 @@ impl BlkMq {
 
     /// `blk_mq_get_tag` + insert: Some(tag) when a tag was free (the request joins the software
     /// queue), None when the request sleeps for one.
-    pub fn submit(&mut self, req: ReqIdx) -> Option<u16> {
-        match self.free_tags.pop() {
+    pub fn submit(&mut self, req: ReqIdx, cpu: u16) -> Option<u16> {
+        match self.tags.get(cpu) {
             Some(tag) => {
                 self.sw_queue.push_back(req);
                 Some(tag)
             }
             None => {
-                self.tag_waiters.push_back(req);
+                self.tag_waiters.push_back((req, cpu));
                 None
             }
         }
@@ -89,12 +184,13 @@ impl BlkMq {
 
     /// `blk_mq_put_tag`: frees `tag` (if the request had one) and wakes the first tag waiter,
     /// which takes a tag and joins the software queue. Returns the woken request and its tag.
-    pub fn put_tag(&mut self, tag: Option<u16>) -> Option<(ReqIdx, u16)> {
+    pub fn put_tag(&mut self, tag: Option<u16>, cpu: u16) -> Option<(ReqIdx, u16)> {
         if let Some(tag) = tag {
-            self.free_tags.push(tag);
+            self.tags.clear(tag, cpu);
         }
-        let w = self.tag_waiters.pop_front()?;
-        let tag = self.free_tags.pop().expect("a tag was just freed");
+        let &(w, wcpu) = self.tag_waiters.front()?;
+        let tag = self.tags.get(wcpu)?;
+        self.tag_waiters.pop_front();
         self.sw_queue.push_back(w);
         Some((w, tag))
     }
@@ -116,7 +212,9 @@ impl BlkMq {
 
     /// The software queue, then the requests sleeping for a tag.
     pub fn waiting(&self) -> impl Iterator<Item = &ReqIdx> {
-        self.sw_queue.iter().chain(self.tag_waiters.iter())
+        self.sw_queue
+            .iter()
+            .chain(self.tag_waiters.iter().map(|(r, _)| r))
     }
 }
 
@@ -125,7 +223,8 @@ impl Simulator {
     /// the hardware queue from the submitting context.
     pub(crate) fn blk_mq_submit(&mut self, req: ReqIdx) {
         self.set_stage(req, Stage::BlkMq);
-        if let Some(tag) = self.blk.submit(req) {
+        let cpu = self.reqs.get(req).cpu;
+        if let Some(tag) = self.blk.submit(req, cpu) {
             self.reqs.get_mut(req).tag = Some(tag);
             // blk_mq_run_hw_queue from the submitting context, synchronously.
             self.blk_mq_dispatch(None);
@@ -177,8 +276,9 @@ impl Simulator {
     /// the queue if requests wait (`blk_mq_run_hw_queues(q, true)` from
     /// `mmc_blk_mq_dec_in_flight`).
     pub(crate) fn blk_mq_end_request(&mut self, req: ReqIdx) {
+        let cpu = self.reqs.get(req).cpu;
         let tag = self.reqs.get_mut(req).tag.take();
-        if let Some((w, tag)) = self.blk.put_tag(tag) {
+        if let Some((w, tag)) = self.blk.put_tag(tag, cpu) {
             self.reqs.get_mut(w).tag = Some(tag);
         }
         if self.blk.has_work() {
@@ -206,24 +306,29 @@ mod tests {
 
     #[test]
     fn tags_run_out_then_waiters_get_the_freed_tag_in_order() {
-        let mut b = BlkMq::new(false);
-        let tags: Vec<u16> = (0..MMC_QUEUE_DEPTH as ReqIdx)
-            .map(|r| b.submit(r).expect("a free tag"))
+        let mut b = BlkMq::new(false, &mut crate::rng::stream(1, 1));
+        let mut tags: Vec<u16> = (0..MMC_QUEUE_DEPTH as ReqIdx)
+            .map(|r| b.submit(r, 0).expect("a free tag"))
             .collect();
-        assert_eq!(tags[0], 0, "tags are handed out from the lowest");
+        tags.sort_unstable();
+        assert_eq!(
+            tags,
+            (0..MMC_QUEUE_DEPTH).collect::<Vec<_>>(),
+            "every tag once"
+        );
         assert_eq!(b.tags_in_use(), MMC_QUEUE_DEPTH);
-        assert_eq!(b.submit(100), None);
-        assert_eq!(b.submit(101), None);
-        assert_eq!(b.put_tag(Some(17)), Some((100, 17)));
+        assert_eq!(b.submit(100, 1), None);
+        assert_eq!(b.submit(101, 2), None);
+        assert_eq!(b.put_tag(Some(17), 3), Some((100, 17)));
         assert_eq!(b.tags_in_use(), MMC_QUEUE_DEPTH);
         assert_eq!(b.waiting().last(), Some(&101));
     }
 
     #[test]
     fn refused_requests_are_dispatched_first() {
-        let mut b = BlkMq::new(false);
-        b.submit(1);
-        b.submit(2);
+        let mut b = BlkMq::new(false, &mut crate::rng::stream(1, 1));
+        b.submit(1, 0);
+        b.submit(2, 0);
         let first = b.next_to_dispatch().expect("queued");
         assert_eq!(first, 1);
         b.requeue(first);
@@ -234,8 +339,31 @@ mod tests {
     }
 
     #[test]
+    fn sbitmap_hands_a_cpu_its_freed_tag_back() {
+        let mut sb = Sbitmap::new(MMC_QUEUE_DEPTH, &mut crate::rng::stream(1, 1));
+        sb.hint = [0; NR_CPUS as usize];
+        // CPU 0 walks on from its hint; CPU 1 starts at its own hint (0) and finds 2.
+        assert_eq!(sb.get(0), Some(0));
+        assert_eq!(sb.get(0), Some(1));
+        assert_eq!(sb.get(1), Some(2));
+        // A freed tag becomes the hint of the CPU its request came from.
+        sb.clear(1, 1);
+        assert_eq!(sb.get(1), Some(1));
+        assert_eq!(
+            sb.get(0),
+            Some(3),
+            "CPU 0's hint moved on to 2, taken: next free"
+        );
+        // Full: no tag.
+        let mut full = Sbitmap::new(4, &mut crate::rng::stream(1, 1));
+        assert_eq!((0..4).filter_map(|_| full.get(0)).count(), 4);
+        assert_eq!(full.get(0), None);
+        assert_eq!(full.in_use(), 4);
+    }
+
+    #[test]
     fn one_rerun_at_a_time() {
-        let mut b = BlkMq::new(true);
+        let mut b = BlkMq::new(true, &mut crate::rng::stream(1, 1));
         assert!(b.want_rerun());
         assert!(!b.want_rerun());
         b.rerun_started();

@@ -3,7 +3,7 @@
 //! the UI can put model and measurement side by side.
 
 use crate::mmc_test::size_name;
-use crate::scenario::{HsqDepth, IoEngine, JobSpec, Rw, Scenario};
+use crate::scenario::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario};
 
 /// Unit the authors reported in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +30,8 @@ impl Unit {
 /// One measured platform (a `[platform.*]` table).
 #[derive(Clone, Copy, Debug)]
 pub struct Series {
+    /// Key of the series (the platform's name for the first four; `[series.*]` for later ones).
+    pub id: &'static str,
     pub platform: &'static str,
     pub source: &'static str,
     pub hardware: &'static str,
@@ -45,6 +47,8 @@ pub struct Series {
 /// One `[[case]]`: the same workload measured with the host change off (A) and on (B).
 #[derive(Clone, Copy, Debug)]
 pub struct Case {
+    /// The [`Series`] it belongs to.
+    pub series: &'static str,
     pub platform: &'static str,
     /// fio `rw` of the case (mmc_test: Read or Write).
     pub rw: Rw,
@@ -55,8 +59,9 @@ pub struct Case {
     pub outlier: Option<&'static str>,
 }
 
-pub const SERIES: [Series; 4] = [
+pub const SERIES: [Series; 5] = [
     Series {
+        id: "sprd-hs400es-2020",
         platform: "sprd-hs400es-2020",
         source: "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
         hardware: "Spreadtrum SoC, sdhci-sprd with ADMA3, eMMC HBG4a2 29.1 GiB at HS400 ES, hsq",
@@ -66,6 +71,7 @@ pub const SERIES: [Series; 4] = [
         columns: ("non_packed", "packed"),
     },
     Series {
+        id: "unisoc-fua-2022",
         platform: "unisoc-fua-2022",
         source: "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
         hardware: "Unisoc SoC, sdhci-sprd, eMMC with write cache and reliable write, hsq",
@@ -75,6 +81,7 @@ pub const SERIES: [Series; 4] = [
         columns: ("fua_off", "fua_on"),
     },
     Series {
+        id: "u300-mmci-2011",
         platform: "u300-mmci-2011",
         source: "Per Forlin, '[PATCH v8 00/12] use nonblock mmc requests to minimize latency', tested by Linus Walleij, 2011-07-01",
         hardware: "ST-Ericsson U300 (ARM926, no L2), ARM PL180 MMCI with DMA, SD card, legacy path",
@@ -84,6 +91,7 @@ pub const SERIES: [Series; 4] = [
         columns: ("blocking", "non_blocking"),
     },
     Series {
+        id: "unisoc-hsq-2023",
         platform: "unisoc-hsq-2023",
         source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
         hardware: "Unisoc SoC, sdhci-sprd, eMMC, hsq without packing",
@@ -91,6 +99,16 @@ pub const SERIES: [Series; 4] = [
         command: "fio -filename=/dev/mmcblk0p72 -direct=1 -rw=RW -bs=BS -size=512M -group_reporting -name=test -numjobs=8 -thread -iodepth=64",
         change: "hsq_depth=dynamic: depth 5 while two or more 4 KiB writes are queued, else 2",
         columns: ("fixed", "dynamic"),
+    },
+    Series {
+        id: "hsq-intro-2020",
+        platform: "sprd-hs400es-2020",
+        source: "Baolin Wang, '[PATCH v9 0/5] Add MMC software queue support' (merged), linux-mmc, 2020-02-12",
+        hardware: "The same Spreadtrum board and eMMC HBG4a2 at HS400 ES as the packed-request RFC",
+        unit: Unit::MiBs,
+        command: "fio --filename=/dev/mmcblk0p30 --direct=1 --iodepth=20 --rw=RW --bs=4K --size=1G --group_reporting --numjobs=20 --name=test_read",
+        change: "mmc_path=hsq: the next request goes out from the interrupt instead of a woken thread, and no CMD13 busy poll after writes",
+        columns: ("legacy", "hsq"),
     },
 ];
 
@@ -101,8 +119,9 @@ non-packed figure of the same card is bus-bound at ~125 us per read (a 100 us NA
 queueing cannot overlap NAND reads with an ADMA3 chain, so no single preset reproduces both; mmcsim keeps the \
 physically consistent 100 us NAND read and flags this case.";
 
-pub const CASES: [Case; 16] = [
+pub const CASES: [Case; 20] = [
     Case {
+        series: "sprd-hs400es-2020",
         platform: "sprd-hs400es-2020",
         rw: Rw::Read,
         bs: 4 * K,
@@ -110,6 +129,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "sprd-hs400es-2020",
         platform: "sprd-hs400es-2020",
         rw: Rw::RandRead,
         bs: 4 * K,
@@ -117,6 +137,7 @@ pub const CASES: [Case; 16] = [
         outlier: Some(SPRD_RANDREAD_NOTE),
     },
     Case {
+        series: "sprd-hs400es-2020",
         platform: "sprd-hs400es-2020",
         rw: Rw::Write,
         bs: 4 * K,
@@ -124,6 +145,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "sprd-hs400es-2020",
         platform: "sprd-hs400es-2020",
         rw: Rw::RandWrite,
         bs: 4 * K,
@@ -131,6 +153,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-fua-2022",
         platform: "unisoc-fua-2022",
         rw: Rw::Read,
         bs: 512 * K,
@@ -138,6 +161,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-fua-2022",
         platform: "unisoc-fua-2022",
         rw: Rw::RandRead,
         bs: 4 * K,
@@ -145,6 +169,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-fua-2022",
         platform: "unisoc-fua-2022",
         rw: Rw::Write,
         bs: 512 * K,
@@ -152,6 +177,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-fua-2022",
         platform: "unisoc-fua-2022",
         rw: Rw::RandWrite,
         bs: 4 * K,
@@ -159,6 +185,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "u300-mmci-2011",
         platform: "u300-mmci-2011",
         rw: Rw::Write,
         bs: 4 * K,
@@ -166,6 +193,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "u300-mmci-2011",
         platform: "u300-mmci-2011",
         rw: Rw::Write,
         bs: 127 * 512,
@@ -173,6 +201,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "u300-mmci-2011",
         platform: "u300-mmci-2011",
         rw: Rw::Read,
         bs: 4 * K,
@@ -180,6 +209,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "u300-mmci-2011",
         platform: "u300-mmci-2011",
         rw: Rw::Read,
         bs: 127 * 512,
@@ -187,6 +217,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-hsq-2023",
         platform: "unisoc-hsq-2023",
         rw: Rw::Write,
         bs: 512 * K,
@@ -194,6 +225,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-hsq-2023",
         platform: "unisoc-hsq-2023",
         rw: Rw::Read,
         bs: 512 * K,
@@ -201,6 +233,7 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-hsq-2023",
         platform: "unisoc-hsq-2023",
         rw: Rw::RandWrite,
         bs: 4 * K,
@@ -208,10 +241,43 @@ pub const CASES: [Case; 16] = [
         outlier: None,
     },
     Case {
+        series: "unisoc-hsq-2023",
         platform: "unisoc-hsq-2023",
         rw: Rw::RandRead,
         bs: 4 * K,
         measured: (48.03, 48.03),
+        outlier: None,
+    },
+    Case {
+        series: "hsq-intro-2020",
+        platform: "sprd-hs400es-2020",
+        rw: Rw::Read,
+        bs: 4 * K,
+        measured: (59.66, 60.68),
+        outlier: None,
+    },
+    Case {
+        series: "hsq-intro-2020",
+        platform: "sprd-hs400es-2020",
+        rw: Rw::RandRead,
+        bs: 4 * K,
+        measured: (27.04, 31.36),
+        outlier: None,
+    },
+    Case {
+        series: "hsq-intro-2020",
+        platform: "sprd-hs400es-2020",
+        rw: Rw::Write,
+        bs: 4 * K,
+        measured: (69.68, 71.66),
+        outlier: None,
+    },
+    Case {
+        series: "hsq-intro-2020",
+        platform: "sprd-hs400es-2020",
+        rw: Rw::RandWrite,
+        bs: 4 * K,
+        measured: (35.96, 68.76),
         outlier: None,
     },
 ];
@@ -229,7 +295,7 @@ impl Case {
     pub fn series(&self) -> &'static Series {
         SERIES
             .iter()
-            .find(|s| s.platform == self.platform)
+            .find(|s| s.id == self.series)
             .expect("every case has a series")
     }
 
@@ -270,7 +336,14 @@ impl Case {
             direct: true,
             ..JobSpec::default()
         };
-        match self.platform {
+        match self.series {
+            "hsq-intro-2020" => {
+                s.jobs = vec![JobSpec {
+                    iodepth: 20,
+                    ..job(20)
+                }];
+                s.host.mmc_path = Some(if b { MmcPath::Hsq } else { MmcPath::Legacy });
+            }
             "sprd-hs400es-2020" => {
                 s.jobs = vec![JobSpec {
                     iodepth: 20,
@@ -437,4 +510,112 @@ pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
 pub fn simulated_for(scn: &Scenario, report: &crate::Report) -> Option<f64> {
     let (case, _) = case_for(scn)?;
     case.figure(scn, report)
+}
+
+/// A measured latency distribution (fio's clat percentiles) with its IOPS: the Allwinner board
+/// without hsq (2022).
+#[derive(Clone, Copy, Debug)]
+pub struct LatencyCase {
+    pub platform: &'static str,
+    pub source: &'static str,
+    /// The host configuration it was measured with.
+    pub host: &'static str,
+    pub command: &'static str,
+    pub iops: f64,
+    /// (percentile, microseconds), fio's default list.
+    pub clat_us: [(f64, f64); 17],
+    /// The percentiles the fit is held to (the others are shown, not checked): p10 to p99.9.
+    pub checked: (f64, f64),
+}
+
+pub const ALLWINNER_NO_HSQ: LatencyCase = LatencyCase {
+    platform: "allwinner-hsq-2022",
+    source: "Michael Wu, '[PATCH] mmc:mmc-hsq:use fifo to dispatch mmc_request' v2, linux-mmc, 2022-11-28 (reply with the measurements)",
+    host: "without hsq (legacy path)",
+    command: "fio -name=Rand_Read_IOPS_Test -group_reporting -rw=randread -bs=4K -numjobs=8 -directory=/data/data -size=1G -io_size=64M -nrfiles=1 -direct=1 -thread",
+    iops: 7544.62,
+    clat_us: [
+        (1.0, 799.0),
+        (5.0, 938.0),
+        (10.0, 963.0),
+        (20.0, 979.0),
+        (30.0, 996.0),
+        (40.0, 1004.0),
+        (50.0, 1020.0),
+        (60.0, 1045.0),
+        (70.0, 1074.0),
+        (80.0, 1106.0),
+        (90.0, 1172.0),
+        (95.0, 1237.0),
+        (99.0, 1450.0),
+        (99.5, 1516.0),
+        (99.9, 1762.0),
+        (99.95, 2180.0),
+        (99.99, 9503.0),
+    ],
+    checked: (10.0, 99.9),
+};
+
+impl LatencyCase {
+    /// The measured command as a scenario: 8 psync threads, each reading 64 MiB (`io_size`) at
+    /// random 4 KiB offsets; `mmc_path` and `hsq_dispatch` as given (None: the preset's).
+    pub fn scenario(&self, path: Option<MmcPath>) -> Scenario {
+        let mut s = Scenario {
+            platform: self.platform.to_string(),
+            group_reporting: true,
+            ..Scenario::default()
+        };
+        s.host.mmc_path = path;
+        s.jobs = vec![JobSpec {
+            name: "Rand_Read_IOPS_Test".to_string(),
+            rw: Rw::RandRead,
+            bs: 4 * K,
+            size: 64 << 20,
+            numjobs: 8,
+            iodepth: 1,
+            ioengine: IoEngine::Psync,
+            direct: true,
+            ..JobSpec::default()
+        }];
+        s
+    }
+}
+
+/// A latency case run through the model: IOPS and the clat percentiles (microseconds).
+#[derive(Clone, Debug)]
+pub struct LatencyResult {
+    pub case: LatencyCase,
+    pub iops: f64,
+    pub clat_us: Vec<(f64, f64)>,
+}
+
+impl LatencyResult {
+    /// (percentile, measured, simulated, error %) for every percentile.
+    pub fn rows(&self) -> Vec<(f64, f64, f64, f64)> {
+        self.case
+            .clat_us
+            .iter()
+            .zip(&self.clat_us)
+            .map(|(&(p, m), &(_, s))| (p, m, s, (s - m) / m * 100.0))
+            .collect()
+    }
+    pub fn iops_error_pct(&self) -> f64 {
+        (self.iops - self.case.iops) / self.case.iops * 100.0
+    }
+}
+
+/// Runs a latency case as measured (the preset's own host path).
+pub fn run_latency(case: &LatencyCase) -> Result<LatencyResult, crate::ScenarioError> {
+    let report = crate::sim::run(&case.scenario(None))?;
+    let m = report.merged();
+    let clat_us = case
+        .clat_us
+        .iter()
+        .map(|&(p, _)| (p, m.read.clat.percentile(p) as f64 / 1000.0))
+        .collect();
+    Ok(LatencyResult {
+        case: *case,
+        iops: m.read.iops(),
+        clat_us,
+    })
 }

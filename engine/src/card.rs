@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use crate::platform::CardTiming;
 use crate::rng::Rng;
+use crate::variation::{CardVariation, VariationTiming};
 
 /// Time to move `bytes` at `bytes_per_sec`, rounded up to whole ns.
 pub fn xfer_ns(bytes: u64, bytes_per_sec: u64) -> u64 {
@@ -48,10 +49,16 @@ pub struct Card {
     /// Read-ahead windows [start, end), most recent first.
     windows: [(u64, u64); READ_WINDOWS],
     rng: Rng,
+    /// NAND read and program times, housekeeping pauses (their own random stream).
+    var: CardVariation,
     /// When each NAND die is free again (command-queued reads only).
     die_free: Vec<u64>,
     /// Bytes programmed to NAND (cache drains, direct writes, reliable writes).
     programmed_bytes: u64,
+    /// Where recent writes ended (one per write stream), to tell sequential writes.
+    write_ends: [u64; WRITE_STREAMS],
+    /// The card answers CMD13 "ready" only from this time (random-write commit).
+    commit_until: u64,
     /// Bytes at the front of the cache a flush in progress still has to program: the card
     /// programs them at NAND speed as time passes, hold size or not, and has programmed all of
     /// them by `flush_done`. A power cut before then loses what is left.
@@ -60,8 +67,17 @@ pub struct Card {
     flush_done: u64,
 }
 
+/// Write streams the card recognises as sequential at once.
+const WRITE_STREAMS: usize = 32;
+
 impl Card {
-    pub fn new(t: CardTiming, cache_enabled: bool, rng: Rng) -> Card {
+    pub fn new(
+        t: CardTiming,
+        v: VariationTiming,
+        cache_enabled: bool,
+        rng: Rng,
+        var_rng: Rng,
+    ) -> Card {
         Card {
             t,
             cache_enabled: cache_enabled && t.cache_bytes > 0,
@@ -71,8 +87,11 @@ impl Card {
             drain_carry: 0,
             windows: [(u64::MAX, u64::MAX); READ_WINDOWS],
             rng,
+            var: CardVariation::new(v, var_rng),
             die_free: vec![0; t.nand_dies.max(1) as usize],
             programmed_bytes: 0,
+            write_ends: [u64::MAX; WRITE_STREAMS],
+            commit_until: 0,
             flush_owed: 0,
             flush_done: 0,
         }
@@ -209,10 +228,10 @@ impl Card {
             }
             None => {
                 self.windows.rotate_right(1);
-                if self.rng.chance_ppm(self.t.random_read_hit_ppm) {
+                if crate::rng::chance_ppm(&mut self.rng, self.t.random_read_hit_ppm) {
                     self.t.read_latency_seq_ns
                 } else {
-                    self.t.read_latency_random_ns
+                    self.var.nand_read(self.t.read_latency_random_ns)
                 }
             }
         };
@@ -258,19 +277,20 @@ impl Card {
             let data_end = data_start + xfer_ns(len, rate);
             let programmed = data_start + xfer_ns(len, self.t.reliable_write_bytes_per_sec);
             self.programmed_bytes += len;
-            return (
-                data_start,
-                data_end,
-                data_end.max(programmed) + self.t.reliable_write_fixed_ns,
-            );
+            let commit =
+                self.var.program(self.t.reliable_write_fixed_ns) + self.var.housekeeping(len);
+            return (data_start, data_end, data_end.max(programmed) + commit);
         }
         if !self.cache_enabled {
             // No volatile cache: the data lands in the card's page buffer and is programmed
             // before the card releases the busy line.
             let data_end = data_start + xfer_ns(len, rate);
-            let programmed = data_end + xfer_ns(len, self.t.nand_program_bytes_per_sec);
+            let program = self
+                .var
+                .program(xfer_ns(len, self.t.nand_program_bytes_per_sec) + self.t.write_busy_ns);
             self.programmed_bytes += len;
-            return (data_start, data_end, programmed + self.t.write_busy_ns);
+            let busy = program + self.var.housekeeping(len);
+            return (data_start, data_end, data_end + busy);
         }
         // Into the cache: wait for room (the card holds the bus until NAND programming frees it).
         self.drain_to(data_start);
@@ -290,7 +310,36 @@ impl Card {
             req,
         });
         self.dirty += len;
-        (start, data_end, data_end + self.t.write_busy_ns)
+        // The busy time of a write into the cache: the firmware's own work, and now and then a
+        // housekeeping pause (garbage collection, cache eviction) the card takes before it
+        // answers.
+        let busy = self.var.program(self.t.write_busy_ns) + self.var.housekeeping(len);
+        if !self.sequential_write(offset, len) {
+            self.commit_until = data_end + busy + self.var.program(self.t.random_write_commit_ns);
+        }
+        (start, data_end, data_end + busy)
+    }
+
+    /// Whether a write continues one of the recent write streams; records where it ends.
+    fn sequential_write(&mut self, offset: u64, len: u64) -> bool {
+        let end = offset + len;
+        match self.write_ends.iter().position(|&e| e == offset) {
+            Some(i) => {
+                self.write_ends[..=i].rotate_right(1);
+                self.write_ends[0] = end;
+                true
+            }
+            None => {
+                self.write_ends.rotate_right(1);
+                self.write_ends[0] = end;
+                false
+            }
+        }
+    }
+
+    /// When a CMD13 sent at `t` is answered "ready for data" (`mmc_blk_card_busy`).
+    pub fn status_ready(&self, t: u64) -> u64 {
+        t.max(self.commit_until)
     }
 
     /// The power fails at `now`: whatever is only in the volatile cache is gone. Returns the
@@ -322,7 +371,13 @@ mod tests {
     use crate::platform::SPRD_HS400ES_2020;
 
     fn card() -> Card {
-        Card::new(SPRD_HS400ES_2020.card, true, Rng::new(1, 1))
+        Card::new(
+            SPRD_HS400ES_2020.card,
+            VariationTiming::FIXED,
+            true,
+            crate::rng::stream(1, 1),
+            crate::rng::stream(1, 2),
+        )
     }
 
     #[test]
@@ -354,14 +409,15 @@ mod tests {
 
     #[test]
     fn looking_at_the_dirty_bytes_agrees_with_draining() {
+        use rand::RngExt as _;
         let mut c = card();
-        let mut rng = Rng::new(7, 7);
+        let mut rng = crate::rng::stream(7, 7);
         let (mut t, mut written) = (0, 0);
         for i in 0..2000u64 {
-            let len = 512 * (1 + rng.below(256));
+            let len = 512 * (1 + rng.random_range(0..256u64));
             let (_, _, busy) = c.write(t, i * (1 << 20), len, false, 400_000_000, i);
             written += len;
-            t = busy + rng.below(200_000);
+            t = busy + rng.random_range(0..200_000u64);
             let seen = c.dirty_at(t);
             assert_eq!(c.dirty_at(t), seen, "looking twice gives the same answer");
             assert_eq!(c.programmed_at(t) + seen, written);
@@ -403,7 +459,7 @@ mod tests {
             left > 0 && left < dirty,
             "{left} of {dirty} left at mid-flush"
         );
-        let mut cut = Card::new(SPRD_HS400ES_2020.card, true, Rng::new(1, 1));
+        let mut cut = card();
         let mut t2 = 0;
         for i in 0..8u64 {
             let (_, _, busy) = cut.write(t2, i * 4096, 4096, false, 400_000_000, i);

@@ -111,7 +111,8 @@ impl Simulator {
             self.recovery_start(req);
             return;
         }
-        let t = self.now + self.platform.host.completion_ns + self.dma_unmap_cost(req);
+        let completion = self.jitter.software(self.platform.host.completion_ns);
+        let t = self.now + completion + self.dma_unmap_cost(req);
         self.q.push(t, Event::Completed { req });
         self.cqe_pump();
     }

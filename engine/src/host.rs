@@ -235,9 +235,19 @@ impl Simulator {
     /// `mmc_request_done`): finish every request of the transfer, pump the next one after the
     /// IRQ-to-command gap, and complete the finished ones (one completion pass).
     pub(crate) fn host_irq(&mut self, gen: u32) {
-        let gap = self.platform.host.irq_to_next_cmd_ns;
+        // Interrupt latency + handler + finalize + pump: varies as kernel software does.
+        let gap = self.jitter.software(self.platform.host.irq_to_next_cmd_ns);
         let Some(done) = self.host.irq(gen, self.now, gap) else {
             return;
+        };
+        // The 2020 legacy path: the next request waits for the dispatching thread.
+        let legacy = self.cfg.mmc_path == MmcPath::Legacy
+            && self.platform.host.legacy_wakeup_ns > 0
+            && !done.iter().any(|&r| self.reqs.get(r).from_mmc_test);
+        let gap = if legacy {
+            self.legacy_wait_done(&done)
+        } else {
+            gap
         };
         self.stats.interrupts += 1;
         let n = done.len().min(self.stats.batch_hist.len() - 1);
@@ -251,12 +261,36 @@ impl Simulator {
             } else if self.reqs.get(req).from_mmc_test {
                 self.mmc_test_transfer_done(req);
             } else {
-                let t =
-                    self.now + gap + self.platform.host.completion_ns + self.dma_unmap_cost(req);
+                let completion = if legacy {
+                    self.platform.host.legacy_completion_ns
+                } else {
+                    self.platform.host.completion_ns
+                };
+                let completion = self.jitter.software(completion);
+                let t = self.now + gap + completion + self.dma_unmap_cost(req);
                 self.q.push(t, Event::Completed { req });
             }
         }
         self.host_schedule_start(self.now + gap);
+    }
+
+    /// `mmc_blk_mq_req_done` -> `wake_up(&mq->wait)`: the thread sleeping in `mmc_blk_rw_wait`
+    /// wakes; after a write it polls the card once (`mmc_blk_card_busy`: CMD13 on the bus, then
+    /// it sleeps for the answer and wakes again). Returns how long after the interrupt the
+    /// thread can start the next request; the controller is held until then.
+    fn legacy_wait_done(&mut self, done: &[ReqIdx]) -> u64 {
+        let wake = self.platform.host.legacy_wakeup_ns;
+        let mut t = self.now + self.jitter.wakeup(wake);
+        if done.iter().any(|&r| self.reqs.get(r).op == Op::Write) {
+            let cmd = self.bus.timing().cmd_ns;
+            let id = self.reqs.get(done[0]).id;
+            self.bus.record(SegmentKind::Command, t, t + cmd, Some(id));
+            self.stats.bus_commands += 1;
+            self.stats.busy_polls += 1;
+            t = self.card.status_ready(t + cmd) + self.jitter.wakeup(wake);
+        }
+        self.host.hold_until(t);
+        t - self.now
     }
 
     /// Schedules a `HostStart` at `t` unless one is pending at or before `t` (that one

@@ -33,6 +33,7 @@ mod power;
 mod recovery;
 mod rng;
 mod sim;
+mod variation;
 mod workload;
 
 // The API modules: scenario language, platforms, results, exports, explanations.
@@ -53,7 +54,8 @@ pub use mmc_queue::{CQE_TASKS, HSQ_NORMAL_DEPTH, HSQ_PACKED_QUEUE_DEPTH, HSQ_PER
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
 pub use scenario::{
-    HostConfig, HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, ScenarioError,
+    HostConfig, HostOptions, HsqDepth, HsqDispatch, IoEngine, JobSpec, MmcPath, Rw, Scenario,
+    ScenarioError,
 };
 pub use sim::observe::{JobView, RequestView, Snapshot};
 pub use sim::request::Op;

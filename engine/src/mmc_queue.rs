@@ -191,7 +191,8 @@ impl Simulator {
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         self.set_stage(req, Stage::Complete);
         self.blk_mq_end_request(req);
-        let reap = self.platform.host.reap_ns;
+        // fio's thread wakes in its system call: sometimes another task holds the CPU first.
+        let reap = self.jitter.wakeup(self.platform.host.reap_ns);
         self.q.push(self.now + reap, Event::Reaped { req });
     }
 }
@@ -205,6 +206,7 @@ mod tests {
             mmc_path,
             nonblocking,
             hsq_depth,
+            hsq_dispatch: crate::scenario::HsqDispatch::Fifo,
             packed,
             fua: true,
             cache: true,

@@ -215,6 +215,7 @@ impl Simulator {
             stage: Stage::Issue,
             t_stage: now,
             tag: None,
+            cpu: 0,
             in_mmc: true,
             chain: None,
             phases: Default::default(),

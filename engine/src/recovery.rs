@@ -51,7 +51,7 @@ impl Recovery {
     /// Whether the card answers this data transfer with a CRC error.
     pub fn draw_error(&mut self) -> bool {
         match self.inject {
-            Some(e) => self.rng.chance_ppm(e.rate_ppm),
+            Some(e) => crate::rng::chance_ppm(&mut self.rng, e.rate_ppm),
             None => false,
         }
     }
@@ -112,7 +112,8 @@ impl Simulator {
         {
             self.legacy.push_front(req);
         } else {
-            self.hsq.requeue_front(req);
+            let tag = self.reqs.get(req).tag.unwrap_or(0);
+            self.hsq.requeue_front(req, tag);
         }
         self.recovery.finish();
         self.host.hold_until(t);
@@ -126,14 +127,14 @@ mod tests {
 
     #[test]
     fn no_injection_no_error() {
-        let mut r = Recovery::new(None, Rng::new(1, 2));
+        let mut r = Recovery::new(None, crate::rng::stream(1, 2));
         assert!((0..10_000).all(|_| !r.draw_error()));
     }
 
     #[test]
     fn errors_come_at_the_injected_rate() {
         let inject = ErrorInjection::parse("crc:0.1").expect("valid");
-        let mut r = Recovery::new(Some(inject), Rng::new(1, 2));
+        let mut r = Recovery::new(Some(inject), crate::rng::stream(1, 2));
         let n = (0..100_000).filter(|_| r.draw_error()).count();
         assert!((8_000..12_000).contains(&n), "{n} errors in 100000");
         r.start();

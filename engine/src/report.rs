@@ -80,6 +80,10 @@ pub struct SimStats {
     pub bus_commands: u64,
     /// mmc_mq_queue_rq refusals (BLK_STS_RESOURCE) and the requeues they caused.
     pub requeues: u64,
+    /// Software busy polls after a write on the 2020 legacy path (`mmc_blk_card_busy`: one
+    /// CMD13 each).
+    #[serde(default)]
+    pub busy_polls: u64,
     /// Requests handed to the controller per interrupt: index i = batches of i requests.
     pub batch_hist: Vec<u64>,
     /// Total ns requests spent in each stage, indexed by [`Stage::index`].

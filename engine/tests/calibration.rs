@@ -66,7 +66,7 @@ fn the_one_outlier_is_documented_and_still_non_packed_matches() {
 #[test]
 fn packed_and_fua_effects_within_15_percent() {
     for r in results().iter().filter(|r| r.case.outlier.is_none()) {
-        if matches!(r.case.platform, "sprd-hs400es-2020" | "unisoc-fua-2022") {
+        if matches!(r.case.series, "sprd-hs400es-2020" | "unisoc-fua-2022") {
             let (m, s) = r.ratios();
             assert!(
                 ((s - m) / m).abs() <= 0.15,
@@ -81,7 +81,7 @@ fn packed_and_fua_effects_within_15_percent() {
 fn packing_triples_4k_throughput() {
     for r in results()
         .iter()
-        .filter(|r| r.case.platform == "sprd-hs400es-2020" && r.case.outlier.is_none())
+        .filter(|r| r.case.series == "sprd-hs400es-2020" && r.case.outlier.is_none())
     {
         assert!(r.ratios().1 > 2.2, "{}", describe(r));
     }
@@ -161,4 +161,42 @@ fn measured_and_simulated_figures_are_found_for_a_scenario() {
     other.platform = "sprd-hs400es-2020".into();
     other.mmc_test = None;
     assert!(measured_for(&other).is_none());
+}
+
+#[test]
+fn hsq_gains_most_on_random_write_over_the_2020_legacy_path() {
+    let intro: Vec<_> = results()
+        .iter()
+        .filter(|r| r.case.series == "hsq-intro-2020")
+        .collect();
+    assert_eq!(intro.len(), 4);
+    for r in &intro {
+        let (m, s) = r.ratios();
+        assert!(
+            ((s - m) / m).abs() <= 0.15,
+            "hsq/legacy {s:.2} vs measured {m:.2}: {}",
+            describe(r)
+        );
+        if r.case.rw == mmcsim_engine::Rw::RandWrite {
+            assert!(s > 1.6, "{}", describe(r));
+        } else {
+            assert!(s < 1.3, "{}", describe(r));
+        }
+    }
+}
+
+#[test]
+fn allwinner_without_hsq_percentiles_and_iops() {
+    use mmcsim_engine::calibration::{run_latency, ALLWINNER_NO_HSQ};
+    let r = run_latency(&ALLWINNER_NO_HSQ).expect("runs");
+    assert!(r.iops_error_pct().abs() <= 10.0, "IOPS {:.0}", r.iops);
+    let (lo, hi) = ALLWINNER_NO_HSQ.checked;
+    for (p, m, s, e) in r.rows() {
+        if p >= lo && p <= hi {
+            assert!(
+                e.abs() <= 15.0,
+                "p{p}: simulated {s:.0} us, measured {m:.0}"
+            );
+        }
+    }
 }

@@ -264,11 +264,12 @@ fn a_cut_during_a_flush_loses_what_was_not_yet_programmed() {
         mmcsim_engine::run(&s).unwrap().power_cut.unwrap()
     };
     assert_eq!(lost_at(450_000).lost_acked_writes, 8);
-    let mid = lost_at(600_000);
+    // Service times vary (variation): the flush programs from about 450 us to about 590 us.
+    let mid = lost_at(525_000);
     assert!(
         mid.lost_acked_writes > 0 && mid.lost_acked_bytes < 32768,
         "{mid:?}"
     );
-    // Programmed by about 610 us; the flush's fixed time follows: nothing is lost from then on.
+    // Programmed by about 590 us; the flush's fixed time follows: nothing is lost from then on.
     assert_eq!(lost_at(700_000).lost_acked_writes, 0);
 }

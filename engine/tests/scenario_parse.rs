@@ -226,6 +226,7 @@ fn every_option_in_the_table_is_accepted_somewhere() {
             "40",
             "x",
             "crc:0.01",
+            "fifo",
         ];
         let ok = sample
             .iter()
@@ -351,6 +352,8 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             HsqDepth::Fixed(d.min(63))
                         }
                     }),
+                    // Derived from the depth draw: both orders and unset are covered.
+                    hsq_dispatch: depth.map(|d| mmcsim_engine::HsqDispatch::ALL[d as usize % 2]),
                     packed,
                     fua,
                     cache,

@@ -125,6 +125,9 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                                 HsqDepth::Fixed(d)
                             }
                         }),
+                        // Derived from the depth draw: both orders and unset are covered.
+                        hsq_dispatch: depth
+                            .map(|d| mmcsim_engine::HsqDispatch::ALL[d as usize % 2]),
                         packed,
                         fua,
                         cache,

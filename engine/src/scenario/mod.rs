@@ -385,6 +385,26 @@ impl MmcPath {
     }
 }
 
+/// `hsq_dispatch=`: the order in which hsq serves its slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HsqDispatch {
+    /// Arrival order: Michael Wu's patch (applied for 6.2, 2022-11) and every kernel since.
+    Fifo,
+    /// `mmc_hsq_update_next_tag` before that patch: the tag after the last one served if its
+    /// slot holds a request, else the lowest occupied slot.
+    NextTag,
+}
+
+impl HsqDispatch {
+    pub const ALL: [HsqDispatch; 2] = [HsqDispatch::Fifo, HsqDispatch::NextTag];
+    pub fn name(self) -> &'static str {
+        match self {
+            HsqDispatch::Fifo => "fifo",
+            HsqDispatch::NextTag => "next_tag",
+        }
+    }
+}
+
 /// `hsq_depth=`: the hsq window (mmc_mq_queue_rq refuses once in_flight > depth).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HsqDepth {
@@ -400,6 +420,9 @@ pub struct HostOptions {
     /// Legacy path: prepare the next request while the current one is on the bus.
     pub nonblocking: Option<bool>,
     pub hsq_depth: Option<HsqDepth>,
+    /// Slot order of hsq (`hsq_dispatch=`).
+    #[serde(default)]
+    pub hsq_dispatch: Option<HsqDispatch>,
     /// ADMA3 chain length (0 = off).
     pub packed: Option<u32>,
     /// The host advertises FUA (reliable write) to the block layer.
@@ -414,6 +437,7 @@ pub struct HostConfig {
     pub mmc_path: MmcPath,
     pub nonblocking: bool,
     pub hsq_depth: HsqDepth,
+    pub hsq_dispatch: HsqDispatch,
     pub packed: u32,
     pub fua: bool,
     pub cache: bool,
@@ -659,6 +683,7 @@ impl Scenario {
             mmc_path: self.host.mmc_path.unwrap_or(d.mmc_path),
             nonblocking: self.host.nonblocking.unwrap_or(d.nonblocking),
             hsq_depth: self.host.hsq_depth.unwrap_or(d.hsq_depth),
+            hsq_dispatch: self.host.hsq_dispatch.unwrap_or(d.hsq_dispatch),
             packed: self.host.packed.unwrap_or(d.packed),
             fua: self.host.fua.unwrap_or(d.fua),
             cache: self.host.cache.unwrap_or(d.cache),

@@ -13,7 +13,7 @@ use super::units::{
     format_size, format_time_ns, parse_bool, parse_size, parse_time_ns, parse_uint,
 };
 use super::{
-    ErrorInjection, HostConfig, HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath,
+    ErrorInjection, HostConfig, HostOptions, HsqDepth, HsqDispatch, IoEngine, JobSpec, MmcPath,
     RandomDistribution, Rw, Scenario, ScenarioError,
 };
 
@@ -689,6 +689,7 @@ const fn form(
 const RW_NAMES: &[&str] = &["read", "write", "randread", "randwrite", "randrw", "rw"];
 const IOENGINE_NAMES: &[&str] = &["psync", "sync", "libaio", "io_uring"];
 const MMC_PATH_NAMES: &[&str] = &["hsq", "legacy", "cqe"];
+const HSQ_DISPATCH_NAMES: &[&str] = &["fifo", "next_tag"];
 const OFF_ON: &[&str] = &["0", "1"];
 
 /// Every accepted option. Job files, command lines and links write options in this order
@@ -1044,6 +1045,11 @@ pub static OPTIONS: &[OptionRow] = &[
         },
         text |d| hsq_depth_text(d),
         form form(GH, "hsq_depth", "hsq window, or dynamic", Widget::Text { placeholder: "" })),
+    host!("hsq_dispatch", hsq_dispatch, "fifo, next_tag", "hsq slot order: fifo (2022 patch, default) or next_tag (before it)",
+        example "next_tag",
+        parse |k, v, _value| one_of(k, v, &HsqDispatch::ALL, HsqDispatch::name, "not an hsq dispatch order")?,
+        text |d| d.name().to_string(),
+        form form(GH, "hsq_dispatch", "hsq slot order: fifo, or next_tag as before 2022", Widget::Choices(HSQ_DISPATCH_NAMES))),
     host!("packed", packed, "0, 2..=16", "ADMA3 batch size (0 = off; max checked against the platform)",
         example "4",
         parse |k, v, _value| {

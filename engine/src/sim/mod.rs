@@ -25,7 +25,6 @@ use crate::mmc_queue::MmcQueue;
 use crate::mmc_test::{MmcTest, MMC_TEST_BYTES};
 use crate::platform::Platform;
 use crate::report::SimStats;
-use crate::rng::Rng;
 use crate::scenario::{HostConfig, MmcPath, Scenario, ScenarioError};
 use crate::trace::{Stage, TraceEvent};
 use crate::workload::Job;
@@ -56,6 +55,8 @@ pub struct Simulator {
     pub(crate) host: HostCtl,
     pub(crate) bus: Bus,
     pub(crate) card: Card,
+    /// Interrupt latency, completion and wake-up times as they vary (`variation.rs`).
+    pub(crate) jitter: crate::variation::HostJitter,
     pub(crate) mmc_test: Option<MmcTest>,
     pub(crate) stats: SimStats,
     pub(crate) series: TimeSeries,
@@ -194,17 +195,26 @@ impl Simulator {
             platform: Box::new(platform),
             cfg,
             jobs,
-            blk: BlkMq::new(cfg.packed > 0),
+            blk: BlkMq::new(
+                cfg.packed > 0,
+                &mut crate::rng::stream(scn.randseed, CARD_STREAM - 4),
+            ),
             mq: MmcQueue::new(&cfg),
-            hsq: Hsq::new(cfg.packed),
+            hsq: Hsq::new(cfg.packed, cfg.hsq_dispatch),
             legacy: Legacy::default(),
             cqe: Cqe::default(),
             host: HostCtl::default(),
             bus: Bus::new(platform.bus),
             card: Card::new(
                 platform.card,
+                platform.variation,
                 cfg.cache,
-                Rng::new(scn.randseed, CARD_STREAM),
+                crate::rng::stream(scn.randseed, CARD_STREAM),
+                crate::rng::stream(scn.randseed, CARD_STREAM - 2),
+            ),
+            jitter: crate::variation::HostJitter::new(
+                platform.variation,
+                crate::rng::stream(scn.randseed, CARD_STREAM - 3),
             ),
             mmc_test,
             stats,
@@ -221,7 +231,7 @@ impl Simulator {
             acked_reliable_writes: 0,
             recovery: crate::recovery::Recovery::new(
                 scn.inject_error,
-                Rng::new(scn.randseed, CARD_STREAM - 1),
+                crate::rng::stream(scn.randseed, CARD_STREAM - 1),
             ),
             iologs,
             data_ios: 0,

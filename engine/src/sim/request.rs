@@ -53,6 +53,8 @@ pub struct Request {
     pub t_stage: u64,
     /// blk-mq tag (also the hsq slot index).
     pub tag: Option<u16>,
+    /// The CPU the request was allocated on (`rq->mq_ctx->cpu`): its job thread's CPU.
+    pub cpu: u16,
     /// Set once the request has been accepted by `mmc_mq_queue_rq`.
     pub in_mmc: bool,
     /// ADMA3 chain (batch) it travelled in, if any.

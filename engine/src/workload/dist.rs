@@ -6,6 +6,8 @@
 //! target), so a scenario draws the same blocks natively and in the browser; `f64::ln` and
 //! `f64::powf` come from the platform's libm and may differ in the last bit.
 
+use rand::RngExt;
+
 use crate::rng::Rng;
 use crate::scenario::RandomDistribution;
 
@@ -60,14 +62,14 @@ pub fn exp(x: f64) -> f64 {
 
 /// Uniform in [0, 1).
 fn unit(rng: &mut Rng) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    rng.random::<f64>()
 }
 
 /// A rank in 0..n drawn from `d` (`Random` is uniform).
 pub fn rank(d: &RandomDistribution, rng: &mut Rng, n: u64) -> u64 {
     let n = n.max(1);
     let r = match *d {
-        RandomDistribution::Random => return rng.below(n),
+        RandomDistribution::Random => return rng.random_range(0..n.max(1)),
         RandomDistribution::Zoned(_) | RandomDistribution::ZonedAbs(_) => {
             return zoned(d, rng, n, 1)
         }
@@ -107,19 +109,19 @@ pub fn zoned(d: &RandomDistribution, rng: &mut Rng, n: u64, block_bytes: u64) ->
             .iter()
             .map(|&(a, bytes)| (a, bytes / block_bytes.max(1)))
             .collect(),
-        _ => return rng.below(n),
+        _ => return rng.random_range(0..n.max(1)),
     };
-    let r = rng.below(100) as u32;
+    let r = rng.random_range(0..100u32);
     let (mut acc, mut start) = (0u32, 0u64);
     for (a, len) in zones {
         acc += a;
         if r < acc {
             let len = len.max(1).min(n.saturating_sub(start).max(1));
-            return (start + rng.below(len)).min(n - 1);
+            return (start + rng.random_range(0..len)).min(n - 1);
         }
         start += len;
     }
-    rng.below(n)
+    rng.random_range(0..n.max(1))
 }
 
 /// Zipf over 1..=n by rejection-inversion (Hörmann and Derflinger, 1996), O(1) per draw.
@@ -180,7 +182,7 @@ mod tests {
 
     #[test]
     fn zipf_favours_low_ranks_and_normal_the_middle() {
-        let mut rng = Rng::new(1, 2);
+        let mut rng = crate::rng::stream(1, 2);
         let n = 1000;
         let z: Vec<u64> = (0..20_000)
             .map(|_| rank(&RandomDistribution::Zipf(1200), &mut rng, n))

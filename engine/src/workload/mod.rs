@@ -11,6 +11,8 @@
 //! earlier job is done (`Simulator::job_finished`).
 
 use crate::report::{DirStats, JobReport};
+use rand::RngExt;
+
 use crate::rng::{Permutation, Rng};
 use crate::scenario::iolog::{LogOp, LogOpKind};
 use crate::scenario::{JobSpec, RandomDistribution, Rw};
@@ -164,7 +166,7 @@ impl Job {
         let region = spec.region_bytes().max(min_bs);
         let file_bytes = (region / nrfiles).max(min_bs);
         let blocks = (region / min_bs).max(1);
-        let mut rng = Rng::new(seed, stream);
+        let mut rng = crate::rng::stream(seed, stream);
         let perm = spec
             .rw
             .is_random()
@@ -385,10 +387,10 @@ impl Job {
     fn pick_bs(&mut self, op: Op) -> u64 {
         match &self.bs {
             BsGen::Fixed(b) => *b,
-            BsGen::Range(lo, hi) => lo * (1 + self.rng.below(hi / lo)),
+            BsGen::Range(lo, hi) => lo * (1 + self.rng.random_range(0..(hi / lo).max(1))),
             BsGen::Split(r, w) => {
                 let v = if op == Op::Write { w } else { r };
-                let r = self.rng.below(100) as u32;
+                let r = self.rng.random_range(0..100u32);
                 v.iter()
                     .find(|&&(_, cum)| r < cum)
                     .or(v.last())
@@ -439,7 +441,7 @@ impl Job {
             Rw::Read | Rw::RandRead => Op::Read,
             Rw::Write | Rw::RandWrite => Op::Write,
             Rw::RandRw | Rw::ReadWrite => {
-                if self.rng.below(100) < self.rwmixread as u64 {
+                if self.rng.random_range(0..100u32) < self.rwmixread {
                     Op::Read
                 } else {
                     Op::Write
@@ -447,6 +449,14 @@ impl Job {
             }
         };
         let len = self.pick_bs(op).min(self.region);
+        // As fio (get_next_buflen), a variable block size that would run past the bytes left
+        // falls back to a size that fits.
+        let left = self.bytes_cap.saturating_sub(self.issued_bytes);
+        let len = if len > left && left >= self.min_bs {
+            left / self.min_bs * self.min_bs
+        } else {
+            len
+        };
         let n = self.issued;
         self.issued += 1;
         self.issued_bytes += len;
@@ -735,6 +745,7 @@ impl Simulator {
                 stage: Stage::Submit,
                 t_stage: now,
                 tag: None,
+                cpu: crate::blk_mq::job_cpu(j),
                 in_mmc: false,
                 chain: None,
                 phases: Default::default(),

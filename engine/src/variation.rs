@@ -1,0 +1,247 @@
+//! Service times that vary, each for a physical reason, each drawn from a distribution named
+//! after its cause (`rand_distr`), from the one seed. The fitted means of the presets stay the
+//! means: every distribution here has mean 1 (a factor on a fitted time) or adds rare events whose
+//! share of the mean is documented, so the calibrated averages hold while latency gets its spread
+//! and its tail.
+//!
+//! | cause | where | distribution | source / fit |
+//! |---|---|---|---|
+//! | NAND page type (TLC: lower / middle / upper page) | card, random read | uniform over the page types, tR factor per type | TLC tR grows with the page's bits (lower page 1 read level, upper page up to 4): vendors' datasheets give roughly 0.7x / 1x / 1.3x the mean tR |
+//! | ECC read retry | card, NAND read | Bernoulli(`read_retry_ppm`), then Geometric(1/2) read-retry steps of one tR each (mean 2) | soft-decision re-reads after a hard ECC failure; rates of 1e-4..1e-3 for a young TLC part |
+//! | NAND program time | card, write busy / reliable commit | log-normal, mean 1, sigma `program_sigma` | tPROG spreads with program-verify loops (ISPP): a log-normal fits the measured spread of loop counts |
+//! | housekeeping (garbage collection, wear levelling, cache eviction) | card, write busy | every Exp(`gc_every_bytes`) bytes written, a log-normal pause of mean `gc_pause_ns` | rate proportional to the write load; sizes from the FTL's block-erase + copy time |
+//! | interrupt latency, completion and wake-up | host software | Gamma(shape `sw_shape`), mean = the fitted time | a sum of many short kernel steps with cache misses; CV = 1/sqrt(shape) |
+//! | preemption of a woken thread | host, fio reap / dispatcher wake-up | Bernoulli(`preempt_ppm`) x Exp(`preempt_ns`) | another runnable task or softirq holds the CPU; rare, milliseconds long: the p99.99 of the Allwinner fio run |
+
+use rand::RngExt;
+use rand_distr::{Distribution, Exp, Gamma, LogNormal};
+use serde::{Deserialize, Serialize};
+
+use crate::rng::{chance_ppm, Rng};
+
+/// How much each time varies on a platform (see the module table).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariationTiming {
+    /// tR of each NAND page type as a percentage of `read_latency_random_ns` (0 = no such page
+    /// type: MLC has two). The non-zero entries average 100.
+    pub nand_page_tr_pct: [u32; 3],
+    /// ECC read retries per million NAND reads; a retry reads the page again.
+    pub read_retry_ppm: u32,
+    /// Log-normal sigma of NAND program time, in thousandths (0 = fixed).
+    pub program_sigma_milli: u32,
+    /// Mean bytes written between two housekeeping pauses (0 = none).
+    pub gc_every_bytes: u64,
+    /// Mean housekeeping pause, added to the busy time of the write that triggers it.
+    pub gc_pause_ns: u64,
+    /// Gamma shape of host software times (0 = fixed): larger is steadier.
+    pub sw_shape_milli: u32,
+    /// Preemptions per million thread wake-ups.
+    pub preempt_ppm: u32,
+    /// Mean preemption (exponential).
+    pub preempt_ns: u64,
+}
+
+impl VariationTiming {
+    /// Nothing varies.
+    pub const FIXED: VariationTiming = VariationTiming {
+        nand_page_tr_pct: [100, 0, 0],
+        read_retry_ppm: 0,
+        program_sigma_milli: 0,
+        gc_every_bytes: 0,
+        gc_pause_ns: 0,
+        sw_shape_milli: 0,
+        preempt_ppm: 0,
+        preempt_ns: 0,
+    };
+}
+
+/// A log-normal factor of mean 1 (mu = -sigma^2 / 2), or none for sigma 0.
+fn unit_lognormal(sigma_milli: u32) -> Option<LogNormal<f64>> {
+    let s = sigma_milli as f64 / 1000.0;
+    (s > 0.0).then(|| LogNormal::new(-s * s / 2.0, s).expect("finite sigma"))
+}
+
+fn scale(ns: u64, factor: f64) -> u64 {
+    (ns as f64 * factor).round() as u64
+}
+
+/// The card's varying times: NAND read (page type, retries), program time, housekeeping.
+#[derive(Debug)]
+pub struct CardVariation {
+    v: VariationTiming,
+    rng: Rng,
+    page_types: usize,
+    program: Option<LogNormal<f64>>,
+    gc_pause: Option<LogNormal<f64>>,
+    gc_gap: Option<Exp<f64>>,
+    /// Bytes still to write before the next housekeeping pause.
+    gc_countdown: u64,
+    /// Housekeeping pauses so far.
+    pub gc_pauses: u64,
+}
+
+impl CardVariation {
+    pub fn new(v: VariationTiming, mut rng: Rng) -> CardVariation {
+        let gc_gap = (v.gc_every_bytes > 0)
+            .then(|| Exp::new(1.0 / v.gc_every_bytes as f64).expect("positive rate"));
+        let gc_countdown = gc_gap
+            .as_ref()
+            .map_or(u64::MAX, |d| d.sample(&mut rng) as u64);
+        CardVariation {
+            page_types: v.nand_page_tr_pct.iter().filter(|&&p| p > 0).count().max(1),
+            program: unit_lognormal(v.program_sigma_milli),
+            // Pauses spread as program times do, a little wider (several erase + copy steps).
+            gc_pause: unit_lognormal(500),
+            gc_gap,
+            gc_countdown,
+            gc_pauses: 0,
+            v,
+            rng,
+        }
+    }
+
+    /// A NAND page read of mean `tr_ns`: the page type's tR, again for each ECC retry.
+    pub fn nand_read(&mut self, tr_ns: u64) -> u64 {
+        let pct = if self.page_types > 1 {
+            self.v.nand_page_tr_pct[self.rng.random_range(0..self.page_types)]
+        } else {
+            100
+        };
+        let tr = tr_ns * pct as u64 / 100;
+        let mut t = tr;
+        if chance_ppm(&mut self.rng, self.v.read_retry_ppm) {
+            // The controller steps through its read-retry table (shifted read levels): one more
+            // tR per step, and half the time the step still fails and another follows.
+            t += tr;
+            while self.rng.random_range(0..2u32) == 1 {
+                t += tr;
+            }
+        }
+        t
+    }
+
+    /// A NAND program step of mean `ns`.
+    pub fn program(&mut self, ns: u64) -> u64 {
+        match &self.program {
+            Some(d) if ns > 0 => scale(ns, d.sample(&mut self.rng)),
+            _ => ns,
+        }
+    }
+
+    /// `bytes` were written: the housekeeping pause this write's busy time carries (0 mostly).
+    pub fn housekeeping(&mut self, bytes: u64) -> u64 {
+        if self.gc_countdown > bytes {
+            self.gc_countdown -= bytes;
+            return 0;
+        }
+        let gap = self.gc_gap.as_ref().expect("a countdown implies a rate");
+        self.gc_countdown = (gap.sample(&mut self.rng) as u64).max(1);
+        self.gc_pauses += 1;
+        let f = self
+            .gc_pause
+            .as_ref()
+            .map_or(1.0, |d| d.sample(&mut self.rng));
+        scale(self.v.gc_pause_ns, f)
+    }
+}
+
+/// The host's varying software times: interrupt latency, completion, thread wake-ups.
+#[derive(Debug)]
+pub struct HostJitter {
+    rng: Rng,
+    /// Gamma of mean 1.
+    sw: Option<Gamma<f64>>,
+    preempt_ppm: u32,
+    preempt: Option<Exp<f64>>,
+    /// Preemptions so far.
+    pub preemptions: u64,
+}
+
+impl HostJitter {
+    pub fn new(v: VariationTiming, rng: Rng) -> HostJitter {
+        let k = v.sw_shape_milli as f64 / 1000.0;
+        HostJitter {
+            rng,
+            sw: (k > 0.0).then(|| Gamma::new(k, 1.0 / k).expect("positive shape")),
+            preempt_ppm: v.preempt_ppm,
+            preempt: (v.preempt_ns > 0)
+                .then(|| Exp::new(1.0 / v.preempt_ns as f64).expect("positive rate")),
+            preemptions: 0,
+        }
+    }
+
+    /// A software step of mean `ns` (interrupt handler, completion pass).
+    pub fn software(&mut self, ns: u64) -> u64 {
+        match &self.sw {
+            Some(d) if ns > 0 => scale(ns, d.sample(&mut self.rng)),
+            _ => ns,
+        }
+    }
+
+    /// A thread wakes up after a software step of mean `ns`: sometimes it is preempted first.
+    pub fn wakeup(&mut self, ns: u64) -> u64 {
+        let t = self.software(ns);
+        match &self.preempt {
+            Some(d) if chance_ppm(&mut self.rng, self.preempt_ppm) => {
+                self.preemptions += 1;
+                t + d.sample(&mut self.rng) as u64
+            }
+            _ => t,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::stream;
+
+    const V: VariationTiming = VariationTiming {
+        nand_page_tr_pct: [70, 100, 130],
+        read_retry_ppm: 1000,
+        program_sigma_milli: 300,
+        gc_every_bytes: 1 << 20,
+        gc_pause_ns: 1_000_000,
+        sw_shape_milli: 8000,
+        preempt_ppm: 100,
+        preempt_ns: 3_000_000,
+    };
+
+    #[test]
+    fn factors_keep_the_mean() {
+        let n = 200_000u64;
+        let mut c = CardVariation::new(V, stream(1, 1));
+        let mut h = HostJitter::new(V, stream(1, 2));
+        let mean = |f: &mut dyn FnMut() -> u64| (0..n).map(|_| f()).sum::<u64>() as f64 / n as f64;
+        let read = mean(&mut || c.nand_read(100_000));
+        assert!((read / 100_000.0 - 1.002).abs() < 0.01, "{read}");
+        let prog = mean(&mut || c.program(100_000));
+        assert!((prog / 100_000.0 - 1.0).abs() < 0.01, "{prog}");
+        let sw = mean(&mut || h.software(100_000));
+        assert!((sw / 100_000.0 - 1.0).abs() < 0.01, "{sw}");
+    }
+
+    #[test]
+    fn housekeeping_follows_the_bytes_written() {
+        let mut c = CardVariation::new(V, stream(3, 3));
+        let total: u64 = (0..25_600).map(|_| c.housekeeping(4096)).sum();
+        // 100 MiB written, a pause per MiB on average.
+        assert!((80..=120).contains(&c.gc_pauses), "{}", c.gc_pauses);
+        let per = total as f64 / c.gc_pauses as f64;
+        assert!((per / 1e6 - 1.0).abs() < 0.3, "{per}");
+        let mut idle = CardVariation::new(V, stream(3, 3));
+        assert_eq!(idle.housekeeping(0), 0, "no writes, no housekeeping");
+    }
+
+    #[test]
+    fn fixed_varies_nothing() {
+        let mut c = CardVariation::new(VariationTiming::FIXED, stream(1, 1));
+        let mut h = HostJitter::new(VariationTiming::FIXED, stream(1, 2));
+        for _ in 0..100 {
+            assert_eq!(c.nand_read(1000), 1000);
+            assert_eq!(c.program(1000), 1000);
+            assert_eq!(c.housekeeping(1 << 30), 0);
+            assert_eq!(h.wakeup(1000), 1000);
+        }
+    }
+}
