@@ -3,28 +3,17 @@
 //! for both sides of `make bench`: natively (`src/main.rs`) and compiled to wasm32, where
 //! [`mmcsim_bench_heaviest`] is exported for `bench/run.mjs` to time in headless Chromium.
 
-use mmcsim_engine::{IoEngine, JobSpec, Rw, Scenario, Simulator};
+use mmcsim_engine::scenario::jobfile::parse_jobfile;
+use mmcsim_engine::{Scenario, Simulator};
 
-/// The scenario of `engine/benches/heaviest.rs` (keep the two in step).
+/// The heaviest seed job, read from the job file `engine/benches/heaviest.fio` that the
+/// engine's own benchmark reads too.
 pub fn heaviest() -> Scenario {
-    let mut s = Scenario {
-        platform: "sprd-hs400es-2020".into(),
-        group_reporting: true,
-        ..Scenario::default()
-    };
-    s.host.packed = Some(8);
-    s.jobs = vec![JobSpec {
-        name: "test".into(),
-        rw: Rw::RandWrite,
-        bs: 4096,
-        size: 512 << 20,
-        numjobs: 20,
-        iodepth: 20,
-        ioengine: IoEngine::Psync,
-        ..JobSpec::default()
-    }];
-    s
+    parse_jobfile(HEAVIEST_FIO, Scenario::default()).expect("engine/benches/heaviest.fio is valid")
 }
+
+/// The job file, compiled in (the wasm side has no file system).
+pub const HEAVIEST_FIO: &str = include_str!("../../engine/benches/heaviest.fio");
 
 /// What one run did: the same on every target (the engine is deterministic), so the two sides
 /// can be checked to have done the same work.

@@ -2,30 +2,17 @@
 //! randwrite, 20 jobs x 512 MiB (2.6 million requests). Reports wall time, events per second and
 //! simulated time per wall time. Run: `cargo bench -p mmcsim-engine --bench heaviest`.
 //! Target (issue 2): under 1 s in a release build on the 2-core machine, peak memory under 100 MB.
-//! `make bench` runs the same job (bench/src/lib.rs; keep the two in step) natively and as wasm
+//! `make bench` runs the same job file (`heaviest.fio`, read by bench/src/lib.rs too) natively and as wasm
 //! in headless Chromium, side by side.
 
 use std::time::Instant;
 
-use mmcsim_engine::{IoEngine, JobSpec, Rw, Scenario, Simulator};
+use mmcsim_engine::scenario::jobfile::parse_jobfile;
+use mmcsim_engine::{Scenario, Simulator};
 
 fn main() {
-    let mut s = Scenario {
-        platform: "sprd-hs400es-2020".into(),
-        group_reporting: true,
-        ..Scenario::default()
-    };
-    s.host.packed = Some(8);
-    s.jobs = vec![JobSpec {
-        name: "test".into(),
-        rw: Rw::RandWrite,
-        bs: 4096,
-        size: 512 << 20,
-        numjobs: 20,
-        iodepth: 20,
-        ioengine: IoEngine::Psync,
-        ..JobSpec::default()
-    }];
+    let s = parse_jobfile(include_str!("heaviest.fio"), Scenario::default())
+        .expect("benches/heaviest.fio is valid");
     let mut best = f64::MAX;
     for round in 0..3 {
         let t0 = Instant::now();
