@@ -104,6 +104,7 @@ fn ddir(op: Op) -> Option<u32> {
     match op {
         Op::Read => Some(0),
         Op::Write => Some(1),
+        Op::Discard => Some(2),
         Op::Flush => None,
     }
 }

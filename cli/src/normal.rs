@@ -21,6 +21,9 @@ pub fn render(scn: &Scenario, rep: &Report) -> String {
         let jobs = || rep.jobs.iter().filter(move |j| j.groupid == g);
         group_line(&mut out, "   READ", jobs().map(|j| &j.read));
         group_line(&mut out, "  WRITE", jobs().map(|j| &j.write));
+        if jobs().any(|j| !j.trim.is_empty()) {
+            group_line(&mut out, "   TRIM", jobs().map(|j| &j.trim));
+        }
     }
     out
 }
@@ -32,7 +35,11 @@ fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
         "{}: (groupid={}, jobs={}): err={:2}: pid=0: (simulated)",
         b.job.name, b.job.groupid, b.clones, err
     );
-    for (name, d) in [("read", &b.job.read), ("write", &b.job.write)] {
+    for (name, d) in [
+        ("read", &b.job.read),
+        ("write", &b.job.write),
+        ("trim", &b.job.trim),
+    ] {
         if d.total_ios == 0 {
             continue;
         }
@@ -43,6 +50,7 @@ fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
     }
     let mut all = b.job.read.clat.clone();
     all.merge(&b.job.write.clat);
+    all.merge(&b.job.trim.clat);
     lat_distribution(out, &all);
     if b.job.flushes > 0 {
         let _ = writeln!(

@@ -29,6 +29,7 @@ pub fn sample(scn: &Scenario) -> Report {
                 groupid: 0,
                 read: dir(1000, j.bs, 8_437_000_000, 1_200_000),
                 write: DirStats::default(),
+                trim: DirStats::default(),
                 flushes: 0,
                 errors: 0,
                 runtime_ns: 8_437_000_000,

@@ -141,7 +141,8 @@ impl TokenKind {
             Op::Read => TokenKind::Read,
             Op::Write if r.reliable => TokenKind::Fua,
             Op::Write => TokenKind::Write,
-            Op::Flush => TokenKind::Flush,
+            // The synchronous commands (MMC_ISSUE_SYNC): CMD6 flush, CMD38 discard.
+            Op::Flush | Op::Discard => TokenKind::Flush,
         }
     }
     pub fn class(self) -> &'static str {

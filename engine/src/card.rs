@@ -353,6 +353,21 @@ impl Card {
         self.cache.drain(..).filter(|e| e.remaining > 0).collect()
     }
 
+    /// CMD38 DISCARD at `now` for [offset, offset + len): the card unmaps the range (its
+    /// read-ahead of the range is dropped: the data is gone) and is busy for its trim time.
+    /// Data still in the volatile cache is programmed as before: the model keeps no mapping
+    /// table, so later reads and writes of the range cost what they did.
+    pub fn discard(&mut self, now: u64, offset: u64, len: u64) -> u64 {
+        self.drain_to(now);
+        let end = offset.saturating_add(len);
+        for w in self.windows.iter_mut() {
+            if w.0 < end && offset < w.1 {
+                *w = (u64::MAX, u64::MAX);
+            }
+        }
+        now.max(self.commit_until) + self.t.trim_ns
+    }
+
     /// CMD6 FLUSH_CACHE at `now`: busy until everything dirty is programmed. The card programs
     /// the dirty bytes as time passes (in program order, at NAND speed), so a power cut during
     /// the flush loses exactly what it had not programmed yet.

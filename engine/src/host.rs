@@ -167,7 +167,9 @@ impl Simulator {
             (r.op, r.offset, r.len, r.fua, r.id)
         };
         let cmd = t0;
-        let access = cmd + cmd_ns;
+        // A discard is three commands: CMD35 and CMD36 set the range, CMD38 starts it.
+        let commands = if op == Op::Discard { 3 } else { 1 };
+        let access = cmd + commands * cmd_ns;
         let (data, busy, end) = match op {
             Op::Read => {
                 let data = match prefetched {
@@ -185,9 +187,13 @@ impl Simulator {
                 let end = self.card.flush(access);
                 (access, access, end)
             }
+            Op::Discard => {
+                let end = self.card.discard(access, offset, len);
+                (access, access, end)
+            }
         };
-        self.stats.bus_commands += 1;
-        if op != Op::Flush && self.recovery.draw_error() {
+        self.stats.bus_commands += commands;
+        if op.has_data() && self.recovery.draw_error() {
             self.reqs.get_mut(req).crc_error = true;
         }
         self.bus.record(SegmentKind::Command, cmd, access, Some(id));

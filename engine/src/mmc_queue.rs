@@ -22,7 +22,7 @@ pub const HSQ_PERFORMANCE_DEPTH: u32 = 5;
 pub struct MmcQueue {
     /// `mq->in_flight[MMC_ISSUE_ASYNC]`: reads and writes past queue_rq, not yet completed.
     in_flight_async: u32,
-    /// `mq->in_flight[MMC_ISSUE_SYNC]`: flushes.
+    /// `mq->in_flight[MMC_ISSUE_SYNC]`: flushes and discards.
     in_flight_sync: u32,
     /// `mq->busy`: a queue_rq is running ("parallel dispatch is not supported").
     busy: bool,
@@ -96,7 +96,7 @@ impl MmcQueue {
     /// acceptance counts the request in flight and marks the queue busy; false means
     /// BLK_STS_RESOURCE.
     pub fn try_queue(&mut self, op: Op) -> bool {
-        if op == Op::Flush {
+        if op.is_sync() {
             if self.total_in_flight() > 0 {
                 return false;
             }
@@ -118,7 +118,7 @@ impl MmcQueue {
 
     /// `mmc_blk_mq_dec_in_flight`.
     pub fn complete(&mut self, op: Op) {
-        if op == Op::Flush {
+        if op.is_sync() {
             self.in_flight_sync -= 1;
         } else {
             self.in_flight_async -= 1;
@@ -144,7 +144,7 @@ impl Simulator {
         let r = self.reqs.get(req);
         let h = &self.platform.host;
         match r.op {
-            Op::Flush => 0,
+            Op::Flush | Op::Discard => 0,
             _ => h.dma_map_ns + h.dma_per_kib_ns * r.len / 2048,
         }
     }
@@ -156,7 +156,7 @@ impl Simulator {
         let fixed = match r.op {
             Op::Read => h.dma_unmap_read_ns,
             Op::Write => h.dma_unmap_write_ns,
-            Op::Flush => return 0,
+            Op::Flush | Op::Discard => return 0,
         };
         fixed + h.dma_per_kib_ns * r.len / 2048
     }
@@ -164,9 +164,10 @@ impl Simulator {
     /// End of `mmc_blk_mq_issue_rq`: the request goes to the host's queue.
     pub(crate) fn mmc_issue_done(&mut self, req: ReqIdx, last: bool) {
         self.set_stage(req, Stage::HostQueue);
-        if self.reqs.get(req).op == Op::Flush {
-            // `mmc_blk_issue_flush` -> `mmc_wait_for_req`: straight to the controller, which is
-            // idle because nothing else is in flight.
+        if self.reqs.get(req).op.is_sync() {
+            // `mmc_blk_issue_flush` -> `mmc_wait_for_req` (and `mmc_blk_issue_discard_rq` ->
+            // `mmc_erase` -> `mmc_wait_for_cmd`): straight to the controller, which is idle
+            // because nothing else is in flight.
             self.legacy_request(req);
             return;
         }

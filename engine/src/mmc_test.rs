@@ -159,6 +159,7 @@ impl MmcTest {
             groupid: 0,
             read,
             write,
+            trim: DirStats::default(),
             flushes: 0,
             errors,
             runtime_ns: now - self.size_start,

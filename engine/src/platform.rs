@@ -189,8 +189,23 @@ pub struct CardTiming {
     pub random_write_commit_ns: u64,
     /// CMD6 FLUSH_CACHE: fixed time on top of draining the cache.
     pub flush_fixed_ns: u64,
+    /// CMD38 with the DISCARD (or TRIM) argument (REQ_OP_DISCARD, fio's trim): the card's busy
+    /// time per command after CMD35/CMD36 set the range. The card only unmaps the range (a
+    /// mapping-table update, no NAND erase). Typical value, not measured: no calibration series
+    /// has trims; JEDEC eMMC 5.1 bounds it by 300 ms x TRIM_MULT (EXT_CSD[232]), the kernel's
+    /// `mmc_erase_timeout`.
+    #[serde(default = "default_trim_ns")]
+    pub trim_ns: u64,
     /// The card supports reliable write (so the host may advertise FUA).
     pub reliable_write: bool,
+}
+
+/// A typical eMMC discard (CMD38 DISCARD): 2 ms of card busy per command. Not measured (no
+/// calibration series has trims); well inside the JEDEC bound of 300 ms x TRIM_MULT.
+pub const TYPICAL_TRIM_NS: u64 = 2_000_000;
+
+fn default_trim_ns() -> u64 {
+    TYPICAL_TRIM_NS
 }
 
 /// Software costs of the kernel's mmc_test module (drivers/mmc/core/mmc_test.c), which drives
@@ -332,6 +347,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         reliable_write_bytes_per_sec: 160 * MB,
         random_write_commit_ns: 72_000,
         flush_fixed_ns: 200_000,
+        trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
     mmc_test: MmcTestTiming {
@@ -412,6 +428,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         reliable_write_bytes_per_sec: 171 * MB,
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
+        trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
     mmc_test: MmcTestTiming {
@@ -485,6 +502,7 @@ pub const U300_MMCI_2011: Platform = Platform {
         reliable_write_bytes_per_sec: 11_430_000,
         random_write_commit_ns: 0,
         flush_fixed_ns: 0,
+        trim_ns: TYPICAL_TRIM_NS,
         reliable_write: false,
     },
     mmc_test: MmcTestTiming { start_ns: 15_000, wait_done_ns: 15_000 },
@@ -559,6 +577,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         reliable_write_bytes_per_sec: 160 * MB,
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
+        trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
     mmc_test: MmcTestTiming {
@@ -638,6 +657,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         reliable_write_bytes_per_sec: 150 * MB,
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
+        trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
     mmc_test: MmcTestTiming {

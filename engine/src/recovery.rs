@@ -10,7 +10,6 @@
 use crate::bus::SegmentKind;
 use crate::rng::Rng;
 use crate::scenario::{ErrorInjection, MmcPath};
-use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::trace::Stage;
 
@@ -107,7 +106,7 @@ impl Simulator {
         // Retry: the request goes back to the front of the host's queue.
         self.set_stage(req, Stage::HostQueue);
         if self.reqs.get(req).from_mmc_test
-            || self.reqs.get(req).op == Op::Flush
+            || self.reqs.get(req).op.is_sync()
             || self.cfg.mmc_path != MmcPath::Hsq
         {
             self.legacy.push_front(req);

@@ -39,6 +39,10 @@ impl DirStats {
     pub fn mib_s(&self) -> f64 {
         self.bw_bytes() / (1024.0 * 1024.0)
     }
+    /// Nothing completed in this direction.
+    pub fn is_empty(&self) -> bool {
+        self.total_ios == 0
+    }
     pub fn merge(&mut self, o: &DirStats) {
         self.io_bytes += o.io_bytes;
         self.total_ios += o.total_ios;
@@ -59,6 +63,9 @@ pub struct JobReport {
     pub groupid: u32,
     pub read: DirStats,
     pub write: DirStats,
+    /// Discards (fio's trim: `rw=trim|randtrim|trimwrite`).
+    #[serde(default, skip_serializing_if = "DirStats::is_empty")]
+    pub trim: DirStats,
     /// Cache flushes issued by `fsync=N`.
     pub flushes: u64,
     /// I/Os that ended in an error.
@@ -202,6 +209,7 @@ impl Report {
             groupid: 0,
             read: DirStats::default(),
             write: DirStats::default(),
+            trim: DirStats::default(),
             flushes: 0,
             errors: 0,
             runtime_ns: 0,
@@ -209,6 +217,7 @@ impl Report {
         for j in it {
             m.read.merge(&j.read);
             m.write.merge(&j.write);
+            m.trim.merge(&j.trim);
             m.flushes += j.flushes;
             m.errors += j.errors;
             m.runtime_ns = m.runtime_ns.max(j.runtime_ns);

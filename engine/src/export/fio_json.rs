@@ -386,7 +386,7 @@ impl FioJob {
             job_options,
             read: FioDir::of(&b.job.read),
             write: FioDir::of(&b.job.write),
-            trim: FioDir::of(&DirStats::default()),
+            trim: FioDir::of(&b.job.trim),
             sync: FioSync {
                 total_ios: b.job.flushes,
                 lat_ns: FioLat::zero(),
@@ -499,6 +499,10 @@ pub fn render_plus(scn: &Scenario, rep: &Report) -> String {
     for (job, b) in doc.jobs.iter_mut().zip(blocks(scn, rep)) {
         for (dir, d) in [(&mut job.read, &b.job.read), (&mut job.write, &b.job.write)] {
             dir.clat_ns.bins = Some(d.clat.buckets().map(|(v, c)| (v.to_string(), c)).collect());
+        }
+        if !b.job.trim.is_empty() {
+            let bins = b.job.trim.clat.buckets().map(|(v, c)| (v.to_string(), c));
+            job.trim.clat_ns.bins = Some(bins.collect());
         }
     }
     doc.to_text()

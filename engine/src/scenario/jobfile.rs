@@ -126,8 +126,15 @@ impl ScenarioBuilder {
                     .map_err(|e| at_line(n, e))?;
                 continue;
             }
-            let expanded = super::vars::expand(line, env.var)
-                .map_err(|m| ScenarioError::general(format!("line {n}: {m}")))?;
+            let expanded = super::vars::expand(line, env.var).map_err(|m| {
+                // Name the option whose value needed the variable, as every refusal does.
+                match line.split_once('=') {
+                    Some((key, _)) if !key.trim().is_empty() => {
+                        ScenarioError::general(format!("line {n}: {}: {m}", key.trim()))
+                    }
+                    _ => ScenarioError::general(format!("line {n}: {m}")),
+                }
+            })?;
             let line = expanded.as_str();
             if let Some(rest) = line.strip_prefix('[') {
                 let name = rest

@@ -37,16 +37,25 @@ pub enum Rw {
     /// Mixed sequential reads and writes (`rw=rw` or `rw=readwrite`): one sequential stream,
     /// each I/O a read with probability `rwmixread` percent.
     ReadWrite,
+    /// `rw=trim`: sequential discards (REQ_OP_DISCARD: CMD35/36/38 on the card).
+    Trim,
+    /// `rw=randtrim`: discards at random offsets.
+    RandTrim,
+    /// `rw=trimwrite`: each block is discarded, then written (sequential).
+    TrimWrite,
 }
 
 impl Rw {
-    pub const ALL: [Rw; 6] = [
+    pub const ALL: [Rw; 9] = [
         Rw::Read,
         Rw::Write,
         Rw::RandRead,
         Rw::RandWrite,
         Rw::RandRw,
         Rw::ReadWrite,
+        Rw::Trim,
+        Rw::RandTrim,
+        Rw::TrimWrite,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -56,10 +65,16 @@ impl Rw {
             Rw::RandWrite => "randwrite",
             Rw::RandRw => "randrw",
             Rw::ReadWrite => "rw",
+            Rw::Trim => "trim",
+            Rw::RandTrim => "randtrim",
+            Rw::TrimWrite => "trimwrite",
         }
     }
     pub fn is_random(self) -> bool {
-        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+        matches!(
+            self,
+            Rw::RandRead | Rw::RandWrite | Rw::RandRw | Rw::RandTrim
+        )
     }
 }
 

@@ -257,8 +257,7 @@ fn job_name(key: &str, v: &str) -> Result<String, ScenarioError> {
 /// I/O, `read:-8k` steps back); the fio patterns the model lacks are named as such. `r` and `w`
 /// are read and write, as fio's own examples write them.
 fn parse_rw(key: &str, v: &str) -> Result<(Rw, i64), ScenarioError> {
-    const ACCEPTED: &str =
-        "read, write, randread, randwrite, randrw, rw (readwrite), with :N on sequential ones";
+    const ACCEPTED: &str = "read, write, randread, randwrite, randrw, rw (readwrite), trim, randtrim, trimwrite, with :N on sequential ones";
     let (pattern, modifier) = v.split_once(':').unwrap_or((v, ""));
     let rw = match pattern.trim() {
         "readwrite" => Rw::ReadWrite,
@@ -266,11 +265,11 @@ fn parse_rw(key: &str, v: &str) -> Result<(Rw, i64), ScenarioError> {
         "w" => Rw::Write,
         p => match Rw::ALL.iter().find(|r| r.name() == p) {
             Some(rw) => *rw,
-            None if matches!(p, "trim" | "randtrim" | "trimwrite" | "randtrimwrite") => {
+            None if p == "randtrimwrite" => {
                 return Err(bad(
                     key,
                     v,
-                    "not modelled (eMMC discard/erase, CMD35/36/38: the card model has no erase)",
+                    "not modelled (random trim+write pairs); trimwrite is",
                     ACCEPTED,
                 ))
             }
@@ -659,6 +658,11 @@ macro_rules! host {
 }
 
 /// An option fio users write that changes nothing in the model.
+/// fio's steady-state detection (`steadystate=iops:10%` ...) stops a job early once its metric
+/// is steady; the model runs the job to its runtime or size.
+const SS_NO_EFFECT: &str =
+    "accepted, no effect in the model: the job runs to its runtime or size (fio stops it once the metric is steady)";
+
 const fn ignored(name: &'static str, accepted: &'static str, help: &'static str) -> OptionRow {
     OptionRow {
         name,
@@ -702,8 +706,8 @@ pub static OPTIONS: &[OptionRow] = &[
         get |j| Some(j.name.clone()),
         reset |j| j.name = JobSpec::default().name,
         form None),
-    job!("rw", &["readwrite"], "read, write, randread, randwrite, randrw, rw (readwrite)",
-        "I/O pattern (alias: readwrite); rw: mixed sequential",
+    job!("rw", &["readwrite"], "read, write, randread, randwrite, randrw, rw (readwrite), trim, randtrim, trimwrite",
+        "I/O pattern (alias: readwrite); rw: mixed sequential; trim: discards (CMD35/36/38)",
         example "randwrite",
         set |j, k, v| (j.rw, j.rw_skip) = parse_rw(k, v1(v))?,
         get |j| Some(rw_text(j)),
@@ -1216,12 +1220,14 @@ pub static OPTIONS: &[OptionRow] = &[
     ignored("replay_redirect", "any", "accepted, no effect in the model: the trace replays on the one modelled device"),
     ignored("replay_align", "any", "accepted, no effect in the model: trace offsets are used as they are"),
     ignored("replay_scale", "any", "accepted, no effect in the model: trace offsets are used as they are"),
-    ignored("steadystate", "any", "accepted, no effect in the model: the run ends on its own"),
-    ignored("steadystate_duration", "any", "accepted, no effect in the model: the run ends on its own"),
-    ignored("steadystate_ramp_time", "any", "accepted, no effect in the model: the run ends on its own"),
-    ignored("ss", "any", "accepted, no effect in the model: the run ends on its own"),
-    ignored("ss_dur", "any", "accepted, no effect in the model: the run ends on its own"),
-    ignored("ss_ramp", "any", "accepted, no effect in the model: the run ends on its own"),
+    ignored("steadystate", "any", SS_NO_EFFECT),
+    ignored("steadystate_duration", "any", SS_NO_EFFECT),
+    ignored("steadystate_ramp_time", "any", SS_NO_EFFECT),
+    ignored("ss", "any", SS_NO_EFFECT),
+    ignored("ss_dur", "any", SS_NO_EFFECT),
+    ignored("ss_ramp", "any", SS_NO_EFFECT),
+    ignored("steadystate_check_interval", "any", SS_NO_EFFECT),
+    ignored("ss_interval", "any", SS_NO_EFFECT),
     ignored("sync_file_range", "any", "accepted, no effect in the model: the model is direct I/O: there is no dirty page cache"),
     ignored("write_barrier", "any", "accepted, no effect in the model: barriers are flushes; use fsync=N"),
     ignored("atomic", "any", "accepted, no effect in the model: atomic writes are not modelled"),

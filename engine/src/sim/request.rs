@@ -11,6 +11,10 @@ pub enum Op {
     Write,
     /// REQ_OP_FLUSH: CMD6 FLUSH_CACHE.
     Flush,
+    /// REQ_OP_DISCARD (fio's trim, BLKDISCARD): `mmc_blk_issue_discard_rq` -> `mmc_erase`:
+    /// CMD35 ERASE_GROUP_START, CMD36 ERASE_GROUP_END, CMD38 ERASE with the DISCARD (or TRIM)
+    /// argument, then the card's busy time.
+    Discard,
 }
 
 impl Op {
@@ -19,7 +23,19 @@ impl Op {
             Op::Read => "read",
             Op::Write => "write",
             Op::Flush => "flush",
+            Op::Discard => "trim",
         }
+    }
+
+    /// `mmc_issue_type` without CQE: everything but a read or a write is MMC_ISSUE_SYNC (it
+    /// waits for an idle queue and goes straight to the controller, never through hsq).
+    pub fn is_sync(self) -> bool {
+        matches!(self, Op::Flush | Op::Discard)
+    }
+
+    /// Whether the request moves data over the bus.
+    pub fn has_data(self) -> bool {
+        matches!(self, Op::Read | Op::Write)
     }
 }
 

@@ -153,6 +153,8 @@ pub struct Job {
     records: Option<Vec<IoRecord>>,
     read: DirStats,
     write: DirStats,
+    /// `rw=trim|randtrim|trimwrite` only (boxed: most jobs never trim).
+    trim: Option<Box<TrimState>>,
     flushes: u64,
     errors: u64,
     last_done: u64,
@@ -254,6 +256,8 @@ impl Job {
             records: None,
             read: DirStats::default(),
             write: DirStats::default(),
+            trim: matches!(spec.rw, Rw::Trim | Rw::RandTrim | Rw::TrimWrite)
+                .then(|| Box::new(TrimState::default())),
             flushes: 0,
             errors: 0,
             last_done: 0,
@@ -411,6 +415,13 @@ impl Job {
             self.flushes += 1;
             return (Op::Flush, 0, 0, false);
         }
+        // `rw=trimwrite`: the block just discarded is written next (fio counts the writes'
+        // bytes against size, not the trims').
+        if let Some((offset, len)) = self.trim.as_mut().and_then(|t| t.write_next.take()) {
+            self.issued += 1;
+            self.issued_bytes += len;
+            return (Op::Write, offset, len, self.fua_writes);
+        }
         if let Some(r) = &mut self.replay {
             let o = log[r.pos];
             r.pos += 1;
@@ -447,6 +458,7 @@ impl Job {
                     Op::Write
                 }
             }
+            Rw::Trim | Rw::RandTrim | Rw::TrimWrite => Op::Discard,
         };
         let len = self.pick_bs(op).min(self.region);
         // As fio (get_next_buflen), a variable block size that would run past the bytes left
@@ -501,6 +513,12 @@ impl Job {
             Some((zs, skip)) => offset / zs * (zs + skip) + offset % zs,
             None => offset,
         };
+        if self.rw == Rw::TrimWrite {
+            self.issued_bytes -= len;
+            if let Some(t) = self.trim.as_mut() {
+                t.write_next = Some((self.base + offset, len));
+            }
+        }
         if op == Op::Write && self.fsync_every > 0 {
             self.writes_since_flush += 1;
             if self.writes_since_flush >= self.fsync_every {
@@ -543,6 +561,11 @@ impl Job {
             groupid: self.group,
             read: self.read.clone(),
             write: self.write.clone(),
+            trim: self
+                .trim
+                .as_ref()
+                .map(|t| t.stats.clone())
+                .unwrap_or_default(),
             flushes: self.flushes,
             errors: self.errors,
             runtime_ns: self.last_done.saturating_sub(self.stats_t0()),
@@ -584,6 +607,10 @@ impl Job {
         let d = match op {
             Op::Read => &mut self.read,
             Op::Write => &mut self.write,
+            Op::Discard => match self.trim.as_mut() {
+                Some(t) => &mut t.stats,
+                None => return,
+            },
             Op::Flush => return,
         };
         d.io_bytes += len;
@@ -708,7 +735,13 @@ impl Simulator {
     fn submit_io(&mut self, j: u32, op: Op, offset: u64, len: u64, fua: bool) {
         let now = self.now;
         let max = self.platform.host.max_req_bytes.max(512);
-        let parts = if len > max { len.div_ceil(max) } else { 1 };
+        // A discard is not split by max_sectors (its limit is max_discard_sectors, which the
+        // kernel sizes from the card's erase timeout: one request per trim here).
+        let parts = if len > max && op.has_data() {
+            len.div_ceil(max)
+        } else {
+            1
+        };
         let io = self.next_req_id;
         if parts > 1 {
             self.stats.split_ios += 1;
@@ -765,8 +798,10 @@ impl Simulator {
         let now = self.now;
         self.set_stage(req, Stage::Done);
         let r = self.reqs.remove(req);
-        if r.op != Op::Flush {
+        if r.op.has_data() {
             self.series.record_completion(now, r.len, r.op == Op::Write);
+        }
+        if r.op != Op::Flush {
             self.bytes_done += r.len;
         }
         let (mut offset, mut len, mut failed) = (r.offset, r.len, r.failed);
@@ -837,6 +872,14 @@ impl Simulator {
             self.start_ready();
         }
     }
+}
+
+/// A trimming job's discard statistics (fio's `trim` object) and, for `rw=trimwrite`, the
+/// block to write next.
+#[derive(Debug, Default)]
+struct TrimState {
+    stats: DirStats,
+    write_next: Option<(u64, u64)>,
 }
 
 /// A split I/O in flight: requests not yet reaped, its whole length, whether any part failed.
