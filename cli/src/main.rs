@@ -66,7 +66,7 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
         let log = mmcsim_engine::scenario::iolog::parse(&name, &text).map_err(|e| e.to_string())?;
         if log.skipped_trims > 0 {
             eprintln!(
-                "mmcsim: read_iolog '{}': {} trims/discards left out (the card model has no erase)",
+                "mmcsim: read_iolog '{}': {} trims/discards left out (replaying trims is not modelled; rw=trim is)",
                 name, log.skipped_trims
             );
         }

@@ -102,8 +102,8 @@ fn every_refused_job_file_names_the_option() {
         ),
         ("engine.fio", "ioengine: 'net' is not modelled"),
         (
-            "trim.fio",
-            "rw: 'randtrim' is not modelled (eMMC discard/erase",
+            "randtrimwrite.fio",
+            "rw: 'randtrimwrite' is not modelled (random trim+write pairs)",
         ),
         (
             "zonemode.fio",
@@ -170,4 +170,50 @@ fn a_blkparse_capture_replays_as_its_iolog_equivalents() {
     assert_ne!(p0, p8);
     let io = |r: &[serde_json::Value]| (r[0][0]["io_bytes"].clone(), r[0][1]["io_bytes"].clone());
     assert_eq!(io(&p0), io(&p8), "the same I/Os either way");
+}
+
+#[test]
+fn trims_are_discards_that_stall_the_queue_and_exitall_ends_the_group() {
+    let dir = scratch("trim");
+    let f = jobs_dir().join("trim.fio");
+    let out = mmcsim(&[&f.to_string_lossy(), "--output-format=json"], &dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let job = |name: &str| {
+        v["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["jobname"] == name)
+            .unwrap_or_else(|| panic!("no job {name}"))
+            .clone()
+    };
+    let (reader, punch, tw) = (job("reader"), job("punch"), job("trimwrite"));
+    let trims = punch["trim"]["total_ios"].as_u64().unwrap();
+    assert!(trims > 0, "{punch}");
+    assert_eq!(punch["write"]["total_ios"], 0);
+    // Each discard keeps the card busy for the trim time (trim_us=2000 on the default board).
+    assert!(punch["trim"]["clat_ns"]["min"].as_u64().unwrap() >= 2_000_000);
+    // exitall: the reader's 50 ms runtime ended the group before 8 MiB of 64 KiB trims.
+    assert!(trims < 8 * 1024 / 64, "{trims} trims");
+    // trimwrite: each block discarded, then written (the last write may be cut by exitall).
+    let (tt, tw_w) = (
+        tw["trim"]["total_ios"].as_u64().unwrap(),
+        tw["write"]["total_ios"].as_u64().unwrap(),
+    );
+    assert!(
+        tt > 0 && (tt == tw_w || tt == tw_w + 1),
+        "{tt} trims, {tw_w} writes"
+    );
+    // A discard is MMC_ISSUE_SYNC: reads wait behind it.
+    assert!(
+        reader["read"]["clat_ns"]["max"].as_u64().unwrap() >= 2_000_000,
+        "{reader}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -405,6 +405,17 @@ mod tests {
     }
 
     #[test]
+    fn a_discard_is_busy_for_the_trim_time_and_unmaps_the_read_ahead() {
+        let mut c = card();
+        c.read_access(1 << 30, 4096);
+        let end = c.discard(1_000_000, 1 << 30, 1 << 20);
+        assert_eq!(end, 1_000_000 + c.t.trim_ns);
+        // The data read ahead was discarded: the next read goes to NAND again.
+        let next = c.read_access((1 << 30) + 4096, 4096);
+        assert_eq!(next, c.t.read_latency_random_ns);
+    }
+
+    #[test]
     fn cache_fills_then_stalls_at_nand_speed() {
         let mut c = card();
         let cap = c.t.cache_bytes;

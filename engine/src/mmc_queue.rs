@@ -255,4 +255,16 @@ mod tests {
         assert_eq!(q.total_in_flight(), 0);
         assert!(q.try_queue(Op::Read));
     }
+
+    #[test]
+    fn a_discard_is_synchronous_like_a_flush() {
+        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(4), 0, false));
+        assert!(q.try_queue(Op::Read));
+        assert!(!q.try_queue(Op::Discard), "a read is in flight");
+        q.complete(Op::Read);
+        assert!(q.try_queue(Op::Discard));
+        assert!(!q.try_queue(Op::Write), "the discard is in flight");
+        q.complete(Op::Discard);
+        assert!(q.try_queue(Op::Write));
+    }
 }

@@ -245,7 +245,7 @@ fn hostile_inputs_are_answered_cleanly() {
         "--runtime=9999d --time_based".into(),
         "--time_based".into(),
         "--rw=".into(),
-        "--rw=trim".into(),
+        "--rw=randtrimwrite".into(),
         "--rw=randrw --rwmixread=101".into(),
         "--rwmixwrite=-5".into(),
         "--ioengine=mmap".into(),

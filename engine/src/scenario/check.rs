@@ -275,6 +275,15 @@ fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
             }
         }
     }
+    // `exitall` on every job: the run ends when the first job does, by the shortest runtime at
+    // the latest.
+    if scn.jobs.iter().all(|j| j.exitall) {
+        if let Some(rt) = scn.jobs.iter().filter_map(|j| j.runtime_ns).min() {
+            longest = rt;
+            timed = timed.saturating_add(untimed);
+            untimed = 0;
+        }
+    }
     // The jobs stop issuing at the I/O budget, whatever their runtime.
     let by_time = (longest / min_req_ns + 1).min(MAX_TOTAL_IOS);
     let mut time_bound = timed > by_time;

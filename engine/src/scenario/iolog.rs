@@ -3,8 +3,8 @@
 //! `MAJ,MIN CPU SEQ SECS.NSECS PID ACTION RWBS SECTOR + NSECTORS [COMM]`).
 //!
 //! A trace is parsed whole before anything runs: a malformed line is refused with its number and
-//! nothing is half-loaded. Trims and discards are counted and left out (the card model has no
-//! erase); file actions (`add`, `open`, `close`) change nothing on one block device.
+//! nothing is half-loaded. Trims and discards are counted and left out (replaying them is not
+//! modelled; `rw=trim` is); file actions (`add`, `open`, `close`) change nothing on one block device.
 
 use super::check::MAX_BS;
 use super::ScenarioError;

@@ -214,6 +214,9 @@ pub struct JobSpec {
     /// `stonewall` / `wait_for_previous`: start after every earlier job has finished (and begin
     /// a new reporting group).
     pub stonewall: bool,
+    /// `exitall`: when this job finishes, every job of its reporting group stops (fio's
+    /// `fio_terminate_threads`, exit_what=group).
+    pub exitall: bool,
     /// `new_group`: begin a new reporting group (without waiting).
     pub new_group: bool,
     /// `zonemode=strided`: the region is read or written in zones of `zonesize` bytes, each
@@ -286,6 +289,7 @@ impl Default for JobSpec {
             thinktime_blocks: 1,
             random_distribution: RandomDistribution::Random,
             stonewall: false,
+            exitall: false,
             new_group: false,
             zone_strided: false,
             zonesize: None,

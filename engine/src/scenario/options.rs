@@ -74,13 +74,16 @@ const NOT_MODELLED: &[(&str, &str)] = &[
     ),
     (
         "zone_reset_threshold",
-        "the eMMC is not a zoned block device",
+        "the eMMC is not a zoned block device (zone resets are zonemode=zbd's)",
     ),
     (
         "zone_reset_frequency",
-        "the eMMC is not a zoned block device",
+        "the eMMC is not a zoned block device (zone resets are zonemode=zbd's)",
     ),
-    ("trim_percentage", "the card model has no discard/erase"),
+    (
+        "trim_percentage",
+        "trims after verified writes (verify's trim phase) are not simulated; rw=trim is",
+    ),
 ];
 
 fn unknown(key: &str) -> ScenarioError {

@@ -143,6 +143,8 @@ pub struct Job {
     replay: Option<Replay>,
     /// The I/O budget of the run is spent: issue nothing more.
     pub(crate) stopped: bool,
+    /// `exitall`: its end stops the other jobs of its group.
+    exitall: bool,
     /// `runtime`'s end (absolute ns), `number_ios`, the bytes to transfer: u64::MAX when unset.
     deadline_at: u64,
     ios_cap: u64,
@@ -248,6 +250,7 @@ impl Job {
             },
             replay: None,
             stopped: false,
+            exitall: spec.exitall,
             deadline_at: u64::MAX,
             ios_cap: spec.number_ios.unwrap_or(u64::MAX),
             bytes_cap: bytes_limit.unwrap_or(u64::MAX),
@@ -857,6 +860,23 @@ impl Simulator {
         }
         job.finished = true;
         let phase = job.phase;
+        if job.exitall {
+            // `exitall`: fio terminates every job of the group; each stops issuing, ends when
+            // its I/Os in flight are reaped, and the report covers what it did until then.
+            let group = job.group;
+            let stop: Vec<u32> = (0..self.jobs.len() as u32)
+                .filter(|&k| {
+                    let x = &self.jobs[k as usize];
+                    x.group == group && !x.finished
+                })
+                .collect();
+            for &k in &stop {
+                self.jobs[k as usize].stopped = true;
+            }
+            for k in stop {
+                self.job_kick(k);
+            }
+        }
         let phase_done = self
             .jobs
             .iter()
