@@ -34,6 +34,7 @@ fn report() -> Report {
         index,
         read: read_stats(12_800, 1_000_000_000, &lat),
         write: DirStats::default(),
+        trim: DirStats::default(),
         flushes: 0,
         errors: 0,
         runtime_ns: 1_000_000_000,

@@ -154,9 +154,17 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment
             > MAX_DEVICE_BYTES + MAX_DEVICE_BYTES
         {
+            // As fio on a device smaller than the regions: a clone that starts past the end
+            // stops with "offset extends end".
+            let last = u64::from(j.numjobs.max(1) - 1);
+            let start = j.offset + last * j.offset_increment;
             return Err(ScenarioError::new(
                 "offset_increment",
-                format!("job '{}': the regions reach past 2 TiB", j.name),
+                format!(
+                    "job '{}': the regions reach past 2 TiB (clone {last} starts at {} GiB; fio stops a clone that starts past the device's end with 'offset extends end')",
+                    j.name,
+                    start >> 30
+                ),
             ));
         }
         if j.runtime_ns.is_some_and(|rt| rt > MAX_RUNTIME_NS) {
