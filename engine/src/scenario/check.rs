@@ -12,9 +12,9 @@ use crate::platform::Platform;
 
 /// Upper bound for `size=` and `offset=`: larger than any eMMC (1 TiB).
 pub const MAX_DEVICE_BYTES: u64 = 1 << 40;
-/// Upper bound for `bs=`: 64 MiB. Above the platform's largest request the block layer splits
-/// each I/O into several requests (`bio_split_to_limits`).
-pub const MAX_BS: u64 = 64 << 20;
+/// Upper bound for `bs=`: 256 MiB (a zone of fio's zbd examples). Above the platform's largest
+/// request the block layer splits each I/O into several requests (`bio_split_to_limits`).
+pub const MAX_BS: u64 = 256 << 20;
 /// Upper bound for `numjobs=` in one section.
 pub const MAX_NUMJOBS: u32 = 256;
 /// Latest simulated time any other time option may name (`power_cut=`): one day.
@@ -164,6 +164,15 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
                     "job '{}': the regions reach past 2 TiB (clone {last} starts at {} GiB; fio stops a clone that starts past the device's end with 'offset extends end')",
                     j.name,
                     start >> 30
+                ),
+            ));
+        }
+        if j.zone_zbd && j.zonesize.is_none() {
+            return Err(ScenarioError::new(
+                "zonemode",
+                format!(
+                    "job '{}': zbd on a device that is not zoned needs zonesize= (fio: \"Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd\")",
+                    j.name
                 ),
             ));
         }

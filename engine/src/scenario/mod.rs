@@ -222,6 +222,16 @@ pub struct JobSpec {
     /// `zonemode=strided`: the region is read or written in zones of `zonesize` bytes, each
     /// `zoneskip` bytes after the previous one.
     pub zone_strided: bool,
+    /// `zonemode=zbd`: fio's emulated zones of `zonesize` bytes with write pointers (the eMMC is
+    /// not zoned; fio emulates them on a plain device).
+    pub zone_zbd: bool,
+    /// `max_open_zones`: zones written at once under zonemode=zbd (0: no limit).
+    pub max_open_zones: u32,
+    /// `read_beyond_wp`: zbd reads may go past a zone's write pointer.
+    pub read_beyond_wp: bool,
+    /// `zone_reset_threshold` and `zone_reset_frequency`, parts per million.
+    pub zone_reset_threshold_ppm: u64,
+    pub zone_reset_frequency_ppm: u64,
     pub zonesize: Option<u64>,
     pub zoneskip: u64,
     /// `wait_for=NAME`: start when every clone of the earlier job section NAME has finished.
@@ -292,6 +302,11 @@ impl Default for JobSpec {
             exitall: false,
             new_group: false,
             zone_strided: false,
+            zone_zbd: false,
+            max_open_zones: 0,
+            read_beyond_wp: false,
+            zone_reset_threshold_ppm: 0,
+            zone_reset_frequency_ppm: 0,
             zonesize: None,
             zoneskip: 0,
             wait_for: None,

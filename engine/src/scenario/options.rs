@@ -73,14 +73,6 @@ const NOT_MODELLED: &[(&str, &str)] = &[
         "sequence distributions are not simulated",
     ),
     (
-        "zone_reset_threshold",
-        "the eMMC is not a zoned block device (zone resets are zonemode=zbd's)",
-    ),
-    (
-        "zone_reset_frequency",
-        "the eMMC is not a zoned block device (zone resets are zonemode=zbd's)",
-    ),
-    (
         "trim_percentage",
         "trims after verified writes (verify's trim phase) are not simulated; rw=trim is",
     ),

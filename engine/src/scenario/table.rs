@@ -185,6 +185,33 @@ fn uint32(key: &str, value: &str, min: u32, max: u32) -> Result<u32, ScenarioErr
     uint(key, value, min.into(), max.into()).map(|v| v as u32)
 }
 
+/// fio's fractions (`zone_reset_threshold=0.7`) in parts per million.
+fn fraction_ppm(key: &str, value: &str) -> Result<u64, ScenarioError> {
+    match value.trim().parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok((f * 1e6).round() as u64),
+        _ => Err(bad(key, value, "not a fraction", "0..=1, such as 0.7")),
+    }
+}
+
+/// fio's zone units: `size=8z` is 8 zones of `zonesize` (set before it, as fio's examples do).
+fn zones(j: &super::JobSpec, key: &str, value: &str) -> Result<Option<u64>, ScenarioError> {
+    let Some(n) = value.trim().strip_suffix('z') else {
+        return Ok(None);
+    };
+    let n: u64 = n
+        .parse()
+        .map_err(|_| bad(key, value, "not a zone count", "N z, such as 8z"))?;
+    match j.zonesize {
+        Some(zs) => Ok(Some(n.saturating_mul(zs))),
+        None => Err(bad(
+            key,
+            value,
+            "counts zones, and zonesize is not set before it",
+            "a size such as 4k, or set zonesize= first",
+        )),
+    }
+}
+
 fn size(key: &str, value: &str, min: u64, max: u64, align: u64) -> Result<u64, ScenarioError> {
     if value.contains('%') {
         return Err(bad(
@@ -729,7 +756,7 @@ pub static OPTIONS: &[OptionRow] = &[
         get |_j| None,
         reset |j| j.rwmixread = JobSpec::default().rwmixread,
         form None),
-    job!("bs", &["blocksize"], "512..=64m, a multiple of 512",
+    job!("bs", &["blocksize"], "512..=256m, a multiple of 512",
         "block size (alias: blocksize; default 4k); above the platform's largest request the block layer splits it",
         example "16k",
         set |j, k, v| j.bs = size(k, one_for_both(k, v1(v), "one size such as 4k")?, 512, MAX_BS, 512)?,
@@ -738,7 +765,10 @@ pub static OPTIONS: &[OptionRow] = &[
         form form(GW, "bs", "Block size per I/O", Widget::Text { placeholder: "4k" })),
     job!("size", &[], "1..=1t", "bytes each job clone transfers (default 64m)",
         example "8m",
-        set |j, k, v| j.size = size(k, v1(v), 1, MAX_DEVICE_BYTES, 1)?,
+        set |j, k, v| j.size = match zones(j, k, v1(v))? {
+            Some(b) => size(k, &b.to_string(), 1, MAX_DEVICE_BYTES, 1)?,
+            None => size(k, v1(v), 1, MAX_DEVICE_BYTES, 1)?,
+        },
         get |j| Some(format_size(j.size)),
         reset |j| j.size = JobSpec::default().size,
         form form(GW, "size", "Bytes per job", Widget::Text { placeholder: "64m" })),
@@ -803,7 +833,10 @@ pub static OPTIONS: &[OptionRow] = &[
         form form(GA, "fsync", "A cache flush after every N writes (0 = never)", Widget::Text { placeholder: "0" })),
     job!("offset", &[], "size, a multiple of 512", "where the job's region starts on the device",
         example "64m",
-        set |j, k, v| j.offset = size(k, v1(v), 0, MAX_DEVICE_BYTES, 512)?,
+        set |j, k, v| j.offset = match zones(j, k, v1(v))? {
+            Some(b) => size(k, &b.to_string(), 0, MAX_DEVICE_BYTES, 512)?,
+            None => size(k, v1(v), 0, MAX_DEVICE_BYTES, 512)?,
+        },
         get |j| Some(format_size(j.offset)),
         reset |j| j.offset = JobSpec::default().offset,
         form None),
@@ -881,19 +914,43 @@ pub static OPTIONS: &[OptionRow] = &[
         get |j| Some(b(j.new_group)),
         reset |j| j.new_group = false,
         form None),
-    job!("zonemode", &[], "none, strided",
-        "strided: I/O in zones of zonesize bytes, zoneskip bytes apart (zbd is refused: the eMMC is not zoned)",
+    job!("zonemode", &[], "none, strided, zbd",
+        "strided: I/O in zones of zonesize bytes, zoneskip bytes apart; zbd: fio's emulated zones with write pointers (the eMMC is not zoned)",
         example "strided",
-        set |j, k, v| j.zone_strided = match v1(v).trim() {
-            "none" => false,
-            "strided" => true,
-            "zbd" => return Err(bad(k, v1(v), "not modelled: the eMMC is not a zoned block device, and the model keeps no emulated zones (fio, given zonesize, emulates write pointers on a plain device)", "none, strided")),
-            o => return Err(bad(k, o, "not a zone mode", "none, strided")),
+        set |j, k, v| (j.zone_strided, j.zone_zbd) = match v1(v).trim() {
+            "none" => (false, false),
+            "strided" => (true, false),
+            "zbd" => (false, true),
+            o => return Err(bad(k, o, "not a zone mode", "none, strided, zbd")),
         },
-        get |j| Some(if j.zone_strided { "strided" } else { "none" }.to_string()),
-        reset |j| j.zone_strided = false,
+        get |j| Some(if j.zone_strided { "strided" } else if j.zone_zbd { "zbd" } else { "none" }.to_string()),
+        reset |j| (j.zone_strided, j.zone_zbd) = (false, false),
         form None),
-    job!("zonesize", &[], "size, a multiple of 512", "zonemode=strided: bytes of I/O in each zone",
+    job!("max_open_zones", &[], "0..=4096", "zonemode=zbd: zones written at once (0: no limit)",
+        example "32",
+        set |j, k, v| j.max_open_zones = uint(k, v1(v), 0, 4096)? as u32,
+        get |j| (j.max_open_zones > 0).then(|| j.max_open_zones.to_string()),
+        reset |j| j.max_open_zones = 0,
+        form None),
+    job!("read_beyond_wp", &[], "flag or 0|1", "zonemode=zbd: reads may go past a zone's write pointer",
+        example "1",
+        set |j, k, v| j.read_beyond_wp = flag(k, v)?,
+        get |j| Some(b(j.read_beyond_wp)),
+        reset |j| j.read_beyond_wp = false,
+        form None),
+    job!("zone_reset_threshold", &[], "0..=1", "zonemode=zbd: share of the region's bytes written before zones are reset",
+        example "0.7",
+        set |j, k, v| j.zone_reset_threshold_ppm = fraction_ppm(k, v1(v))?,
+        get |j| (j.zone_reset_threshold_ppm > 0).then(|| format!("{}", j.zone_reset_threshold_ppm as f64 / 1e6)),
+        reset |j| j.zone_reset_threshold_ppm = 0,
+        form None),
+    job!("zone_reset_frequency", &[], "0..=1", "zonemode=zbd: past the threshold, one zone reset per 1/N writes",
+        example "0.125",
+        set |j, k, v| j.zone_reset_frequency_ppm = fraction_ppm(k, v1(v))?,
+        get |j| (j.zone_reset_frequency_ppm > 0).then(|| format!("{}", j.zone_reset_frequency_ppm as f64 / 1e6)),
+        reset |j| j.zone_reset_frequency_ppm = 0,
+        form None),
+    job!("zonesize", &[], "size, a multiple of 512", "zonemode=strided: bytes of I/O in each zone; zbd: the emulated zone size",
         example "1m",
         set |j, k, v| j.zonesize = Some(size(k, v1(v), 512, MAX_DEVICE_BYTES, 512)?),
         get |j| j.zonesize.map(format_size),
@@ -1275,8 +1332,7 @@ pub static OPTIONS: &[OptionRow] = &[
     ignored("cpuload", "any", "accepted, no effect in the model: CPU load is not modelled"),
     ignored("cpuchunks", "any", "accepted, no effect in the model: CPU load is not modelled"),
     ignored("ramp_size", "any", "accepted, no effect in the model: ramp_time only"),
-    ignored("job_max_open_zones", "any", "accepted, no effect in the model: zones apply only with zonemode, which is none"),
-    ignored("max_open_zones", "any", "accepted, no effect in the model: zones apply only with zonemode, which is none"),
+    ignored("job_max_open_zones", "any", "accepted, no effect in the model: max_open_zones is the device's limit"),
     ignored("openfiles", "any", "accepted, no effect in the model: files are regions of the device"),
     ignored("file_append", "any", "accepted, no effect in the model: files are regions of the device"),
     ignored("opendir", "any", "accepted, no effect in the model: files are regions of the device"),

@@ -78,6 +78,8 @@ pub struct Simulator {
     pub(crate) data_ios: u64,
     /// Split I/Os in flight, by I/O id.
     pub(crate) split: std::collections::HashMap<u64, crate::workload::SplitIo>,
+    /// `zonemode=zbd`: fio's emulated zones, shared by the jobs on the device.
+    pub(crate) zbd: Option<Box<crate::workload::zbd::Zones>>,
     /// The latest stonewall phase begun.
     pub(crate) phase_started: u32,
 }
@@ -236,6 +238,14 @@ impl Simulator {
             iologs,
             data_ios: 0,
             split: std::collections::HashMap::new(),
+            zbd: scn.jobs.iter().find(|j| j.zone_zbd).map(|j| {
+                Box::new(crate::workload::zbd::Zones::new(
+                    j.zonesize.unwrap_or(0),
+                    j.max_open_zones,
+                    j.zone_reset_threshold_ppm,
+                    j.zone_reset_frequency_ppm,
+                ))
+            }),
             phase_started: 0,
         };
         if let Some(t) = scn.power_cut_ns {

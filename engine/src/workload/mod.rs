@@ -22,6 +22,7 @@ use crate::sim::{Event, ReqIdx, Simulator};
 use crate::trace::Stage;
 
 mod dist;
+pub(crate) mod zbd;
 
 /// One I/O as the job saw it, for `write_iolog` and fio's bw/lat/iops logs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +146,9 @@ pub struct Job {
     pub(crate) stopped: bool,
     /// `exitall`: its end stops the other jobs of its group.
     exitall: bool,
+    /// `zonemode=zbd` (with `read_beyond_wp`): offsets go through the emulated zones.
+    zbd: bool,
+    read_beyond_wp: bool,
     /// `runtime`'s end (absolute ns), `number_ios`, the bytes to transfer: u64::MAX when unset.
     deadline_at: u64,
     ios_cap: u64,
@@ -251,6 +255,8 @@ impl Job {
             replay: None,
             stopped: false,
             exitall: spec.exitall,
+            zbd: spec.zone_zbd,
+            read_beyond_wp: spec.read_beyond_wp,
             deadline_at: u64::MAX,
             ios_cap: spec.number_ios.unwrap_or(u64::MAX),
             bytes_cap: bytes_limit.unwrap_or(u64::MAX),
@@ -610,10 +616,7 @@ impl Job {
         let d = match op {
             Op::Read => &mut self.read,
             Op::Write => &mut self.write,
-            Op::Discard => match self.trim.as_mut() {
-                Some(t) => &mut t.stats,
-                None => return,
-            },
+            Op::Discard => &mut self.trim.get_or_insert_with(Default::default).stats,
             Op::Flush => return,
         };
         d.io_bytes += len;
@@ -703,6 +706,21 @@ impl Simulator {
         let log: &[LogOp] = li.map_or(&[], |i| &self.iologs[i].ops);
         let (op, offset, len, fua) = self.jobs[ju].next_io(now, log);
         self.jobs[ju].inflight += 1;
+        let (offset, len) = match self.zbd_adjust_block(ju, op, offset, len) {
+            ZbdIo::Device(o, l) => (o, l),
+            ZbdIo::Eof => {
+                // fio's io_u_eof: no zone left for this job; it ends once its I/Os are reaped.
+                self.jobs[ju].inflight -= 1;
+                self.jobs[ju].stopped = true;
+                return self.job_kick(j);
+            }
+            ZbdIo::Reset(o, l) => {
+                // A trim on an emulated zone resets its write pointer: nothing reaches the
+                // device; the thread goes on with its next I/O.
+                self.jobs[ju].complete(now, now, op, o, l, false);
+                return self.job_queue_next(j, now);
+            }
+        };
         if op != Op::Flush {
             self.data_ios += 1;
             // The run's I/O budget is spent: every job stops issuing (a time-based run ends
@@ -713,7 +731,38 @@ impl Simulator {
             }
         }
         self.submit_io(j, op, offset, len, fua);
-        // Async engines queue the next I/O right after this one's submission.
+        self.job_queue_next(j, now);
+    }
+
+    /// `zonemode=zbd`: the I/O fio's `zbd_adjust_block` makes of `(offset, len)`.
+    fn zbd_adjust_block(&mut self, ju: usize, op: Op, offset: u64, len: u64) -> ZbdIo {
+        let job = &self.jobs[ju];
+        let Some(zones) = self.zbd.as_mut().filter(|_| job.zbd) else {
+            return ZbdIo::Device(offset, len);
+        };
+        let io = zbd::Io {
+            base: job.base,
+            region: job.region,
+            offset,
+            len,
+            min_bs: job.min_bs,
+            random: job.perm.is_some(),
+        };
+        match op {
+            Op::Write => zones
+                .write(io)
+                .map_or(ZbdIo::Eof, |(o, l)| ZbdIo::Device(o, l)),
+            Op::Read if !job.read_beyond_wp => zones
+                .read(io)
+                .map_or(ZbdIo::Eof, |(o, l)| ZbdIo::Device(o, l)),
+            Op::Discard => zones.trim(io).map_or(ZbdIo::Eof, |o| ZbdIo::Reset(o, len)),
+            _ => ZbdIo::Device(offset, len),
+        }
+    }
+
+    /// After an I/O is submitted: an async engine queues its next one right away.
+    fn job_queue_next(&mut self, j: u32, now: u64) {
+        let ju = j as usize;
         if self.jobs[ju].inflight >= self.jobs[ju].outstanding_max {
             return;
         }
@@ -892,6 +941,16 @@ impl Simulator {
             self.start_ready();
         }
     }
+}
+
+/// What `zonemode=zbd` makes of an I/O.
+enum ZbdIo {
+    /// Issue it to the device at this offset and length.
+    Device(u64, u64),
+    /// A zone reset: done without reaching the device.
+    Reset(u64, u64),
+    /// No zone left: the job ends.
+    Eof,
 }
 
 /// A trimming job's discard statistics (fio's `trim` object) and, for `rw=trimwrite`, the

@@ -1,0 +1,241 @@
+//! fio's `zonemode=zbd` on a device that is not zoned (fio's `zbd.c`, `init_zone_info`): fio
+//! emulates zones of `zonesize` bytes with write pointers, all empty at the start, shared by
+//! every job on the device. Writes go to a zone's write pointer (at most `max_open_zones`
+//! zones written at once), reads stay below it (unless `read_beyond_wp`), a trim resets a
+//! zone's write pointer (bookkeeping only: on a device that is not zoned nothing reaches it),
+//! and a job with no zone left to write or read ends (fio's `io_u_eof`).
+//!
+//! What the device sees is ordinary reads and writes at the offsets fio picks; the zone state
+//! is fio's, so it lives beside the jobs, not in the card.
+
+use std::collections::HashMap;
+
+/// The emulated zones of the device.
+#[derive(Debug, Default)]
+pub struct Zones {
+    size: u64,
+    /// Write pointer of each zone written so far, bytes from its start (absent: empty).
+    wp: HashMap<u64, u64>,
+    /// fio's `write_zones[]`: zones being written, in the order they were opened.
+    open: Vec<u64>,
+    /// `max_open_zones` (0: no limit).
+    max_open: usize,
+    /// `zone_reset_threshold` x the bytes of the job's region, and `zone_reset_frequency` as
+    /// one reset every `reset_every` writes (0: no resets).
+    reset_threshold_ppm: u64,
+    reset_every: u64,
+    writes_since_reset: u64,
+    valid_bytes: u64,
+    /// Zone resets (fio's `nr_zone_resets`).
+    pub resets: u64,
+}
+
+/// A job's view: its region in zones and its I/O.
+#[derive(Clone, Copy, Debug)]
+pub struct Io {
+    pub base: u64,
+    pub region: u64,
+    pub offset: u64,
+    pub len: u64,
+    pub min_bs: u64,
+    pub random: bool,
+}
+
+impl Zones {
+    pub fn new(
+        size: u64,
+        max_open: u32,
+        reset_threshold_ppm: u64,
+        reset_frequency_ppm: u64,
+    ) -> Zones {
+        Zones {
+            size: size.max(512),
+            max_open: max_open as usize,
+            reset_threshold_ppm,
+            reset_every: 1_000_000u64
+                .checked_div(reset_frequency_ppm)
+                .map_or(0, |n| n.max(1)),
+            ..Zones::default()
+        }
+    }
+
+    fn range(&self, io: &Io) -> (u64, u64) {
+        let first = io.base.div_ceil(self.size);
+        let end = (io.base + io.region) / self.size;
+        (first, end.max(first + 1))
+    }
+
+    fn wp(&self, z: u64) -> u64 {
+        self.wp.get(&z).copied().unwrap_or(0)
+    }
+
+    fn room(&self, z: u64, min_bs: u64) -> bool {
+        self.size - self.wp(z) >= min_bs
+    }
+
+    fn reset(&mut self, z: u64) {
+        if let Some(w) = self.wp.remove(&z) {
+            self.valid_bytes -= w;
+            self.resets += 1;
+        }
+    }
+
+    /// `zbd_adjust_block` for a write: the offset and length at a zone's write pointer, or None
+    /// when the job's region has no zone it may write (fio ends the job). As fio without
+    /// verify, a full zone picked again is reset and written from its start.
+    pub fn write(&mut self, io: Io) -> Option<(u64, u64)> {
+        let (first, end) = self.range(&io);
+        let mut z = (io.offset / self.size).clamp(first, end - 1);
+        // `zbd_convert_to_write_zone`: the I/O's zone if it is open or may be opened (under
+        // `max_open_zones`), else one of the job's open zones picked from the I/O's offset.
+        if self.max_open > 0 && !self.open.contains(&z) {
+            if self.open.len() < self.max_open {
+                self.open.push(z);
+            } else {
+                let mine: Vec<u64> = self
+                    .open
+                    .iter()
+                    .copied()
+                    .filter(|z| (first..end).contains(z))
+                    .collect();
+                if mine.is_empty() {
+                    return None;
+                }
+                let k = (io.offset - io.base) * mine.len() as u64 / io.region.max(1);
+                z = mine[(k as usize).min(mine.len() - 1)];
+            }
+        }
+        // `zone_reset_threshold` / `zone_reset_frequency`: once the valid data passes the
+        // threshold, every Nth write resets the zone it goes to first.
+        if self.reset_every > 0 {
+            self.writes_since_reset += 1;
+            let threshold =
+                (io.region as u128 * self.reset_threshold_ppm as u128 / 1_000_000) as u64;
+            if self.valid_bytes >= threshold && self.writes_since_reset >= self.reset_every {
+                self.writes_since_reset = 0;
+                self.reset(z);
+            }
+        }
+        if !self.room(z, io.min_bs) {
+            self.reset(z);
+        }
+        let wp = self.wp(z);
+        let len = io.len.min(self.size - wp) / io.min_bs * io.min_bs;
+        if len == 0 {
+            return None;
+        }
+        *self.wp.entry(z).or_insert(0) += len;
+        self.valid_bytes += len;
+        if !self.room(z, io.min_bs) {
+            // `zbd_end_zone_io`: a full zone leaves the write zones.
+            self.open.retain(|&o| o != z);
+        }
+        Some((z * self.size + wp, len))
+    }
+
+    /// `zbd_adjust_block` for a read (read_beyond_wp=0): below a write pointer, in the I/O's
+    /// zone or the nearest zone holding data; None when no zone of the region holds any.
+    pub fn read(&self, io: Io) -> Option<(u64, u64)> {
+        let (first, end) = self.range(&io);
+        let orig = (io.offset / self.size).clamp(first, end - 1);
+        let start = |z: u64| z * self.size;
+        let mut z = orig;
+        let mut offset = io.offset;
+        if self.wp(z) < io.min_bs || (!io.random && offset + io.min_bs > start(z) + self.wp(z)) {
+            // `zbd_find_zone`: upwards, then downwards.
+            z = (orig + 1..end)
+                .chain((first..orig).rev())
+                .find(|&c| self.wp(c) >= io.min_bs)?;
+            if !io.random {
+                offset = start(z);
+            }
+        }
+        let range = self.wp(z);
+        if range <= io.len {
+            offset = start(z);
+        } else if io.random {
+            offset =
+                start(z) + (io.offset - start(orig)) % (range - io.len) / io.min_bs * io.min_bs;
+        }
+        let len = io.len.min(start(z) + range - offset) / io.min_bs * io.min_bs;
+        (len > 0).then_some((offset, len))
+    }
+
+    /// `zbd_do_io_u_trim`: a trim resets the write pointer of a zone holding data (a random trim
+    /// looks for one); nothing reaches a device that is not zoned. None: no zone to reset.
+    pub fn trim(&mut self, io: Io) -> Option<u64> {
+        let (first, end) = self.range(&io);
+        let mut z = (io.offset / self.size).clamp(first, end - 1);
+        if self.wp(z) == 0 {
+            if !io.random {
+                return Some(z * self.size);
+            }
+            z = (z + 1..end)
+                .chain((first..z).rev())
+                .find(|&c| self.wp(c) > 0)?;
+        }
+        self.reset(z);
+        self.open.retain(|&o| o != z);
+        Some(z * self.size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io(offset: u64, len: u64) -> Io {
+        Io {
+            base: 0,
+            region: 4 << 20,
+            offset,
+            len,
+            min_bs: 4096,
+            random: true,
+        }
+    }
+
+    #[test]
+    fn writes_go_to_the_write_pointer_and_a_full_zone_is_reset() {
+        let mut z = Zones::new(1 << 20, 0, 0, 0);
+        assert_eq!(z.write(io(3 << 19, 4096)), Some((1 << 20, 4096)));
+        assert_eq!(
+            z.write(io((1 << 20) + 8192, 4096)),
+            Some(((1 << 20) + 4096, 4096))
+        );
+        // Zone 1 takes 256 writes of 4 KiB; the next one resets it.
+        for _ in 2..256 {
+            z.write(io(1 << 20, 4096)).unwrap();
+        }
+        assert_eq!(z.resets, 0);
+        assert_eq!(z.write(io(1 << 20, 4096)), Some((1 << 20, 4096)));
+        assert_eq!(z.resets, 1);
+    }
+
+    #[test]
+    fn at_the_open_zone_limit_writes_go_to_an_open_zone() {
+        let mut z = Zones::new(1 << 20, 1, 0, 0);
+        z.write(io(0, 4096));
+        let (off, _) = z.write(io(3 << 20, 4096)).unwrap();
+        assert!(off < 1 << 20, "zone 0 is the only open zone: {off}");
+    }
+
+    #[test]
+    fn reads_stay_below_the_write_pointer_and_end_when_nothing_is_written() {
+        let mut z = Zones::new(1 << 20, 0, 0, 0);
+        assert_eq!(z.read(io(0, 4096)), None);
+        z.write(io(2 << 20, 8192));
+        let (off, len) = z.read(io(0, 4096)).unwrap();
+        assert!((2 << 20..(2 << 20) + 8192).contains(&off) && len == 4096);
+    }
+
+    #[test]
+    fn a_trim_resets_a_zone_with_data() {
+        let mut z = Zones::new(1 << 20, 0, 0, 0);
+        assert_eq!(z.trim(io(0, 1 << 20)), None);
+        z.write(io(1 << 20, 4096));
+        assert_eq!(z.trim(io(0, 1 << 20)), Some(1 << 20));
+        assert_eq!(z.resets, 1);
+        assert_eq!(z.write(io(1 << 20, 4096)), Some((1 << 20, 4096)));
+    }
+}
