@@ -160,12 +160,12 @@ fn error_messages() {
         parse("--numjobs=0").unwrap_err(),
         "numjobs: '0' is not a number in 1..=256"
     );
-    assert!(parse("--rw=trim")
+    assert!(parse("--rw=randtrimwrite")
         .unwrap_err()
-        .contains("eMMC discard/erase"));
-    assert!(parse("--zonemode=zbd")
+        .contains("random trim+write pairs"));
+    assert!(parse("--zonemode=zoned")
         .unwrap_err()
-        .contains("not a zoned block device"));
+        .contains("not a zone mode; accepted: none, strided, zbd"));
     assert!(parse("--platform=pc")
         .unwrap_err()
         .contains("sprd-hs400es-2020"));

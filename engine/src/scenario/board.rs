@@ -307,7 +307,7 @@ pub static PARAMS: &[OptionRow] = &[
         "reliable write: program rate of the written data"),
     param!("flush_us", Card, Us, card.flush_fixed_ns, "0"..="1000000", example "500",
         "CMD6 FLUSH_CACHE: fixed time on top of draining the cache"),
-    param!("trim_us", Card, Us, card.trim_ns, "0"..="3000000", example "2000",
+    param!("trim_us", Card, Us, card.trim_ns, "0"..="3000000", example "5000",
         "CMD35/36/38 DISCARD (fio's trim): card busy per command; typical 2000, not measured (JEDEC bound 300 ms x TRIM_MULT)"),
     param!("card_reliable_write", Card, Bool, card.reliable_write, "0"..="1", example "0",
         "the card supports reliable write (so the host may advertise FUA)"),
