@@ -53,21 +53,20 @@ pub fn suggest(key: &str) -> Option<&'static str> {
         .map(|(_, n)| n)
 }
 
+/// fio's SPRandom (`sprandom=1`) writes the whole device once in an order that leaves each
+/// region of an SSD's flash with its steady-state share of invalid blocks: its point is the
+/// FTL's state, which the card model does not keep.
+const SPRANDOM: &str = "SanDisk random preconditioning sets an SSD's FTL state (invalid blocks per region), which the card model does not keep";
+
 /// fio options the model knows of and does not simulate, with the reason (instead of "unknown").
 const NOT_MODELLED: &[(&str, &str)] = &[
     (
         "iodepth_mode",
         "queue depths stepped over time are not simulated; set iodepth",
     ),
-    (
-        "sprandom",
-        "SanDisk random preconditioning is not simulated",
-    ),
-    ("spr_op", "SanDisk random preconditioning is not simulated"),
-    (
-        "spr_num_regions",
-        "SanDisk random preconditioning is not simulated",
-    ),
+    ("sprandom", SPRANDOM),
+    ("spr_op", SPRANDOM),
+    ("spr_num_regions", SPRANDOM),
     (
         "random_sequence_stride",
         "sequence distributions are not simulated",
