@@ -280,3 +280,31 @@ fn zbd_emulated_zones_write_at_write_pointers_and_read_what_was_written() {
     assert_eq!(job("empty")["read"]["total_ios"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn steadystate_stops_a_job_once_its_metric_is_steady() {
+    let dir = scratch("ss");
+    let f = jobs_dir().join("steadystate.fio");
+    let out = mmcsim(&[&f.to_string_lossy(), "--output-format=json"], &dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let jobs = v["jobs"].as_array().unwrap();
+    let runtime_ms = |n: &str| {
+        let j = jobs.iter().find(|j| j["jobname"] == n).unwrap();
+        j["read"]["runtime"].as_u64().unwrap()
+    };
+    // Samples from 0.6 s on; the 1 s window is full at 1.5 s.
+    let steady = runtime_ms("steady");
+    assert!((1_500..1_700).contains(&steady), "steady ran {steady} ms");
+    assert!(
+        runtime_ms("never") >= 3_000,
+        "never ran {} ms",
+        runtime_ms("never")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

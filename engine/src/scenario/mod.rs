@@ -13,6 +13,7 @@ pub mod check;
 pub mod iolog;
 pub mod jobfile;
 pub mod options;
+pub mod steadystate;
 pub mod sweep;
 pub mod table;
 pub mod units;
@@ -217,6 +218,13 @@ pub struct JobSpec {
     /// `exitall`: when this job finishes, every job of its reporting group stops (fio's
     /// `fio_terminate_threads`, exit_what=group).
     pub exitall: bool,
+    /// `steadystate=` (`ss`): the criterion, as written (fio's default when only ss_dur is set).
+    pub steadystate: Option<String>,
+    /// `steadystate_duration` (`ss_dur`, 0: off), `steadystate_ramp_time` (`ss_ramp`),
+    /// `steadystate_check_interval` (`ss_interval`, default 1 s).
+    pub ss_dur_ns: u64,
+    pub ss_ramp_ns: u64,
+    pub ss_interval_ns: u64,
     /// `new_group`: begin a new reporting group (without waiting).
     pub new_group: bool,
     /// `zonemode=strided`: the region is read or written in zones of `zonesize` bytes, each
@@ -300,6 +308,10 @@ impl Default for JobSpec {
             random_distribution: RandomDistribution::Random,
             stonewall: false,
             exitall: false,
+            steadystate: None,
+            ss_dur_ns: 0,
+            ss_ramp_ns: 0,
+            ss_interval_ns: 1_000_000_000,
             new_group: false,
             zone_strided: false,
             zone_zbd: false,

@@ -685,11 +685,6 @@ macro_rules! host {
 }
 
 /// An option fio users write that changes nothing in the model.
-/// fio's steady-state detection (`steadystate=iops:10%` ...) stops a job early once its metric
-/// is steady; the model runs the job to its runtime or size.
-const SS_NO_EFFECT: &str =
-    "accepted, no effect in the model: the job runs to its runtime or size (fio stops it once the metric is steady)";
-
 const fn ignored(name: &'static str, accepted: &'static str, help: &'static str) -> OptionRow {
     OptionRow {
         name,
@@ -907,6 +902,38 @@ pub static OPTIONS: &[OptionRow] = &[
         set |j, k, v| j.exitall = flag(k, v)?,
         get |j| Some(b(j.exitall)),
         reset |j| j.exitall = false,
+        form None),
+    job!("steadystate", &["ss"], "iops, iops_slope, bw, bw_slope, lat or lat_slope, ':' and a limit (N or N%)",
+        "with ss_dur: stop the job once the metric over the window is steady (default iops_slope:0.01%)",
+        example "iops:10%",
+        set |j, k, v| j.steadystate = Some({
+            let t = v1(v).trim();
+            super::steadystate::parse(t).map_err(|acc| bad(k, t, "not a steady-state criterion", acc))?;
+            t.to_string()
+        }),
+        get |j| j.steadystate.clone(),
+        reset |j| j.steadystate = None,
+        form None),
+    job!("steadystate_duration", &["ss_dur"], "time (default unit s), 0 = off",
+        "steady-state window: the job stops once this much of samples is steady",
+        example "30s",
+        set |j, k, v| j.ss_dur_ns = time(k, v1(v), MAX_RUNTIME_NS, "up to 24h of simulated time")?,
+        get |j| (j.ss_dur_ns > 0).then(|| format_time_ns(j.ss_dur_ns)),
+        reset |j| j.ss_dur_ns = 0,
+        form None),
+    job!("steadystate_ramp_time", &["ss_ramp"], "time (default unit s)",
+        "time before steady-state samples are taken",
+        example "10s",
+        set |j, k, v| j.ss_ramp_ns = time(k, v1(v), MAX_RUNTIME_NS, "up to 24h of simulated time")?,
+        get |j| (j.ss_ramp_ns > 0).then(|| format_time_ns(j.ss_ramp_ns)),
+        reset |j| j.ss_ramp_ns = 0,
+        form None),
+    job!("steadystate_check_interval", &["ss_interval"], "time (default unit s), at least 1ms",
+        "period of the steady-state samples (default 1s)",
+        example "5s",
+        set |j, k, v| j.ss_interval_ns = time(k, v1(v), MAX_RUNTIME_NS, "up to 24h of simulated time")?.max(1_000_000),
+        get |j| (j.ss_interval_ns != 1_000_000_000).then(|| format_time_ns(j.ss_interval_ns)),
+        reset |j| j.ss_interval_ns = 1_000_000_000,
         form None),
     job!("new_group", &[], "flag or 0|1", "begin a new reporting group",
         example "1",
@@ -1283,14 +1310,6 @@ pub static OPTIONS: &[OptionRow] = &[
     ignored("replay_redirect", "any", "accepted, no effect in the model: the trace replays on the one modelled device"),
     ignored("replay_align", "any", "accepted, no effect in the model: trace offsets are used as they are"),
     ignored("replay_scale", "any", "accepted, no effect in the model: trace offsets are used as they are"),
-    ignored("steadystate", "any", SS_NO_EFFECT),
-    ignored("steadystate_duration", "any", SS_NO_EFFECT),
-    ignored("steadystate_ramp_time", "any", SS_NO_EFFECT),
-    ignored("ss", "any", SS_NO_EFFECT),
-    ignored("ss_dur", "any", SS_NO_EFFECT),
-    ignored("ss_ramp", "any", SS_NO_EFFECT),
-    ignored("steadystate_check_interval", "any", SS_NO_EFFECT),
-    ignored("ss_interval", "any", SS_NO_EFFECT),
     ignored("sync_file_range", "any", "accepted, no effect in the model: the model is direct I/O: there is no dirty page cache"),
     ignored("write_barrier", "any", "accepted, no effect in the model: barriers are flushes; use fsync=N"),
     ignored("atomic", "any", "accepted, no effect in the model: atomic writes are not modelled"),

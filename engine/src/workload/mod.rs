@@ -22,6 +22,7 @@ use crate::sim::{Event, ReqIdx, Simulator};
 use crate::trace::Stage;
 
 mod dist;
+mod steadystate;
 pub(crate) mod zbd;
 
 /// One I/O as the job saw it, for `write_iolog` and fio's bw/lat/iops logs.
@@ -161,6 +162,8 @@ pub struct Job {
     write: DirStats,
     /// `rw=trim|randtrim|trimwrite` only (boxed: most jobs never trim).
     trim: Option<Box<TrimState>>,
+    /// `steadystate_duration`: fio's steady-state detector (boxed: most jobs have none).
+    ss: Option<Box<steadystate::SteadyState>>,
     flushes: u64,
     errors: u64,
     last_done: u64,
@@ -267,6 +270,25 @@ impl Job {
             write: DirStats::default(),
             trim: matches!(spec.rw, Rw::Trim | Rw::RandTrim | Rw::TrimWrite)
                 .then(|| Box::new(TrimState::default())),
+            ss: (spec.ss_dur_ns > 0).then(|| {
+                let text = spec
+                    .steadystate
+                    .as_deref()
+                    .unwrap_or(crate::scenario::steadystate::DEFAULT_CRITERION);
+                // The option table accepted the text; fall back to fio's default otherwise.
+                let c = crate::scenario::steadystate::parse(text).unwrap_or_else(|_| {
+                    crate::scenario::steadystate::parse(
+                        crate::scenario::steadystate::DEFAULT_CRITERION,
+                    )
+                    .expect("fio's default criterion parses")
+                });
+                Box::new(steadystate::SteadyState::new(
+                    c,
+                    spec.ss_dur_ns,
+                    spec.ss_ramp_ns,
+                    spec.ss_interval_ns,
+                ))
+            }),
             flushes: 0,
             errors: 0,
             last_done: 0,
@@ -611,6 +633,25 @@ impl Job {
         }
         if !counted {
             return;
+        }
+        // fio's steady-state check: the intervals that ended before this completion.
+        if let (Some(ss), Some(start)) = (self.ss.as_mut(), self.t_start) {
+            let dirs = [
+                Some(&self.read),
+                Some(&self.write),
+                self.trim.as_ref().map(|t| &t.stats),
+            ];
+            let mut t = steadystate::Totals::default();
+            for d in dirs.into_iter().flatten() {
+                t.ios += d.total_ios;
+                t.bytes += d.io_bytes;
+                t.lat_sum_ns += d.clat.mean() * d.clat.count() as f64;
+                t.lat_n += d.clat.count();
+            }
+            if ss.check(now.saturating_sub(start), t) {
+                // fio_mark_td_terminate: the job stops issuing and ends.
+                self.stopped = true;
+            }
         }
         let clat = now - t_issue;
         let d = match op {
