@@ -48,6 +48,8 @@ pub mod tools;
 pub mod trace_view;
 #[cfg(target_arch = "wasm32")]
 pub mod watch;
+#[cfg(target_arch = "wasm32")]
+pub mod workers;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{App, AppProps};

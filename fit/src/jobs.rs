@@ -211,7 +211,11 @@ mod tests {
         .enumerate()
         .map(|(i, w)| {
             let args = [
-                &["--platform=unisoc-hsq-2023", "--nand_read_us=90", "--group_reporting"][..],
+                &[
+                    "--platform=unisoc-hsq-2023",
+                    "--nand_read_us=90",
+                    "--group_reporting",
+                ][..],
                 w,
             ]
             .concat();
