@@ -33,6 +33,8 @@ pub mod board_view;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]
+pub mod fit_view;
+#[cfg(target_arch = "wasm32")]
 pub mod gallery_view;
 #[cfg(target_arch = "wasm32")]
 mod keys;

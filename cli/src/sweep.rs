@@ -194,7 +194,7 @@ mod tests {
             ["50", "75", "100"]
         );
         assert_eq!(
-            parse_dim("bus_cmd_us=0.5..1.5:0.25").unwrap().values,
+            parse_dim("bus_cmd_fixed_us=0.5..1.5:0.25").unwrap().values,
             ["0.5", "0.75", "1", "1.25", "1.5"]
         );
         assert_eq!(

@@ -5,6 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { start, frameStats, root } from './harness.mjs';
 
 let env;
@@ -152,5 +154,60 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
     await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 2, null, { timeout: 120_000 });
     assert.equal(await page.locator('#pinned-table tbody tr').count(), 1);
     assert.match(await page.textContent('#pinned-table'), /hsq_depth=2/);
+    assert.deepEqual(problems, []);
+});
+
+test('fio results opened on the Board panel are fitted in a worker and the fitted board applied', async () => {
+    // Two fio JSON results written by mmcsim itself on unisoc-hsq-2023 with its NAND read time
+    // perturbed (60 -> 90 us); the page must find 90 us back.
+    const dir = path.join(root, 'target', 'e2e-fit');
+    mkdirSync(dir, { recursive: true });
+    const files = [['randread.json', ['--rw=randread', '--size=4m']], ['randread4.json', ['--rw=randread', '--numjobs=4', '--size=2m']]]
+        .map(([name, w]) => {
+            const text = execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
+                '--platform=unisoc-hsq-2023', '--nand_read_us=90', '--group_reporting', '--output-format=json', ...w],
+            { cwd: root, encoding: 'utf8' });
+            writeFileSync(path.join(dir, name), text);
+            return path.join(dir, name);
+        });
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randwrite&size=8m');
+    await page.click('#board > summary');
+    await page.fill('#fit-params', 'nand_read_us');
+    await page.press('#fit-params', 'Tab');
+    await page.setInputFiles('#fit-files', files);
+    await page.waitForSelector('#fit-result', { timeout: 300_000 });
+    const fitted = Number(await page.getAttribute('#fit-params-table tr[data-param=nand_read_us]', 'data-fitted'));
+    console.log(`fit in the page: nand_read_us ${fitted} us (perturbed 90 us), ${await page.textContent('#fit-result p')}`);
+    assert.ok(Math.abs(fitted / 90 - 1) < 0.05, `fitted ${fitted} us, perturbed 90 us`);
+    assert.equal(await page.locator('#fit-cases tbody tr').count(), 6, 'MiB/s, p50 and p99 of each result');
+    assert.ok(await page.isVisible('#fit-verdict'), 'a one-parameter fit to six figures is trusted');
+    // The fitted board is applied: the link, the board field, the workload kept.
+    await page.waitForFunction(() => /nand_read_us=\d/.test(location.search));
+    assert.ok((await page.evaluate(() => location.search)).includes('rw=randwrite'));
+    assert.equal(Number(await page.inputValue('#board-nand_read_us')), fitted);
+    assert.ok(await page.isVisible('#fit-download'));
+    assert.deepEqual(problems, []);
+});
+
+test('a fit that cannot be trusted says so in the page', async () => {
+    const dir = path.join(root, 'target', 'e2e-fit');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'one.json');
+    writeFileSync(file, execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
+        '--platform=unisoc-hsq-2023', '--rw=randread', '--size=1m', '--group_reporting', '--output-format=json'],
+    { cwd: root, encoding: 'utf8' }));
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023');
+    await page.click('#board > summary');
+    await page.fill('#fit-params', 'nand_read_us,bus_mb_s,completion_us,submit_us');
+    await page.press('#fit-params', 'Tab');
+    await page.setInputFiles('#fit-files', [file]);
+    await page.waitForSelector('#fit-warnings', { timeout: 300_000 });
+    assert.match(await page.textContent('#fit-warnings'), /3 measured figure\(s\) for 4 parameter\(s\)/);
+    // A file that is not fio JSON: one message, nothing applied.
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, '{"jobs": []}');
+    await page.setInputFiles('#fit-files', [bad]);
+    await page.waitForSelector('#fit-error');
+    assert.match(await page.textContent('#fit-error'), /bad\.json: no "jobs"/);
     assert.deepEqual(problems, []);
 });
