@@ -310,3 +310,35 @@ fn halving_the_bus_clock_doubles_the_command_lines_time_and_keeps_the_fixed_part
     let hs200 = command_times(&[&base[..], &["--bus_mode=hs200"]].concat());
     assert_eq!(hs200[0], 3_000);
 }
+
+/// The README's worked example ends in a what-if link: it loads as written, A and B on the
+/// fitted board, B with a fixed hsq depth of 2.
+#[test]
+fn the_readmes_what_if_link_loads_as_written() {
+    let readme = include_str!("../../README.md");
+    let at = readme
+        .find("### From fio results to a what-if")
+        .expect("the worked example");
+    let link = readme[at..]
+        .split('`')
+        .find(|s| s.starts_with("?platform=") && s.contains("b.hsq_depth=2"))
+        .expect("the what-if link");
+    let d = mmcsim_engine::scenario::url::decode_query(link);
+    assert!(d.errors.is_empty(), "{:?}", d.errors);
+    let b = d.b.expect("a B side");
+    for s in [&d.a, &b] {
+        assert_eq!(s.platform, "unisoc-hsq-2023");
+        let p = s.effective_platform().unwrap();
+        assert_eq!(p.card.read_latency_random_ns, 75_440);
+        assert_eq!(p.bus.bytes_per_sec(), 290_000_000);
+    }
+    assert_eq!(
+        b.host.hsq_depth,
+        Some(mmcsim_engine::scenario::HsqDepth::Fixed(2))
+    );
+    assert_eq!(
+        d.a.host_config().unwrap().hsq_depth,
+        mmcsim_engine::scenario::HsqDepth::Dynamic,
+        "A keeps the 2023 board's dynamic depth"
+    );
+}

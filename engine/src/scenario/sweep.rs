@@ -1,7 +1,7 @@
 //! Sweeps: one or two options swept over lists or ranges (`hsq_depth=1..16`, `packed=0,2,4,8`,
 //! `nand_read_us=50..200:25`), each point the base scenario with the point's options applied by
 //! the one option parser, so a point runs exactly as the same options given alone would. The
-//! CLI runs the points in parallel (`mmcsim --sweep=`), the page in budgeted slices; both read
+//! CLI runs the points in parallel (`mmcsim --sweep=`), the page in Web Workers; both read
 //! the points and figures from here.
 
 use super::options::{apply_option, lookup, OptionScope};
