@@ -28,7 +28,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 # browser tests are wasm32-only and compile to nothing here. mmcsim-components: yew, web-sys and
 # plotters compile natively, so its plain functions (format, pipeline_layout, abcompare's delta
 # rows, timeline's rects, controls' form) are tested here too, next to them.
-NATIVE_PACKAGES := mmcsim-engine mmcsim-cli mmcsim mmcsim-components
+NATIVE_PACKAGES := mmcsim-engine mmcsim-cli mmcsim mmcsim-components mmcsim-fit
 # The web app crate; its tests/ are wasm-bindgen-test browser tests.
 WEB_PACKAGE := mmcsim
 
@@ -69,7 +69,7 @@ test: setup-browser
 lint:
 	cargo fmt --all -- --check
 	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components \
+	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings
 
 test-native:

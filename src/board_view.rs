@@ -98,6 +98,7 @@ pub fn board_view(props: &BoardViewProps) -> Html {
                     values={Rc::new(board_texts(&props.scenario))} errors={props.errors.clone()}
                     disabled={props.disabled} on_change={props.on_change.clone()}
                     {on_download} {on_file} status={(*status).clone()} />
+        <crate::fit_view::FitView scenario={props.scenario.clone()} on_scenario={props.on_scenario.clone()} />
         </>
     }
 }

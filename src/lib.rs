@@ -33,6 +33,8 @@ pub mod board_view;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]
+pub mod fit_view;
+#[cfg(target_arch = "wasm32")]
 pub mod gallery_view;
 #[cfg(target_arch = "wasm32")]
 mod keys;
@@ -48,6 +50,8 @@ pub mod tools;
 pub mod trace_view;
 #[cfg(target_arch = "wasm32")]
 pub mod watch;
+#[cfg(target_arch = "wasm32")]
+pub mod workers;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{App, AppProps};

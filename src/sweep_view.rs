@@ -1,25 +1,19 @@
 //! The Sweep panel: sweep one or two options of the current scenario (`hsq_depth=1..16`,
-//! `packed=0,2,4,8`), the points run one after another in budgeted slices of each animation
-//! frame ([`Slicer`], at most [`SWEEP_BUDGET_MS`] per frame), so the page and the pipeline
-//! animation keep drawing while a sweep runs. Not in Web Workers (yet): the work per frame is
-//! bounded instead, on the page's one thread.
+//! `packed=0,2,4,8`). The points run in Web Workers, one per core ([`crate::workers`]), each
+//! sent as its scenario's link text and answered with its figures, so the thread that draws
+//! the pipeline animation only posts messages and draws the rows as they come.
 
 use std::rc::Rc;
 
-use gloo::render::{request_animation_frame, AnimationFrame};
 use mmcsim_components::SweepResults;
-use mmcsim_engine::scenario::sweep::{parse_dim, point_scenario, points, Dim, Row};
+use mmcsim_engine::scenario::sweep::{parse_dim, point_scenario, points, Dim, PointJob, Row};
 use mmcsim_engine::scenario::url::encode_query;
 use mmcsim_engine::Scenario;
+use mmcsim_fit::jobs::{Job, Reply, Request};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::session::Session;
-use crate::slicer::{now_ms, Slicer};
-
-/// Wall time a sweep may take from one animation frame, ms: half the run loop's budget, so a
-/// sweep and a watched run together still leave time to draw.
-pub const SWEEP_BUDGET_MS: f64 = 4.0;
+use crate::workers::{self, Pool};
 
 #[derive(Properties, PartialEq)]
 pub struct SweepViewProps {
@@ -31,7 +25,7 @@ pub enum Msg {
     Spec(usize, String),
     Start,
     Stop,
-    Frame,
+    Worker(workers::Event),
     Pin(usize),
     Unpin(usize),
 }
@@ -40,27 +34,23 @@ pub struct SweepView {
     specs: [String; 2],
     error: Option<String>,
     dims: Vec<Dim>,
-    /// Points still to run: (index, values, scenario).
-    pending: Vec<(usize, Vec<String>, Scenario)>,
-    current: Option<(usize, Vec<String>, Session)>,
+    /// Points not yet sent to a worker, the next last.
+    pending: Vec<PointJob>,
+    /// Points sent and not yet answered.
+    running: usize,
+    /// Finished points, in sweep order.
     rows: Rc<Vec<Row>>,
     total: usize,
     pinned: Rc<Vec<(String, Row)>>,
-    /// Scenario of each finished row, for its pin label.
-    row_scenarios: Vec<Scenario>,
-    current_scn: Option<Scenario>,
-    slicer: Slicer,
-    frame: Option<AnimationFrame>,
+    /// The scenario of every point of the sweep, by index (for a pin's label).
+    scenarios: Vec<Scenario>,
+    /// The workers (started at the first sweep, kept between sweeps, stopped by Stop).
+    pool: Option<Pool>,
+    /// The sweep's number: replies of a stopped sweep are not taken.
+    sweep: u64,
 }
 
 impl SweepView {
-    fn schedule(&mut self, ctx: &Context<Self>) {
-        let link = ctx.link().clone();
-        self.frame = Some(request_animation_frame(move |_| {
-            link.send_message(Msg::Frame)
-        }));
-    }
-
     fn start(&mut self, base: &Scenario) -> Result<(), String> {
         let dims = self
             .specs
@@ -79,18 +69,47 @@ impl SweepView {
             ));
         }
         let mut pending = Vec::new();
+        let mut scenarios = Vec::new();
         for (i, v) in all.into_iter().enumerate() {
             let s = point_scenario(base, &dims, &v)?;
-            pending.push((i, v, s));
+            pending.push(PointJob::of(i, v, &s));
+            scenarios.push(s);
         }
         pending.reverse();
         self.total = pending.len();
         self.dims = dims;
         self.pending = pending;
+        self.running = 0;
+        self.scenarios = scenarios;
         self.rows = Rc::default();
-        self.row_scenarios.clear();
-        self.current = None;
+        self.sweep += 1;
         Ok(())
+    }
+
+    /// Hands pending points to idle workers.
+    fn dispatch(&mut self) {
+        let Some(pool) = self.pool.as_mut() else {
+            return;
+        };
+        while let Some(i) = pool.idle() {
+            let Some(p) = self.pending.pop() else {
+                break;
+            };
+            // The id carries the sweep and the point.
+            let id = (self.sweep << 32) | p.index as u64;
+            if let Err(e) = pool.send(
+                i,
+                &Request {
+                    id,
+                    job: Job::Point(p),
+                },
+            ) {
+                self.error = Some(e);
+                self.pending.clear();
+                break;
+            }
+            self.running += 1;
+        }
     }
 }
 
@@ -104,14 +123,13 @@ impl Component for SweepView {
             error: None,
             dims: Vec::new(),
             pending: Vec::new(),
-            current: None,
+            running: 0,
             rows: Rc::default(),
             total: 0,
             pinned: Rc::default(),
-            row_scenarios: Vec::new(),
-            current_scn: None,
-            slicer: Slicer::default(),
-            frame: None,
+            scenarios: Vec::new(),
+            pool: None,
+            sweep: 0,
         }
     }
 
@@ -125,56 +143,56 @@ impl Component for SweepView {
                 match self.start(&ctx.props().scenario) {
                     Ok(()) => {
                         self.error = None;
-                        self.schedule(ctx);
+                        if self.pool.is_none() {
+                            let n = workers::per_core().min(self.total.max(1));
+                            match Pool::new(n, ctx.link().callback(Msg::Worker)) {
+                                Ok(p) => self.pool = Some(p),
+                                Err(e) => {
+                                    self.error = Some(e);
+                                    self.pending.clear();
+                                }
+                            }
+                        }
+                        self.dispatch();
                     }
                     Err(e) => self.error = Some(e),
                 }
                 true
             }
             Msg::Stop => {
+                // Stopping a worker is the only way to stop the point it runs.
+                self.pool = None;
                 self.pending.clear();
-                self.current = None;
-                self.frame = None;
+                self.running = 0;
                 true
             }
-            Msg::Frame => {
-                let start = now_ms();
-                while now_ms() - start < SWEEP_BUDGET_MS {
-                    if self.current.is_none() {
-                        let Some((i, v, s)) = self.pending.pop() else {
-                            break;
-                        };
-                        match Session::start(&s) {
-                            Ok(sess) => {
-                                self.current = Some((i, v, sess));
-                                self.current_scn = Some(s);
-                            }
-                            Err(e) => {
-                                self.error = Some(e.message);
-                                continue;
-                            }
-                        }
+            Msg::Worker(ev) => {
+                let Some(pool) = self.pool.as_mut() else {
+                    return false;
+                };
+                let (_, r) = pool.note(ev);
+                let ours = r.id >> 32 == self.sweep;
+                match r.reply {
+                    Reply::Ready => {}
+                    _ if !ours => {}
+                    Reply::Row(row) => {
+                        self.running = self.running.saturating_sub(1);
+                        let rows = Rc::make_mut(&mut self.rows);
+                        let at = rows.partition_point(|x| x.index < row.index);
+                        rows.insert(at, row);
                     }
-                    let Some((_, _, sess)) = self.current.as_mut() else {
-                        break;
-                    };
-                    let left = SWEEP_BUDGET_MS - (now_ms() - start);
-                    if self.slicer.run_slice(|n| sess.run_events(n), now_ms, left) {
-                        if let Some((i, v, sess)) = self.current.take() {
-                            Rc::make_mut(&mut self.rows).push(Row::of(i, v, &sess.report()));
-                            self.row_scenarios.extend(self.current_scn.take());
-                        }
+                    Reply::Error(e) => {
+                        self.running = self.running.saturating_sub(1);
+                        self.error = Some(e);
                     }
+                    Reply::Fit(_) => {}
                 }
-                if self.current.is_some() || !self.pending.is_empty() {
-                    self.schedule(ctx);
-                } else {
-                    self.frame = None;
-                }
+                self.dispatch();
                 true
             }
             Msg::Pin(i) => {
-                if let (Some(r), Some(s)) = (self.rows.get(i), self.row_scenarios.get(i)) {
+                let s = self.rows.get(i).and_then(|r| self.scenarios.get(r.index));
+                if let (Some(r), Some(s)) = (self.rows.get(i), s) {
                     let label = format!("?{}", encode_query(s, None));
                     Rc::make_mut(&mut self.pinned).push((label, r.clone()));
                 }
@@ -191,7 +209,7 @@ impl Component for SweepView {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let running = self.current.is_some() || !self.pending.is_empty();
+        let running = self.running > 0 || !self.pending.is_empty();
         let spec = |i: usize| {
             link.callback(move |e: Event| {
                 let v = e
@@ -216,6 +234,11 @@ impl Component for SweepView {
                         <button id="sweep-run" type="button" class="button primary" onclick={link.callback(|_| Msg::Start)}>{ "Run sweep" }</button>
                     }
                 </div>
+                if let Some(p) = self.pool.as_ref() {
+                    <p id="sweep-workers" class="hint" data-workers={p.len().to_string()}>
+                        { format!("{} of {} points done, in {} Web Worker(s) (one per core).", self.rows.len(), self.total, p.len()) }
+                    </p>
+                }
                 if let Some(e) = &self.error {
                     <div class="field-error" role="alert">{ e.clone() }</div>
                 }

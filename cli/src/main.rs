@@ -5,7 +5,6 @@
 mod args;
 mod calibration;
 mod exports;
-mod fit;
 mod help;
 mod logs;
 mod normal;
@@ -203,16 +202,16 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
         .iter()
         .map(|f| {
             let text = std::fs::read_to_string(f).map_err(|e| format!("results '{f}': {e}"))?;
-            fit::read_case(f, &text, runtime)
+            mmcsim_fit::read_case(f, &text, runtime)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let result = fit::fit(&cases, platform.as_deref(), &names, iters)?;
+    let result = mmcsim_fit::fit(&cases, platform.as_deref(), &names, iters)?;
     if let Some(path) = out {
         let text = mmcsim_engine::scenario::board_file::to_toml(&result.board)
             .map_err(|e| e.to_string())?;
         std::fs::write(&path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
     }
-    Ok(fit::render(&result, &cases))
+    Ok(mmcsim_fit::render(&result, &cases))
 }
 
 fn main() {

@@ -9,8 +9,10 @@
 //! output can be joined with `--merge`.
 
 use crate::args::Format;
-pub use mmcsim_engine::scenario::sweep::{parse_dim, point_scenario, points, Dim, Row, MAX_POINTS};
-use mmcsim_engine::{Scenario, Simulator};
+pub use mmcsim_engine::scenario::sweep::{
+    parse_dim, point_scenario, points, run_point, Dim, Row, MAX_POINTS,
+};
+use mmcsim_engine::Scenario;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -52,11 +54,7 @@ pub fn run(
     let rows = mine
         .into_par_iter()
         .zip(scns.into_par_iter())
-        .map(|((i, values), s)| {
-            let mut sim = Simulator::new(&s).map_err(|e| e.to_string())?;
-            sim.run_to_end();
-            Ok(Row::of(i, values, &sim.report()))
-        })
+        .map(|((i, values), s)| run_point(i, values, &s))
         .collect::<Result<Vec<_>, String>>()?;
     Ok(SweepDoc {
         dims,
@@ -179,6 +177,7 @@ pub fn render(doc: &SweepDoc, format: Format) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mmcsim_engine::Simulator;
 
     #[test]
     fn ranges_lists_and_products() {
@@ -195,7 +194,7 @@ mod tests {
             ["50", "75", "100"]
         );
         assert_eq!(
-            parse_dim("bus_cmd_us=0.5..1.5:0.25").unwrap().values,
+            parse_dim("bus_cmd_fixed_us=0.5..1.5:0.25").unwrap().values,
             ["0.5", "0.75", "1", "1.25", "1.5"]
         );
         assert_eq!(

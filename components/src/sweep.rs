@@ -122,8 +122,11 @@ pub fn sweep_results(props: &SweepResultsProps) -> Html {
                 <tbody>
                     { for props.rows.iter().enumerate().map(|(i, r)| {
                         let pin = props.on_pin.reform(move |_: MouseEvent| i);
+                        // The exact figures (shortest round-trip text), for scripts and tests.
                         html! {
-                            <tr>
+                            <tr data-index={r.index.to_string()} data-mib-s={r.mib_s.to_string()}
+                                data-iops={r.iops.to_string()} data-p99-us={r.p99_us.to_string()}
+                                data-requeues={r.requeues.to_string()}>
                                 { for r.values.iter().map(|v| html! { <td>{ v.clone() }</td> }) }
                                 { figures_cells(r) }
                                 <td><button type="button" class="button secondary small" onclick={pin}>{ "pin" }</button></td>

@@ -128,8 +128,31 @@ pub struct BusTiming {
     /// Effective data rate overriding the one derived from mode, clock and width, bytes per
     /// second; 0 = derived.
     pub rate_override: u64,
-    /// CMD23 (SET_BLOCK_COUNT) + CMD18/CMD25 with their responses.
-    pub cmd_ns: u64,
+    /// The command phase's fixed part: the controller issuing CMD23 (SET_BLOCK_COUNT) +
+    /// CMD18/CMD25 and reading their responses. The phase's CMD-line bits
+    /// ([`CMD_PHASE_CYCLES`]) come on top, at the bus clock ([`BusTiming::cmd_ns`]). Presets:
+    /// the fitted command time (MODEL.md's "command time", 3 us on the eMMC boards) less the
+    /// CMD-line time at the preset's clock ([`cmd_fixed_for`]).
+    pub cmd_fixed_ns: u64,
+}
+
+/// Clock cycles the command phase takes on the CMD line: two commands (CMD23, then CMD18 or
+/// CMD25), each a 48-bit command token, N_CR = 2 cycles until the card answers (the JEDEC
+/// minimum), a 48-bit R1 response and N_RC = 8 cycles before the next command. The CMD line
+/// runs at single data rate in every bus mode (in DDR52 and HS400 only the data lines are
+/// double data rate), so the mode does not change it.
+pub const CMD_PHASE_CYCLES: u64 = 2 * (48 + 2 + 48 + 8);
+
+/// The command phase's CMD-line time at `clock_hz`, ns (rounded up).
+pub const fn cmd_line_ns(clock_hz: u64) -> u64 {
+    let hz = if clock_hz == 0 { 1 } else { clock_hz };
+    (CMD_PHASE_CYCLES * 1_000_000_000).div_ceil(hz)
+}
+
+/// The fixed part that gives a fitted command time `total_ns` at `clock_hz`: a preset keeps
+/// its calibrated command time at its own clock (and a clock too slow for it fails to compile).
+pub const fn cmd_fixed_for(total_ns: u64, clock_hz: u64) -> u64 {
+    total_ns - cmd_line_ns(clock_hz)
 }
 
 impl BusTiming {
@@ -138,6 +161,11 @@ impl BusTiming {
     pub fn derived_bytes_per_sec(&self) -> u64 {
         let edges = if self.mode.ddr() { 2 } else { 1 };
         self.clock_hz * u64::from(self.width) * edges / 8
+    }
+    /// The command phase (CMD23 + CMD18/CMD25 with their responses): the fixed part plus
+    /// [`CMD_PHASE_CYCLES`] at the bus clock, so a slower clock makes every command slower.
+    pub fn cmd_ns(&self) -> u64 {
+        self.cmd_fixed_ns + cmd_line_ns(self.clock_hz)
     }
     /// The data rate the bus moves data at: the override if set, else the derived rate.
     pub fn bytes_per_sec(&self) -> u64 {
@@ -328,7 +356,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         clock_hz: 200 * MHZ,
         width: 8,
         rate_override: 0,
-        cmd_ns: 3_000,
+        cmd_fixed_ns: cmd_fixed_for(3_000, 200 * MHZ),
     },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
@@ -405,7 +433,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         clock_hz: 141 * MHZ,
         width: 8,
         rate_override: 0,
-        cmd_ns: 3_000,
+        cmd_fixed_ns: cmd_fixed_for(3_000, 141 * MHZ),
     },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
@@ -483,7 +511,7 @@ pub const U300_MMCI_2011: Platform = Platform {
         clock_hz: 18_400_000,
         width: 4,
         rate_override: 0,
-        cmd_ns: 40_000,
+        cmd_fixed_ns: cmd_fixed_for(40_000, 18_400_000),
     },
     card: CardTiming {
         read_latency_seq_ns: 480_000,
@@ -558,7 +586,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         clock_hz: 166 * MHZ,
         width: 8,
         rate_override: 0,
-        cmd_ns: 3_000,
+        cmd_fixed_ns: cmd_fixed_for(3_000, 166 * MHZ),
     },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
@@ -640,7 +668,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         clock_hz: 200 * MHZ,
         width: 8,
         rate_override: 0,
-        cmd_ns: 3_000,
+        cmd_fixed_ns: cmd_fixed_for(3_000, 200 * MHZ),
     },
     card: CardTiming {
         read_latency_seq_ns: 2_000,

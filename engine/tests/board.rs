@@ -272,3 +272,73 @@ fn hs200_halves_sequential_reads_where_the_bus_is_the_bottleneck() {
         hs200.total_mib_s()
     );
 }
+
+/// Command segments on the bus of a short random-read run, ns each.
+fn command_times(args: &[&str]) -> Vec<u64> {
+    let s = parse_args(args, Scenario::default()).unwrap();
+    let mut sim = Simulator::new(&s).unwrap();
+    sim.set_timeline_capacity(100_000);
+    sim.run_to_end();
+    sim.drain_timeline()
+        .iter()
+        .filter(|g| g.kind == mmcsim_engine::SegmentKind::Command)
+        .map(|g| g.end - g.start)
+        .collect()
+}
+
+#[test]
+fn halving_the_bus_clock_doubles_the_command_lines_time_and_keeps_the_fixed_part() {
+    use mmcsim_engine::platform::{by_name, CMD_PHASE_CYCLES};
+    let base = ["--platform=unisoc-hsq-2023", "--rw=randread", "--size=256k"];
+    let at = command_times(&base);
+    let half = command_times(&[&base[..], &["--bus_clock_mhz=83"]].concat());
+    assert!(!at.is_empty() && at.len() == half.len());
+    // At the preset's clock the command phase is the calibrated 3 us, as before it followed
+    // the clock (the goldens pin the rest).
+    assert!(at.iter().all(|&t| t == 3_000), "{:?}", &at[..3]);
+    // 212 CMD-line cycles: 1277 ns at 166 MHz, 2555 ns at 83 MHz (rounded up).
+    let cycles_ns = |mhz: u64| (CMD_PHASE_CYCLES * 1000).div_ceil(mhz);
+    let fixed = by_name("unisoc-hsq-2023").unwrap().bus.cmd_fixed_ns;
+    assert_eq!(fixed + cycles_ns(166), 3_000);
+    assert!(
+        half.iter().all(|&t| t == fixed + cycles_ns(83)),
+        "{:?}",
+        &half[..3]
+    );
+    assert!(half[0] - at[0] >= 1_270 && half[0] - at[0] <= 1_290);
+    // The CMD line is single data rate in every mode: HS200 at the same clock, same command.
+    let hs200 = command_times(&[&base[..], &["--bus_mode=hs200"]].concat());
+    assert_eq!(hs200[0], 3_000);
+}
+
+/// The README's worked example ends in a what-if link: it loads as written, A and B on the
+/// fitted board, B with a fixed hsq depth of 2.
+#[test]
+fn the_readmes_what_if_link_loads_as_written() {
+    let readme = include_str!("../../README.md");
+    let at = readme
+        .find("### From fio results to a what-if")
+        .expect("the worked example");
+    let link = readme[at..]
+        .split('`')
+        .find(|s| s.starts_with("?platform=") && s.contains("b.hsq_depth=2"))
+        .expect("the what-if link");
+    let d = mmcsim_engine::scenario::url::decode_query(link);
+    assert!(d.errors.is_empty(), "{:?}", d.errors);
+    let b = d.b.expect("a B side");
+    for s in [&d.a, &b] {
+        assert_eq!(s.platform, "unisoc-hsq-2023");
+        let p = s.effective_platform().unwrap();
+        assert_eq!(p.card.read_latency_random_ns, 75_440);
+        assert_eq!(p.bus.bytes_per_sec(), 290_000_000);
+    }
+    assert_eq!(
+        b.host.hsq_depth,
+        Some(mmcsim_engine::scenario::HsqDepth::Fixed(2))
+    );
+    assert_eq!(
+        d.a.host_config().unwrap().hsq_depth,
+        mmcsim_engine::scenario::HsqDepth::Dynamic,
+        "A keeps the 2023 board's dynamic depth"
+    );
+}

@@ -4,7 +4,10 @@
 // requestAnimationFrame during the sweep and printed).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { start, frameStats, root } from './harness.mjs';
 
 let env;
 let browser;
@@ -24,6 +27,7 @@ async function openPage(query = '') {
     const problems = [];
     page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
     await page.goto(base + query);
     await page.waitForSelector('#run', { timeout: 30_000 });
     return { page, problems };
@@ -94,8 +98,21 @@ test('B of the A/B comparison runs its own board side by side', async () => {
     assert.deepEqual(problems, []);
 });
 
-test('a sweep fills its table and charts while the page keeps drawing', async () => {
-    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&size=64m');
+test('a sweep runs in Web Workers while the pipeline animation plays, with the numbers of a native run', async () => {
+    const query = '?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&size=64m';
+    const { page, problems } = await openPage(query);
+    // The pipeline animation plays (normal speed: it lasts far longer than the sweep).
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Pause")');
+    // The animation alone first, for comparison (printed).
+    const alone = await page.evaluate(() => new Promise((resolve) => {
+        const ts = [];
+        const tick = (t) => { ts.push(t); if (t - ts[0] < 2000) requestAnimationFrame(tick); else resolve(ts); };
+        requestAnimationFrame(tick);
+    }));
+    const aloneGaps = alone.slice(1).map((t, i) => t - alone[i]);
+    console.log(`the animation alone: ${alone.length} frames in 2 s, frame gap mean ${(aloneGaps.reduce((a, b) => a + b, 0) / aloneGaps.length).toFixed(1)} ms, max ${Math.max(...aloneGaps).toFixed(1)} ms`);
+    const before = await frameStats(page);
     await page.click('#sweep > summary');
     await page.fill('#sweep-1', 'hsq_depth=1..8');
     await page.press('#sweep-1', 'Tab');
@@ -106,14 +123,29 @@ test('a sweep fills its table and charts while the page keeps drawing', async ()
         requestAnimationFrame(tick);
     });
     await page.click('#sweep-run');
-    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 8, null, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 8, null, { timeout: 180_000 });
     const frames = await page.evaluate(() => { window.__stop = true; return window.__frames; });
-    const gaps = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
-    const p95 = gaps[Math.floor(gaps.length * 0.95)] ?? 0;
-    const fps = (frames.length - 1) / ((frames.at(-1) - frames[0]) / 1000);
-    console.log(`sweep of 8 points: ${frames.length} frames, ${fps.toFixed(1)} fps, frame gap p95 ${p95.toFixed(1)} ms`);
-    assert.ok(frames.length > 10, 'frames were drawn during the sweep');
+    const after = await frameStats(page);
+    const workers = Number(await page.getAttribute('#sweep-workers', 'data-workers'));
+    const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+    const mean = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);
+    const max = Math.max(...gaps);
+    console.log(`sweep of 8 points in ${workers} worker(s): ${frames.length} frames over ${((frames.at(-1) - frames[0]) / 1000).toFixed(1)} s, `
+        + `frame gap mean ${mean.toFixed(1)} ms, max ${max.toFixed(1)} ms; the pipeline view drew ${after.frames - before.frames} frame(s)`);
+    assert.ok(workers >= 1, 'the sweep ran in workers');
+    assert.ok(frames.length > 20, `frames kept coming during the sweep: ${frames.length}`);
+    assert.ok(after.frames - before.frames > 20, `the pipeline animation kept drawing: ${after.frames - before.frames}`);
+    assert.ok((await page.textContent('#play')).includes('Pause'), 'the animation still plays');
     assert.equal(await page.locator('.sweep-chart polyline').count(), 4, 'one line per figure chart');
+    // The same points natively (the CLI, same seed): the same numbers, to the last bit.
+    const native = JSON.parse(execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
+        '--platform=unisoc-hsq-2023', '--rw=randwrite', '--numjobs=8', '--size=64m', '--sweep=hsq_depth=1..8',
+        '--output-format=json'], { cwd: root, encoding: 'utf8' })).rows;
+    const inPage = await page.$$eval('#sweep-table tbody tr', (trs) => trs.map((tr) => ({
+        index: Number(tr.dataset.index), mib_s: Number(tr.dataset.mibS), iops: Number(tr.dataset.iops),
+        p99_us: Number(tr.dataset.p99Us), requeues: Number(tr.dataset.requeues),
+    })));
+    assert.deepEqual(inPage, native.map(({ index, mib_s, iops, p99_us, requeues }) => ({ index, mib_s, iops, p99_us, requeues })));
     // Pin a point: it stays after another sweep.
     await page.click('#sweep-table tbody tr:nth-child(2) button');
     await page.fill('#sweep-1', 'packed=0,8');
@@ -122,5 +154,60 @@ test('a sweep fills its table and charts while the page keeps drawing', async ()
     await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 2, null, { timeout: 120_000 });
     assert.equal(await page.locator('#pinned-table tbody tr').count(), 1);
     assert.match(await page.textContent('#pinned-table'), /hsq_depth=2/);
+    assert.deepEqual(problems, []);
+});
+
+test('fio results opened on the Board panel are fitted in a worker and the fitted board applied', async () => {
+    // Two fio JSON results written by mmcsim itself on unisoc-hsq-2023 with its NAND read time
+    // perturbed (60 -> 90 us); the page must find 90 us back.
+    const dir = path.join(root, 'target', 'e2e-fit');
+    mkdirSync(dir, { recursive: true });
+    const files = [['randread.json', ['--rw=randread', '--size=4m']], ['randread4.json', ['--rw=randread', '--numjobs=4', '--size=2m']]]
+        .map(([name, w]) => {
+            const text = execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
+                '--platform=unisoc-hsq-2023', '--nand_read_us=90', '--group_reporting', '--output-format=json', ...w],
+            { cwd: root, encoding: 'utf8' });
+            writeFileSync(path.join(dir, name), text);
+            return path.join(dir, name);
+        });
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randwrite&size=8m');
+    await page.click('#board > summary');
+    await page.fill('#fit-params', 'nand_read_us');
+    await page.press('#fit-params', 'Tab');
+    await page.setInputFiles('#fit-files', files);
+    await page.waitForSelector('#fit-result', { timeout: 300_000 });
+    const fitted = Number(await page.getAttribute('#fit-params-table tr[data-param=nand_read_us]', 'data-fitted'));
+    console.log(`fit in the page: nand_read_us ${fitted} us (perturbed 90 us), ${await page.textContent('#fit-result p')}`);
+    assert.ok(Math.abs(fitted / 90 - 1) < 0.05, `fitted ${fitted} us, perturbed 90 us`);
+    assert.equal(await page.locator('#fit-cases tbody tr').count(), 6, 'MiB/s, p50 and p99 of each result');
+    assert.ok(await page.isVisible('#fit-verdict'), 'a one-parameter fit to six figures is trusted');
+    // The fitted board is applied: the link, the board field, the workload kept.
+    await page.waitForFunction(() => /nand_read_us=\d/.test(location.search));
+    assert.ok((await page.evaluate(() => location.search)).includes('rw=randwrite'));
+    assert.equal(Number(await page.inputValue('#board-nand_read_us')), fitted);
+    assert.ok(await page.isVisible('#fit-download'));
+    assert.deepEqual(problems, []);
+});
+
+test('a fit that cannot be trusted says so in the page', async () => {
+    const dir = path.join(root, 'target', 'e2e-fit');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'one.json');
+    writeFileSync(file, execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
+        '--platform=unisoc-hsq-2023', '--rw=randread', '--size=1m', '--group_reporting', '--output-format=json'],
+    { cwd: root, encoding: 'utf8' }));
+    const { page, problems } = await openPage('?platform=unisoc-hsq-2023');
+    await page.click('#board > summary');
+    await page.fill('#fit-params', 'nand_read_us,bus_mb_s,completion_us,submit_us');
+    await page.press('#fit-params', 'Tab');
+    await page.setInputFiles('#fit-files', [file]);
+    await page.waitForSelector('#fit-warnings', { timeout: 300_000 });
+    assert.match(await page.textContent('#fit-warnings'), /3 measured figure\(s\) for 4 parameter\(s\)/);
+    // A file that is not fio JSON: one message, nothing applied.
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, '{"jobs": []}');
+    await page.setInputFiles('#fit-files', [bad]);
+    await page.waitForSelector('#fit-error');
+    assert.match(await page.textContent('#fit-error'), /bad\.json: no "jobs"/);
     assert.deepEqual(problems, []);
 });

@@ -278,8 +278,8 @@ pub static PARAMS: &[OptionRow] = &[
         "data lines: 1, 4 or 8 (hs400 is 8-bit only)"),
     param!("bus_mb_s", Bus, MBps, bus.rate_override, "0"..="10000", example "200",
         "data rate overriding clock x width / 8 (x2 in DDR modes): HS400 8-bit 200 MHz = 400, HS200 = 200; 0 = derived"),
-    param!("bus_cmd_us", Bus, Us, bus.cmd_ns, "0"..="10000", example "5",
-        "CMD23 + CMD18/CMD25 with their responses"),
+    param!("bus_cmd_fixed_us", Bus, Us, bus.cmd_fixed_ns, "0"..="10000", example "5",
+        "command phase, fixed part: the controller issuing CMD23 + CMD18/CMD25 and reading their responses; the 212 CMD-line clock cycles come on top at bus_clock_mhz (SDR in every mode)"),
     // ---- card ----
     param!("card_seq_read_us", Card, Us, card.read_latency_seq_ns, "0"..="100000", example "10",
         "read access from the card's read-ahead buffer (sequential reads)"),

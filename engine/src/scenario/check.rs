@@ -266,7 +266,7 @@ fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
     let bus = &p.bus;
     let req_ns = |bs: u64| {
         let data = crate::card::xfer_ns(bs, bus.bytes_per_sec());
-        data.max(bus.cmd_ns).max(1)
+        data.max(bus.cmd_ns()).max(1)
     };
     let min_req_ns = scn
         .jobs

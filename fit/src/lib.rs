@@ -16,12 +16,13 @@
 //! A fit is flagged when it cannot be trusted: fewer figures than parameters + 1, a parameter at
 //! its range's edge, an RMS error above 5 %, or the optimiser stopping without converging.
 
+pub mod jobs;
+
 use argmin::core::{CostFunction, Error, Executor, State};
 use argmin::solver::neldermead::NelderMead;
 use mmcsim_engine::scenario::board::{param, params, Param, Unit};
 use mmcsim_engine::scenario::options::{lookup, OptionKind, ScenarioBuilder};
 use mmcsim_engine::{Scenario, Simulator};
-use rayon::prelude::*;
 use std::fmt::Write;
 
 /// Parameters fitted when `--fit=` is not given: the per-request host software and the card's
@@ -50,7 +51,7 @@ pub enum Figure {
 }
 
 impl Figure {
-    fn label(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Figure::MiBs => "MiB/s",
             Figure::P50 => "p50 us",
@@ -211,12 +212,22 @@ pub fn simulate(case: &Case, board: &Scenario) -> Result<Vec<f64>, String> {
         .collect())
 }
 
+/// Every case on `board`: on every core with the `parallel` feature (the CLI), else in turn.
+fn simulate_all(cases: &[Case], board: &Scenario) -> Result<Vec<Vec<f64>>, String> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        cases.par_iter().map(|c| simulate(c, board)).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        cases.iter().map(|c| simulate(c, board)).collect()
+    }
+}
+
 /// Weighted squared log errors of every figure of every case.
 fn cost_of(cases: &[Case], board: &Scenario) -> Result<f64, String> {
-    let sims = cases
-        .par_iter()
-        .map(|c| simulate(c, board))
-        .collect::<Result<Vec<_>, _>>()?;
+    let sims = simulate_all(cases, board)?;
     Ok(cases
         .iter()
         .zip(&sims)
@@ -293,10 +304,7 @@ pub struct Fit {
 }
 
 fn rms(cases: &[Case], board: &Scenario) -> Result<(f64, Vec<Vec<f64>>), String> {
-    let sims = cases
-        .par_iter()
-        .map(|c| simulate(c, board))
-        .collect::<Result<Vec<_>, _>>()?;
+    let sims = simulate_all(cases, board)?;
     let errs: Vec<f64> = cases
         .iter()
         .zip(&sims)
@@ -422,6 +430,8 @@ pub fn fit(
     };
     let res = Executor::new(problem, solver)
         .configure(|s| s.max_iters(max_iters))
+        // No wall clock: the engine's runs are the only time that counts (and wasm32 has none).
+        .timer(false)
         .run()
         .map_err(|e| format!("fit: {e}"))?;
     let state = res.state();

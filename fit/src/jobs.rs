@@ -1,0 +1,245 @@
+//! The messages between the page and its workers (`worker/`): a sweep point (its scenario as
+//! link text) or a fit (the fio JSON files' texts) in, the point's figures or the fit's report
+//! out, each as JSON text. [`handle`] is the whole of a worker's work, testable natively.
+
+use crate::{fit, read_case, render, Figure};
+use mmcsim_engine::scenario::board::param;
+use mmcsim_engine::scenario::board_file::to_toml;
+use mmcsim_engine::scenario::sweep::{PointJob, Row};
+use mmcsim_engine::scenario::url::encode_query;
+use serde::{Deserialize, Serialize};
+
+/// Iterations a fit in the page may take (as `mmcsim fit --max_iters`).
+pub const PAGE_FIT_ITERS: u64 = 200;
+
+/// Work for a worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Job {
+    Point(PointJob),
+    Fit(FitJob),
+}
+
+/// `mmcsim fit` as a message: the result files (name, text), the base preset and the free
+/// parameters (empty: the default set).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FitJob {
+    pub files: Vec<(String, String)>,
+    pub platform: Option<String>,
+    pub names: Vec<String>,
+}
+
+/// A job tagged with the sender's id, so replies find their request.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Request {
+    pub id: u64,
+    pub job: Job,
+}
+
+/// What a worker answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker has loaded and takes jobs (sent once, id 0).
+    Ready,
+    Row(Row),
+    Fit(Box<FitReply>),
+    Error(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    pub id: u64,
+    pub reply: Reply,
+}
+
+/// One fitted parameter: preset and fitted values as text in the parameter's unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FitParam {
+    pub name: String,
+    pub unit: String,
+    pub preset: String,
+    pub fitted: String,
+    /// Fitted / preset - 1, percent.
+    pub change_pct: f64,
+}
+
+/// One measured figure of one case: measured, simulated on the preset and on the fitted board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FitRow {
+    pub file: String,
+    pub figure: String,
+    pub measured: f64,
+    pub preset: f64,
+    pub fitted: f64,
+}
+
+/// A finished fit, for the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FitReply {
+    pub platform: String,
+    pub params: Vec<FitParam>,
+    pub rows: Vec<FitRow>,
+    pub rms: f64,
+    pub preset_rms: f64,
+    pub iterations: u64,
+    /// The trust warnings (empty: trusted).
+    pub warnings: Vec<String>,
+    /// The fitted board as a link's query (platform and overrides).
+    pub query: String,
+    /// The fitted board as a platform file (`--platform_file`).
+    pub toml: String,
+    /// `mmcsim fit`'s report, as the CLI prints it.
+    pub text: String,
+}
+
+fn label(f: Figure) -> &'static str {
+    f.label()
+}
+
+/// Runs `job` as `mmcsim fit` would.
+pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
+    let cases = job
+        .files
+        .iter()
+        .map(|(name, text)| read_case(name, text, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    let f = fit(&cases, job.platform.as_deref(), &job.names, PAGE_FIT_ITERS)?;
+    let preset = f.preset_board.platform().map_err(|e| e.to_string())?;
+    let eff = f.board.effective_platform().map_err(|e| e.to_string())?;
+    let params = f
+        .names
+        .iter()
+        .filter_map(|name| {
+            let (_, p) = param(name)?;
+            let (a, b) = match *name {
+                "bus_mb_s" => (preset.bus.bytes_per_sec(), eff.bus.bytes_per_sec()),
+                _ => ((p.get)(preset), (p.get)(&eff)),
+            };
+            Some(FitParam {
+                name: name.to_string(),
+                unit: p.unit.label().to_string(),
+                preset: p.unit.format(a),
+                fitted: p.unit.format(b),
+                change_pct: (b as f64 / (a as f64).max(1e-9) - 1.0) * 100.0,
+            })
+        })
+        .collect();
+    Ok(FitReply {
+        platform: f.board.platform.clone(),
+        params,
+        rows: f
+            .rows
+            .iter()
+            .map(|(file, fig, m, p, s)| FitRow {
+                file: file.clone(),
+                figure: label(*fig).to_string(),
+                measured: *m,
+                preset: *p,
+                fitted: *s,
+            })
+            .collect(),
+        rms: f.rms,
+        preset_rms: f.preset_rms,
+        iterations: f.iterations,
+        warnings: f.warnings.clone(),
+        query: encode_query(&f.board, None),
+        toml: to_toml(&f.board).map_err(|e| e.to_string())?,
+        text: render(&f, &cases),
+    })
+}
+
+/// A worker's whole work: a [`Request`]'s JSON text in, a [`Response`]'s JSON text out.
+pub fn handle(text: &str) -> String {
+    let (id, reply) = match serde_json::from_str::<Request>(text) {
+        Err(e) => (0, Reply::Error(format!("worker: not a job: {e}"))),
+        Ok(r) => (
+            r.id,
+            match r.job {
+                Job::Point(p) => p.run().map_or_else(Reply::Error, Reply::Row),
+                Job::Fit(f) => run_fit(&f).map_or_else(Reply::Error, |f| Reply::Fit(Box::new(f))),
+            },
+        ),
+    };
+    serde_json::to_string(&Response { id, reply }).unwrap_or_default()
+}
+
+/// The message a worker sends once it has loaded.
+pub fn ready() -> String {
+    serde_json::to_string(&Response {
+        id: 0,
+        reply: Reply::Ready,
+    })
+    .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmcsim_engine::scenario::options::parse_args;
+    use mmcsim_engine::{Scenario, Simulator};
+
+    fn ask(job: Job) -> Response {
+        let text = serde_json::to_string(&Request { id: 5, job }).unwrap();
+        serde_json::from_str(&handle(&text)).unwrap()
+    }
+
+    #[test]
+    fn a_point_comes_back_with_its_figures_and_a_bad_job_with_a_message() {
+        let s = parse_args(
+            &["--platform=unisoc-hsq-2023", "--rw=randread", "--size=2m"],
+            Scenario::default(),
+        )
+        .unwrap();
+        let r = ask(Job::Point(PointJob::of(1, vec!["x".into()], &s)));
+        assert_eq!(r.id, 5);
+        let Reply::Row(row) = r.reply else {
+            panic!("{r:?}")
+        };
+        let mut sim = Simulator::new(&s).unwrap();
+        sim.run_to_end();
+        assert_eq!(row, Row::of(1, vec!["x".into()], &sim.report()));
+        let bad: Response = serde_json::from_str(&handle("{\"id\":1}")).unwrap();
+        assert!(matches!(bad.reply, Reply::Error(e) if e.contains("not a job")));
+    }
+
+    #[test]
+    fn a_fit_job_fits_one_perturbed_parameter_back() {
+        let files: Vec<(String, String)> = [
+            &["--rw=randread", "--size=4m"][..],
+            &["--rw=randread", "--numjobs=4", "--size=2m"][..],
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let args = [
+                &[
+                    "--platform=unisoc-hsq-2023",
+                    "--nand_read_us=90",
+                    "--group_reporting",
+                ][..],
+                w,
+            ]
+            .concat();
+            let s = parse_args(&args, Scenario::default()).unwrap();
+            let mut sim = Simulator::new(&s).unwrap();
+            sim.run_to_end();
+            (
+                format!("r{i}.json"),
+                mmcsim_engine::export::fio_json(&s, &sim.report()),
+            )
+        })
+        .collect();
+        let r = ask(Job::Fit(FitJob {
+            files,
+            platform: Some("unisoc-hsq-2023".into()),
+            names: vec!["nand_read_us".into()],
+        }));
+        let Reply::Fit(f) = r.reply else {
+            panic!("{r:?}")
+        };
+        let v: f64 = f.params[0].fitted.parse().unwrap();
+        assert!((v / 90.0 - 1.0).abs() < 0.05, "{v}");
+        assert!(f.query.contains("nand_read_us="), "{}", f.query);
+        assert!(f.toml.contains("nand_read_us"), "{}", f.toml);
+        assert_eq!(f.rows.len(), 6);
+    }
+}
