@@ -415,7 +415,9 @@ pub fn why_slow(stage: Stage, op: Op, ns: u64, times: u32, causes: &[Cause]) -> 
             )),
             Cause::QueuedBehind { .. } => {}
             Cause::PassedOver { later } => why.push(format!(
-                "starvation: {later} request{} that arrived after it went to the bus first, because hsq                  picks the slot after the last one served, else the lowest (mmc_hsq_update_next_tag                  before the 2022 FIFO patch)",
+                "starvation: {later} request{} that arrived after it went to the bus first, because hsq \
+                 picks the slot after the last one served, else the lowest (mmc_hsq_update_next_tag \
+                 before the 2022 FIFO patch)",
                 if later == 1 { "" } else { "s" }
             )),
             Cause::NandRead { tr_pct, retries } if retries > 0 => why.push(format!(
@@ -428,7 +430,8 @@ pub fn why_slow(stage: Stage, op: Op, ns: u64, times: u32, causes: &[Cause]) -> 
             )),
             Cause::NandRead { .. } => {}
             Cause::Housekeeping { ns } => why.push(format!(
-                "the card paused {} for housekeeping (garbage collection, wear levelling, cache eviction)                  before it released the busy line",
+                "the card paused {} for housekeeping (garbage collection, wear levelling, cache eviction) \
+                 before it released the busy line",
                 us(ns)
             )),
             Cause::Preempted { ns } => why.push(format!(
@@ -440,7 +443,9 @@ pub fn why_slow(stage: Stage, op: Op, ns: u64, times: u32, causes: &[Cause]) -> 
     if why.is_empty() {
         why.push(match stage {
             Stage::BlkMq if times > 1 => format!(
-                "the mmc queue's window was full: mmc_mq_queue_rq refused it {} times (BLK_STS_RESOURCE)                  and it waited for a completion to restart the queue",
+                "the mmc queue's window was full: mmc_mq_queue_rq refused it {} times (BLK_STS_RESOURCE) \
+                 and it waited on hctx->dispatch until a completion re-ran the queue \
+                 (blk_mq_run_hw_queues from the completion)",
                 times - 1
             ),
             Stage::BlkMq => "it waited for a free tag or for the queue to run".to_string(),
