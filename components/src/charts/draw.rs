@@ -277,7 +277,7 @@ fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
         .x_label_formatter(&|v| tail_label(*v))
         .y_label_formatter(&|v| nice(*v))
         .x_labels(5)
-        .y_labels(6)
+        .y_labels(12)
         .draw()?;
     if ss.iter().all(|(s, _)| s.percentiles.is_empty()) {
         return empty_note(root, "No completions yet");
