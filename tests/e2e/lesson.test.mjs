@@ -120,6 +120,10 @@ for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 
         if (series === 'sprd-hs400es-2020') {
             await page.screenshot({ path: await screenshotPath('tour-end.png') });
         }
+        if (series === 'allwinner-hsq-2022') {
+            // The followed request's panel (after the last step: scrolling no longer matters).
+            await (await page.$('#explain')).screenshot({ path: await screenshotPath('tour-follow-why.png') });
+        }
         assert.deepEqual(problems, []);
         await page.close();
     });

@@ -244,6 +244,16 @@ pub fn tail_label(x: f64) -> String {
     format!("p{}", t.trim_end_matches('0').trim_end_matches('.'))
 }
 
+/// A log axis label: 1, 2 and 5 times a power of ten, nothing between (the grid lines stay).
+pub fn log_label(v: f64) -> String {
+    let m = v / 10f64.powf(v.log10().floor());
+    if [1.0, 2.0, 5.0].iter().any(|k| (m - k).abs() < 0.01) {
+        nice(v)
+    } else {
+        String::new()
+    }
+}
+
 fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
     let ss = sides(d);
     let all = || {
@@ -252,8 +262,9 @@ fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
     };
     let lo = all().fold(f64::INFINITY, f64::min);
     let hi = all().fold(0.0, f64::max);
+    // From the decade below the lowest point, so the log axis has labels under it too.
     let (lo, hi) = if lo.is_finite() && hi > 0.0 {
-        ((lo / 1.5).max(0.1), hi * 1.5)
+        (10f64.powf(lo.max(0.1).log10().floor()), hi * 1.5)
     } else {
         (10.0, 10_000.0)
     };
@@ -275,7 +286,7 @@ fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
         .x_desc("percentile (tail spread out)")
         .y_desc("latency (µs)")
         .x_label_formatter(&|v| tail_label(*v))
-        .y_label_formatter(&|v| nice(*v))
+        .y_label_formatter(&|v| log_label(*v))
         .x_labels(5)
         .y_labels(12)
         .draw()?;
@@ -409,5 +420,8 @@ mod tests {
         assert_eq!(tail_label(1.0), "p90");
         assert_eq!(tail_label(3.0), "p99.9");
         assert_eq!(tail_label(4.0), "p99.99");
+        assert_eq!(log_label(200.0), "200");
+        assert_eq!(log_label(1000.0), "1000");
+        assert_eq!(log_label(700.0), "");
     }
 }
