@@ -249,26 +249,3 @@ mod tests {
         assert!(t.fa.figure > t.fb.figure, "{} {}", t.fa.figure, t.fb.figure);
     }
 }
-#[cfg(test)]
-mod print {
-    #[test]
-    #[ignore]
-    fn print_the_fifo_tour() {
-        let t = crate::lesson::tour("allwinner-hsq-2022").unwrap();
-        for s in &t.steps {
-            println!("- {} [{}]", s.see, s.button);
-        }
-        println!("ratio {}", t.prediction.ratio);
-        let (a, b) = crate::gallery::fifo_pair(64 << 20);
-        let mut legacy = b.clone();
-        legacy.host.mmc_path = Some(mmcsim_engine::scenario::MmcPath::Legacy);
-        for (n, s) in [("next_tag", a), ("fifo", b), ("no hsq", legacy)] {
-            let r = super::run(&s).unwrap();
-            println!(
-                "{n}: {:?} iops {:.0}",
-                super::Tail::of(&r),
-                r.merged().read.iops()
-            );
-        }
-    }
-}
