@@ -654,6 +654,14 @@ impl App {
             TourAction::RunToEnd => {
                 self.watch.send(WatchAction::Seek(None));
             }
+            TourAction::Follow { t_ns, id } => {
+                self.watch.send(WatchAction::Moment {
+                    t: Some(t_ns),
+                    speed: None,
+                    play: false,
+                    focus: Some(Target::Request { b: false, id }),
+                });
+            }
             TourAction::WindowOnly(on) => {
                 let b = if on {
                     tour.window.clone()

@@ -7,9 +7,12 @@
 //! the engine's public API (`calibration`, `scenario::url`); its runs are
 //! [`crate::session::Session`]s.
 
-use mmcsim_engine::calibration::{authors_size, Case, Series, CASES, SERIES};
+use mmcsim_engine::calibration::{
+    authors_size, Case, Series, Unit, ALLWINNER_NO_HSQ, CASES, SERIES,
+};
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::url::encode_query;
+use mmcsim_engine::scenario::{HsqDispatch, MmcPath};
 use mmcsim_engine::Scenario;
 
 use crate::session::{RunError, Session};
@@ -52,12 +55,42 @@ pub struct Step {
     pub action: StepAction,
 }
 
+/// The FIFO dispatch patch (2022): its author measured fio's latency distribution without hsq
+/// (the calibration's Allwinner rows) and reported a maximum completion latency of about
+/// 200 ms with hsq before the patch; there is no throughput table to recompute. A is hsq's old
+/// slot order (`hsq_dispatch=next_tag`), B the FIFO order the patch introduced.
+pub static FIFO_SERIES: Series = Series {
+    id: "fifo-dispatch-2022",
+    platform: "allwinner-hsq-2022",
+    source: ALLWINNER_NO_HSQ.source,
+    hardware: "Allwinner SoC (model not named), eMMC, Android 13; /data is f2fs, /data/data encrypted (fscrypt)",
+    unit: Unit::MiBs,
+    command: ALLWINNER_NO_HSQ.command,
+    change: "FIFO dispatch (2022): a 200 ms tail from slot selection",
+    columns: ("next_tag", "fifo"),
+};
+
+/// The FIFO series' pair: the measured fio command with hsq, A in the old slot order, B in
+/// FIFO order, `size` bytes per job.
+pub fn fifo_pair(size: u64) -> (Scenario, Scenario) {
+    let side = |d: HsqDispatch| {
+        let mut s = ALLWINNER_NO_HSQ.scenario(Some(MmcPath::Hsq));
+        s.host.hsq_dispatch = Some(d);
+        for j in &mut s.jobs {
+            j.size = size;
+        }
+        s
+    };
+    (side(HsqDispatch::NextTag), side(HsqDispatch::Fifo))
+}
+
 /// A gallery entry: one patch series.
 #[derive(Clone, Debug)]
 pub struct Entry {
     pub series: &'static Series,
-    /// Index in [`CASES`] of the case the entry opens (the one that shows the change best).
-    pub headline: usize,
+    /// Index in [`CASES`] of the case the entry opens (the one that shows the change best);
+    /// None for a series without a throughput table (its pair is [`fifo_pair`]).
+    pub headline: Option<usize>,
     /// What the series changed in the kernel, naming the functions (our words; `series.change`
     /// is the short form).
     pub kernel: &'static str,
@@ -65,12 +98,34 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn headline_case(&self) -> &'static Case {
-        &CASES[self.headline]
+    pub fn headline_case(&self) -> Option<&'static Case> {
+        self.headline.map(|i| &CASES[i])
     }
     /// The size per job the entry runs at.
     pub fn size(&self) -> u64 {
-        gallery_size(self.series.platform)
+        match self.headline {
+            Some(_) => gallery_size(self.series.platform),
+            // fio's io_size=64M per thread.
+            None => 64 << 20,
+        }
+    }
+    /// The entry's A/B pair at `size` per job and its link.
+    pub fn pair(&self, size: u64) -> (Scenario, Scenario, String) {
+        match self.headline_case() {
+            Some(c) => case_pair(c, size),
+            None => {
+                let (a, b) = fifo_pair(size);
+                let q = encode_query(&a, Some(&b));
+                (a, b, q)
+            }
+        }
+    }
+    /// What the pair runs, in a few words ("randread 4KiB").
+    pub fn label(&self) -> String {
+        match self.headline_case() {
+            Some(c) => c.label(),
+            None => "randread 4KiB, 8 threads".to_string(),
+        }
     }
     /// The cases of the series, in the authors' order.
     pub fn cases(&self) -> Vec<(usize, &'static Case)> {
@@ -106,14 +161,15 @@ fn index_of(platform: &str, rw: &str, bs: u64) -> usize {
         .expect("the headline case is in the calibration data")
 }
 
-/// The four entries, in the order of [`SERIES`].
+/// The entries, in the order of [`SERIES`], then the FIFO dispatch series.
 pub fn entries() -> Vec<Entry> {
     SERIES
         .iter()
+        .chain(std::iter::once(&FIFO_SERIES))
         .map(|series| match series.id {
             "sprd-hs400es-2020" => Entry {
                 series,
-                headline: index_of(series.id, "read", 4096),
+                headline: Some(index_of(series.id, "read", 4096)),
                 kernel: "The RFC adds ADMA3 to sdhci (sdhci-sprd): the controller walks one chain of command \
                          and ADMA2 descriptors for several requests and raises one interrupt at the end. \
                          mmc_hsq_pump_requests hands it up to 8 queued requests at once, so the interrupt and \
@@ -130,7 +186,7 @@ pub fn entries() -> Vec<Entry> {
             },
             "unisoc-fua-2022" => Entry {
                 series,
-                headline: index_of(series.id, "randwrite", 4096),
+                headline: Some(index_of(series.id, "randwrite", 4096)),
                 kernel: "The patch lets the host decide whether to advertise FUA (blk_queue_write_cache with \
                          fua). With it, an O_SYNC write carries REQ_FUA and mmc_blk_rw_rq_prep turns it into an \
                          eMMC reliable write (CMD23 bit 31) that completes only once the data is in NAND; without \
@@ -149,7 +205,7 @@ pub fn entries() -> Vec<Entry> {
             },
             "u300-mmci-2011" => Entry {
                 series,
-                headline: index_of(series.id, "write", 4096),
+                headline: Some(index_of(series.id, "write", 4096)),
                 kernel: "Per Forlin's series splits mmc_start_req into pre_req and post_req host hooks \
                          (mmci: dma_map_sg and dma_unmap_sg): while one request is on the bus the next one is \
                          already mapped, so the CPU work of a slow ARM926 overlaps the transfer instead of \
@@ -166,7 +222,7 @@ pub fn entries() -> Vec<Entry> {
             },
             "hsq-intro-2020" => Entry {
                 series,
-                headline: index_of(series.id, "randwrite", 4096),
+                headline: Some(index_of(series.id, "randwrite", 4096)),
                 kernel: "hsq (2020): the next request goes out from the interrupt. Before it, \
                          mmc_blk_mq_issue_rw_rq prepared the next request and slept in mmc_blk_rw_wait; the \
                          interrupt's completion work woke that thread, which then polled the card once with \
@@ -183,9 +239,29 @@ pub fn entries() -> Vec<Entry> {
                     Step { text: "Fill the whole table: sequential I/O barely changes, random I/O gains.", action: StepAction::Compare },
                 ],
             },
+            "fifo-dispatch-2022" => Entry {
+                series,
+                headline: None,
+                kernel: "Before this patch mmc_hsq_update_next_tag chose the next slot to serve: the one after \
+                         the slot just served if it held a request, else the lowest occupied slot. blk-mq hands \
+                         each CPU's thread its freed tag back (sbitmap's per-CPU hints), so low slots keep being \
+                         refilled and served while a request in a high slot waits; the patch serves the slots \
+                         in arrival order. The author reported a maximum completion latency of about 200 ms \
+                         before the patch and gave no table; the tour runs the measured fio command both ways \
+                         and states the worst case the model's mechanism gives, which is milliseconds, not \
+                         200 ms.",
+                steps: vec![
+                    Step { text: "Load the old order: 8 threads of 4 KiB random reads, hsq_dispatch=next_tag.", action: StepAction::Load(false) },
+                    Step { text: "Play it slowly and watch the host queue's slots: the low ones are served again and again.", action: StepAction::Play("1 ms/s") },
+                    Step { text: "Pause: a request in a high slot is still waiting while later requests in low slots go to the bus.", action: StepAction::Pause },
+                    Step { text: "The host queue is where the order is decided (mmc_hsq_update_next_tag).", action: StepAction::Highlight(Layer::HostQueue) },
+                    Step { text: "Load the FIFO order (hsq_dispatch=fifo), today's kernel.", action: StepAction::Load(true) },
+                    Step { text: "Run it to the end and compare the latency percentiles of both.", action: StepAction::RunToEnd },
+                ],
+            },
             _ => Entry {
                 series,
-                headline: index_of(series.id, "randwrite", 4096),
+                headline: Some(index_of(series.id, "randwrite", 4096)),
                 kernel: "The patch adds mmc_hsq_modify_threshold: at every pump hsq counts the 4 KiB writes it \
                          holds and raises its depth from 2 to 5 while two or more are queued, so \
                          mmc_mq_queue_rq refuses fewer requests (BLK_STS_RESOURCE) and the card's write cache \
@@ -328,9 +404,13 @@ mod tests {
     #[test]
     fn every_series_has_an_entry_with_a_headline_case_of_its_own() {
         let e = entries();
-        assert_eq!(e.len(), SERIES.len());
+        assert_eq!(e.len(), SERIES.len() + 1);
         for entry in &e {
-            assert_eq!(entry.headline_case().platform, entry.series.platform);
+            if let Some(c) = entry.headline_case() {
+                assert_eq!(c.platform, entry.series.platform);
+            }
+            let (a, b, _) = entry.pair(1 << 20);
+            assert_ne!(a, b, "{}", entry.series.id);
             assert!(entry
                 .steps
                 .iter()

@@ -144,7 +144,7 @@ impl Component for GalleryPanel {
                     return false;
                 };
                 let e = &self.entries[i];
-                let (a, b, _) = case_pair(e.headline_case(), e.size());
+                let (a, b, _) = e.pair(e.size());
                 ctx.props().on_open.emit((a, Some(b)));
                 if self.selected != Some(i) {
                     self.selected = Some(i);
@@ -159,7 +159,17 @@ impl Component for GalleryPanel {
             Msg::OpenCase(case) => {
                 // usize::MAX: the open entry's headline case (its "link", kept in this page).
                 let case = match (case, self.selected) {
-                    (usize::MAX, Some(i)) => self.entries[i].headline,
+                    (usize::MAX, Some(i)) => {
+                        let e = &self.entries[i];
+                        match e.headline {
+                            Some(h) => h,
+                            None => {
+                                let (a, b, _) = e.pair(e.size());
+                                ctx.props().on_open.emit((a, Some(b)));
+                                return false;
+                            }
+                        }
+                    }
                     _ => case,
                 };
                 let Some(c) = CASES.get(case) else {
@@ -178,7 +188,7 @@ impl Component for GalleryPanel {
                 };
                 match step.action {
                     StepAction::Load(b) => {
-                        let (sa, sb, _) = case_pair(e.headline_case(), e.size());
+                        let (sa, sb, _) = e.pair(e.size());
                         if b {
                             ctx.props().on_open.emit((sb, None));
                         } else {
@@ -232,7 +242,7 @@ impl Component for GalleryPanel {
             .map(|i| AttrValue::from(self.entries[i].series.platform));
         html! {
             <section class="panel gallery" id="gallery" aria-label="Gallery of the seed experiments">
-                <h2>{ "Gallery: the four measured patch series" }</h2>
+                <h2>{ "Gallery: the measured patch series" }</h2>
                 <p class="help">{ "Each card is a kernel change its authors measured on real hardware. Open one to load it as an A/B pair (change off, change on), follow its walk-through, and see the authors' table recomputed by the simulator in your browser." }</p>
                 <GalleryCards cards={self.cards.clone()} {selected} on_select={link.callback(Msg::Select)} />
                 if let Some(e) = self.selected.map(|i| &self.entries[i]) {
@@ -247,8 +257,7 @@ impl GalleryPanel {
     fn detail(&self, ctx: &Context<Self>, e: &Entry) -> Html {
         let link = ctx.link();
         let s = e.series;
-        let case = e.headline_case();
-        let (_, _, query) = case_pair(case, e.size());
+        let (_, _, query) = e.pair(e.size());
         let progress = self.table.as_ref().map(|t| t.progress()).unwrap_or(0.0);
         let done = self.table.as_ref().is_some_and(|t| t.is_done());
         html! {
@@ -257,7 +266,7 @@ impl GalleryPanel {
                 <p class="gallery-caption">{ e.kernel }</p>
                 <p class="source">{ "Source: " }<cite>{ s.source }</cite>{ ". Hardware: " }{ s.hardware }{ "." }</p>
                 <p class="source">{ "Authors' command: " }<code>{ s.command }</code></p>
-                <p class="gallery-link">{ format!("Loaded {} as an A/B pair: ", case.label()) }
+                <p class="gallery-link">{ format!("Loaded {} as an A/B pair: ", e.label()) }
                     <a id="gallery-ab-link" href={format!("?{query}")}
                        onclick={link.callback(|e: MouseEvent| { e.prevent_default(); Msg::OpenCase(usize::MAX) })}>{ "link" }</a></p>
                 <div class="gallery-columns">
@@ -277,9 +286,16 @@ impl GalleryPanel {
                                 <span class="gallery-progress" id="gallery-progress">{ format!(" computing… {:.0} %", progress * 100.0) }</span>
                             }
                         </h4>
-                        <GalleryTable rows={self.rows.clone()} unit={s.unit.name()}
-                                      columns={(AttrValue::from(s.columns.0), AttrValue::from(s.columns.1))}
-                                      on_open_case={link.callback(Msg::OpenCase)} />
+                        if self.rows.is_empty() {
+                            <p class="gallery-no-table" id="gallery-no-table">{ "The author published no A/B table for this patch: \
+                                fio's latency distribution without hsq (the calibration's Allwinner rows, which fit this board) and, \
+                                in words, a maximum completion latency of about 200 ms before the patch. Take the tour to run the \
+                                measured command both ways and see what the model's slot selection gives." }</p>
+                        } else {
+                            <GalleryTable rows={self.rows.clone()} unit={s.unit.name()}
+                                          columns={(AttrValue::from(s.columns.0), AttrValue::from(s.columns.1))}
+                                          on_open_case={link.callback(Msg::OpenCase)} />
+                        }
                         if let Some(note) = e.size_note() {
                             <p class="source">{ note }</p>
                         }

@@ -43,11 +43,10 @@ pub fn landing_pair() -> (Scenario, Scenario) {
     pair(&e)
 }
 
-/// A series' tour pair: its headline case, columns A and B, at the tour size.
+/// A series' tour pair: its headline case (or its own pair), columns A and B, at the tour size.
 pub fn pair(e: &Entry) -> (Scenario, Scenario) {
-    let size = e.size().min(TOUR_SIZE);
-    let c = e.headline_case();
-    (c.scenario(false, size), c.scenario(true, size))
+    let (a, b, _) = e.pair(e.size().min(TOUR_SIZE));
+    (a, b)
 }
 
 /// "Window only" of the 2020 RFC: no chains, but the mmc queue window the RFC opens for packed
@@ -114,6 +113,12 @@ pub enum TourAction {
     Predict,
     /// Run the pair to the end in the view, at full speed.
     RunToEnd,
+    /// Stand at `t_ns` (re-simulating up to there), paused, and follow request `id` of side A
+    /// (its "why was it slow" in What is happening).
+    Follow {
+        t_ns: u64,
+        id: u64,
+    },
     /// B becomes "window only" (true) or B again (false), run to the end.
     WindowOnly(bool),
     /// Open the Lab with B as the step suggests.
@@ -230,7 +235,9 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             message: format!("no tour for {platform}"),
         })?;
     let (a, b) = pair(&e);
-    let case = e.headline_case();
+    let Some(case) = e.headline_case() else {
+        return crate::lesson_fifo::tour(&e, a, b);
+    };
     let unit = e.series.unit.name();
     let fa = run_figures(case, &a)?;
     let fb = run_figures(case, &b)?;

@@ -20,6 +20,7 @@ pub mod exports;
 pub mod frames;
 pub mod gallery;
 pub mod lesson;
+pub mod lesson_fifo;
 pub mod live;
 pub mod moment;
 pub mod replay;

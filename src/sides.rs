@@ -97,7 +97,7 @@ pub struct Sides {
 /// second while playing.
 #[derive(Default)]
 pub struct Figures {
-    pub charts: Staggered<ChartData, 4>,
+    pub charts: Staggered<ChartData, 5>,
     pub summary: Rc<Vec<String>>,
     pub deltas: Rc<Vec<DeltaRow>>,
     /// What to watch for in the scenario (set when the sides start).

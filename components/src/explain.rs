@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
-use mmcsim_engine::explain::{layer_info_on, stage_info_for, Info, Layer};
-use mmcsim_engine::{MmcPath, Op, Stage, TraceEvent};
+use mmcsim_engine::explain::{layer_info_on, stage_info_for, why_slow, Info, Layer};
+use mmcsim_engine::{Cause, MmcPath, Op, Stage, TraceEvent};
 use yew::prelude::*;
 
 use crate::format;
@@ -33,6 +33,11 @@ pub struct LifeView {
     /// to `now` unless the request is done.
     pub stages: Vec<(Stage, u64, u64, u32)>,
     pub done: bool,
+    /// What the simulation drew or decided, per stage row (index into `stages`).
+    pub causes: Vec<(usize, Cause)>,
+    /// Why it was slow: the stage it spent the most time in and the cause, in plain words
+    /// (`explain::why_slow`).
+    pub why: Option<String>,
 }
 
 impl LifeView {
@@ -41,16 +46,28 @@ impl LifeView {
     pub fn from_trace(id: u64, trace: &[TraceEvent], now: u64) -> Option<LifeView> {
         let first = trace.first()?;
         let (job, op) = (first.job, first.op);
-        let mut entries: Vec<(u64, Stage)> = trace
+        let mut entries: Vec<(u64, Stage, Cause)> = trace
             .iter()
             .filter(|e| e.t_ns <= now)
-            .map(|e| (e.t_ns, e.stage))
+            .map(|e| (e.t_ns, e.stage, e.cause))
             .collect();
         entries.sort_by_key(|e| e.0);
         let done = entries.last().is_some_and(|e| e.1 == Stage::Done);
         // Consecutive entries of one stage are one row whose count says how often it went round.
         let mut stages: Vec<(Stage, u64, u64, u32)> = Vec::new();
-        for (i, &(t, st)) in entries.iter().enumerate() {
+        let mut causes: Vec<(usize, Cause)> = Vec::new();
+        for (i, &(t, st, cause)) in entries.iter().enumerate() {
+            if cause != Cause::None {
+                // A cause on the Done event (the reap) or on leaving the host queue (passed
+                // over) belongs to the stage it closes.
+                let closes = st == Stage::Done || matches!(cause, Cause::PassedOver { .. });
+                let row = if closes || stages.last().is_some_and(|l| l.0 == st) {
+                    stages.len().saturating_sub(1)
+                } else {
+                    stages.len()
+                };
+                causes.push((row, cause));
+            }
             if st == Stage::Done {
                 continue;
             }
@@ -64,12 +81,23 @@ impl LifeView {
                 _ => stages.push((st, t, d, 1)),
             }
         }
+        let why = stages
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, s)| s.2)
+            .filter(|(_, s)| s.2 > 0)
+            .map(|(i, &(st, _, d, n))| {
+                let here: Vec<Cause> = causes.iter().filter(|c| c.0 == i).map(|c| c.1).collect();
+                why_slow(st, op, d, n, &here)
+            });
         Some(LifeView {
             id,
             job,
             op,
             stages,
             done,
+            causes,
+            why,
         })
     }
 }
@@ -113,6 +141,9 @@ fn life_html(l: &LifeView) -> Html {
                     { for stage_info_for(st, l.op).kernel.iter().map(|k| html! { <>{ " " }<code>{ *k }</code></> }) }</p>
             } else {
                 <p class="now">{ "Completed and reaped by its job." }</p>
+            }
+            if let Some(why) = &l.why {
+                <p class="why" id="request-why"><strong>{ if l.done { "Why it took this long: " } else { "Why it is taking this long: " } }</strong>{ why.clone() }</p>
             }
             <div class="life-bar">
                 { for l.stages.iter().map(|(st, _, d, _)| html! {

@@ -2,6 +2,7 @@
 //! one place: the completion latency of reads and writes together (the A/B table's p50/p99,
 //! the latency CDF chart).
 
+use mmcsim_engine::metrics::histogram::FIO_PERCENTILES;
 use mmcsim_engine::metrics::LatencyHistogram;
 use mmcsim_engine::Report;
 
@@ -27,4 +28,17 @@ pub fn latency_cdf(r: &Report) -> (Vec<(u64, f64)>, u64, u64) {
         })
         .collect();
     (cdf, clat.percentile(50.0), clat.percentile(99.0))
+}
+
+/// Completion latency at fio's default percentiles (p1 ... p99.99), (percentile, ns), from the
+/// engine's streamed histogram (fio's buckets); empty before the first completion.
+pub fn latency_percentiles(r: &Report) -> Vec<(f64, u64)> {
+    let clat = merged_clat(r);
+    if clat.count() == 0 {
+        return Vec::new();
+    }
+    FIO_PERCENTILES
+        .iter()
+        .map(|&p| (p, clat.percentile(p)))
+        .collect()
 }

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use crate::platform::CardTiming;
 use crate::rng::Rng;
+use crate::trace::Cause;
 use crate::variation::{CardVariation, VariationTiming};
 
 /// Time to move `bytes` at `bytes_per_sec`, rounded up to whole ns.
@@ -65,6 +66,8 @@ pub struct Card {
     flush_owed: u64,
     /// When the flush in progress has programmed everything it owes.
     flush_done: u64,
+    /// What the last read or write drew that lengthens it (see [`Card::take_cause`]).
+    cause: Cause,
 }
 
 /// Write streams the card recognises as sequential at once.
@@ -94,6 +97,7 @@ impl Card {
             commit_until: 0,
             flush_owed: 0,
             flush_done: 0,
+            cause: Cause::None,
         }
     }
 
@@ -215,6 +219,7 @@ impl Card {
     /// a hit in a read-ahead window (or a sequential continuation) costs the buffer latency,
     /// anything else a NAND page read (unless it hits the card's buffer by chance).
     pub fn read_access(&mut self, offset: u64, len: u64) -> u64 {
+        self.cause = Cause::None;
         let end = offset.saturating_add(len);
         let hit = self
             .windows
@@ -231,7 +236,10 @@ impl Card {
                 if crate::rng::chance_ppm(&mut self.rng, self.t.random_read_hit_ppm) {
                     self.t.read_latency_seq_ns
                 } else {
-                    self.var.nand_read(self.t.read_latency_random_ns)
+                    let t = self.var.nand_read(self.t.read_latency_random_ns);
+                    let (tr_pct, retries) = self.var.last_read;
+                    self.cause = Cause::NandRead { tr_pct, retries };
+                    t
                 }
             }
         };
@@ -271,14 +279,14 @@ impl Card {
         bus_bps: u64,
         req: u64,
     ) -> (u64, u64, u64) {
+        self.cause = Cause::None;
         let rate = bus_bps.min(self.t.write_accept_bytes_per_sec.max(1));
         if reliable {
             // Reliable write: programmed as it arrives; the card answers once it is in NAND.
             let data_end = data_start + xfer_ns(len, rate);
             let programmed = data_start + xfer_ns(len, self.t.reliable_write_bytes_per_sec);
             self.programmed_bytes += len;
-            let commit =
-                self.var.program(self.t.reliable_write_fixed_ns) + self.var.housekeeping(len);
+            let commit = self.var.program(self.t.reliable_write_fixed_ns) + self.housekeeping(len);
             return (data_start, data_end, data_end.max(programmed) + commit);
         }
         if !self.cache_enabled {
@@ -289,7 +297,7 @@ impl Card {
                 .var
                 .program(xfer_ns(len, self.t.nand_program_bytes_per_sec) + self.t.write_busy_ns);
             self.programmed_bytes += len;
-            let busy = program + self.var.housekeeping(len);
+            let busy = program + self.housekeeping(len);
             return (data_start, data_end, data_end + busy);
         }
         // Into the cache: wait for room (the card holds the bus until NAND programming frees it).
@@ -313,11 +321,26 @@ impl Card {
         // The busy time of a write into the cache: the firmware's own work, and now and then a
         // housekeeping pause (garbage collection, cache eviction) the card takes before it
         // answers.
-        let busy = self.var.program(self.t.write_busy_ns) + self.var.housekeeping(len);
+        let busy = self.var.program(self.t.write_busy_ns) + self.housekeeping(len);
         if !self.sequential_write(offset, len) {
             self.commit_until = data_end + busy + self.var.program(self.t.random_write_commit_ns);
         }
         (start, data_end, data_end + busy)
+    }
+
+    /// The housekeeping pause a write of `len` bytes carries (remembered as its cause).
+    fn housekeeping(&mut self, len: u64) -> u64 {
+        let ns = self.var.housekeeping(len);
+        if ns > 0 {
+            self.cause = Cause::Housekeeping { ns };
+        }
+        ns
+    }
+
+    /// What the last [`Card::read_access`] or [`Card::write`] drew that made it longer than
+    /// usual (a NAND read's page type and retries, a housekeeping pause), and forgets it.
+    pub fn take_cause(&mut self) -> Cause {
+        std::mem::take(&mut self.cause)
     }
 
     /// Whether a write continues one of the recent write streams; records where it ends.

@@ -9,7 +9,7 @@ use crate::bus::SegmentKind;
 use crate::scenario::MmcPath;
 use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::Stage;
+use crate::trace::{Cause, Stage};
 
 /// The controller's state (`struct sdhci_host`): what it executes and when its IRQ handler is
 /// done.
@@ -192,6 +192,11 @@ impl Simulator {
                 (access, access, end)
             }
         };
+        let card_cause = if prefetched.is_some() {
+            Cause::None
+        } else {
+            self.card.take_cause()
+        };
         self.stats.bus_commands += commands;
         if op.has_data() && self.recovery.draw_error() {
             self.reqs.get_mut(req).crc_error = true;
@@ -212,10 +217,26 @@ impl Simulator {
                 end,
             };
         }
-        self.stage_at(req, Stage::Command, cmd);
-        self.trace_stage(req, Stage::CardAccess, access);
+        let (later, waited, id) = {
+            let r = self.reqs.get(req);
+            (r.passed_over, cmd.saturating_sub(r.t_stage), r.id)
+        };
+        if waited > self.stats.longest_host_wait.0 {
+            self.stats.longest_host_wait = (waited, id);
+        }
+        let sent = if later > 0 {
+            Cause::PassedOver { later }
+        } else {
+            Cause::None
+        };
+        self.stage_cause(req, Stage::Command, cmd, sent);
+        let (access_cause, busy_cause) = match card_cause {
+            c @ Cause::NandRead { .. } => (c, Cause::None),
+            c => (Cause::None, c),
+        };
+        self.trace_cause(req, Stage::CardAccess, access, access_cause);
         self.trace_stage(req, Stage::Data, data);
-        self.trace_stage(req, Stage::CardBusy, busy);
+        self.trace_cause(req, Stage::CardBusy, busy, busy_cause);
         if hold_busy {
             end
         } else {

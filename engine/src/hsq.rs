@@ -34,6 +34,9 @@ pub struct Hsq {
     packed: usize,
     /// Times the dynamic depth changed (for the UI).
     depth_changes: u64,
+    /// How many earlier arrivals the last [`Hsq::next_batch`] passed over (they are the first
+    /// `passed` of [`Hsq::queued`]).
+    passed: usize,
 }
 
 impl Hsq {
@@ -92,11 +95,20 @@ impl Hsq {
             };
             let (req, tag) = self.fifo.remove(i).expect("non-empty");
             self.last_tag = Some(tag);
+            // The requests before it in the FIFO came earlier: each was passed over once.
+            self.passed = i;
             Some((vec![req], false))
         } else {
+            self.passed = 0;
             let n = self.packed.min(self.fifo.len());
             Some((self.fifo.drain(..n).map(|(r, _)| r).collect(), true))
         }
+    }
+
+    /// The requests the last [`Hsq::next_batch`] passed over: they arrived before the one it
+    /// sent.
+    pub fn passed_over(&self) -> impl Iterator<Item = &ReqIdx> {
+        self.fifo.iter().take(self.passed).map(|(r, _)| r)
     }
 
     /// Occupied slots, FIFO order.
@@ -151,6 +163,9 @@ impl Simulator {
             return;
         }
         if let Some((batch, chained)) = self.hsq.next_batch() {
+            for &r in self.hsq.passed_over() {
+                self.reqs.get_mut(r).passed_over += 1;
+            }
             self.host_start(batch, chained);
         }
     }

@@ -60,5 +60,5 @@ pub use scenario::{
 pub use sim::observe::{JobView, RequestView, Snapshot};
 pub use sim::request::Op;
 pub use sim::{run, Simulator};
-pub use trace::{Stage, TraceEvent};
+pub use trace::{Cause, Stage, TraceEvent};
 pub use workload::{IoRecord, MAX_IO_RECORDS};

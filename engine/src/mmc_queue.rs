@@ -7,7 +7,7 @@
 use crate::scenario::{HostConfig, HsqDepth, MmcPath};
 use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::Stage;
+use crate::trace::{Cause, Stage};
 
 /// `HSQ_PACKED_QUEUE_DEPTH` (packed-request RFC, mmc_hsq.c): with packing, hsq takes up to 64.
 pub const HSQ_PACKED_QUEUE_DEPTH: u32 = 64;
@@ -163,7 +163,15 @@ impl Simulator {
 
     /// End of `mmc_blk_mq_issue_rq`: the request goes to the host's queue.
     pub(crate) fn mmc_issue_done(&mut self, req: ReqIdx, last: bool) {
-        self.set_stage(req, Stage::HostQueue);
+        // What the request finds ahead of it in hsq: the slots waiting and those on the bus.
+        let cause = if self.cfg.mmc_path == MmcPath::Hsq && self.trace.enabled() {
+            Cause::QueuedBehind {
+                ahead: (self.hsq.queued().count() + self.host.active().len()) as u32,
+            }
+        } else {
+            Cause::None
+        };
+        self.stage_cause(req, Stage::HostQueue, self.now, cause);
         if self.reqs.get(req).op.is_sync() {
             // `mmc_blk_issue_flush` -> `mmc_wait_for_req` (and `mmc_blk_issue_discard_rq` ->
             // `mmc_erase` -> `mmc_wait_for_cmd`): straight to the controller, which is idle
@@ -194,6 +202,7 @@ impl Simulator {
         self.blk_mq_end_request(req);
         // fio's thread wakes in its system call: sometimes another task holds the CPU first.
         let reap = self.jitter.wakeup(self.platform.host.reap_ns);
+        self.reqs.get_mut(req).preempted_ns = self.jitter.last_preempt_ns;
         self.q.push(self.now + reap, Event::Reaped { req });
     }
 }

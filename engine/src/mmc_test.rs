@@ -224,6 +224,8 @@ impl Simulator {
             crc_error: false,
             retries: 0,
             from_mmc_test: true,
+            passed_over: 0,
+            preempted_ns: 0,
         });
         self.trace_stage(req, Stage::Issue, now);
         let t = self.mmc_test_mut();

@@ -112,6 +112,10 @@ pub struct SimStats {
     /// The run stopped issuing at the I/O budget (`MAX_TOTAL_IOS`) before its runtime was over.
     #[serde(default)]
     pub io_budget_reached: bool,
+    /// The request that waited longest in the host queue for the bus: (ns waited, its id), to
+    /// follow it in the page (a starving request under `hsq_dispatch=next_tag`).
+    #[serde(default)]
+    pub longest_host_wait: (u64, u64),
 }
 
 impl SimStats {

@@ -66,6 +66,27 @@ impl Stage {
     }
 }
 
+/// What the simulation drew or decided that made the stage an event opens longer than usual:
+/// the engine knows which draws it made, so the page can say why a request was slow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cause {
+    #[default]
+    None,
+    /// Entering the host queue: `ahead` requests were queued or on the bus before it.
+    QueuedBehind { ahead: u32 },
+    /// Leaving the host queue for the bus: `later` requests that arrived after it were sent
+    /// first (`hsq_dispatch=next_tag`'s slot order).
+    PassedOver { later: u32 },
+    /// The NAND page read: its page type's tR (percent of the mean) and the ECC read retries
+    /// it needed (each one more tR).
+    NandRead { tr_pct: u32, retries: u32 },
+    /// The card's busy time carried a housekeeping pause (garbage collection, wear levelling,
+    /// cache eviction) of `ns`.
+    Housekeeping { ns: u64 },
+    /// The woken thread waited `ns` for the CPU (preempted) before it ran.
+    Preempted { ns: u64 },
+}
+
 /// One timestamped trace event: request `req` (of job `job`, doing `op`) entered `stage` at `t_ns`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TraceEvent {
@@ -76,4 +97,7 @@ pub struct TraceEvent {
     pub job: u32,
     pub op: crate::sim::request::Op,
     pub stage: Stage,
+    /// Why the stage it opens (or, for [`Stage::Done`], the one it closes) took longer than
+    /// usual, when the simulation knows.
+    pub cause: Cause,
 }

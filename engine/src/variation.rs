@@ -78,6 +78,9 @@ pub struct CardVariation {
     gc_countdown: u64,
     /// Housekeeping pauses so far.
     pub gc_pauses: u64,
+    /// The last NAND read's page-type tR (percent of the mean) and its ECC retries (what the
+    /// page says made a read slow).
+    pub last_read: (u32, u32),
 }
 
 impl CardVariation {
@@ -95,6 +98,7 @@ impl CardVariation {
             gc_gap,
             gc_countdown,
             gc_pauses: 0,
+            last_read: (100, 0),
             v,
             rng,
         }
@@ -109,14 +113,18 @@ impl CardVariation {
         };
         let tr = tr_ns * pct as u64 / 100;
         let mut t = tr;
+        let mut retries = 0;
         if chance_ppm(&mut self.rng, self.v.read_retry_ppm) {
             // The controller steps through its read-retry table (shifted read levels): one more
             // tR per step, and half the time the step still fails and another follows.
             t += tr;
+            retries = 1;
             while self.rng.random_range(0..2u32) == 1 {
                 t += tr;
+                retries += 1;
             }
         }
+        self.last_read = (pct, retries);
         t
     }
 
@@ -155,6 +163,8 @@ pub struct HostJitter {
     preempt: Option<Exp<f64>>,
     /// Preemptions so far.
     pub preemptions: u64,
+    /// How long the last woken thread waited for the CPU (0: it ran at once).
+    pub last_preempt_ns: u64,
 }
 
 impl HostJitter {
@@ -167,6 +177,7 @@ impl HostJitter {
             preempt: (v.preempt_ns > 0)
                 .then(|| Exp::new(1.0 / v.preempt_ns as f64).expect("positive rate")),
             preemptions: 0,
+            last_preempt_ns: 0,
         }
     }
 
@@ -181,13 +192,14 @@ impl HostJitter {
     /// A thread wakes up after a software step of mean `ns`: sometimes it is preempted first.
     pub fn wakeup(&mut self, ns: u64) -> u64 {
         let t = self.software(ns);
-        match &self.preempt {
+        self.last_preempt_ns = match &self.preempt {
             Some(d) if chance_ppm(&mut self.rng, self.preempt_ppm) => {
                 self.preemptions += 1;
-                t + d.sample(&mut self.rng) as u64
+                d.sample(&mut self.rng) as u64
             }
-            _ => t,
-        }
+            _ => 0,
+        };
+        t + self.last_preempt_ns
     }
 }
 

@@ -329,7 +329,7 @@ async fn fua_writes_hold_the_card_busy_as_reliable_writes() {
     let a = scenario(&[
         ("platform", "unisoc-fua-2022"),
         ("rw", "randwrite"),
-        ("size", "256k"),
+        ("size", "1m"),
     ]);
     let mut a = a;
     mmcsim_engine::scenario::apply_option(
@@ -351,7 +351,7 @@ async fn fua_writes_hold_the_card_busy_as_reliable_writes() {
 async fn crc_errors_show_the_recovery_path_at_the_controller() {
     let a = scenario(&[
         ("rw", "randread"),
-        ("size", "256k"),
+        ("size", "1m"),
         ("inject_error", "crc:0.5"),
     ]);
     let root = mount(a, None, Callback::noop()).await;
@@ -369,7 +369,7 @@ async fn dynamic_depth_widens_the_window_to_six_with_small_writes() {
         ("platform", "unisoc-hsq-2023"),
         ("rw", "randwrite"),
         ("numjobs", "8"),
-        ("size", "256k"),
+        ("size", "1m"),
     ]);
     let root = mount(a, None, Callback::noop()).await;
     assert_eq!(attr(&root, "#a-window", "data-window"), "3");
@@ -571,4 +571,45 @@ fn a_request_life_folds_its_trace_into_stages_up_to_now() {
     let life = LifeView::from_trace(0, s.trace_of(0).unwrap(), s.now()).unwrap();
     assert!(life.done);
     assert!(LifeView::from_trace(0, &[], 0).is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_followed_request_says_why_it_was_slow() {
+    // hsq's old dispatch order on the Allwinner board: some request waits while later ones go.
+    let a = scenario(&[
+        ("platform", "allwinner-hsq-2022"),
+        ("rw", "randread"),
+        ("numjobs", "8"),
+        ("size", "4m"),
+        ("mmc_path", "hsq"),
+        ("hsq_dispatch", "next_tag"),
+    ]);
+    let mut plain = Session::start(&a).unwrap();
+    while !plain.run_events(1 << 20) {}
+    let (waited, id) = plain.report().sim.longest_host_wait;
+    assert!(waited > 1_000_000, "the longest wait in hsq: {waited} ns");
+    // When it is reaped (the page keeps the lives of the latest requests only).
+    let mut watched = Session::watched(&a).unwrap();
+    let done = |s: &Session| {
+        s.trace_of(id)
+            .is_some_and(|t| t.iter().any(|e| e.stage == mmcsim_engine::Stage::Done))
+    };
+    while !done(&watched) {
+        assert!(
+            !watched.run_events(1_000),
+            "the run ended before request {id} was reaped"
+        );
+    }
+    let t = watched.now();
+    let root = mount(a, None, Callback::noop()).await;
+    command(WatchAction::Seek(Some(t))).await;
+    wait_paused(&root, 60_000).await;
+    command(WatchAction::Focus(Some(Target::Request { b: false, id }))).await;
+    let why = text(&root, "#request-why");
+    assert!(why.contains("Why it took this long"), "{why}");
+    assert!(why.contains("starvation"), "{why}");
+    assert!(
+        why.contains("arrived after it went to the bus first"),
+        "{why}"
+    );
 }

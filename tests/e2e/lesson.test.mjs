@@ -73,7 +73,7 @@ for (const [w, h] of [[1366, 768], [1280, 720]]) {
     });
 }
 
-for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023']) {
+for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'allwinner-hsq-2022']) {
     test(`the ${series} tour keeps its A/B pair on screen at every step and answers the prediction`, async () => {
         const { page, problems } = await open('?bs=4k#gallery');
         // The gallery card, then its "Take the tour" button.
@@ -102,16 +102,27 @@ for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 
                     await page.waitForFunction(() => / 100 %/.test(document.querySelector('#sim-clock').textContent), null, { timeout: 60_000 });
                 }
                 if (/Play/.test(label)) await page.waitForTimeout(800);
+                if (/Follow/.test(label)) {
+                    // The FIFO tour follows the request that waited longest: the panel says why.
+                    await page.waitForSelector('#request-why', { timeout: 60_000 });
+                    const why = await page.textContent('#request-why');
+                    assert.match(why, /starvation: \d+ requests that arrived after it went to the bus first/, why);
+                }
             }
             await page.waitForSelector(`#tour[data-step="${k + 1}"]`);
         }
         assert.ok(answered, 'the tour asked a prediction');
         const answer = await page.textContent('#tour-answer');
-        assert.match(answer, /Simulated: A [\d.]+ \w+\/s, B [\d.]+ \w+\/s, B\/A = [\d.]+x/);
+        const unit = series === 'allwinner-hsq-2022' ? 'µs at p99\\.9' : '\\w+\\/s';
+        assert.match(answer, new RegExp(`Simulated: A [\\d.]+ ${unit}, B [\\d.]+ ${unit}, B\\/A = [\\d.]+x`));
         // The answer's numbers are the A/B table's (one run).
         assert.match(await page.textContent('.tour-see'), /Recap/);
         if (series === 'sprd-hs400es-2020') {
             await page.screenshot({ path: await screenshotPath('tour-end.png') });
+        }
+        if (series === 'allwinner-hsq-2022') {
+            // The followed request's panel (after the last step: scrolling no longer matters).
+            await (await page.$('#explain')).screenshot({ path: await screenshotPath('tour-follow-why.png') });
         }
         assert.deepEqual(problems, []);
         await page.close();

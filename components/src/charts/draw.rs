@@ -91,6 +91,7 @@ pub fn draw(kind: ChartKind, canvas: HtmlCanvasElement, d: &ChartData) -> Res {
     match kind {
         ChartKind::Throughput => throughput(&root, d)?,
         ChartKind::Latency => latency(&root, d)?,
+        ChartKind::Percentiles => percentiles(&root, d)?,
         ChartKind::Inflight => inflight(&root, d)?,
         ChartKind::Batch => batch(&root, d)?,
     }
@@ -230,6 +231,90 @@ fn latency(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
     Ok(())
 }
 
+/// The tail axis of the percentile chart: -log10(1 - p/100), so p90, p99, p99.9 and p99.99 are
+/// one unit apart (as fio's and most latency plots draw the tail).
+pub fn tail_x(p: f64) -> f64 {
+    -(1.0 - p / 100.0).max(1e-9).log10()
+}
+
+/// The percentile at tail position `x` ([`tail_x`]'s inverse), as an axis label: "p99.9".
+pub fn tail_label(x: f64) -> String {
+    let p = 100.0 * (1.0 - 10f64.powf(-x));
+    let t = format!("{p:.2}");
+    format!("p{}", t.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// A log axis label: 1, 2 and 5 times a power of ten, nothing between (the grid lines stay).
+pub fn log_label(v: f64) -> String {
+    let m = v / 10f64.powf(v.log10().floor());
+    if [1.0, 2.0, 5.0].iter().any(|k| (m - k).abs() < 0.01) {
+        nice(v)
+    } else {
+        String::new()
+    }
+}
+
+fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+    let ss = sides(d);
+    let all = || {
+        ss.iter()
+            .flat_map(|(s, _)| s.percentiles.iter().map(|&(_, v)| v as f64 / 1e3))
+    };
+    let lo = all().fold(f64::INFINITY, f64::min);
+    let hi = all().fold(0.0, f64::max);
+    // From the decade below the lowest point, so the log axis has labels under it too.
+    let (lo, hi) = if lo.is_finite() && hi > 0.0 {
+        (10f64.powf(lo.max(0.1).log10().floor()), hi * 1.5)
+    } else {
+        (10.0, 10_000.0)
+    };
+    let xm = tail_x(99.99) + 0.15;
+    let label = ("sans-serif", 12).into_font().color(&AXIS);
+    let mut chart = ChartBuilder::on(root)
+        .margin(8)
+        .margin_right(16)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..xm, (lo..hi).log_scale())?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(AXIS)
+        .label_style(label.clone())
+        .axis_desc_style(label)
+        .x_desc("percentile (tail spread out)")
+        .y_desc("latency (µs)")
+        .x_label_formatter(&|v| tail_label(*v))
+        .y_label_formatter(&|v| log_label(*v))
+        .x_labels(5)
+        .y_labels(12)
+        .draw()?;
+    if ss.iter().all(|(s, _)| s.percentiles.is_empty()) {
+        return empty_note(root, "No completions yet");
+    }
+    for (i, (s, c)) in ss.iter().enumerate() {
+        let pts: Vec<(f64, f64)> = s
+            .percentiles
+            .iter()
+            .map(|&(p, v)| (tail_x(p), (v as f64 / 1e3).max(lo)))
+            .collect();
+        chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))?;
+        chart.draw_series(pts.iter().map(|&pt| Circle::new(pt, 3, c.filled())))?;
+        if let Some(&(_, v)) = s.percentiles.iter().find(|(p, _)| *p == 99.0) {
+            let style = ("sans-serif", 11).into_font().color(c);
+            // A's label above its p99 point, B's below, so they never overlap.
+            let y = (v as f64 / 1e3).max(lo) * if i == 0 { 1.35 } else { 0.62 };
+            chart.draw_series(std::iter::once(Text::new(
+                format!("p99 {}", nice(v as f64 / 1e3)),
+                (tail_x(99.0) - 0.35, y),
+                style,
+            )))?;
+        }
+    }
+    Ok(())
+}
+
 fn inflight(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
     let lines: Vec<_> = sides(d)
         .iter()
@@ -319,4 +404,24 @@ fn batch(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tail_axis_puts_each_nine_one_unit_further() {
+        assert!((tail_x(90.0) - 1.0).abs() < 1e-9);
+        assert!((tail_x(99.0) - 2.0).abs() < 1e-9);
+        assert!((tail_x(99.99) - 4.0).abs() < 1e-6);
+        assert!(tail_x(1.0) < tail_x(50.0) && tail_x(50.0) < tail_x(99.5));
+        assert_eq!(tail_label(0.0), "p0");
+        assert_eq!(tail_label(1.0), "p90");
+        assert_eq!(tail_label(3.0), "p99.9");
+        assert_eq!(tail_label(4.0), "p99.99");
+        assert_eq!(log_label(200.0), "200");
+        assert_eq!(log_label(1000.0), "1000");
+        assert_eq!(log_label(700.0), "");
+    }
 }

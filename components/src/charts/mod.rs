@@ -1,5 +1,6 @@
 //! Live charts of a watched run, redrawn while it runs: throughput and IOPS over simulated
-//! time, the completion-latency CDF with p50/p99 marked, requests in flight over time, and the
+//! time, requests in flight over time, the completion-latency CDF with p50/p99 marked and
+//! beside it the latency percentiles p1 ... p99.99 on log scales (the tail spread out), and the
 //! batch-size histogram (requests completed per interrupt). With an A/B comparison both sides
 //! share the axes: A in blue, B in orange.
 //!
@@ -22,6 +23,9 @@ pub struct SideChart {
     pub cdf: Vec<(u64, f64)>,
     pub p50: u64,
     pub p99: u64,
+    /// (percentile, latency ns) for fio's default list (p1 ... p99.99), from the engine's
+    /// streamed histogram; empty before the first completion.
+    pub percentiles: Vec<(f64, u64)>,
     /// Interrupts that completed `i` requests, at index `i`.
     pub batch_hist: Vec<u64>,
 }
@@ -35,6 +39,7 @@ impl SideChart {
             cdf,
             p50,
             p99,
+            percentiles: crate::figures::latency_percentiles(r),
             batch_hist: r.sim.batch_hist.clone(),
         }
     }
@@ -50,21 +55,25 @@ pub struct ChartData {
 pub enum ChartKind {
     Throughput,
     Latency,
+    Percentiles,
     Inflight,
     Batch,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 4] = [
+    /// In the page's order: two to a row, so the percentiles sit beside the CDF.
+    pub const ALL: [ChartKind; 5] = [
         ChartKind::Throughput,
-        ChartKind::Latency,
         ChartKind::Inflight,
+        ChartKind::Latency,
+        ChartKind::Percentiles,
         ChartKind::Batch,
     ];
     pub fn id(self) -> &'static str {
         match self {
             ChartKind::Throughput => "chart-throughput",
             ChartKind::Latency => "chart-latency",
+            ChartKind::Percentiles => "chart-percentiles",
             ChartKind::Inflight => "chart-inflight",
             ChartKind::Batch => "chart-batch",
         }
@@ -73,6 +82,7 @@ impl ChartKind {
         match self {
             ChartKind::Throughput => "Throughput: MiB/s (solid, left axis) and IOPS (thin, right axis) over simulated time",
             ChartKind::Latency => "Completion latency (clat) CDF, p50 and p99 marked",
+            ChartKind::Percentiles => "Completion latency percentiles p1 … p99.99 (fio's list): the tail spread out (log of 1/(100 − p)), latency on a log scale",
             ChartKind::Inflight => "Requests in flight (past blk-mq, not yet completed), average per bucket",
             ChartKind::Batch => "Requests completed per interrupt (share of interrupts)",
         }
@@ -82,8 +92,8 @@ impl ChartKind {
 #[derive(Properties, PartialEq)]
 pub struct LiveChartsProps {
     /// The data of each chart, in [`ChartKind::ALL`] order (the app may hand fresh data to one
-    /// chart per frame, so no frame redraws all four canvases).
-    pub data: [Rc<ChartData>; 4],
+    /// chart per frame, so no frame redraws all five canvases).
+    pub data: [Rc<ChartData>; 5],
 }
 
 #[derive(Properties, PartialEq)]
@@ -108,10 +118,23 @@ fn chart_canvas(p: &CanvasProps) -> Html {
             }
         });
     }
+    // The percentile chart says which p99 each side's point stands at (tests and assistive
+    // technology read it; the canvas only draws it).
+    let p99 = |s: &SideChart| {
+        s.percentiles
+            .iter()
+            .find(|(q, _)| *q == 99.0)
+            .map(|(_, v)| v.to_string())
+    };
+    let (p99_a, p99_b) = match p.kind {
+        ChartKind::Percentiles => (p99(&p.data.a), p.data.b.as_ref().and_then(p99)),
+        _ => (None, None),
+    };
     html! {
         <figure class="chart small-chart">
             <canvas ref={canvas} id={p.kind.id()} width="560" height="220" aria-label={p.kind.caption()}
-                    data-empty={p.data.a.series.is_empty().to_string()}></canvas>
+                    data-empty={p.data.a.series.is_empty().to_string()}
+                    data-p99-a={p99_a} data-p99-b={p99_b}></canvas>
             <figcaption>{ p.kind.caption() }</figcaption>
         </figure>
     }

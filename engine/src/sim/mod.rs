@@ -26,7 +26,7 @@ use crate::mmc_test::{MmcTest, MMC_TEST_BYTES};
 use crate::platform::Platform;
 use crate::report::SimStats;
 use crate::scenario::{HostConfig, MmcPath, Scenario, ScenarioError};
-use crate::trace::{Stage, TraceEvent};
+use crate::trace::{Cause, Stage, TraceEvent};
 use crate::workload::Job;
 
 pub(crate) use event::{Event, EventQueue, ReqIdx};
@@ -66,7 +66,7 @@ pub struct Simulator {
     runtime_ns: Option<u64>,
     /// Longest `runtime=` when every job has one (the run ends by then at the latest).
     all_timed_ns: Option<u64>,
-    trace: TraceBuf,
+    pub(crate) trace: TraceBuf,
     events: u64,
     pub(crate) power_cut: Option<crate::report::PowerCutReport>,
     /// Reliable writes (FUA) acknowledged to the jobs.
@@ -294,15 +294,25 @@ impl Simulator {
 
     /// Moves a request to `stage` at time `t` (>= its current stage's start).
     pub(crate) fn stage_at(&mut self, req: ReqIdx, stage: Stage, t: u64) {
+        self.stage_cause(req, stage, t, Cause::None);
+    }
+
+    /// [`Simulator::stage_at`] with what made the stage long (for the trace).
+    pub(crate) fn stage_cause(&mut self, req: ReqIdx, stage: Stage, t: u64, cause: Cause) {
         let r = self.reqs.get_mut(req);
         self.stats.stage_ns[r.stage.index()] += t.saturating_sub(r.t_stage);
         r.stage = stage;
         r.t_stage = t;
-        self.trace_stage(req, stage, t);
+        self.trace_cause(req, stage, t, cause);
     }
 
     /// Records a trace event (when tracing is on); `t` may lie in the future.
     pub(crate) fn trace_stage(&mut self, req: ReqIdx, stage: Stage, t: u64) {
+        self.trace_cause(req, stage, t, Cause::None);
+    }
+
+    /// [`Simulator::trace_stage`] with what made the stage long.
+    pub(crate) fn trace_cause(&mut self, req: ReqIdx, stage: Stage, t: u64, cause: Cause) {
         if self.trace.enabled() {
             let r = self.reqs.get(req);
             self.trace.push(
@@ -314,6 +324,7 @@ impl Simulator {
                     job: r.job,
                     op: r.op,
                     stage,
+                    cause,
                 },
             );
         }

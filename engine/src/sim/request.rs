@@ -84,6 +84,10 @@ pub struct Request {
     pub retries: u32,
     /// Issued by the mmc_test thread straight to the host (no blk-mq, no fio).
     pub from_mmc_test: bool,
+    /// Requests that came to the host queue after it but were sent to the bus first.
+    pub passed_over: u32,
+    /// How long fio's thread waited for the CPU before reaping it (preempted; 0 mostly).
+    pub preempted_ns: u64,
 }
 
 impl Request {

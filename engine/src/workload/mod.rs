@@ -19,7 +19,7 @@ use crate::scenario::{JobSpec, RandomDistribution, Rw};
 use crate::sim::observe::JobView;
 use crate::sim::request::{Op, Request};
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::Stage;
+use crate::trace::{Cause, Stage};
 
 mod dist;
 mod steadystate;
@@ -879,6 +879,8 @@ impl Simulator {
                 crc_error: false,
                 retries: 0,
                 from_mmc_test: false,
+                passed_over: 0,
+                preempted_ns: 0,
             });
             self.trace_stage(req, Stage::Submit, now);
             self.q.push(now + submit, Event::BlkMqInsert { req });
@@ -889,7 +891,11 @@ impl Simulator {
     /// request of a split I/O only counts its bytes until the I/O's last request is reaped.
     pub(crate) fn job_reaped(&mut self, req: ReqIdx) {
         let now = self.now;
-        self.set_stage(req, Stage::Done);
+        let cause = match self.reqs.get(req).preempted_ns {
+            0 => Cause::None,
+            ns => Cause::Preempted { ns },
+        };
+        self.stage_cause(req, Stage::Done, now, cause);
         let r = self.reqs.remove(req);
         if r.op.has_data() {
             self.series.record_completion(now, r.len, r.op == Op::Write);
