@@ -14,7 +14,8 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use mmcsim_components::{
-    AbEditor, DeltaTable, ExplainPanel, Focus, LifeView, LiveCharts, TimeControls, WatchPlug,
+    AbEditor, DeltaTable, ExplainPanel, Focus, LifeView, LiveCharts, PlugButton, TimeControls,
+    WatchPowerCut,
 };
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::metrics::SeriesPoint;
@@ -592,7 +593,7 @@ impl Component for Watch {
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
                               on_restart={link.callback(|_| Msg::Restart)} on_speed={link.callback(Msg::Speed)} />
                 { self.scrubber(ctx) }
-                { self.plug(ctx) }
+                { self.plug() }
                 <AbEditor platform={AttrValue::from(p.a.platform.clone())} enabled={p.b.is_some()} values={b_texts}
                           error={self.b_error.clone()} on_toggle={link.callback(Msg::CompareOn)}
                           on_change={link.callback(|(n, t)| Msg::BControl(n, t))} />
@@ -621,18 +622,14 @@ impl Component for Watch {
 }
 
 impl Watch {
-    /// The plug, where the eye is during a slow play, and what the cut lost.
-    fn plug(&self, ctx: &Context<Self>) -> Html {
+    /// What the plug pulled here cost each side (nothing before a cut).
+    fn plug(&self) -> Html {
         let cut = |r: &Report| r.power_cut.clone().map(Rc::new);
         let (a, b) = match &self.figures.reports {
             Some((a, b)) => (cut(a), b.as_deref().and_then(cut)),
             None => (None, None),
         };
-        let enabled = self
-            .sides
-            .as_ref()
-            .is_some_and(|s| !s.finished() && s.a.session.now() > 0);
-        html! { <WatchPlug {enabled} {a} {b} on_pull={ctx.link().callback(|()| Msg::PullPlug)} /> }
+        html! { <WatchPowerCut {a} {b} /> }
     }
 
     /// The time scrubber over what has been simulated, Step back, and the moment link.
@@ -652,6 +649,8 @@ impl Watch {
                 <input id="scrub" type="range" min="0" max={max.to_string()} step="1000" value={now.to_string()}
                        onchange={on_scrub} aria-label="Simulated time: drag back and forth over what has been simulated" />
                 <span class="muted" id="scrub-max">{ mmcsim_components::format::sim_time(max) }</span>
+                <PlugButton enabled={self.sides.as_ref().is_some_and(|s| !s.finished() && now > 0)}
+                            on_pull={link.callback(|()| Msg::PullPlug)} />
                 <button id="copy-moment" class="button secondary" onclick={link.callback(|_| Msg::CopyLink)}
                         title="A link that opens this view: scenario, time, speed, paused, comparison, focus, tour step">{ "Copy link to this moment" }</button>
                 if let Some((l, ok)) = &self.link {

@@ -22,7 +22,7 @@
 //! | [`ExportsBar`], [`ShareBox`] | download buttons; the scenario's link | export kind, share |
 //! | [`BoardPanel`] | every board parameter: preset value, unit, field, slider, reset; board files | `(option name, text)`, file, save |
 //! | [`SweepResults`] | a sweep's small-multiple charts, its points and the pinned runs | pin, unpin |
-//! | [`PlugPanel`], [`PowerCutView`], [`WatchPlug`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
+//! | [`PlugPanel`], [`PowerCutView`], [`PlugButton`], [`WatchPowerCut`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
 
 pub mod abcompare;
 pub mod board;
@@ -63,7 +63,7 @@ pub use glossary::Glossary;
 pub use jobfile_io::JobFilePanel;
 pub use jobtabs::JobTabs;
 pub use pipeline::{Pipeline, PipelineProps};
-pub use plug::{PlugPanel, PowerCutView, WatchPlug};
+pub use plug::{PlugButton, PlugPanel, PowerCutView, WatchPowerCut};
 pub use progress::{ProgressBar, ProgressBarProps};
 pub use results::{Measured, ResultsTable, ResultsTableProps};
 pub use sweep::{SweepResults, SweepResultsProps};
