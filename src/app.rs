@@ -11,7 +11,8 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use mmcsim_components::{
-    ControlsForm, DeltaTable, FieldError, Measured, ProgressBar, ResultsTable, ThroughputChart,
+    ControlsForm, DeltaTable, FieldError, JobTabs, Measured, ProgressBar, ResultsTable,
+    ThroughputChart,
 };
 use mmcsim_engine::{HostOptions, Report, Scenario};
 use yew::prelude::*;
@@ -57,6 +58,8 @@ pub enum Msg {
     Open(Scenario, Option<Scenario>),
     /// Cut the power of the running simulation now.
     PullPlug,
+    /// The form shows and edits this job section.
+    Job(usize),
     /// A gallery walk-through step for the page.
     Walk(StepAction),
     /// A command for "Watch the pipeline" (a walk-through step).
@@ -102,8 +105,11 @@ pub struct App {
     /// B that differs from A in more than the host switches (the 2011 series: mmc_test 37
     /// against 38): watched beside A all the same, and kept for the link.
     b_other: Option<Scenario>,
-    /// The accepted text of each control.
+    /// The accepted text of each control (job options: of the selected job section).
     texts: Rc<BTreeMap<String, String>>,
+    /// The job section the form shows and edits (a multi-job file), and the tabs' labels.
+    job: usize,
+    job_labels: Rc<Vec<String>>,
     errors: Rc<BTreeMap<String, FieldError>>,
     error_seq: u32,
     /// Messages that concern no single control (URL query, starting a run).
@@ -189,6 +195,8 @@ impl Component for App {
         });
         let mut app = App {
             texts: Rc::new(bridge::control_texts(&scenario)),
+            job: 0,
+            job_labels: Rc::new(bridge::job_labels(&scenario)),
             b_other: b.as_ref().filter(|b| !host_only(&scenario, b)).cloned(),
             b_board: b
                 .as_ref()
@@ -253,10 +261,10 @@ impl Component for App {
         match msg {
             Msg::Control(name, text) => {
                 let mut errors = (*self.errors).clone();
-                match bridge::apply_control(&self.scenario, &name, &text) {
+                match bridge::apply_control_in(&self.scenario, self.job, &name, &text) {
                     Ok(next) => {
                         self.scenario = next;
-                        self.texts = Rc::new(bridge::control_texts(&self.scenario));
+                        self.set_texts();
                         errors.remove(&name);
                         self.sync_url(false);
                     }
@@ -316,6 +324,7 @@ impl Component for App {
                 true
             }
             Msg::RunState(r) => {
+                self.record_cut(&r);
                 self.ran = Some((
                     Rc::new(self.scenario.clone()),
                     self.b_scenario().map(Rc::new),
@@ -351,7 +360,8 @@ impl Component for App {
                 self.b_errors = Rc::default();
                 self.b_other = b.filter(|b| !host_only(&a, b));
                 self.scenario = a;
-                self.texts = Rc::new(bridge::control_texts(&self.scenario));
+                self.job = 0;
+                self.set_texts();
                 self.errors = Rc::default();
                 self.run = None;
                 self.sync_url(false);
@@ -413,6 +423,12 @@ impl Component for App {
             }
             Msg::PullPlug => {
                 self.watch.send(WatchAction::PullPlug);
+                true
+            }
+            Msg::Job(i) => {
+                self.job = i;
+                self.errors = Rc::default();
+                self.set_texts();
                 true
             }
             Msg::Walk(action) => {
@@ -524,6 +540,7 @@ impl Component for App {
                     <section class="panel scenario" aria-label="Scenario">
                         <h2 class="lab-title">{ "Lab: your own scenario" }</h2>
                         // Editing while the view plays is fine: a new scenario starts the one run again.
+                        <JobTabs labels={self.job_labels.clone()} selected={self.job} on_select={link.callback(Msg::Job)} />
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
                                       disabled={false} on_change={on_change.clone()} />
                         <crate::board_view::BoardView scenario={board_scn} errors={board_errors}
@@ -612,12 +629,34 @@ impl App {
         }
     }
 
+    /// The form's texts and job tabs for the scenario (the selected job kept while it exists).
+    fn set_texts(&mut self) {
+        self.job = self.job.min(self.scenario.jobs.len().saturating_sub(1));
+        self.texts = Rc::new(bridge::control_texts_in(&self.scenario, self.job));
+        self.job_labels = Rc::new(bridge::job_labels(&self.scenario));
+    }
+
+    /// The plug pulled in the view cut the run at a moment: the scenario (its link, the Lab's
+    /// `power_cut` field, any re-simulation of the view) now cuts there too.
+    fn record_cut(&mut self, r: &RunState) {
+        let Some(at) = r.a.power_cut.as_ref().map(|p| p.at_ns) else {
+            return;
+        };
+        if at > 0 && self.scenario.power_cut_ns != Some(at) {
+            self.scenario.power_cut_ns = Some(at);
+            if let Some(b) = self.b_other.as_mut() {
+                b.power_cut_ns = Some(at);
+            }
+            self.sync_url(false);
+        }
+    }
+
     /// Opens the tour of `platform` at `step`: its pair is loaded and stays on screen.
     fn open_tour(&mut self, platform: &str, step: usize) {
         match lesson::tour(platform) {
             Ok(t) => {
                 self.scenario = t.a.clone();
-                self.texts = Rc::new(bridge::control_texts(&self.scenario));
+                self.set_texts();
                 self.b_host = host_only(&t.a, &t.b).then(|| t.b.host.clone());
                 self.b_board = t.b.board.clone();
                 self.b_other = (!host_only(&t.a, &t.b)).then(|| t.b.clone());

@@ -8,9 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use mmcsim_engine::scenario::options::{apply_text, value_text};
+use mmcsim_engine::scenario::options::{apply_text, apply_text_in, value_text, value_text_in};
 use mmcsim_engine::scenario::table::{form_rows, FormGroup};
 use mmcsim_engine::scenario::url::{decode_query, encode_query};
+use mmcsim_engine::scenario::OptionScope;
 use mmcsim_engine::{calibration, Report, Scenario};
 
 /// The controls of the first screen: the options whose table row has a form hint, in the
@@ -35,6 +36,51 @@ pub fn control_texts(scn: &Scenario) -> BTreeMap<String, String> {
     controls()
         .into_iter()
         .map(|name| (name.to_string(), value_text(scn, name)))
+        .collect()
+}
+
+/// The text each control shows with job section `job` selected (a file of several jobs is
+/// edited one job at a time: the job options are that job's, the rest the scenario's).
+pub fn control_texts_in(scn: &Scenario, job: usize) -> BTreeMap<String, String> {
+    controls()
+        .into_iter()
+        .map(|name| (name.to_string(), value_text_in(scn, job, name)))
+        .collect()
+}
+
+/// The scenario with one control changed while job section `job` is selected: a job option
+/// changes that job only when there are several, as fio's section would
+/// ([`apply_text_in`], the same parser); anything else as [`apply_control`].
+pub fn apply_control_in(
+    scn: &Scenario,
+    job: usize,
+    name: &str,
+    text: &str,
+) -> Result<Scenario, String> {
+    if scn.jobs.len() < 2 {
+        return apply_control(scn, name, text);
+    }
+    apply_text_in(scn, OptionScope::Job(job), name, text).map_err(|e| e.to_string())
+}
+
+/// One label per job section, for the form's job tabs: its name and what it does
+/// ("reader: randread 4k x2").
+pub fn job_labels(scn: &Scenario) -> Vec<String> {
+    (0..scn.jobs.len())
+        .map(|i| {
+            let j = &scn.jobs[i];
+            let clones = if j.numjobs > 1 {
+                format!(" ×{}", j.numjobs)
+            } else {
+                String::new()
+            };
+            format!(
+                "{}: {} {}{clones}",
+                j.name,
+                j.rw.name(),
+                value_text_in(scn, i, "bs")
+            )
+        })
         .collect()
 }
 
@@ -108,6 +154,40 @@ pub fn measured_for(scn: &Scenario) -> Option<MeasuredFigure> {
 pub fn simulated_in(scn: &Scenario, report: &Report, unit: &str) -> Option<f64> {
     let _ = unit;
     calibration::simulated_for(scn, report)
+}
+
+#[cfg(test)]
+mod jobs {
+    use super::*;
+    use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
+
+    /// Issue 12: a two-job file showed as one job and editing numjobs rewrote both. The form
+    /// edits the selected job; the job file, command line and link carry both jobs.
+    #[test]
+    fn a_two_job_file_is_edited_job_by_job() {
+        let file = "[reader]\nrw=randread\nbs=4k\nsize=1m\n\n[writer]\nrw=write\nbs=64k\nsize=2m\n";
+        let scn = parse_jobfile(file, Scenario::default()).unwrap();
+        assert_eq!(
+            job_labels(&scn),
+            ["reader: randread 4k", "writer: write 64k"]
+        );
+        assert_eq!(control_texts_in(&scn, 1)["rw"], "write");
+        assert_eq!(control_texts_in(&scn, 0)["rw"], "randread");
+        let next = apply_control_in(&scn, 1, "numjobs", "3").unwrap();
+        assert_eq!(next.jobs[0], scn.jobs[0]);
+        assert_eq!(next.jobs[1].numjobs, 3);
+        assert_eq!(job_labels(&next)[1], "writer: write 64k ×3");
+        let back = parse_jobfile(&to_jobfile(&next), Scenario::default()).unwrap();
+        assert_eq!(back.jobs, next.jobs);
+        let (linked, errors) = scenario_from_query(&url_query(&next));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(linked.jobs, next.jobs);
+        assert!(command_line(&next).contains("--name=writer"));
+        // A rejected value names the option; nothing changes.
+        assert!(apply_control_in(&scn, 1, "numjobs", "many")
+            .unwrap_err()
+            .contains("numjobs"));
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use mmcsim_engine::scenario::url::encode_query;
 use mmcsim_engine::scenario::{HsqDispatch, MmcPath};
 use mmcsim_engine::Scenario;
 
+use crate::lesson::{bus_state, refusal_words, speed_words, Figures};
 use crate::session::{RunError, Session};
 
 /// Bytes per job the gallery runs for the series the authors ran at 512 MiB per job: 20 jobs x
@@ -51,7 +52,7 @@ pub enum StepAction {
 /// One step of a walk-through: what to read and what the button does.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
-    pub text: &'static str,
+    pub text: String,
     pub action: StepAction,
 }
 
@@ -83,6 +84,18 @@ pub fn fifo_pair(size: u64) -> (Scenario, Scenario) {
     };
     (side(HsqDispatch::NextTag), side(HsqDispatch::Fifo))
 }
+
+/// A step whose text makes no claim about the simulated figures.
+fn plain(text: &str, action: StepAction) -> Step {
+    Step {
+        text: text.to_string(),
+        action,
+    }
+}
+
+/// The headline pair's figures (A, B) run to the end at the tour's size: the walk-through's
+/// comparison words and the numbers beside them come from these.
+pub type PairFigures = (Figures, Figures);
 
 /// A gallery entry: one patch series.
 #[derive(Clone, Debug)]
@@ -161,12 +174,49 @@ fn index_of(platform: &str, rw: &str, bs: u64) -> usize {
         .expect("the headline case is in the calibration data")
 }
 
-/// The entries, in the order of [`SERIES`], then the FIFO dispatch series.
+/// Every series the gallery shows: the calibration's, then the FIFO dispatch series.
+fn all_series() -> impl Iterator<Item = &'static Series> {
+    SERIES.iter().chain(std::iter::once(&FIFO_SERIES))
+}
+
+/// The entries, in the order of [`SERIES`] then the FIFO dispatch series, their walk-throughs without simulated figures
+/// (what the gallery lists; [`with_figures`] gives the walk-through of the open entry).
 pub fn entries() -> Vec<Entry> {
-    SERIES
-        .iter()
-        .chain(std::iter::once(&FIFO_SERIES))
-        .map(|series| match series.id {
+    all_series().map(|s| build(s, None)).collect()
+}
+
+/// The entry of series `id` with its walk-through's claims computed: its headline pair is run
+/// to the end (at [`crate::lesson::TOUR_SIZE`] per job) and every comparison word in the steps
+/// follows from those figures, printed beside it.
+pub fn with_figures(id: &str) -> Result<Entry, RunError> {
+    let series = all_series().find(|s| s.id == id).ok_or_else(|| RunError {
+        option: None,
+        message: format!("no gallery series {id}"),
+    })?;
+    let e = build(series, None);
+    // A series without a table (the FIFO dispatch patch) has no headline figure to claim from:
+    // its tour states its latency figures itself.
+    let Some(case) = e.headline_case() else {
+        return Ok(e);
+    };
+    let (a, b) = crate::lesson::pair(&e);
+    let figs = (
+        crate::lesson::run_figures(case, &a)?,
+        crate::lesson::run_figures(case, &b)?,
+    );
+    Ok(build(series, Some(&figs)))
+}
+
+/// One entry; `figs` fills the steps that state what the simulation shows (without them those
+/// steps say what to look at, and no more).
+fn build(series: &'static Series, figs: Option<&PairFigures>) -> Entry {
+    let unit = series.unit.name();
+    // A claim from the figures, or the neutral text.
+    let says = |f: &dyn Fn(&Figures, &Figures) -> String, neutral: &str| match figs {
+        Some((fa, fb)) => f(fa, fb),
+        None => neutral.to_string(),
+    };
+    match series.id {
             "sprd-hs400es-2020" => Entry {
                 series,
                 headline: Some(index_of(series.id, "read", 4096)),
@@ -175,13 +225,15 @@ pub fn entries() -> Vec<Entry> {
                          mmc_hsq_pump_requests hands it up to 8 queued requests at once, so the interrupt and \
                          completion cost (sdhci_irq, mmc_hsq_finalize_request) is paid once per chain.",
                 steps: vec![
-                    Step { text: "Load the non-packed run: 20 psync jobs of 4 KiB sequential reads, packed=0.", action: StepAction::Load(false) },
-                    Step { text: "Play it slowly: each request crosses the bus in about 10 µs, then the bus waits.", action: StepAction::Play("50 µs/s") },
-                    Step { text: "Pause: between two transfers the bus is idle while the host handles the interrupt and pumps the next request.", action: StepAction::Pause },
-                    Step { text: "That gap is host software: sdhci_irq, mmc_hsq_finalize_request, then mmc_hsq_pump_requests for the next one.", action: StepAction::Highlight(Layer::Controller) },
-                    Step { text: "Now load the packed run (packed=8): the controller takes chains of up to 8 requests, one interrupt each.", action: StepAction::Load(true) },
-                    Step { text: "Run it to the end and compare with the authors' table below (60.68 vs 229.6 MiB/s).", action: StepAction::RunToEnd },
-                    Step { text: "Fill the whole table: every workload of the series, both columns, simulated here.", action: StepAction::Compare },
+                    plain("Load the non-packed run: 20 psync jobs of 4 KiB sequential reads, packed=0.", StepAction::Load(false)),
+                    Step { text: says(&|fa, _| format!("Play it slowly: each request spends {:.1} µs on the bus and card; over the run {}.", fa.bus_us, bus_state(fa)),
+                        "Play it slowly: each request crosses the bus; watch the bus strip between transfers."), action: StepAction::Play("50 µs/s") },
+                    Step { text: says(&|fa, _| format!("Pause and read the bus strip: {}, while the host handles the interrupt and pumps the next request.", bus_state(fa)),
+                        "Pause and read the bus strip between two transfers: the host handles the interrupt and pumps the next request."), action: StepAction::Pause },
+                    plain("That gap is host software: sdhci_irq, mmc_hsq_finalize_request, then mmc_hsq_pump_requests for the next one.", StepAction::Highlight(Layer::Controller)),
+                    plain("Now load the packed run (packed=8): the controller takes chains of up to 8 requests, one interrupt each.", StepAction::Load(true)),
+                    plain("Run it to the end and compare with the authors' table below (60.68 vs 229.6 MiB/s).", StepAction::RunToEnd),
+                    plain("Fill the whole table: every workload of the series, both columns, simulated here.", StepAction::Compare),
                 ],
             },
             "unisoc-fua-2022" => Entry {
@@ -192,15 +244,17 @@ pub fn entries() -> Vec<Entry> {
                          eMMC reliable write (CMD23 bit 31) that completes only once the data is in NAND; without \
                          it the write completes from the card's volatile cache.",
                 steps: vec![
-                    Step { text: "Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0.", action: StepAction::Load(false) },
-                    Step { text: "Play it slowly: each write is acknowledged as soon as it is in the card's cache.", action: StepAction::Play("200 µs/s") },
-                    Step { text: "Pause and look at the card: short busy times. The writes it has acknowledged sit in its volatile cache, not yet in NAND.", action: StepAction::Pause },
-                    Step { text: "The card is where the difference is made: a reliable write holds it busy until NAND is programmed.", action: StepAction::Highlight(Layer::Card) },
-                    Step { text: "Pull the plug at 50 ms (power_cut=50ms) and run: the report lists the acknowledged writes the card lost.", action: StepAction::PlugAt("50ms") },
-                    Step { text: "Load the run with FUA (fua=1): every write becomes a reliable write.", action: StepAction::Load(true) },
-                    Step { text: "Run it to the end: about 5.5 times slower (70.32 vs 12.68 MiB/s measured).", action: StepAction::RunToEnd },
-                    Step { text: "Pull the plug at the same moment: this time no acknowledged write is lost.", action: StepAction::PlugAt("50ms") },
-                    Step { text: "Fill the whole table: reads do not change, large writes lose a quarter, small writes most.", action: StepAction::Compare },
+                    plain("Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0.", StepAction::Load(false)),
+                    plain("Play it slowly: each write is acknowledged as soon as it is in the card's cache.", StepAction::Play("200 µs/s")),
+                    Step { text: says(&|fa, fb| format!("Pause and look at the card: {:.1} µs per write on the bus and card here, {:.1} µs with FUA. The writes it has acknowledged sit in its volatile cache, not yet in NAND.", fa.bus_us, fb.bus_us),
+                        "Pause and look at the card: the writes it has acknowledged sit in its volatile cache, not yet in NAND."), action: StepAction::Pause },
+                    plain("The card is where the difference is made: a reliable write holds it busy until NAND is programmed.", StepAction::Highlight(Layer::Card)),
+                    plain("Pull the plug at 50 ms (power_cut=50ms) and run: the report lists the acknowledged writes the card lost.", StepAction::PlugAt("50ms")),
+                    plain("Load the run with FUA (fua=1): every write becomes a reliable write.", StepAction::Load(true)),
+                    Step { text: says(&|fa, fb| format!("Run it to the end: simulated at {} MiB per job, {}; the authors measured 70.32 vs 12.68 MiB/s.", crate::lesson::TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, unit)),
+                        "Run it to the end; the authors measured 70.32 vs 12.68 MiB/s."), action: StepAction::RunToEnd },
+                    plain("Pull the plug at the same moment: this time no acknowledged write is lost.", StepAction::PlugAt("50ms")),
+                    plain("Fill the whole table: reads do not change, large writes lose a quarter, small writes most.", StepAction::Compare),
                 ],
             },
             "u300-mmci-2011" => Entry {
@@ -211,13 +265,15 @@ pub fn entries() -> Vec<Entry> {
                          already mapped, so the CPU work of a slow ARM926 overlaps the transfer instead of \
                          following it. Measured with the kernel's mmc_test cases 37-40.",
                 steps: vec![
-                    Step { text: "Load the blocking run: mmc_test case 37 (writes, each request prepared after the previous one ends).", action: StepAction::Load(false) },
-                    Step { text: "Play it slowly: map, transfer, wait, unmap, then the next request.", action: StepAction::Play("5 ms/s") },
-                    Step { text: "Pause after a transfer: the bus is idle while the CPU maps the next buffer.", action: StepAction::Pause },
-                    Step { text: "The legacy host queue holds one request; non-blocking prepares the next one during the transfer.", action: StepAction::Highlight(Layer::HostQueue) },
-                    Step { text: "Load the non-blocking run: mmc_test case 38.", action: StepAction::Load(true) },
-                    Step { text: "Run it to the end: a few percent more, because a 2011 SD card, not the CPU, is the bottleneck.", action: StepAction::RunToEnd },
-                    Step { text: "Fill the whole table: the four mmc_test figures the patch was tested with.", action: StepAction::Compare },
+                    plain("Load the blocking run: mmc_test case 37 (writes, each request prepared after the previous one ends).", StepAction::Load(false)),
+                    plain("Play it slowly: map, transfer, wait, unmap, then the next request.", StepAction::Play("5 ms/s")),
+                    Step { text: says(&|fa, _| format!("Pause after a transfer and read the bus strip: {}. The CPU maps the next buffer in {:.0} µs of host software per request.", bus_state(fa), fa.software_us),
+                        "Pause after a transfer and read the bus strip while the CPU maps the next buffer."), action: StepAction::Pause },
+                    plain("The legacy host queue holds one request; non-blocking prepares the next one during the transfer.", StepAction::Highlight(Layer::HostQueue)),
+                    plain("Load the non-blocking run: mmc_test case 38.", StepAction::Load(true)),
+                    Step { text: says(&|fa, fb| format!("Run it to the end: simulated at {} MiB per job, {}: {}.", crate::lesson::TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, unit), bus_state(fa)),
+                        "Run it to the end and compare with the measured figures."), action: StepAction::RunToEnd },
+                    plain("Fill the whole table: the four mmc_test figures the patch was tested with.", StepAction::Compare),
                 ],
             },
             "hsq-intro-2020" => Entry {
@@ -230,13 +286,14 @@ pub fn entries() -> Vec<Entry> {
                          With mmc_hsq.c, mmc_hsq_finalize_request pumps the next slot straight from the \
                          interrupt and the controller's busy detection replaces the software poll.",
                 steps: vec![
-                    Step { text: "Load the legacy run: 20 psync jobs of 4 KiB random writes, mmc_path=legacy.", action: StepAction::Load(false) },
-                    Step { text: "Play it slowly: after each write the bus waits for a thread to wake, sends one CMD13, and waits again.", action: StepAction::Play("50 µs/s") },
-                    Step { text: "Pause between two writes: the card answered the CMD13 only once it had committed the random write.", action: StepAction::Pause },
-                    Step { text: "The host queue holds two requests: the one on the bus and the prepared one sleeping in mmc_blk_rw_wait.", action: StepAction::Highlight(Layer::HostQueue) },
-                    Step { text: "Load the hsq run (mmc_path=hsq): the interrupt itself pumps the next request.", action: StepAction::Load(true) },
-                    Step { text: "Run it to the end: random writes nearly double (35.96 vs 68.76 MiB/s measured).", action: StepAction::RunToEnd },
-                    Step { text: "Fill the whole table: sequential I/O barely changes, random I/O gains.", action: StepAction::Compare },
+                    plain("Load the legacy run: 20 psync jobs of 4 KiB random writes, mmc_path=legacy.", StepAction::Load(false)),
+                    plain("Play it slowly: after each write the bus waits for a thread to wake, sends one CMD13, and waits again.", StepAction::Play("50 µs/s")),
+                    plain("Pause between two writes: the card answered the CMD13 only once it had committed the random write.", StepAction::Pause),
+                    plain("The host queue holds two requests: the one on the bus and the prepared one sleeping in mmc_blk_rw_wait.", StepAction::Highlight(Layer::HostQueue)),
+                    plain("Load the hsq run (mmc_path=hsq): the interrupt itself pumps the next request.", StepAction::Load(true)),
+                    Step { text: says(&|fa, fb| format!("Run it to the end: simulated at {} MiB per job, {}; the authors measured 35.96 vs 68.76 MiB/s.", crate::lesson::TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, unit)),
+                        "Run it to the end; the authors measured 35.96 vs 68.76 MiB/s."), action: StepAction::RunToEnd },
+                    plain("Fill the whole table: sequential I/O barely changes, random I/O gains.", StepAction::Compare),
                 ],
             },
             "fifo-dispatch-2022" => Entry {
@@ -251,12 +308,12 @@ pub fn entries() -> Vec<Entry> {
                          and states the worst case the model's mechanism gives, which is milliseconds, not \
                          200 ms.",
                 steps: vec![
-                    Step { text: "Load the old order: 8 threads of 4 KiB random reads, hsq_dispatch=next_tag.", action: StepAction::Load(false) },
-                    Step { text: "Play it slowly and watch the host queue's slots: the low ones are served again and again.", action: StepAction::Play("1 ms/s") },
-                    Step { text: "Pause: a request in a high slot is still waiting while later requests in low slots go to the bus.", action: StepAction::Pause },
-                    Step { text: "The host queue is where the order is decided (mmc_hsq_update_next_tag).", action: StepAction::Highlight(Layer::HostQueue) },
-                    Step { text: "Load the FIFO order (hsq_dispatch=fifo), today's kernel.", action: StepAction::Load(true) },
-                    Step { text: "Run it to the end and compare the latency percentiles of both.", action: StepAction::RunToEnd },
+                    plain("Load the old order: 8 threads of 4 KiB random reads, hsq_dispatch=next_tag.", StepAction::Load(false)),
+                    plain("Play it slowly and watch the host queue's slots: the low ones are served again and again.", StepAction::Play("1 ms/s")),
+                    plain("Pause: a request in a high slot is still waiting while later requests in low slots go to the bus.", StepAction::Pause),
+                    plain("The host queue is where the order is decided (mmc_hsq_update_next_tag).", StepAction::Highlight(Layer::HostQueue)),
+                    plain("Load the FIFO order (hsq_dispatch=fifo), today's kernel.", StepAction::Load(true)),
+                    plain("Run it to the end and compare the latency percentiles of both.", StepAction::RunToEnd),
                 ],
             },
             _ => Entry {
@@ -264,20 +321,21 @@ pub fn entries() -> Vec<Entry> {
                 headline: Some(index_of(series.id, "randwrite", 4096)),
                 kernel: "The patch adds mmc_hsq_modify_threshold: at every pump hsq counts the 4 KiB writes it \
                          holds and raises its depth from 2 to 5 while two or more are queued, so \
-                         mmc_mq_queue_rq refuses fewer requests (BLK_STS_RESOURCE) and the card's write cache \
-                         sees more of them at once.",
+                         the mmc queue window (depth + 1) grows from 3 to 6 requests and the next write can wait \
+                         in an hsq slot instead of in blk-mq.",
                 steps: vec![
-                    Step { text: "Load the fixed-depth run: 8 jobs of 4 KiB random writes, hsq_depth=2.", action: StepAction::Load(false) },
-                    Step { text: "Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full.", action: StepAction::Play("200 µs/s") },
-                    Step { text: "Pause on a bounce: mmc_mq_queue_rq returned BLK_STS_RESOURCE.", action: StepAction::Pause },
-                    Step { text: "The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth.", action: StepAction::Highlight(Layer::MmcQueue) },
-                    Step { text: "Load the dynamic run (hsq_depth=dynamic).", action: StepAction::Load(true) },
-                    Step { text: "Run it to the end: about 5 % more for small random writes, as measured.", action: StepAction::RunToEnd },
-                    Step { text: "Fill the whole table: only the 4 KiB random writes change.", action: StepAction::Compare },
+                    plain("Load the fixed-depth run: 8 jobs of 4 KiB random writes, hsq_depth=2.", StepAction::Load(false)),
+                    Step { text: says(&|fa, _| format!("Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full ({} refusals over the run).", fa.requeues),
+                        "Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full."), action: StepAction::Play("200 µs/s") },
+                    plain("Pause on a bounce: mmc_mq_queue_rq returned BLK_STS_RESOURCE.", StepAction::Pause),
+                    plain("The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth.", StepAction::Highlight(Layer::MmcQueue)),
+                    plain("Load the dynamic run (hsq_depth=dynamic).", StepAction::Load(true)),
+                    Step { text: says(&|fa, fb| format!("Run it to the end: simulated at {} MiB per job, {}. The gain comes from the bus, idle A {:.1} vs B {:.1} µs per request; {}.", crate::lesson::TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, unit), fa.idle_us, fb.idle_us, refusal_words(fa, fb)),
+                        "Run it to the end and compare with the measured figures."), action: StepAction::RunToEnd },
+                    plain("Fill the whole table: only the 4 KiB random writes change.", StepAction::Compare),
                 ],
             },
-        })
-        .collect()
+    }
 }
 
 /// The entry of a platform.

@@ -50,6 +50,8 @@ pub struct GalleryPanel {
     slicer: Slicer,
     frame: Option<AnimationFrame>,
     table_ref: NodeRef,
+    /// Entries whose walk-through carries its pair's simulated figures.
+    figured: std::collections::BTreeSet<usize>,
 }
 
 fn layer_name(layer: Layer) -> &'static str {
@@ -87,7 +89,7 @@ impl GalleryPanel {
                 .steps
                 .iter()
                 .map(|s| WalkStep {
-                    text: s.text.to_string(),
+                    text: s.text.clone(),
                     button: match s.action {
                         StepAction::Load(false) => Some(format!("Load A ({})", cols.0)),
                         StepAction::Load(true) => Some(format!("Load B ({})", cols.1)),
@@ -134,6 +136,7 @@ impl Component for GalleryPanel {
             slicer: Slicer::default(),
             frame: None,
             table_ref: NodeRef::default(),
+            figured: Default::default(),
         }
     }
 
@@ -143,6 +146,13 @@ impl Component for GalleryPanel {
                 let Some(i) = self.entries.iter().position(|e| e.series.platform == id) else {
                     return false;
                 };
+                // The open entry's walk-through states what its pair shows: run once, on opening.
+                if self.figured.insert(i) {
+                    match gallery::with_figures(self.entries[i].series.id) {
+                        Ok(full) => self.entries[i] = full,
+                        Err(e) => self.error = Some(e.message),
+                    }
+                }
                 let e = &self.entries[i];
                 let (a, b, _) = e.pair(e.size());
                 ctx.props().on_open.emit((a, Some(b)));

@@ -69,6 +69,10 @@ pub struct Figures {
     /// Per request: bus and card, and host software (issue, interrupt, completion), µs.
     pub bus_us: f64,
     pub software_us: f64,
+    /// Bus idle time per request, µs.
+    pub idle_us: f64,
+    /// Requests `mmc_mq_queue_rq` refused (BLK_STS_RESOURCE).
+    pub requeues: u64,
 }
 
 impl Figures {
@@ -89,8 +93,59 @@ impl Figures {
                 + per(Stage::Data)
                 + per(Stage::CardBusy),
             software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
+            idle_us: s.simulated_ns as f64 * (1.0 - s.bus_busy_pct() / 100.0) / ios / 1000.0,
+            requeues: s.requeues,
         }
     }
+}
+
+/// At or above this share of busy time the bus strip reads as solid: the bus and card are the
+/// bottleneck, and a text may not call the bus idle.
+pub const BUS_BOUND_PCT: f64 = 80.0;
+
+/// How the bus spends a run, in words that follow its busy share: "idle ... between transfers"
+/// only when it is, "busy" with the figure otherwise.
+pub fn bus_state(f: &Figures) -> String {
+    if f.bus_busy_pct >= BUS_BOUND_PCT {
+        format!(
+            "the bus is busy {:.0} % of the time (idle {:.1} µs per request): the bus and card are the bottleneck",
+            f.bus_busy_pct, f.idle_us
+        )
+    } else {
+        format!(
+            "the bus is idle {:.1} µs per request between transfers (busy {:.0} % of the time)",
+            f.idle_us, f.bus_busy_pct
+        )
+    }
+}
+
+/// "B 1.05x faster (A 82.9 vs B 87.1 MiB/s)": the word from the two figures (within 1 %:
+/// "about as fast").
+pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
+    let r = fb / fa.max(1e-9);
+    let word = if r >= 1.01 {
+        format!("B {r:.2}x faster")
+    } else if r <= 0.99 {
+        format!("B {:.2}x slower", 1.0 / r.max(1e-9))
+    } else {
+        "B about as fast".to_string()
+    };
+    format!("{word} (A {fa:.1} vs B {fb:.1} {unit})")
+}
+
+/// Refusals of B against A, the word from the counts: "B had about as many refusals
+/// (BLK_STS_RESOURCE) as A (A 16372 vs B 16369)".
+pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
+    let w = mmcsim_engine::explain::more_fewer(fb.requeues, fa.requeues);
+    let (w, than) = if w == "about as many" {
+        (w, "as")
+    } else {
+        (w, "than")
+    };
+    format!(
+        "B had {w} refusals (BLK_STS_RESOURCE) {than} A (A {} vs B {})",
+        fa.requeues, fb.requeues
+    )
 }
 
 /// Runs a scenario to its end (unwatched: no trace) and reads its figures.
@@ -276,14 +331,19 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
                 "The cause, over the whole run: in A each request spends {:.1} µs on the bus and card but {:.1} µs \
                  in host software, with {:.2} requests per interrupt, so the bus is busy only {:.0} % of the time. \
                  In B: {:.2} requests per interrupt (one software pass per chain), bus busy {:.0} %: the white \
-                 gaps on B's bus strip are short.",
-                fa.bus_us, fa.software_us, fa.per_irq, fa.bus_busy_pct, fb.per_irq, fb.bus_busy_pct
+                 gaps on B's bus strip are {} A's (idle A {:.1} vs B {:.1} µs per request).",
+                fa.bus_us, fa.software_us, fa.per_irq, fa.bus_busy_pct, fb.per_irq, fb.bus_busy_pct,
+                shorter_longer(fb.idle_us, fa.idle_us), fa.idle_us, fb.idle_us
             ),
             "Before B runs to the end: how much faster will B be than A?".to_string(),
             faster(&[1.0, 2.0, 4.0, 8.0]),
             ("packed", "4", false),
             "50 µs/s",
-            "Batching pays the interrupt and the software pass once per chain, so the bus stops waiting for the host.",
+            format!(
+                "Batching pays the interrupt and the software pass once per chain, so the bus waits {} for the host \
+                 (idle A {:.1} vs B {:.1} µs per request).",
+                less_more(fb.idle_us, fa.idle_us), fa.idle_us, fb.idle_us
+            ),
         ),
         "unisoc-fua-2022" => (
             format!(
@@ -303,27 +363,37 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             faster(&[1.0, 0.5, 0.2, 0.1]),
             ("bs", "64k", true),
             "200 µs/s",
-            "FUA makes each synchronous write durable before it is acknowledged: safe against a power cut, paid in card-busy time.",
+            "FUA makes each synchronous write durable before it is acknowledged: safe against a power cut, paid in card-busy time.".to_string(),
         ),
         "u300-mmci-2011" => (
             format!(
                 "A ({ca}) and B ({cb}): the kernel's mmc_test writing to an SD card on a slow ARM926. A prepares \
                  (DMA-maps) each request after the previous one ends; B while it is on the bus."
             ),
-            "In A the CPU maps a buffer, then the transfer runs, then the CPU unmaps: host stretches between \
-             transfers. B overlaps the map with the transfer."
-                .to_string(),
+            format!(
+                "In A the CPU maps a buffer, then the transfer runs, then the CPU unmaps; B overlaps the map with the \
+                 transfer. Read A's bus strip: {}.",
+                bus_state(&fa)
+            ),
             Layer::HostQueue,
             format!(
                 "The cause, over the whole run: per request A spends {:.0} µs on the bus and card and {:.0} µs in host \
-                 software; the bus is busy {:.0} % in A and {:.0} % in B. The card, not the CPU, dominates.",
-                fa.bus_us, fa.software_us, fa.bus_busy_pct, fb.bus_busy_pct
+                 software; the bus is busy {:.0} % in A and {:.0} % in B. {}",
+                fa.bus_us, fa.software_us, fa.bus_busy_pct, fb.bus_busy_pct,
+                if fa.bus_us > fa.software_us {
+                    "The card, not the CPU, dominates."
+                } else {
+                    "The CPU, not the card, dominates."
+                }
             ),
             "Before B runs to the end: how much faster will B be than A?".to_string(),
             faster(&[1.0, 2.0, 4.0]),
             ("mmc_test", "39/40", true),
             "5 ms/s",
-            "Preparing the next request during the transfer hides only the CPU's share; when the card is the bottleneck the gain is small.",
+            format!(
+                "Preparing the next request during the transfer hides only the CPU's share: {}.",
+                speed_words(fa.figure, fb.figure, unit)
+            ),
         ),
         _ => (
             format!(
@@ -333,16 +403,25 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
             "Watch blk-mq: when the mmc queue is full, requests bounce back (refused, retry later) and wait.".to_string(),
             Layer::MmcQueue,
             format!(
-                "The cause, over the whole run: bus busy {:.0} % in A vs {:.0} % in B; per request {:.1} vs {:.1} µs \
-                 on the bus and card, {:.1} vs {:.1} µs in host software stages (issue, interrupt, completion, \
-                 waits included).",
-                fa.bus_busy_pct, fb.bus_busy_pct, fa.bus_us, fb.bus_us, fa.software_us, fb.software_us
+                "The cause, over the whole run: the gain comes from the bus, idle A {:.1} vs B {:.1} µs per request \
+                 (busy A {:.0} % vs B {:.0} %): with the wider window the next write already waits in an hsq slot \
+                 when the interrupt pumps. {}. Per request {:.1} vs {:.1} µs on the bus and card, \
+                 {:.1} vs {:.1} µs in host software stages (issue, interrupt, completion, waits included).",
+                fa.idle_us, fb.idle_us, fa.bus_busy_pct, fb.bus_busy_pct, refusal_words(&fa, &fb),
+                fa.bus_us, fb.bus_us, fa.software_us, fb.software_us
             ),
             "Before B runs to the end: how much faster will B be than A?".to_string(),
             faster(&[1.0, 2.0, 4.0]),
             ("hsq_depth", "5", false),
             "200 µs/s",
-            "A deeper window lets the card's write cache see more small writes at once; the gain is a few percent.",
+            format!(
+                "A deeper window keeps the next small write queued in hsq, so the bus waits {} between writes \
+                 (idle A {:.1} vs B {:.1} µs per request): {}.",
+                less_more(fb.idle_us, fa.idle_us),
+                fa.idle_us,
+                fb.idle_us,
+                speed_words(fa.figure, fb.figure, unit)
+            ),
         ),
     };
     let prediction = Prediction {
@@ -471,6 +550,20 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
         predict_step,
         try_it,
     })
+}
+
+/// "shorter than" / "longer than" / "about as long as" for `b` against `a` (within 5 %).
+fn shorter_longer(b: f64, a: f64) -> &'static str {
+    mmcsim_engine::explain::relation(b, a)
+}
+
+/// "less" / "more" / "about as long" for a wait `b` against `a` (within 5 %).
+fn less_more(b: f64, a: f64) -> &'static str {
+    match mmcsim_engine::explain::relation(b, a) {
+        "longer than" => "longer",
+        "shorter than" => "less",
+        _ => "about as long",
+    }
 }
 
 /// The platforms that have a tour, in the gallery's order.

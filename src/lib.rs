@@ -13,6 +13,8 @@
 //! calibration), [`live`], [`gallery`], [`exports`], [`slicer`]. The browser parts only build
 //! for `wasm32`, so a native build of the workspace skips them.
 
+#[cfg(test)]
+mod claims;
 pub mod clock;
 pub mod command;
 pub mod engine_bridge;

@@ -150,6 +150,11 @@ impl Session {
         self.sim.power_cut_now();
     }
 
+    /// When the power was cut (by the plug or `power_cut=`), ns; None while it is on.
+    pub fn power_cut_at(&self) -> Option<u64> {
+        self.sim.power_cut_report().map(|p| p.at_ns)
+    }
+
     /// Takes the engine's new trace events into the per-request lives.
     fn absorb_trace(&mut self) {
         for ev in self.sim.drain_trace() {
@@ -242,5 +247,30 @@ mod tests {
         let mut s = Session::start(&scenario(&[("size", "64k")])).unwrap();
         s.run_events(100);
         assert!(s.trace_of(0).is_none());
+    }
+
+    /// Issue 12: the plug pulled during a slow play cuts at the moment on screen, and the
+    /// page's link, which then carries `power_cut=` at that moment, gives the same report.
+    #[test]
+    fn the_plug_cuts_at_the_time_shown_and_the_link_gives_the_same_cut() {
+        let scn = scenario(&[
+            ("platform", "unisoc-fua-2022"),
+            ("fua", "0"),
+            ("rw", "randwrite"),
+            ("sync", "1"),
+            ("size", "16m"),
+        ]);
+        let shown = 3_333_337;
+        let mut s = Session::watched(&scn).unwrap();
+        assert!(s.advance_to(shown, u64::MAX));
+        s.power_cut_now();
+        assert_eq!(s.power_cut_at(), Some(shown));
+        let cut = s.report().power_cut.expect("a power-cut report");
+        assert!(cut.acked_writes > 0 && cut.lost_acked_writes > 0, "{cut:?}");
+        let mut linked = scn.clone();
+        linked.power_cut_ns = Some(shown);
+        let mut l = Session::start(&linked).unwrap();
+        while !l.run_events(1 << 16) {}
+        assert_eq!(l.report().power_cut, Some(cut));
     }
 }

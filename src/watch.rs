@@ -14,7 +14,8 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use mmcsim_components::{
-    AbEditor, DeltaTable, ExplainPanel, Focus, LifeView, LiveCharts, TimeControls,
+    AbEditor, DeltaTable, ExplainPanel, Focus, LifeView, LiveCharts, PlugButton, TimeControls,
+    WatchPowerCut,
 };
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::metrics::SeriesPoint;
@@ -84,6 +85,8 @@ pub enum Msg {
     Scrub(u64),
     CopyLink,
     Copied(String, bool),
+    /// The plug in the view: cut the power at the simulated time on screen.
+    PullPlug,
 }
 
 pub struct Watch {
@@ -313,21 +316,7 @@ impl Watch {
                 });
                 self.refresh_views();
             }
-            WatchAction::PullPlug => {
-                if let Some(s) = self.sides.as_mut() {
-                    let (a, b) = s.sessions();
-                    a.power_cut_now();
-                    if let Some(b) = b {
-                        b.power_cut_now();
-                    }
-                }
-                if self.playing {
-                    self.pause();
-                }
-                self.refresh_views();
-                self.refresh_charts(false);
-                self.report(ctx);
-            }
+            WatchAction::PullPlug => self.pull_plug(ctx),
             WatchAction::Focus(target) => {
                 self.selected = target.map(|t| match t {
                     Target::Layer(l) => (false, Focus::Layer(l)),
@@ -336,6 +325,43 @@ impl Watch {
                 self.refresh_views();
             }
         }
+    }
+
+    /// Cuts the power of both sides at the simulated time on screen and stops there; the page
+    /// then writes that time into the scenario (`power_cut=`), so its link and any
+    /// re-simulation (scrubbing back) cut at the same moment ([`Watch::cut_already_made`]).
+    fn pull_plug(&mut self, ctx: &Context<Self>) {
+        if let Some(s) = self.sides.as_mut() {
+            let (a, b) = s.sessions();
+            a.power_cut_now();
+            if let Some(b) = b {
+                b.power_cut_now();
+            }
+        }
+        if self.playing {
+            self.pause();
+        }
+        self.refresh_views();
+        self.refresh_charts(false);
+        self.report(ctx);
+    }
+
+    /// The new props only add the power cut the sides have already made (the page recording
+    /// the plug pulled here as `power_cut=`): the run on screen is that run, kept as it is.
+    fn cut_already_made(&self, new: &WatchProps, old: &WatchProps) -> bool {
+        let Some(s) = &self.sides else { return false };
+        let adds_cut = |n: &Scenario, o: &Scenario, cut: Option<u64>| {
+            let mut o = o.clone();
+            o.power_cut_ns = n.power_cut_ns;
+            o == *n && cut.is_some() && n.power_cut_ns.is_some()
+        };
+        adds_cut(&new.a, &old.a, s.a.session.power_cut_at())
+            && new.a.power_cut_ns == s.a.session.power_cut_at()
+            && match (&new.b, &old.b, &s.b) {
+                (None, None, _) => true,
+                (Some(n), Some(o), Some(b)) => adds_cut(n, o, b.session.power_cut_at()),
+                _ => false,
+            }
     }
 
     /// One animation frame while playing (or seeking).
@@ -416,7 +442,7 @@ impl Component for Watch {
 
     fn changed(&mut self, ctx: &Context<Self>, old: &WatchProps) -> bool {
         let p = ctx.props();
-        if p.a != old.a || p.b != old.b {
+        if (p.a != old.a || p.b != old.b) && !self.cut_already_made(p, old) {
             self.build(ctx);
             self.seen_ns = 0;
             self.report(ctx);
@@ -478,6 +504,7 @@ impl Component for Watch {
                 return false;
             }
             Msg::Copied(l, ok) => self.link = Some((l, ok)),
+            Msg::PullPlug => self.pull_plug(ctx),
             Msg::Restart => {
                 let playing = self.playing;
                 self.build(ctx);
@@ -566,6 +593,7 @@ impl Component for Watch {
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
                               on_restart={link.callback(|_| Msg::Restart)} on_speed={link.callback(Msg::Speed)} />
                 { self.scrubber(ctx) }
+                { self.plug() }
                 <AbEditor platform={AttrValue::from(p.a.platform.clone())} enabled={p.b.is_some()} values={b_texts}
                           error={self.b_error.clone()} on_toggle={link.callback(Msg::CompareOn)}
                           on_change={link.callback(|(n, t)| Msg::BControl(n, t))} />
@@ -594,6 +622,16 @@ impl Component for Watch {
 }
 
 impl Watch {
+    /// What the plug pulled here cost each side (nothing before a cut).
+    fn plug(&self) -> Html {
+        let cut = |r: &Report| r.power_cut.clone().map(Rc::new);
+        let (a, b) = match &self.figures.reports {
+            Some((a, b)) => (cut(a), b.as_deref().and_then(cut)),
+            None => (None, None),
+        };
+        html! { <WatchPowerCut {a} {b} /> }
+    }
+
     /// The time scrubber over what has been simulated, Step back, and the moment link.
     fn scrubber(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
@@ -611,6 +649,8 @@ impl Watch {
                 <input id="scrub" type="range" min="0" max={max.to_string()} step="1000" value={now.to_string()}
                        onchange={on_scrub} aria-label="Simulated time: drag back and forth over what has been simulated" />
                 <span class="muted" id="scrub-max">{ mmcsim_components::format::sim_time(max) }</span>
+                <PlugButton enabled={self.sides.as_ref().is_some_and(|s| !s.finished() && now > 0)}
+                            on_pull={link.callback(|()| Msg::PullPlug)} />
                 <button id="copy-moment" class="button secondary" onclick={link.callback(|_| Msg::CopyLink)}
                         title="A link that opens this view: scenario, time, speed, paused, comparison, focus, tour step">{ "Copy link to this moment" }</button>
                 if let Some((l, ok)) = &self.link {

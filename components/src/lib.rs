@@ -18,10 +18,11 @@
 //! | [`AbEditor`], [`DeltaTable`] | B's host switches; A and B side by side with the change | `(option, text)`, on/off |
 //! | [`GalleryCards`], [`GalleryTable`], [`Stepper`] | the seed experiments, the authors' table with simulated figures, a walk-through | card, case, step |
 //! | [`JobFilePanel`] | paste / open / save a fio job file | text, file, save |
+//! | [`JobTabs`] | the job sections of a multi-job file, one tab each (the form edits the selected one) | job |
 //! | [`ExportsBar`], [`ShareBox`] | download buttons; the scenario's link | export kind, share |
 //! | [`BoardPanel`] | every board parameter: preset value, unit, field, slider, reset; board files | `(option name, text)`, file, save |
 //! | [`SweepResults`] | a sweep's small-multiple charts, its points and the pinned runs | pin, unpin |
-//! | [`PlugPanel`], [`PowerCutView`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
+//! | [`PlugPanel`], [`PowerCutView`], [`PlugButton`], [`WatchPowerCut`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
 
 pub mod abcompare;
 pub mod board;
@@ -35,6 +36,7 @@ pub mod format;
 pub mod gallery;
 pub mod glossary;
 pub mod jobfile_io;
+pub mod jobtabs;
 pub mod palette;
 pub mod part;
 pub mod pipeline;
@@ -59,8 +61,9 @@ pub use exports::{ExportKind, ExportsBar, ShareBox};
 pub use gallery::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, WalkStep};
 pub use glossary::Glossary;
 pub use jobfile_io::JobFilePanel;
+pub use jobtabs::JobTabs;
 pub use pipeline::{Pipeline, PipelineProps};
-pub use plug::{PlugPanel, PowerCutView};
+pub use plug::{PlugButton, PlugPanel, PowerCutView, WatchPowerCut};
 pub use progress::{ProgressBar, ProgressBarProps};
 pub use results::{Measured, ResultsTable, ResultsTableProps};
 pub use sweep::{SweepResults, SweepResultsProps};

@@ -88,6 +88,9 @@ pub struct PowerCutViewProps {
     /// Lost ranges shown at most.
     #[prop_or(8)]
     pub max_ranges: usize,
+    /// The section's id (the Lab's results and the pipeline view each show one).
+    #[prop_or(AttrValue::Static("power-cut"))]
+    pub id: AttrValue,
 }
 
 /// What the cut cost: acknowledged writes, those lost, their bytes and the first lost block
@@ -100,7 +103,7 @@ pub fn power_cut_view(props: &PowerCutViewProps) -> Html {
         html! { <tr data-metric={key.to_string()}><th scope="row">{ label }</th><td>{ value }</td></tr> }
     };
     html! {
-        <section class={classes!("power-cut", lost.then_some("lost"))} aria-label="Power cut" id="power-cut">
+        <section class={classes!("power-cut", lost.then_some("lost"))} aria-label="Power cut" id={props.id.clone()}>
             <h3>{ if lost { "Power cut: acknowledged writes lost" } else { "Power cut: no acknowledged write lost" } }</h3>
             <table class="metrics sim">
                 <tbody>
@@ -134,5 +137,75 @@ pub fn power_cut_view(props: &PowerCutViewProps) -> Html {
             }
             { for props.explanation.iter().map(|s| html! { <p class="power-cut-why">{ s }</p> }) }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlugButtonProps {
+    /// The power can be cut now: the watched run is under way (playing or paused mid-run).
+    pub enabled: bool,
+    /// Cut the power of the watched run at the simulated time it shows.
+    pub on_pull: Callback<()>,
+}
+
+/// The plug in the pipeline view's time row, where the eye is during a slow play.
+#[function_component(PlugButton)]
+pub fn plug_button(props: &PlugButtonProps) -> Html {
+    let pull = props.on_pull.reform(|_: MouseEvent| ());
+    html! {
+        <button id="watch-pull-plug" type="button" class="button danger" disabled={!props.enabled} onclick={pull}
+                title="Cut the power at the simulated time shown: the card loses what is only in its volatile cache">
+            { "Pull the plug" }
+        </button>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct WatchPowerCutProps {
+    /// What the cut cost A (and B in an A/B comparison), once the power was cut.
+    #[prop_or_default]
+    pub a: Option<Rc<PowerCutReport>>,
+    #[prop_or_default]
+    pub b: Option<Rc<PowerCutReport>>,
+}
+
+/// What the plug pulled in the pipeline view cost each side (the engine's [`PowerCutReport`]):
+/// writes acknowledged, of those lost and kept, bytes lost, requests failed in flight. Nothing
+/// before a cut.
+#[function_component(WatchPowerCut)]
+pub fn watch_power_cut(props: &WatchPowerCutProps) -> Html {
+    let sides: Vec<(&str, &Rc<PowerCutReport>)> = [("A", &props.a), ("B", &props.b)]
+        .into_iter()
+        .filter_map(|(n, r)| r.as_ref().map(|r| (n, r)))
+        .collect();
+    if sides.is_empty() {
+        return html! {};
+    }
+    let ab = sides.len() > 1;
+    html! {
+        <table class="metrics watch-power-cut" id="watch-power-cut" aria-label="What the power cut lost">
+            <thead><tr>
+                if ab { <th scope="col">{ "" }</th> }
+                <th scope="col">{ "power cut at" }</th>
+                <th scope="col">{ "writes acknowledged" }</th>
+                <th scope="col">{ "acknowledged, lost" }</th>
+                <th scope="col">{ "acknowledged, kept" }</th>
+                <th scope="col">{ "lost" }</th>
+                <th scope="col">{ "in flight, failed" }</th>
+            </tr></thead>
+            <tbody>
+                { for sides.iter().map(|(n, p)| html! {
+                    <tr data-side={n.to_lowercase()} class={classes!((p.lost_acked_writes > 0).then_some("lost"))}>
+                        if ab { <th scope="row">{ *n }</th> }
+                        <td data-metric="cut-at" data-ns={p.at_ns.to_string()}>{ format::sim_time(p.at_ns) }</td>
+                        <td data-metric="acked-writes">{ format::count(p.acked_writes as f64) }</td>
+                        <td data-metric="lost-acked-writes">{ format::count(p.lost_acked_writes as f64) }</td>
+                        <td data-metric="kept-acked-writes">{ format::count(p.acked_writes.saturating_sub(p.lost_acked_writes) as f64) }</td>
+                        <td data-metric="lost-bytes">{ format!("{} KiB", format::count(p.lost_acked_bytes as f64 / 1024.0)) }</td>
+                        <td data-metric="failed-in-flight">{ format::count(p.failed_in_flight as f64) }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
     }
 }

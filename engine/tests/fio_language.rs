@@ -254,3 +254,33 @@ fn strided_zones_skip_between_zones() {
     }
     assert_eq!(zones.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
 }
+
+/// Issue 12: a two-job file edited one job at a time (the page's form): a job option set in
+/// one job's scope changes that job only, a scenario-wide one the whole scenario, and the job
+/// file written back carries both jobs.
+#[test]
+fn a_job_option_set_for_one_job_leaves_the_other_as_it_was() {
+    use mmcsim_engine::scenario::jobfile::to_jobfile;
+    use mmcsim_engine::scenario::options::{apply_text_in, value_text_in};
+    use mmcsim_engine::scenario::OptionScope;
+    let file = "[global]\nsize=1m\n\n[reader]\nrw=randread\nbs=4k\nnumjobs=2\n\n[writer]\nrw=write\nbs=64k\n";
+    let two = parse_jobfile(file, Scenario::default()).unwrap();
+    assert_eq!(two.jobs.len(), 2);
+    assert_eq!(value_text_in(&two, 0, "rw"), "randread");
+    assert_eq!(value_text_in(&two, 1, "rw"), "write");
+    let edited = apply_text_in(&two, OptionScope::Job(1), "numjobs", "4").unwrap();
+    assert_eq!(edited.jobs[0], two.jobs[0], "job 1 unchanged");
+    assert_eq!((edited.jobs[0].numjobs, edited.jobs[1].numjobs), (2, 4));
+    let edited = apply_text_in(&edited, OptionScope::Job(1), "packed", "4").unwrap();
+    assert_eq!(
+        edited.host.packed,
+        Some(4),
+        "a host switch is the scenario's in any scope"
+    );
+    let back = parse_jobfile(&to_jobfile(&edited), Scenario::default()).unwrap();
+    assert_eq!(back.jobs, edited.jobs);
+    assert!(
+        apply_text_in(&two, OptionScope::Job(2), "numjobs", "4").is_err(),
+        "no third job"
+    );
+}

@@ -153,6 +153,52 @@ test('job files: a bad one names the line and keeps the scenario, a good one bec
     await close();
 });
 
+test('a two-job file shows each job; editing job 2 leaves job 1 as it was', async () => {
+    const { page, problems, close } = await openPage(env, '?bs=512k');
+    assert.equal(await page.$('#job-tabs'), null, 'one job: no tabs');
+    await page.click('.jobfile summary');
+    const file = '[global]\nsize=2m\n\n[reader]\nrw=randread\nbs=4k\nnumjobs=2\niodepth=4\nioengine=libaio\n\n[writer]\nrw=write\nbs=64k\n';
+    await page.fill('#jobfile-text', file);
+    await page.click('#jobfile-load');
+    await page.waitForSelector('#job-tabs');
+    assert.match(await page.textContent('#job-tab-1'), /reader: randread 4k ×2/);
+    assert.match(await page.textContent('#job-tab-2'), /writer: write 64k/);
+    // Job 1's own values, then job 2's.
+    assert.equal(await page.inputValue('#ctl-rw'), 'randread');
+    assert.equal(await page.inputValue('#ctl-numjobs'), '2');
+    await page.click('#job-tab-2');
+    await page.waitForFunction(() => document.querySelector('#ctl-rw').value === 'write');
+    assert.equal(await page.getAttribute('#job-tab-2', 'aria-selected'), 'true');
+    assert.equal(await page.inputValue('#ctl-bs'), '64k');
+    assert.equal(await page.inputValue('#ctl-numjobs'), '1');
+    // Edit job 2's numjobs: job 1 keeps its 2.
+    await page.fill('#ctl-numjobs', '3');
+    await page.press('#ctl-numjobs', 'Enter');
+    await page.waitForFunction(() => /writer: write 64k ×3/.test(document.querySelector('#job-tab-2').textContent));
+    assert.match(await page.textContent('#job-tab-1'), /reader: randread 4k ×2/);
+    await page.click('#job-tab-1');
+    await page.waitForFunction(() => document.querySelector('#ctl-numjobs').value === '2');
+    // The saved job file, the command line and the link carry both jobs, each with its own.
+    const saved = (await download(page, '#jobfile-save')).body.toString('utf8');
+    const section = (name) => saved.split(/\n(?=\[)/).find((s) => s.startsWith(`[${name}]`)) ?? '';
+    assert.match(section('reader'), /rw=randread/);
+    assert.match(section('reader'), /numjobs=2/);
+    assert.match(section('writer'), /rw=write/);
+    assert.match(section('writer'), /numjobs=3/);
+    const cmd = await page.textContent('#command-line');
+    assert.match(cmd, /--name=reader .*--numjobs=2.*--name=writer .*--numjobs=3/);
+    const search = await page.evaluate(() => location.search);
+    assert.match(search, /job1\.numjobs=2/);
+    assert.match(search, /job2\.numjobs=3/);
+    // The run is both jobs, each with its own clones: 2 readers x 2 MiB of 4 KiB reads,
+    // 3 writers x 2 MiB of 64 KiB writes.
+    await runToEnd(page);
+    const ios = await page.$$eval('#results [data-metric=ios] td', (t) => t.map((c) => c.textContent.replace(/\D/g, '')));
+    assert.deepEqual(ios, ['1024', '96']);
+    assert.deepEqual(problems, []);
+    await close();
+});
+
 test('each gallery entry reproduces its table (within 15 % except the flagged outlier)', async () => {
     const { page, problems, close } = await openPage(env);
     const series = await page.$$eval('.gallery-card', (c) => c.map((e) => e.dataset.series));
@@ -270,4 +316,59 @@ test('pulling the plug in the FUA-off random write run loses acknowledged writes
     assert.match(await page.textContent('#err-power_cut'), /power_cut.*kept 50ms/);
     assert.deepEqual(problems, []);
     await close();
+});
+
+/** A `power_cut=` time of a link ("433ns", "1200us", "3ms") in ns. */
+function timeNs(text) {
+    const m = /^(\d+)(ns|us|ms|s)$/.exec(text);
+    assert.ok(m, `a time: ${text}`);
+    return Number(m[1]) * { ns: 1, us: 1e3, ms: 1e6, s: 1e9 }[m[2]];
+}
+
+test('the plug pulled during a slow play cuts at the moment on screen and shows what was lost', async () => {
+    // FUA off: O_SYNC writes are acknowledged from the card's volatile cache.
+    const query = '?platform=unisoc-fua-2022&rw=randwrite&bs=4k&sync=1&fua=0&size=16m';
+    const { page, problems, close } = await openPage(env, query);
+    await page.selectOption('#speed', { label: '1 ms/s' });
+    await page.click('#play');
+    await page.waitForFunction(() => Number(document.querySelector('#sim-clock').dataset.ns) > 1_500_000, null, { timeout: 60_000 });
+    assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true', 'still playing slowly');
+    // The moment on screen and the click in one task: no animation frame runs in between.
+    const shown = await page.evaluate(() => {
+        const ns = Number(document.querySelector('#sim-clock').dataset.ns);
+        document.querySelector('#watch-pull-plug').click();
+        return ns;
+    });
+    await page.waitForSelector('#watch-power-cut');
+    const cell = (m) => page.textContent(`#watch-power-cut [data-metric=${m}]`).then((t) => Number(t.replace(/\D/g, '')));
+    const cut = Number(await page.getAttribute('#watch-power-cut [data-metric=cut-at]', 'data-ns'));
+    const frameNs = 1_000_000 / 60; // one 60 Hz frame at 1 ms/s
+    assert.ok(Math.abs(cut - shown) <= frameNs, `cut at ${cut} ns, shown ${shown} ns`);
+    // The view stops at the cut, and the plug cannot be pulled twice.
+    assert.equal(Number(await page.getAttribute('#sim-clock', 'data-ns')), cut);
+    assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+    assert.ok(await page.isDisabled('#watch-pull-plug'));
+    const [acked, lost, kept] = [await cell('acked-writes'), await cell('lost-acked-writes'), await cell('kept-acked-writes')];
+    assert.ok(lost > 0, `acknowledged writes lost: ${lost}`);
+    assert.equal(acked, lost + kept, `${acked} acknowledged = ${lost} lost + ${kept} kept`);
+    // The Lab's report is the same run's.
+    await page.waitForSelector('#power-cut');
+    assert.equal(Number((await page.textContent('#power-cut [data-metric=lost-acked-writes] td')).replace(/\D/g, '')), lost);
+
+    // The link now carries the cut at that moment, and opens the same cut.
+    await page.waitForFunction(() => location.search.includes('power_cut='));
+    const search = await page.evaluate(() => location.search);
+    assert.equal(timeNs(new URLSearchParams(search).get('power_cut')), cut);
+    assert.equal(timeNs(await page.inputValue('#ctl-power_cut')), cut);
+    assert.deepEqual(problems, []);
+    await close();
+
+    const again = await openPage(env, search);
+    await runToEnd(again.page);
+    await again.page.waitForSelector('#power-cut');
+    const lostAgain = Number((await again.page.textContent('#power-cut [data-metric=lost-acked-writes] td')).replace(/\D/g, ''));
+    assert.equal(lostAgain, lost, 'the link gives the same cut');
+    assert.equal(Number(await again.page.getAttribute('#watch-power-cut [data-metric=cut-at]', 'data-ns')), cut);
+    assert.deepEqual(again.problems, []);
+    await again.close();
 });

@@ -183,15 +183,22 @@ pub fn reset_option(
 /// The value text of option `key` in `scn` (a job option: of the first job), as the page's
 /// form shows it: "" for a host switch left at the platform's default or an unset option.
 pub fn value_text(scn: &Scenario, key: &str) -> String {
+    value_text_in(scn, 0, key)
+}
+
+/// As [`value_text`], a job option read from job section `job` (the first when there is no
+/// such job): the page's form shows one job of a multi-job file at a time.
+pub fn value_text_in(scn: &Scenario, job: usize, key: &str) -> String {
     let Some(row) = lookup(key) else {
         return String::new();
     };
+    let default = JobSpec::default();
     match row.access {
         Access::Ignored => None,
         Access::Scenario { get, .. } => get(scn),
         Access::Host { get, .. } => get(&scn.host),
         Access::Platform(p) => super::board::get(scn, row, &p),
-        Access::Job { get, .. } => get(scn.jobs.first().unwrap_or(&JobSpec::default())),
+        Access::Job { get, .. } => get(scn.jobs.get(job).or(scn.jobs.first()).unwrap_or(&default)),
     }
     .unwrap_or_default()
 }
@@ -210,6 +217,17 @@ pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<St
 /// (to the platform's default) or an option that is unset by default (`mmc_test`, `runtime`),
 /// anything else goes through [`apply_option`].
 pub fn apply_text(scn: &Scenario, key: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    apply_text_in(scn, OptionScope::Global, key, text)
+}
+
+/// As [`apply_text`], in `scope`: with [`OptionScope::Job`] a job option changes that job
+/// section only (a scenario-wide option still applies to the whole scenario).
+pub fn apply_text_in(
+    scn: &Scenario,
+    scope: OptionScope,
+    key: &str,
+    text: &str,
+) -> Result<Scenario, ScenarioError> {
     let mut next = scn.clone();
     // Empty puts back the default of an option whose default shows as empty: a host switch
     // (the platform's), a board parameter (the preset's), or an optional setting such as
@@ -220,9 +238,9 @@ pub fn apply_text(scn: &Scenario, key: &str, text: &str) -> Result<Scenario, Sce
                 && value_text(&Scenario::default(), r.name).is_empty())
     };
     if text.is_empty() && lookup(key).is_some_and(resets) {
-        reset_option(&mut next, OptionScope::Global, key)?;
+        reset_option(&mut next, scope, key)?;
     } else {
-        apply_option(&mut next, OptionScope::Global, key, Some(text))?;
+        apply_option(&mut next, scope, key, Some(text))?;
     }
     next.normalize_board();
     Ok(next)
