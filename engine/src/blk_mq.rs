@@ -63,19 +63,22 @@ impl Sbitmap {
     }
 
     /// `__sbitmap_get_word` from `hint` in one word, wrapping to its start.
+    /// The first free bit at or after `hint`, else the first free bit of the word: found with a
+    /// mask and `trailing_zeros` rather than bit by bit.
+    #[inline]
     fn get_word(&mut self, word: u16, hint: u16) -> Option<u16> {
         let base = word * SB_WORD_BITS;
         let bits = SB_WORD_BITS.min(self.depth.saturating_sub(base));
-        for h in [hint, 0] {
-            if let Some(b) = (h..bits).find(|&b| self.map & (1 << (base + b)) == 0) {
-                self.map |= 1 << (base + b);
-                return Some(base + b);
-            }
-            if h == 0 {
-                break;
-            }
+        let mask = (1u32 << bits) - 1;
+        let free = !((self.map >> base) as u32) & mask;
+        let after = free & (u32::MAX << hint);
+        let pick = if after != 0 { after } else { free };
+        if pick == 0 {
+            return None;
         }
-        None
+        let nr = base + pick.trailing_zeros() as u16;
+        self.map |= 1 << nr;
+        Some(nr)
     }
 
     /// `sbitmap_queue_get` on `cpu`: a free tag, or None when all are in use.
@@ -336,6 +339,38 @@ mod tests {
         assert_eq!(b.next_to_dispatch(), Some(1));
         assert_eq!(b.next_to_dispatch(), Some(2));
         assert!(!b.has_work());
+    }
+
+    /// `__sbitmap_get_word` bit by bit, as lib/sbitmap.c walks it: the reference for the mask.
+    fn get_word_bit_by_bit(sb: &Sbitmap, word: u16, hint: u16) -> Option<u16> {
+        let base = word * SB_WORD_BITS;
+        let bits = SB_WORD_BITS.min(sb.depth.saturating_sub(base));
+        (hint..bits)
+            .chain(0..bits)
+            .find(|&b| sb.map & (1 << (base + b)) == 0)
+            .map(|b| base + b)
+    }
+
+    #[test]
+    fn sbitmap_word_search_agrees_with_the_bit_walk() {
+        use rand::RngExt as _;
+        let mut rng = crate::rng::stream(2, 2);
+        for depth in [4u16, 20, 64] {
+            let mut sb = Sbitmap::new(depth, &mut rng);
+            for _ in 0..20_000 {
+                sb.map = rng.random::<u64>() & (u64::MAX >> (64 - depth));
+                let word = rng.random_range(0..depth.div_ceil(SB_WORD_BITS));
+                let hint = rng.random_range(0..SB_WORD_BITS);
+                let want = get_word_bit_by_bit(&sb, word, hint);
+                let before = sb.map;
+                assert_eq!(
+                    sb.get_word(word, hint),
+                    want,
+                    "map {before:#x} word {word} hint {hint}"
+                );
+                assert_eq!(sb.map, want.map_or(before, |nr| before | 1 << nr));
+            }
+        }
     }
 
     #[test]

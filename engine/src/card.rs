@@ -17,7 +17,12 @@ pub fn xfer_ns(bytes: u64, bytes_per_sec: u64) -> u64 {
     if bytes_per_sec == 0 {
         return 0;
     }
-    ((bytes as u128 * 1_000_000_000).div_ceil(bytes_per_sec as u128)) as u64
+    // In 64 bits whenever the product fits (any request, any cache): the same quotient without
+    // the 128-bit division routine.
+    match bytes.checked_mul(1_000_000_000) {
+        Some(b) => b.div_ceil(bytes_per_sec),
+        None => ((bytes as u128 * 1_000_000_000).div_ceil(bytes_per_sec as u128)) as u64,
+    }
 }
 
 /// A write acknowledged from the volatile cache, not yet programmed to NAND.
@@ -174,14 +179,29 @@ impl Card {
     /// except what a flush in progress owes: that is programmed whatever the hold size, all of
     /// it by the flush's end (a sector left over by rounding included).
     fn drain_budget(&self, now: u64) -> (u64, u128) {
-        let total = (now - self.drained_to) as u128 * self.t.nand_program_bytes_per_sec as u128
-            + self.drain_carry;
-        let mut bytes = (total / 1_000_000_000).min(u64::MAX as u128) as u64;
+        const NS: u64 = 1_000_000_000;
+        let rate = self.t.nand_program_bytes_per_sec;
+        // In 64 bits whenever it fits (the gaps between a card's operations), else in 128: the
+        // same quotient and remainder either way.
+        let small = (now - self.drained_to)
+            .checked_mul(rate)
+            .zip(u64::try_from(self.drain_carry).ok())
+            .and_then(|(p, c)| p.checked_add(c));
+        let (mut bytes, rem) = match small {
+            Some(total) => (total / NS, (total % NS) as u128),
+            None => {
+                let total = (now - self.drained_to) as u128 * rate as u128 + self.drain_carry;
+                (
+                    (total / NS as u128).min(u64::MAX as u128) as u64,
+                    total % NS as u128,
+                )
+            }
+        };
         if now >= self.flush_done {
             bytes = bytes.max(self.flush_owed);
         }
         let allowed = self.dirty.saturating_sub(self.hold()).max(self.flush_owed);
-        (bytes.min(allowed), total % 1_000_000_000)
+        (bytes.min(allowed), rem)
     }
 
     /// Dirty bytes at `now`: what draining to `now` would leave, computed without draining, so
@@ -416,6 +436,22 @@ mod tests {
             crate::rng::stream(1, 1),
             crate::rng::stream(1, 2),
         )
+    }
+
+    #[test]
+    fn xfer_ns_is_the_exact_ceiling_at_any_size() {
+        use rand::RngExt as _;
+        let exact = |b: u64, r: u64| ((b as u128 * 1_000_000_000).div_ceil(r as u128)) as u64;
+        let mut rng = crate::rng::stream(4, 4);
+        for _ in 0..100_000 {
+            let bits = rng.random_range(0..64u32);
+            let b = rng.random_range(0..=u64::MAX >> bits);
+            let shift = rng.random_range(0..64u32);
+            let r = rng.random_range(1..=u64::MAX >> shift);
+            assert_eq!(xfer_ns(b, r), exact(b, r), "{b} bytes at {r} B/s");
+        }
+        assert_eq!(xfer_ns(u64::MAX, 1 << 40), exact(u64::MAX, 1 << 40));
+        assert_eq!(xfer_ns(4096, 0), 0);
     }
 
     #[test]

@@ -35,6 +35,7 @@ mod rng;
 mod sim;
 mod variation;
 mod workload;
+mod ziggurat;
 
 // The API modules: scenario language, platforms, results, exports, explanations.
 pub mod calibration;

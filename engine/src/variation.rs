@@ -14,10 +14,12 @@
 //! | preemption of a woken thread | host, fio reap / dispatcher wake-up | Bernoulli(`preempt_ppm`) x Exp(`preempt_ns`) | another runnable task or softirq holds the CPU; rare, milliseconds long: the p99.99 of the Allwinner fio run |
 
 use rand::RngExt;
-use rand_distr::{Distribution, Exp, Gamma, LogNormal};
+use rand_distr::num_traits::Float;
+use rand_distr::{Distribution, Exp, Gamma, LogNormal, Open01};
 use serde::{Deserialize, Serialize};
 
 use crate::rng::{chance_ppm, Rng};
+use crate::ziggurat::standard_normal;
 
 /// How much each time varies on a platform (see the module table).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,13 +58,117 @@ impl VariationTiming {
 }
 
 /// A log-normal factor of mean 1 (mu = -sigma^2 / 2), or none for sigma 0.
-fn unit_lognormal(sigma_milli: u32) -> Option<LogNormal<f64>> {
+fn unit_lognormal(sigma_milli: u32) -> Option<UnitLogNormal> {
     let s = sigma_milli as f64 / 1000.0;
-    (s > 0.0).then(|| LogNormal::new(-s * s / 2.0, s).expect("finite sigma"))
+    (s > 0.0).then(|| UnitLogNormal::new(-s * s / 2.0, s))
 }
 
+/// `rand_distr::LogNormal` (exp of mu + sigma * z, the same f64 operations and the same `exp`)
+/// with its standard normal drawn inline ([`standard_normal`]): each value is the crate's.
+#[derive(Clone, Copy, Debug)]
+struct UnitLogNormal {
+    mu: f64,
+    sigma: f64,
+}
+
+impl UnitLogNormal {
+    fn new(mu: f64, sigma: f64) -> UnitLogNormal {
+        // The crate's checks, once.
+        LogNormal::new(mu, sigma).expect("finite sigma");
+        UnitLogNormal { mu, sigma }
+    }
+
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> f64 {
+        // The crate's `exp` (num_traits, libm), not f64's inherent one.
+        Float::exp(self.mu + self.sigma * standard_normal(rng))
+    }
+}
+
+/// `rand_distr::Gamma` with the draw of its large-shape case (Marsaglia and Tsang, 2000: the
+/// crate's `GammaLargeShape`, the same f64 operations in the same order) inlined; other shapes
+/// are left to the crate. Each value is the crate's (tested below).
+#[derive(Clone, Copy, Debug)]
+enum SoftwareGamma {
+    /// shape > 1: d = shape - 1/3, c = 1 / sqrt(9 d), values scaled by d * scale.
+    Large {
+        d: f64,
+        c: f64,
+        d_scale: f64,
+    },
+    Crate(Gamma<f64>),
+}
+
+impl SoftwareGamma {
+    fn new(shape: f64, scale: f64) -> SoftwareGamma {
+        let crate_gamma = Gamma::new(shape, scale).expect("positive shape");
+        if shape > 1.0 && shape.is_finite() && scale.is_finite() {
+            let d = shape - 1.0 / 3.0;
+            SoftwareGamma::Large {
+                d,
+                c: 1.0 / (9.0 * d).sqrt(),
+                d_scale: d * scale,
+            }
+        } else {
+            SoftwareGamma::Crate(crate_gamma)
+        }
+    }
+
+    #[inline(always)]
+    fn sample(&self, rng: &mut Rng) -> f64 {
+        let (d, c, d_scale) = match *self {
+            SoftwareGamma::Large { d, c, d_scale } => (d, c, d_scale),
+            SoftwareGamma::Crate(g) => return g.sample(rng),
+        };
+        loop {
+            let x = standard_normal(rng);
+            let v_cbrt = 1.0 + c * x;
+            if v_cbrt <= 0.0 {
+                continue;
+            }
+            let v = v_cbrt * v_cbrt * v_cbrt;
+            let u: f64 = rng.sample(Open01);
+            let x_sqr = x * x;
+            if u < 1.0 - 0.0331 * x_sqr * x_sqr
+                || Float::ln(u) < 0.5 * x_sqr + d * (1.0 - v + Float::ln(v))
+            {
+                return v * d_scale;
+            }
+        }
+    }
+}
+
+/// `ns` times `factor`, rounded to the nearest ns (halves away from zero): exactly
+/// `(ns as f64 * factor).round() as u64` for every input (NaN and negatives give 0, overflow
+/// saturates), without the call into libm's `round` that `f64::round` becomes on targets with no
+/// rounding instruction (x86-64's baseline, wasm32), a fifth of the cost of a draw.
+#[inline(always)]
 fn scale(ns: u64, factor: f64) -> u64 {
-    (ns as f64 * factor).round() as u64
+    let x = ns as f64 * factor;
+    if (0.0..TWO_POW_52).contains(&x) {
+        // Truncation through i64 (one instruction where u64 takes a dozen), then the fraction,
+        // both exact below 2^52.
+        let i = x as i64;
+        (i + i64::from(x - i as f64 >= 0.5)) as u64
+    } else {
+        scale_far(x)
+    }
+}
+
+const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
+
+/// `x.round() as u64` for what [`scale`]'s fast path leaves (negative, huge, NaN).
+#[cold]
+#[inline(never)]
+fn scale_far(x: f64) -> u64 {
+    // Truncation (saturating; NaN gives 0), then the fraction: above 2^53 every f64 is an
+    // integer and the fraction is 0.
+    let i = x as u64;
+    if x - i as f64 >= 0.5 {
+        i.saturating_add(1)
+    } else {
+        i
+    }
 }
 
 /// The card's varying times: NAND read (page type, retries), program time, housekeeping.
@@ -71,8 +177,8 @@ pub struct CardVariation {
     v: VariationTiming,
     rng: Rng,
     page_types: usize,
-    program: Option<LogNormal<f64>>,
-    gc_pause: Option<LogNormal<f64>>,
+    program: Option<UnitLogNormal>,
+    gc_pause: Option<UnitLogNormal>,
     gc_gap: Option<Exp<f64>>,
     /// Bytes still to write before the next housekeeping pause.
     gc_countdown: u64,
@@ -129,6 +235,7 @@ impl CardVariation {
     }
 
     /// A NAND program step of mean `ns`.
+    #[inline(always)]
     pub fn program(&mut self, ns: u64) -> u64 {
         match &self.program {
             Some(d) if ns > 0 => scale(ns, d.sample(&mut self.rng)),
@@ -158,7 +265,7 @@ impl CardVariation {
 pub struct HostJitter {
     rng: Rng,
     /// Gamma of mean 1.
-    sw: Option<Gamma<f64>>,
+    sw: Option<SoftwareGamma>,
     preempt_ppm: u32,
     preempt: Option<Exp<f64>>,
     /// Preemptions so far.
@@ -172,7 +279,7 @@ impl HostJitter {
         let k = v.sw_shape_milli as f64 / 1000.0;
         HostJitter {
             rng,
-            sw: (k > 0.0).then(|| Gamma::new(k, 1.0 / k).expect("positive shape")),
+            sw: (k > 0.0).then(|| SoftwareGamma::new(k, 1.0 / k)),
             preempt_ppm: v.preempt_ppm,
             preempt: (v.preempt_ns > 0)
                 .then(|| Exp::new(1.0 / v.preempt_ns as f64).expect("positive rate")),
@@ -182,6 +289,7 @@ impl HostJitter {
     }
 
     /// A software step of mean `ns` (interrupt handler, completion pass).
+    #[inline(always)]
     pub fn software(&mut self, ns: u64) -> u64 {
         match &self.sw {
             Some(d) if ns > 0 => scale(ns, d.sample(&mut self.rng)),
@@ -243,6 +351,66 @@ mod tests {
         assert!((per / 1e6 - 1.0).abs() < 0.3, "{per}");
         let mut idle = CardVariation::new(V, stream(3, 3));
         assert_eq!(idle.housekeeping(0), 0, "no writes, no housekeeping");
+    }
+
+    #[test]
+    fn inlined_draws_are_the_crates() {
+        let n = 300_000;
+        for shape in [1.5, 8.0, 10.0, 25.0, 0.5, 1.0] {
+            let ours = SoftwareGamma::new(shape, 1.0 / shape);
+            let theirs = Gamma::new(shape, 1.0 / shape).unwrap();
+            let (mut a, mut b) = (stream(5, 5), stream(5, 5));
+            for i in 0..n {
+                let (x, y) = (ours.sample(&mut a), theirs.sample(&mut b));
+                assert_eq!(x.to_bits(), y.to_bits(), "gamma({shape}) draw {i}");
+            }
+        }
+        for sigma in [0.2, 0.3, 0.5] {
+            let ours = UnitLogNormal::new(-sigma * sigma / 2.0, sigma);
+            let theirs = LogNormal::new(-sigma * sigma / 2.0, sigma).unwrap();
+            let (mut a, mut b) = (stream(6, 6), stream(6, 6));
+            for i in 0..n {
+                let (x, y) = (ours.sample(&mut a), theirs.sample(&mut b));
+                assert_eq!(x.to_bits(), y.to_bits(), "lognormal({sigma}) draw {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn scale_rounds_as_f64_round_does() {
+        use rand::RngExt as _;
+        let reference = |ns: u64, f: f64| (ns as f64 * f).round() as u64;
+        let edges = [
+            0.0,
+            0.5,
+            0.499_999_999_999_999_94,
+            1.5,
+            2.5,
+            -0.4,
+            -0.6,
+            1e-300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_497.0,
+            9_007_199_254_740_993.0,
+            1.8e19,
+            1.9e19,
+        ];
+        for f in edges {
+            assert_eq!(scale(1, f), reference(1, f), "factor {f:e}");
+        }
+        let mut rng = stream(9, 9);
+        for _ in 0..200_000 {
+            let bits = rng.random_range(1..64u32);
+            let ns = rng.random_range(0..1u64 << bits);
+            let f = rng.random_range(0.0..4.0);
+            assert_eq!(scale(ns, f), reference(ns, f), "{ns} x {f:e}");
+            // Exact halves.
+            let h = rng.random_range(0..1u64 << 52) as f64 + 0.5;
+            assert_eq!(scale(1, h), reference(1, h), "{h}");
+        }
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub struct TimeSeries {
     points: Vec<SeriesPoint>,
     inflight: u64,
     inflight_since: u64,
+    /// The bucket looked up last, as (start, end, index); (0, 0, 0) for none. Most look-ups
+    /// land in it again, and it spares them the division.
+    hot: (u64, u64, usize),
 }
 
 impl TimeSeries {
@@ -50,10 +53,20 @@ impl TimeSeries {
             points: Vec::new(),
             inflight: 0,
             inflight_since: 0,
+            hot: (0, 0, 0),
         }
     }
 
+    #[inline]
     fn bucket(&mut self, t: u64) -> &mut SeriesPoint {
+        let (start, end, idx) = self.hot;
+        if t >= start && t < end {
+            return &mut self.points[idx];
+        }
+        self.bucket_far(t)
+    }
+
+    fn bucket_far(&mut self, t: u64) -> &mut SeriesPoint {
         let mut idx = (t / self.width_ns) as usize;
         while idx >= self.max_points {
             self.compact();
@@ -67,6 +80,8 @@ impl TimeSeries {
                 ..Default::default()
             });
         }
+        let start = idx as u64 * self.width_ns;
+        self.hot = (start, start.saturating_add(self.width_ns), idx);
         &mut self.points[idx]
     }
 
@@ -86,17 +101,20 @@ impl TimeSeries {
         }
         self.points = merged;
         self.width_ns = w;
+        self.hot = (0, 0, 0);
     }
 
     /// Accumulates the in-flight integral up to `t`, bucket by bucket.
     fn advance(&mut self, t: u64) {
         let mut from = self.inflight_since;
+        let n = self.inflight as u128;
         while from < t {
-            let w = self.width_ns;
-            let end = ((from / w) + 1) * w;
+            // The bucket holding `from` (merging buckets first if the run outgrew them), up to
+            // its end or `t`.
+            self.bucket(from);
+            let (_, end, idx) = self.hot;
             let to = end.min(t);
-            let n = self.inflight;
-            self.bucket(from).inflight_ns += n as u128 * (to - from) as u128;
+            self.points[idx].inflight_ns += n * (to - from) as u128;
             from = to;
         }
         self.inflight_since = t;

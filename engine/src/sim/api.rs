@@ -72,14 +72,24 @@ impl Simulator {
 
     /// Processes one event. Returns false when nothing is left.
     pub fn step(&mut self) -> bool {
-        self.next_event()
+        self.run_loop(1, u64::MAX) == 1
+    }
+
+    /// Processes at most `max_events` events, none later than `until`; returns how many. Every
+    /// way of running goes through this one loop, with the event handlers inlined into it once
+    /// (not a call per event).
+    fn run_loop(&mut self, max_events: u64, until: u64) -> u64 {
+        let mut n = 0;
+        while n < max_events && self.q.peek_time().is_some_and(|t| t <= until) {
+            self.next_event();
+            n += 1;
+        }
+        n
     }
 
     /// Runs every event up to and including time `t`, then stands at `t`.
     pub fn run_until(&mut self, t: u64) {
-        while self.q.peek_time().is_some_and(|n| n <= t) {
-            self.step();
-        }
+        self.run_loop(u64::MAX, t);
         if t > self.now && !self.is_finished() {
             self.now = t;
             if self.trace.enabled() {
@@ -91,17 +101,13 @@ impl Simulator {
     /// Runs at most `max_events` events (a budgeted slice for the UI). Returns true when the
     /// run is finished.
     pub fn run_events(&mut self, max_events: u64) -> bool {
-        for _ in 0..max_events {
-            if !self.step() {
-                break;
-            }
-        }
+        self.run_loop(max_events, u64::MAX);
         self.is_finished()
     }
 
     /// Runs to the end.
     pub fn run_to_end(&mut self) {
-        while self.step() {}
+        self.run_loop(u64::MAX, u64::MAX);
     }
 
     /// Requests the mmc queue accepts at once on this host (what the UI draws as the window).

@@ -261,6 +261,7 @@ impl Simulator {
 
     /// The event loop's one turn: takes the earliest event, advances the clock to it and hands
     /// it to the layer that handles it. Returns false when nothing is left.
+    #[inline(always)]
     pub(crate) fn next_event(&mut self) -> bool {
         let Some((t, ev)) = self.q.pop() else {
             return false;

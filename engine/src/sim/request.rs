@@ -104,6 +104,7 @@ pub struct Slab {
 }
 
 impl Slab {
+    #[inline]
     pub fn insert(&mut self, r: Request) -> ReqIdx {
         if let Some(i) = self.free.pop() {
             self.items[i as usize] = Some(r);
@@ -113,16 +114,19 @@ impl Slab {
             (self.items.len() - 1) as ReqIdx
         }
     }
+    #[inline]
     pub fn remove(&mut self, i: ReqIdx) -> Request {
         let r = self.items[i as usize].take().expect("request slot in use");
         self.free.push(i);
         r
     }
+    #[inline]
     pub fn get(&self, i: ReqIdx) -> &Request {
         self.items[i as usize]
             .as_ref()
             .expect("request slot in use")
     }
+    #[inline]
     pub fn get_mut(&mut self, i: ReqIdx) -> &mut Request {
         self.items[i as usize]
             .as_mut()
