@@ -19,6 +19,7 @@ use mmcsim_components::{
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::{HostOptions, MmcPath, Report, Scenario};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::clock::{strip_window_ns, Clock, SPEEDS};
@@ -84,6 +85,27 @@ pub enum Msg {
     Scrub(u64),
     CopyLink,
     Copied(String, bool),
+    /// Paused: the tokens have arrived, the counters catch up with them.
+    Settle,
+}
+
+/// How long a token glides from one stage to the next, ms (the `--glide` of `.token`'s
+/// transition in static/watch.css, set from here).
+pub const GLIDE_MS: f64 = 220.0;
+
+/// Whether the reader asked for reduced motion (`prefers-reduced-motion: reduce`): tokens then
+/// jump (static/watch.css), and the counters need not wait for them.
+fn reduced_motion() -> bool {
+    let Some(w) = web_sys::window() else {
+        return false;
+    };
+    let f = js_sys::Reflect::get(&w, &"matchMedia".into()).ok();
+    let q = f
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call1(&w, &"(prefers-reduced-motion: reduce)".into()).ok());
+    q.and_then(|q| js_sys::Reflect::get(&q, &"matches".into()).ok())
+        .and_then(|m| m.as_bool())
+        .unwrap_or(false)
 }
 
 pub struct Watch {
@@ -114,6 +136,9 @@ pub struct Watch {
     play_after_seek: bool,
     /// The last moment link made, and whether it reached the clipboard.
     link: Option<(String, bool)>,
+    reduced_motion: bool,
+    /// Paused with counters behind the tokens: lets them catch up once the glide is over.
+    settle: Option<gloo::timers::callback::Timeout>,
 }
 
 impl Watch {
@@ -137,12 +162,36 @@ impl Watch {
         self.refresh_charts(false);
     }
 
-    /// Reads the snapshots, the strips and the selected request's life.
-    fn refresh_views(&mut self) {
+    /// Whether tokens glide from stage to stage (CSS transition of [`GLIDE_MS`]): at 1 ms/s
+    /// and slower, unless the reader asked for reduced motion. Faster, tokens move nearly
+    /// every frame: gliding would only repaint the view.
+    fn glides(&self) -> bool {
+        !self.reduced_motion
+            && self
+                .clock
+                .rate()
+                .sim_ns_per_s
+                .is_some_and(|r| r <= 1_000_000)
+    }
+
+    /// How long the pipeline's counters lag behind the tokens' targets, ms: the glide, so a
+    /// count changes when its token arrives.
+    fn counter_lag_ms(&self) -> f64 {
+        if self.glides() {
+            GLIDE_MS
+        } else {
+            0.0
+        }
+    }
+
+    /// Reads the snapshots (at `at_ms`, a frame's timestamp or now), the strips and the
+    /// selected request's life.
+    fn refresh_views(&mut self, at_ms: f64) {
+        let lag = self.counter_lag_ms();
         let Some(sides) = self.sides.as_mut() else {
             return;
         };
-        sides.read();
+        sides.read(at_ms, lag);
         self.life = sides.life(self.selected);
     }
 
@@ -311,7 +360,7 @@ impl Watch {
                     Target::Layer(l) => (false, Focus::Layer(l)),
                     Target::Request { b, id } => (b, Focus::Request(id)),
                 });
-                self.refresh_views();
+                self.refresh_views(now_ms());
             }
             WatchAction::PullPlug => {
                 if let Some(s) = self.sides.as_mut() {
@@ -324,7 +373,7 @@ impl Watch {
                 if self.playing {
                     self.pause();
                 }
-                self.refresh_views();
+                self.refresh_views(now_ms());
                 self.refresh_charts(false);
                 self.report(ctx);
             }
@@ -333,7 +382,7 @@ impl Watch {
                     Target::Layer(l) => (false, Focus::Layer(l)),
                     Target::Request { b, id } => (b, Focus::Request(id)),
                 });
-                self.refresh_views();
+                self.refresh_views(now_ms());
             }
         }
     }
@@ -348,7 +397,8 @@ impl Watch {
         let draw_ms = self.frames.last_draw_ms();
         let arrived = self.clock.frame(ts, draw_ms, a, b, now_ms);
         let t1 = now_ms();
-        self.refresh_views();
+        // The frame's timestamp: the tokens' transitions started this frame start at it.
+        self.refresh_views(ts);
         let done = self.finished();
         let mut fresh = true;
         if done || arrived {
@@ -408,6 +458,8 @@ impl Component for Watch {
             seen_ns: 0,
             play_after_seek: false,
             link: None,
+            reduced_motion: reduced_motion(),
+            settle: None,
         };
         w.build(ctx);
         w.command(ctx);
@@ -443,7 +495,7 @@ impl Component for Watch {
                         self.history.push(from);
                     }
                 }
-                self.refresh_views();
+                self.refresh_views(now_ms());
                 self.refresh_charts(false);
                 self.report(ctx);
             }
@@ -478,6 +530,15 @@ impl Component for Watch {
                 return false;
             }
             Msg::Copied(l, ok) => self.link = Some((l, ok)),
+            Msg::Settle => {
+                self.settle = None;
+                if self.playing {
+                    return false;
+                }
+                if let Some(s) = self.sides.as_mut() {
+                    s.settle();
+                }
+            }
             Msg::Restart => {
                 let playing = self.playing;
                 self.build(ctx);
@@ -497,7 +558,7 @@ impl Component for Watch {
             Msg::Select(side_b, focus) => {
                 let pick = Some((side_b, focus));
                 self.selected = if self.selected == pick { None } else { pick };
-                self.refresh_views();
+                self.refresh_views(now_ms());
             }
             Msg::CompareOn(on) => {
                 let p = ctx.props();
@@ -519,8 +580,17 @@ impl Component for Watch {
         true
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
         self.frames.rendered(now_ms());
+        // Paused (or stepped) with tokens still gliding: the counters follow when they arrive.
+        let behind = self.sides.as_ref().is_some_and(Sides::behind);
+        if !self.playing && behind && self.settle.is_none() {
+            let link = ctx.link().clone();
+            self.settle = Some(gloo::timers::callback::Timeout::new(
+                GLIDE_MS as u32 + 20,
+                move || link.send_message(Msg::Settle),
+            ));
+        }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -551,10 +621,9 @@ impl Component for Watch {
         };
         let speeds: Rc<Vec<AttrValue>> = Rc::new(SPEEDS.iter().map(|s| s.label.into()).collect());
         let b_texts = Rc::new(p.b.as_ref().map(bridge::control_texts).unwrap_or_default());
-        // Above 1 ms/s tokens move nearly every frame: gliding would only repaint the view.
-        let no_glide = speed.sim_ns_per_s.is_none_or(|r| r > 1_000_000);
+        let no_glide = !self.glides();
         html! {
-            <section class={classes!("panel", "watch", no_glide.then_some("no-glide"))}
+            <section class={classes!("panel", "watch", no_glide.then_some("no-glide"))} style={format!("--glide: {GLIDE_MS}ms")}
                      id="watch" aria-label="Watch the pipeline" ref={self.node.clone()}>
                 { p.children.clone() }
                 <div class="watch-head">

@@ -24,7 +24,13 @@ use crate::pipeline_layout::{
 
 #[derive(Properties, PartialEq)]
 pub struct PipelineProps {
+    /// Where every request is: the tokens glide there.
     pub snap: Rc<Snapshot>,
+    /// What the counters, gauges, slots and "×N" labels show (None: `snap`). The page passes
+    /// the snapshot of one glide ago, so a count changes when its token arrives, not when the
+    /// token sets off.
+    #[prop_or_default]
+    pub shown: Option<Rc<Snapshot>>,
     pub cfg: HostConfig,
     /// "a" or "b": prefixes element ids, so both sides of an A/B comparison can be addressed.
     pub side: AttrValue,
@@ -509,7 +515,9 @@ fn layer_of_target(e: &MouseEvent) -> Option<Layer> {
 
 #[function_component(Pipeline)]
 pub fn pipeline(props: &PipelineProps) -> Html {
-    let s = &*props.snap;
+    let now = &*props.snap;
+    // The counters' state (see `PipelineProps::shown`); the tokens are `now`'s.
+    let s = props.shown.as_deref().unwrap_or(now);
     let cfg = props.cfg;
     let side = props.side.clone();
     // The column under the pointer and where the pointer is: one handler on the whole view,
@@ -564,7 +572,14 @@ pub fn pipeline(props: &PipelineProps) -> Html {
             </div>
         }
     });
-    let (tokens, hidden) = lay::place(s, cfg.mmc_path);
+    let (tokens, hidden_now) = lay::place(now, cfg.mmc_path);
+    // The "×N" piles and "+N more" where the tokens have arrived.
+    let (arrived, hidden) = if std::ptr::eq(s, now) {
+        (None, hidden_now)
+    } else {
+        let (t, h) = lay::place(s, cfg.mmc_path);
+        (Some(t), h)
+    };
     let n_tokens = tokens.len();
     let reliable_busy = s.bus.is_some_and(|(id, st)| {
         st == Stage::CardBusy && s.requests.iter().any(|r| r.id == id && r.reliable)
@@ -589,7 +604,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts, recovering: s.requests.iter().filter(|r| r.stage == Stage::Recovery).count() }} />
                 <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus }} />
                 <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity }} />
-                <Part<Stacks> deps={Stacks(lay::stacks(&tokens))} />
+                <Part<Stacks> deps={Stacks(lay::stacks(arrived.as_deref().unwrap_or(&tokens)))} />
                 <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone() }} />
             </svg>
             { tooltip.unwrap_or_default() }

@@ -1,0 +1,95 @@
+// End-to-end tests of the animation (release build in dist/): counters change when the token
+// that causes them arrives, not before; the first play is slow enough to follow one request.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.mjs';
+
+let env;
+
+before(async () => {
+    env = await start();
+});
+after(async () => { await env?.close(); });
+
+async function open(query, size = { width: 1366, height: 768 }) {
+    const page = await env.browser.newPage({ viewport: size });
+    const problems = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(env.base + query);
+    await page.waitForSelector('#play', { timeout: 30_000 });
+    return { page, problems };
+}
+
+/**
+ * Samples side A's pipeline after every animation frame for `ms`: per column, the count its
+ * readout shows, and the tokens drawn in or through that column at that frame. A token counts
+ * for a column when it rests inside it, when it is gliding out of it (its transition starts
+ * there), or when its glide into the column (or across it, rightwards) has reached the column's
+ * edge. Returns the frames where a
+ * readout showed more requests than tokens drawn there.
+ */
+async function sampleCounters(page, ms) {
+    return page.evaluate((ms) => new Promise((resolve) => {
+        // A link with a speed plays at once; Play only if it does not.
+        if (!/Pause/.test(document.querySelector('#play').textContent)) document.querySelector('#play').click();
+        // Column x ranges in the view box (components/src/pipeline_layout.rs COLUMNS).
+        const cols = { blk: [186, 356], slots: [506, 676] };
+        const xOf = (t) => {
+            if (!t || t === 'none') return null;
+            const m = t.match(/matrix\(([^)]+)\)/);
+            if (m) return Number(m[1].split(',')[4]);
+            const tr = t.match(/translate\(\s*(-?[\d.]+)/);
+            return tr ? Number(tr[1]) : null;
+        };
+        const counts = () => {
+            const texts = [...document.querySelectorAll('#a-pipeline text.small')].map((t) => t.textContent);
+            const q = (re) => { for (const t of texts) { const m = t.match(re); if (m) return Number(m[1]); } return 0; };
+            return {
+                blk: q(/^queued · (\d+)/) + q(/^retry later · (\d+)/),
+                slots: q(/^(\d+) waiting · /),
+            };
+        };
+        const drawn = () => {
+            const out = { blk: 0, slots: 0 };
+            for (const g of document.querySelectorAll('#a-pipeline g.token')) {
+                const x = xOf(getComputedStyle(g).transform);
+                const anim = g.getAnimations().find((a) => a.playState === 'running');
+                const kf = anim ? anim.effect.getKeyframes() : [];
+                const from = anim ? xOf(kf[0]?.transform) : null;
+                const to = anim ? xOf(kf[kf.length - 1]?.transform) : null;
+                for (const [k, [l, r]] of Object.entries(cols)) {
+                    const resting = !anim && x !== null && x >= l && x <= r;
+                    const leaving = from !== null && from >= l && from <= r;
+                    // Gliding rightwards into (or across) the column, and already past its edge.
+                    const reached = from !== null && from < l && to >= l && x >= l;
+                    if (resting || leaving || reached) out[k]++;
+                }
+            }
+            return out;
+        };
+        const bad = [];
+        let frames = 0;
+        const t0 = performance.now();
+        const tick = () => setTimeout(() => {
+            frames++;
+            const c = counts();
+            const d = drawn();
+            for (const k of Object.keys(d)) {
+                if (c[k] > d[k]) bad.push(`${k}: shows ${c[k]}, ${d[k]} drawn (frame ${frames})`);
+            }
+            if (performance.now() - t0 < ms) requestAnimationFrame(tick);
+            else resolve({ frames, bad });
+        }, 0);
+        requestAnimationFrame(tick);
+    }), ms);
+}
+
+test('a counter changes when its token arrives, not before (10 µs/s, 4 jobs)', async () => {
+    const { page, problems } = await open('?numjobs=4&speed=10us');
+    const { frames, bad } = await sampleCounters(page, 8000);
+    assert.ok(frames > 50, `sampled ${frames} frames`);
+    assert.deepEqual(bad.slice(0, 8), [], `${bad.length} of ${frames} frames show a count before its token`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
