@@ -17,6 +17,7 @@ pub mod clock;
 pub mod command;
 pub mod engine_bridge;
 pub mod exports;
+pub mod follow;
 pub mod frames;
 pub mod gallery;
 pub mod lesson;

@@ -22,7 +22,7 @@ use mmcsim_engine::{HostOptions, MmcPath, Report, Scenario};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::clock::{strip_window_ns, Clock, SPEEDS};
+use crate::clock::{self as clk, strip_window_ns, Clock};
 use crate::command::{Target, WatchAction, WatchCommand};
 use crate::engine_bridge as bridge;
 use crate::frames::FrameStats;
@@ -53,6 +53,9 @@ pub struct WatchProps {
     /// Shown at the head of the view (the lesson, the tour).
     #[prop_or_default]
     pub children: Html,
+    /// The pipelines' compact variant: fewer, larger labels (the landing's pair).
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// The watched run as the page shows it.
@@ -137,6 +140,10 @@ pub struct Watch {
     /// The last moment link made, and whether it reached the clipboard.
     link: Option<(String, bool)>,
     reduced_motion: bool,
+    /// The reader (or a link, a tour) chose the speed: plays keep it.
+    speed_chosen: bool,
+    /// Why the first play runs at the derived speed ([`crate::follow`]), while it does.
+    follow_note: Option<AttrValue>,
     /// Paused with counters behind the tokens: lets them catch up once the glide is over.
     settle: Option<gloo::timers::callback::Timeout>,
 }
@@ -166,12 +173,7 @@ impl Watch {
     /// and slower, unless the reader asked for reduced motion. Faster, tokens move nearly
     /// every frame: gliding would only repaint the view.
     fn glides(&self) -> bool {
-        !self.reduced_motion
-            && self
-                .clock
-                .rate()
-                .sim_ns_per_s
-                .is_some_and(|r| r <= 1_000_000)
+        !self.reduced_motion && self.clock.rate_ns().is_some_and(|r| r <= 1_000_000)
     }
 
     /// How long the pipeline's counters lag behind the tokens' targets, ms: the glide, so a
@@ -248,7 +250,8 @@ impl Watch {
         let p = ctx.props();
         let m = crate::moment::Moment {
             t: self.sides.as_ref().map(|s| s.a.session.now()),
-            speed: Some(self.clock.speed()),
+            // The derived speed is derived again from the link's scenario: no key for it.
+            speed: self.clock.following().is_none().then(|| self.clock.speed()),
             paused: !self.playing,
             focus: self.selected.map(|(b, f)| match f {
                 Focus::Request(id) => Target::Request { b, id },
@@ -277,8 +280,22 @@ impl Watch {
         }));
     }
 
+    /// The first play of a scenario whose speed nobody chose: the speed at which one request
+    /// can be followed, derived from a look-ahead run of the scenario ([`crate::follow`]).
+    fn first_play_speed(&mut self, ctx: &Context<Self>) {
+        if self.speed_chosen || self.clock.following().is_some() {
+            return;
+        }
+        let p = ctx.props();
+        if let Some(f) = crate::follow::follow_speed(&p.a, p.b.as_ref()) {
+            self.clock.set_follow(f.sim_ns_per_s);
+            self.follow_note = Some(f.note().into());
+        }
+    }
+
     /// Starts the frames (a finished run starts again from time zero first).
     fn play(&mut self, ctx: &Context<Self>) {
+        self.first_play_speed(ctx);
         if self.finished() {
             self.build(ctx);
         }
@@ -293,8 +310,10 @@ impl Watch {
         }
     }
 
-    /// A new speed; timed speeds continue from where the sides are.
+    /// A new speed (the reader's, a link's or a tour's); timed speeds continue from where the
+    /// sides are.
     fn set_speed(&mut self, i: usize) {
+        self.speed_chosen = true;
         self.clock.set_speed(i);
         if let Some(s) = self.sides.as_mut() {
             let (a, b) = s.sessions();
@@ -350,6 +369,9 @@ impl Watch {
                 }
                 match t {
                     Some(t) => {
+                        if play {
+                            self.first_play_speed(ctx);
+                        }
                         self.seek(ctx, Some(t));
                         self.play_after_seek = play;
                     }
@@ -459,6 +481,8 @@ impl Component for Watch {
             play_after_seek: false,
             link: None,
             reduced_motion: reduced_motion(),
+            speed_chosen: false,
+            follow_note: None,
             settle: None,
         };
         w.build(ctx);
@@ -469,6 +493,11 @@ impl Component for Watch {
     fn changed(&mut self, ctx: &Context<Self>, old: &WatchProps) -> bool {
         let p = ctx.props();
         if p.a != old.a || p.b != old.b {
+            // Another scenario: its first play derives its own speed, unless one was chosen.
+            if !self.speed_chosen {
+                self.clock.clear_follow();
+                self.follow_note = None;
+            }
             self.build(ctx);
             self.seen_ns = 0;
             self.report(ctx);
@@ -546,7 +575,7 @@ impl Component for Watch {
                     self.play(ctx);
                 }
             }
-            Msg::Speed(i) => self.set_speed(i),
+            Msg::Speed(i) => self.set_speed(clk::from_shown(i, self.clock.following_set())),
             Msg::Frame(ts) => {
                 self.frame = None;
                 if !self.playing {
@@ -610,16 +639,23 @@ impl Component for Watch {
             Focus::Layer(l) => Some(l),
             _ => None,
         };
-        let speed = self.clock.rate();
+        let speed = self.clock.rate_ns();
         let pointing = Pointing {
             ab: b.is_some(),
             selected: self.selected,
             focus: focus_layer,
             window_ns: strip_window_ns(speed),
+            compact: p.compact,
             on_hover: &self.on_hover,
             on_select: &self.on_select,
         };
-        let speeds: Rc<Vec<AttrValue>> = Rc::new(SPEEDS.iter().map(|s| s.label.into()).collect());
+        let follow = self.clock.following_set();
+        let speeds: Rc<Vec<AttrValue>> = Rc::new(
+            clk::shown_speeds(follow)
+                .into_iter()
+                .map(AttrValue::from)
+                .collect(),
+        );
         let b_texts = Rc::new(p.b.as_ref().map(bridge::control_texts).unwrap_or_default());
         let no_glide = !self.glides();
         html! {
@@ -630,10 +666,13 @@ impl Component for Watch {
                     <h2>{ "Watch the pipeline" }</h2>
                     <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush. Play and Run drive this one simulation at the chosen speed of simulated time." }</p>
                 </div>
-                <TimeControls playing={self.playing} finished={self.finished() && self.sides.is_some()} speed={self.clock.speed()}
+                <TimeControls playing={self.playing} finished={self.finished() && self.sides.is_some()} speed={clk::to_shown(self.clock.speed(), follow)}
                               {speeds} now_ns={a.map_or(0, |a| a.session.now())} progress={a.map_or(0.0, |a| a.session.progress())}
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
                               on_restart={link.callback(|_| Msg::Restart)} on_speed={link.callback(Msg::Speed)} />
+                if let (Some(n), Some(_)) = (&self.follow_note, self.clock.following()) {
+                    <p class="muted follow-note" id="follow-note">{ n.clone() }</p>
+                }
                 { self.scrubber(ctx) }
                 <AbEditor platform={AttrValue::from(p.a.platform.clone())} enabled={p.b.is_some()} values={b_texts}
                           error={self.b_error.clone()} on_toggle={link.callback(Msg::CompareOn)}

@@ -93,3 +93,86 @@ test('a counter changes when its token arrives, not before (10 µs/s, 4 jobs)', 
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+/**
+ * Follows every token of the pipelines matching `sel` that appears and leaves within `ms` of
+ * real time (a request from its submission to its reaping): its stage changes (the
+ * `data-stage` the page writes) per real second of its life. Returns the rates by side.
+ */
+async function stageChangesPerSecond(page, sel, ms) {
+    return page.evaluate(({ sel, ms }) => new Promise((resolve) => {
+        const seen = new Map();
+        const key = (g) => `${g.closest('figure').id}/${g.dataset.req}`;
+        const at0 = new Set([...document.querySelectorAll(`${sel} g.token`)].map(key));
+        const look = () => {
+            const t = performance.now();
+            const now = new Set();
+            for (const g of document.querySelectorAll(`${sel} g.token`)) {
+                const k = key(g);
+                now.add(k);
+                const s = seen.get(k) ?? { first: t, changes: 0, stage: g.dataset.stage };
+                if (g.dataset.stage !== s.stage) {
+                    s.changes++;
+                    s.stage = g.dataset.stage;
+                }
+                s.last = t;
+                seen.set(k, s);
+            }
+            for (const [k, s] of seen) if (!now.has(k)) s.gone = true;
+        };
+        const obs = new MutationObserver(look);
+        for (const f of document.querySelectorAll(sel)) {
+            obs.observe(f, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-stage'] });
+        }
+        setTimeout(() => {
+            obs.disconnect();
+            const rates = {};
+            for (const [k, s] of seen) {
+                if (at0.has(k) || !s.gone || s.last <= s.first) continue;
+                (rates[k.split('/')[0]] ??= []).push(s.changes * 1000 / (s.last - s.first));
+            }
+            resolve(rates);
+        }, ms);
+    }), { sel, ms });
+}
+
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+
+test('the first play picks a speed at which one request can be followed: landing and Lab', async () => {
+    // The landing plays at once, at the speed derived from its pair.
+    const { page, problems } = await open('');
+    await page.waitForSelector('#follow-note');
+    const note = await page.textContent('#follow-note');
+    assert.match(note, /^Slowed to \d+ (ns|µs|ms) per second so you can follow one request/);
+    assert.match(await page.$eval('#speed', (s) => s.selectedOptions[0].textContent), /follow one request/);
+    const landing = await stageChangesPerSecond(page, '.pipeline', 10_000);
+    for (const side of ['a-pipeline', 'b-pipeline']) {
+        assert.ok(landing[side]?.length >= 3, `${side}: ${JSON.stringify(landing)}`);
+        console.log(`landing ${side}: ${median(landing[side]).toFixed(2)} stage changes per second (median of ${landing[side].length} tokens)`);
+    }
+    // A and B play in lockstep at one speed: the median token of the pair is followed.
+    const both = median([...landing['a-pipeline'], ...landing['b-pipeline']]);
+    assert.ok(both >= 1 && both <= 8, `a followed token changes stage ${both.toFixed(2)} times a second`);
+    console.log(`landing: ${both.toFixed(2)} stage changes per second; ${note}`);
+    // The Lab: another scenario, its first Play derives its own speed.
+    await page.goto(env.base + '?numjobs=4&bs=64k');
+    await page.waitForSelector('#play');
+    assert.equal(await page.$('#follow-note'), null, 'no play yet');
+    await page.click('#play');
+    await page.waitForSelector('#follow-note');
+    const lab = await stageChangesPerSecond(page, '#a-pipeline', 10_000);
+    const m = median(lab['a-pipeline'] ?? []);
+    assert.ok(m >= 1 && m <= 8, `Lab: ${m} stage changes per second ${JSON.stringify(lab)}`);
+    console.log(`Lab (4 jobs, 64 KiB): ${m.toFixed(2)} stage changes per second; ${await page.textContent('#follow-note')}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('a link\'s speed= overrides the derived speed', async () => {
+    const { page, problems } = await open('?numjobs=4&speed=50us');
+    await page.waitForFunction(() => /Pause/.test(document.querySelector('#play').textContent));
+    assert.equal(await page.$eval('#speed', (s) => s.selectedOptions[0].textContent), '50 µs/s');
+    assert.equal(await page.$('#follow-note'), null);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
