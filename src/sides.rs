@@ -74,7 +74,7 @@ impl Side {
         };
         html! {
             <div class={classes!("side", name)}>
-                <Pipeline snap={self.snap.clone()} shown={self.shown.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus} compact={p.compact}
+                <Pipeline snap={self.snap.clone()} shown={self.shown.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus} compact={p.compact} glide={p.glide}
                           on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
                 <p class="readout" data-side={name} aria-live="off">
                     if let Some(f) = readout {
@@ -142,6 +142,8 @@ pub struct Pointing<'a> {
     pub window_ns: u64,
     /// The pipelines' compact variant (the landing's pair).
     pub compact: bool,
+    /// Tokens glide between stages (slow speeds).
+    pub glide: bool,
     pub on_hover: &'a Callback<Option<Layer>>,
     pub on_select: &'a [Callback<Focus>; 2],
 }

@@ -414,14 +414,24 @@ impl Watch {
         let Some(sides) = self.sides.as_mut() else {
             return;
         };
-        self.frames.begin(now_ms());
+        // A frame that draws a chart (and refreshes the page's results) draws more: the
+        // engine's share is what the last such frame left.
+        let t0 = now_ms();
+        let chart = self.figures.charts.pending() || self.figures.charts.due(t0);
+        self.frames.begin(t0, chart);
         let (a, b) = sides.sessions();
-        let draw_ms = self.frames.last_draw_ms();
+        let draw_ms = self.frames.last_draw_ms(chart);
         let arrived = self.clock.frame(ts, draw_ms, a, b, now_ms);
         let t1 = now_ms();
-        // The frame's timestamp: the tokens' transitions started this frame start at it.
-        self.refresh_views(ts);
         let done = self.finished();
+        // As fast as possible, a frame that draws a chart keeps the picture of the last one
+        // (it changes every frame anyway): the chart and the engine fill it.
+        let keep_picture =
+            chart && self.clock.rate_ns().is_none() && self.clock.seeking().is_none() && !done;
+        if !keep_picture {
+            // The frame's timestamp: the tokens' transitions started this frame start at it.
+            self.refresh_views(ts);
+        }
         let mut fresh = true;
         if done || arrived {
             self.refresh_charts(false);
@@ -646,6 +656,7 @@ impl Component for Watch {
             focus: focus_layer,
             window_ns: strip_window_ns(speed),
             compact: p.compact,
+            glide: self.glides(),
             on_hover: &self.on_hover,
             on_select: &self.on_select,
         };

@@ -55,6 +55,12 @@ pub struct PipelineProps {
     /// that tell the story; kernel names and detail lines are left to the full view.
     #[prop_or_default]
     pub compact: bool,
+    /// Tokens glide from stage to stage (slow speeds): each keeps its element, keyed by
+    /// request. Without glide (fast speeds) the elements are reused by position, so the
+    /// requests that come and go every frame update a few attributes instead of creating and
+    /// removing elements.
+    #[prop_or(true)]
+    pub glide: bool,
 }
 
 fn f(v: f64) -> String {
@@ -108,7 +114,7 @@ fn shape(kind: TokenKind, r: f64) -> Html {
     }
 }
 
-fn token(t: &Token, selected: bool, on_select: &Callback<Focus>) -> Html {
+fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Focus>) -> Html {
     let id = t.id;
     let cb = on_select.clone();
     let onclick = Callback::from(move |e: MouseEvent| {
@@ -122,7 +128,7 @@ fn token(t: &Token, selected: bool, on_select: &Callback<Focus>) -> Html {
         selected.then_some("selected")
     );
     html! {
-        <g key={t.id} {class} data-req={t.id.to_string()} data-stage={t.stage.name()}
+        <g {key} {class} data-req={t.id.to_string()} data-stage={t.stage.name()}
            style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))} {onclick}>
             <title>{ format!("request {} · job {} · {} {} B · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
             { shape(t.kind, 5.5) }
@@ -516,11 +522,13 @@ struct Tokens {
     tokens: Vec<Token>,
     selected: Option<u64>,
     on_select: Callback<Focus>,
+    glide: bool,
 }
 
 impl PartView for Tokens {
     fn view(&self) -> Html {
-        html! { <g class="tokens">{ for self.tokens.iter().map(|t| token(t, Some(t.id) == self.selected, &self.on_select)) }</g> }
+        let key = |i: usize, t: &Token| if self.glide { t.id } else { i as u64 };
+        html! { <g class="tokens">{ for self.tokens.iter().enumerate().map(|(i, t)| token(t, key(i, t), Some(t.id) == self.selected, &self.on_select)) }</g> }
     }
 }
 
@@ -648,7 +656,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus, compact }} />
                 <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity, compact }} />
                 <Part<Stacks> deps={Stacks(lay::stacks(arrived.as_deref().unwrap_or(&tokens)))} />
-                <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone() }} />
+                <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone(), glide: props.glide }} />
             </svg>
             { tooltip.unwrap_or_default() }
         </figure>

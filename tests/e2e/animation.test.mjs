@@ -176,3 +176,32 @@ test('a link\'s speed= overrides the derived speed', async () => {
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('as fast as possible, token elements are reused by position instead of created per request', async () => {
+    const { page, problems } = await open('?numjobs=20&packed=8&b.packed=0');
+    await page.selectOption('#speed', '8');
+    const { added, most, requests } = await page.evaluate(() => new Promise((resolve) => {
+        let added = 0;
+        let most = 0;
+        const reqs = new Set();
+        const obs = new MutationObserver((records) => {
+            for (const r of records) {
+                added += [...r.addedNodes].filter((n) => n.classList?.contains('token')).length;
+            }
+        });
+        for (const g of document.querySelectorAll('.pipeline g.tokens')) obs.observe(g, { childList: true });
+        const look = () => {
+            const toks = document.querySelectorAll('.pipeline g.token');
+            most = Math.max(most, toks.length);
+            for (const t of toks) reqs.add(t.closest('figure').id + t.dataset.req);
+        };
+        const id = setInterval(look, 50);
+        document.querySelector('#play').click();
+        setTimeout(() => { clearInterval(id); obs.disconnect(); look(); resolve({ added, most, requests: reqs.size }); }, 3000);
+    }));
+    console.log(`${requests} requests drawn, ${added} token elements created (at most ${most} at once)`);
+    assert.ok(requests > 4 * most, `the run moved on: ${requests} requests, ${most} tokens at once`);
+    assert.ok(added <= 2 * most, `${added} token elements created for ${requests} requests`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
