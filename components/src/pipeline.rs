@@ -128,7 +128,7 @@ fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Focus>) -> Ht
         selected.then_some("selected")
     );
     html! {
-        <g {key} {class} data-req={t.id.to_string()} data-stage={t.stage.name()}
+        <g {key} {class} data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()}
            style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))} {onclick}>
             <title>{ format!("request {} · job {} · {} {} B · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
             { shape(t.kind, 5.5) }
@@ -504,6 +504,22 @@ impl PartView for Card {
     }
 }
 
+/// The requests one large I/O was split into, boxed together in each column they are in:
+/// "1 I/O → 4 requests".
+#[derive(PartialEq)]
+struct IoGroups(Vec<lay::IoGroup>);
+
+impl PartView for IoGroups {
+    fn view(&self) -> Html {
+        html! { <g class="io-groups">{ for self.0.iter().map(|&(io, n, (x, y, w, h))| html! {
+            <g class="io-group" data-io={io.to_string()} data-requests={n.to_string()}>
+                <rect x={f(x)} y={f(y)} width={f(w)} height={f(h)} rx="6" />
+                <text class="small io-label" x={f(x)} y={f(y - 3.0)}>{ format!("1 I/O → {n} requests") }</text>
+            </g>
+        }) }</g> }
+    }
+}
+
 /// "x16" where tokens pile up on one spot.
 #[derive(PartialEq)]
 struct Stacks(Vec<(f64, f64, usize)>);
@@ -655,6 +671,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts, recovering: s.requests.iter().filter(|r| r.stage == Stage::Recovery).count(), compact }} />
                 <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus, compact }} />
                 <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity, compact }} />
+                <Part<IoGroups> deps={IoGroups(lay::io_groups(arrived.as_deref().unwrap_or(&tokens)))} />
                 <Part<Stacks> deps={Stacks(lay::stacks(arrived.as_deref().unwrap_or(&tokens)))} />
                 <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone(), glide: props.glide }} />
             </svg>

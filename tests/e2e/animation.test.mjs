@@ -205,3 +205,21 @@ test('as fast as possible, token elements are reused by position instead of crea
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('the requests one large I/O was split into are boxed together: "1 I/O → N requests"', async () => {
+    const { page, problems } = await open('?bs=2m&rw=write&numjobs=2&speed=10us');
+    await page.waitForSelector('#a-pipeline .io-group');
+    const groups = await page.$$eval('#a-pipeline .io-group', (gs) => gs.map((g) => ({
+        io: g.dataset.io,
+        label: g.textContent,
+        requests: Number(g.dataset.requests),
+        drawn: document.querySelectorAll(`#a-pipeline g.token[data-io="${g.dataset.io}"]`).length,
+    })));
+    for (const g of groups) {
+        assert.match(g.label, /^1 I\/O → \d+ requests$/);
+        assert.equal(Number(g.label.match(/→ (\d+)/)[1]), g.requests);
+        assert.ok(g.requests >= 2 && g.drawn >= 1, JSON.stringify(g));
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+});
