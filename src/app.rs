@@ -229,11 +229,8 @@ impl Component for App {
         } else {
             !moment.paused && (moment.t.is_some() || moment.speed.is_some())
         };
-        let speed = moment.speed.or_else(|| {
-            landing
-                .then(|| crate::clock::speed_index(lesson::LANDING_SPEED))
-                .flatten()
-        });
+        // No speed in the link: the first play derives one at which a request can be followed.
+        let speed = moment.speed;
         if play || moment.t.is_some() || moment.focus.is_some() || speed.is_some() {
             app.watch.send(WatchAction::Moment {
                 t: moment.t,
@@ -533,7 +530,7 @@ impl Component for App {
                 { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
                 <Watch a={self.scenario.clone()} b={self.b_scenario().or_else(|| self.b_other.clone())} on_b={link.callback(Msg::B)}
                        command={self.watch.last()} link_base={AttrValue::from(self.link_query())}
-                       on_run={link.callback(Msg::RunState)}>
+                       on_run={link.callback(Msg::RunState)} compact={self.landing}>
                     { self.lesson_view(ctx) }
                 </Watch>
                 <main class="layout" id="lab">

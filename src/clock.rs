@@ -42,9 +42,50 @@ pub const SPEEDS: [Speed; 9] = [
 /// "Normal" speed: 1 ms of simulated time per second.
 pub const DEFAULT_SPEED: usize = 4;
 
+/// The speed index past [`SPEEDS`] meaning "the speed derived to follow one request"
+/// ([`crate::follow`]), set by [`Clock::set_follow`].
+pub const FOLLOW: usize = SPEEDS.len();
+
 /// The index in [`SPEEDS`] of the speed labelled `label`.
 pub fn speed_index(label: &str) -> Option<usize> {
     SPEEDS.iter().position(|s| s.label == label)
+}
+
+/// The speed control's labels: [`SPEEDS`], with the derived speed (if any) in its place
+/// among them, "200 µs/s · follow one request".
+pub fn shown_speeds(follow: Option<u64>) -> Vec<String> {
+    let mut v: Vec<String> = SPEEDS.iter().map(|s| s.label.to_string()).collect();
+    if let Some(ns) = follow {
+        let label = format!("{}/s · follow one request", crate::follow::round_time(ns));
+        v.insert(follow_place(ns), label);
+    }
+    v
+}
+
+/// Where the derived speed stands among [`SPEEDS`] (the presets slower than it come first).
+fn follow_place(ns: u64) -> usize {
+    SPEEDS
+        .iter()
+        .take_while(|s| s.sim_ns_per_s.is_some_and(|r| r <= ns))
+        .count()
+}
+
+/// The clock's speed index ([`SPEEDS`] or [`FOLLOW`]) of entry `i` of [`shown_speeds`].
+pub fn from_shown(i: usize, follow: Option<u64>) -> usize {
+    match follow.map(follow_place) {
+        Some(k) if i == k => FOLLOW,
+        Some(k) if i > k => i - 1,
+        _ => i,
+    }
+}
+
+/// The entry of [`shown_speeds`] of the clock's speed index.
+pub fn to_shown(speed: usize, follow: Option<u64>) -> usize {
+    match follow.map(follow_place) {
+        Some(k) if speed == FOLLOW => k,
+        Some(k) if speed >= k => speed + 1,
+        _ => speed.min(SPEEDS.len() - 1),
+    }
 }
 
 /// Longest real time one frame may account for, ms: after a hidden tab or a long pause the
@@ -52,18 +93,19 @@ pub fn speed_index(label: &str) -> Option<usize> {
 pub const MAX_FRAME_DT_MS: f64 = 100.0;
 /// Real time the first frame after (re)starting accounts for: one 60 Hz frame, ms.
 const FIRST_FRAME_MS: f64 = 1000.0 / 60.0;
-/// Engine + drawing time aimed at per frame at the "as fast as possible" speed, ms.
-pub const FRAME_TARGET_MS: f64 = 12.0;
+/// Engine + drawing time aimed at per frame at the "as fast as possible" speed, ms: half a
+/// 60 Hz frame, the rest left to the browser's style, layout and paint.
+pub const FRAME_TARGET_MS: f64 = 8.0;
 /// The engine's least share of a frame at that speed, ms.
-pub const MIN_ENGINE_MS: f64 = 3.0;
+pub const MIN_ENGINE_MS: f64 = 2.0;
 /// Most events one timed frame runs per side (a fast speed on a slow machine lags instead of
 /// freezing).
 pub const MAX_EVENTS_PER_FRAME: u64 = 200_000;
 
-/// Simulated time the bus strip shows at a speed: about three seconds of watching, at least a
-/// few requests' worth and at most 5 ms.
-pub fn strip_window_ns(speed: &Speed) -> u64 {
-    match speed.sim_ns_per_s {
+/// Simulated time the bus strip shows at a speed (simulated ns per second, None: as fast as
+/// possible): about three seconds of watching, at least a few requests' worth and at most 5 ms.
+pub fn strip_window_ns(sim_ns_per_s: Option<u64>) -> u64 {
+    match sim_ns_per_s {
         Some(r) => (r * 3).clamp(200_000, 5_000_000),
         None => 2_000_000,
     }
@@ -71,7 +113,7 @@ pub fn strip_window_ns(speed: &Speed) -> u64 {
 
 /// The engine's share of a frame at the "as fast as possible" speed: what is left of
 /// [`FRAME_TARGET_MS`] after the last frame's drawing, at least [`MIN_ENGINE_MS`], at most
-/// [`FRAME_BUDGET_MS`], so engine and drawing together stay near one 60 Hz frame.
+/// [`FRAME_BUDGET_MS`], so engine and drawing together stay near [`FRAME_TARGET_MS`].
 pub fn engine_budget_ms(last_draw_ms: f64) -> f64 {
     (FRAME_TARGET_MS - last_draw_ms).clamp(MIN_ENGINE_MS, FRAME_BUDGET_MS)
 }
@@ -82,8 +124,10 @@ const END: u64 = u64::MAX;
 /// The shared clock of the watched sessions.
 #[derive(Clone, Debug)]
 pub struct Clock {
-    /// Index into [`SPEEDS`].
+    /// Index into [`SPEEDS`], or [`FOLLOW`].
     speed: usize,
+    /// The derived speed to follow one request, simulated ns per second.
+    follow: Option<u64>,
     /// The shared simulated time at timed speeds, ns.
     now_ns: u64,
     /// The last frame's timestamp, ms (None: the next frame is the first after a start).
@@ -97,6 +141,7 @@ impl Default for Clock {
     fn default() -> Self {
         Clock {
             speed: DEFAULT_SPEED,
+            follow: None,
             now_ns: 0,
             last_ts: None,
             slicers: Default::default(),
@@ -115,12 +160,37 @@ fn span(a: &Session, b: Option<&Session>) -> (u64, u64) {
 }
 
 impl Clock {
-    /// The speed's index in [`SPEEDS`].
+    /// The speed's index in [`SPEEDS`], or [`FOLLOW`].
     pub fn speed(&self) -> usize {
         self.speed
     }
-    pub fn rate(&self) -> &'static Speed {
-        &SPEEDS[self.speed]
+    /// Simulated ns per real second; None: as fast as possible.
+    pub fn rate_ns(&self) -> Option<u64> {
+        match (self.speed, self.follow) {
+            (FOLLOW, Some(ns)) => Some(ns),
+            (i, _) => SPEEDS[i.min(SPEEDS.len() - 1)].sim_ns_per_s,
+        }
+    }
+    /// The derived speed, when the clock plays at it.
+    pub fn following(&self) -> Option<u64> {
+        self.follow.filter(|_| self.speed == FOLLOW)
+    }
+    /// The derived speed, whether the clock plays at it or at a preset (the speed control
+    /// lists it).
+    pub fn following_set(&self) -> Option<u64> {
+        self.follow
+    }
+    /// Plays at the derived speed `sim_ns_per_s` ([`crate::follow`]).
+    pub fn set_follow(&mut self, sim_ns_per_s: u64) {
+        self.follow = Some(sim_ns_per_s);
+        self.speed = FOLLOW;
+    }
+    /// Back to the default speed, the derived one forgotten (a new scenario).
+    pub fn clear_follow(&mut self) {
+        if self.speed == FOLLOW {
+            self.speed = DEFAULT_SPEED;
+        }
+        self.follow = None;
     }
     /// The shared simulated time, ns.
     pub fn now(&self) -> u64 {
@@ -135,6 +205,7 @@ impl Clock {
     pub fn reset(&mut self) {
         *self = Clock {
             speed: self.speed,
+            follow: self.follow,
             ..Clock::default()
         };
     }
@@ -146,9 +217,14 @@ impl Clock {
         self.seek_to = None;
     }
 
-    /// A new speed (an index of [`SPEEDS`]; past the last, the last).
+    /// A new speed (an index of [`SPEEDS`]; past the last, the last; [`FOLLOW`] once a
+    /// derived speed is set).
     pub fn set_speed(&mut self, i: usize) {
-        self.speed = i.min(SPEEDS.len() - 1);
+        self.speed = if i == FOLLOW && self.follow.is_some() {
+            FOLLOW
+        } else {
+            i.min(SPEEDS.len() - 1)
+        };
     }
 
     /// The shared time goes to where the sides are (the earlier one), so timed speeds continue
@@ -210,7 +286,7 @@ impl Clock {
             }
             return arrived;
         }
-        match self.rate().sim_ns_per_s {
+        match self.rate_ns() {
             Some(rate) => {
                 let target = self.now_ns + (rate as f64 * dt / 1e3) as u64;
                 let ra = a.advance_to(target, MAX_EVENTS_PER_FRAME);
@@ -311,7 +387,7 @@ mod tests {
         }
         assert_eq!(speed_index("1 ms/s"), Some(DEFAULT_SPEED));
         assert_eq!(speed_index("3 ms/s"), None);
-        assert_eq!(Clock::default().rate().sim_ns_per_s, Some(1_000_000));
+        assert_eq!(Clock::default().rate_ns(), Some(1_000_000));
     }
 
     #[test]
@@ -339,16 +415,12 @@ mod tests {
     #[test]
     fn as_fast_as_possible_stays_within_the_frame_budget() {
         assert_eq!(engine_budget_ms(0.0), FRAME_BUDGET_MS);
-        assert_eq!(engine_budget_ms(6.0), 6.0);
+        assert_eq!(engine_budget_ms(3.0), 5.0);
         assert_eq!(engine_budget_ms(30.0), MIN_ENGINE_MS);
         let mut a = session(&[("size", "64m")]);
         let mut c = Clock::default();
         c.set_speed(SPEEDS.len() + 3);
-        assert_eq!(
-            c.rate().sim_ns_per_s,
-            None,
-            "past the last: as fast as possible"
-        );
+        assert_eq!(c.rate_ns(), None, "past the last: as fast as possible");
         // A wall clock that moves 1 ms each time it is read: every chunk of events "takes" 1 ms.
         let t = Cell::new(0.0);
         let wall = || {
@@ -446,8 +518,62 @@ mod tests {
         c.seek(Some(5));
         c.resume();
         assert_eq!(c.seeking(), None, "playing again drops a paused seek");
-        assert_eq!(strip_window_ns(&SPEEDS[0]), 200_000);
-        assert_eq!(strip_window_ns(&SPEEDS[DEFAULT_SPEED]), 3_000_000);
-        assert_eq!(strip_window_ns(&SPEEDS[8]), 2_000_000);
+        assert_eq!(strip_window_ns(SPEEDS[0].sim_ns_per_s), 200_000);
+        assert_eq!(
+            strip_window_ns(SPEEDS[DEFAULT_SPEED].sim_ns_per_s),
+            3_000_000
+        );
+        assert_eq!(strip_window_ns(SPEEDS[8].sim_ns_per_s), 2_000_000);
+    }
+
+    #[test]
+    fn a_derived_speed_plays_until_a_preset_is_chosen_and_survives_a_restart() {
+        let mut c = Clock::default();
+        c.set_speed(FOLLOW);
+        assert_eq!(
+            c.speed(),
+            SPEEDS.len() - 1,
+            "no derived speed yet: the last preset"
+        );
+        c.set_follow(20_000);
+        assert_eq!(
+            (c.speed(), c.rate_ns(), c.following()),
+            (FOLLOW, Some(20_000), Some(20_000))
+        );
+        c.reset();
+        assert_eq!(c.rate_ns(), Some(20_000));
+        let mut a = session(&[("size", "1m")]);
+        c.frame(0.0, 0.0, &mut a, None, || 0.0);
+        c.frame(50.0, 0.0, &mut a, None, || 0.0);
+        assert_eq!(
+            c.now(),
+            333 + 1_000,
+            "one 60 Hz frame, then 50 ms at 20 µs/s"
+        );
+        c.set_speed(2);
+        assert_eq!((c.rate_ns(), c.following()), (Some(50_000), None));
+        c.set_speed(FOLLOW);
+        assert_eq!(c.following(), Some(20_000));
+        c.clear_follow();
+        assert_eq!((c.speed(), c.following()), (DEFAULT_SPEED, None));
+    }
+
+    #[test]
+    fn the_derived_speed_is_listed_among_the_presets() {
+        let f = Some(20_000);
+        let shown = shown_speeds(f);
+        assert_eq!(shown.len(), SPEEDS.len() + 1);
+        assert_eq!(shown[2], "20 µs/s · follow one request");
+        assert_eq!(
+            (shown[1].as_str(), shown[3].as_str()),
+            ("10 µs/s", "50 µs/s")
+        );
+        for i in 0..shown.len() {
+            assert_eq!(to_shown(from_shown(i, f), f), i);
+        }
+        assert_eq!(from_shown(2, f), FOLLOW);
+        assert_eq!(from_shown(3, f), 2);
+        assert_eq!(shown_speeds(None).len(), SPEEDS.len());
+        assert_eq!(from_shown(3, None), 3);
     }
 }

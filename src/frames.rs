@@ -26,14 +26,18 @@ pub struct FrameStats {
     /// The frame being handled: its start and the engine's time in it, ms.
     t0: Option<f64>,
     frame_engine_ms: f64,
-    /// The last timed frame's time after the engine (reading + drawing), ms.
-    draw_ms: f64,
+    /// The last timed frame's time after the engine (reading + drawing), ms, of a frame
+    /// without and with a chart to draw (and the page's results to refresh).
+    draw_ms: [f64; 2],
+    /// Whether the frame being handled draws a chart.
+    chart: bool,
 }
 
 impl FrameStats {
-    /// A frame starts at `t0` (ms).
-    pub fn begin(&mut self, t0: f64) {
+    /// A frame starts at `t0` (ms); `chart`: it will draw a chart.
+    pub fn begin(&mut self, t0: f64, chart: bool) {
         self.t0 = Some(t0);
+        self.chart = chart;
     }
     /// The engine's part of the frame ended at `t1`, the reading of what to draw at `t2`.
     pub fn advanced(&mut self, t1: f64, t2: f64) {
@@ -51,12 +55,13 @@ impl FrameStats {
             }
             let total = t - t0;
             self.frame_ms.push_back(total);
-            self.draw_ms = total - self.frame_engine_ms;
+            self.draw_ms[self.chart as usize] = total - self.frame_engine_ms;
         }
     }
-    /// What the last frame spent after the engine (reading and drawing), ms.
-    pub fn last_draw_ms(&self) -> f64 {
-        self.draw_ms
+    /// What the last frame of the kind (drawing a chart or not) spent after the engine
+    /// (reading and drawing), ms: what the next frame of that kind will likely spend.
+    pub fn last_draw_ms(&self, chart: bool) -> f64 {
+        self.draw_ms[chart as usize]
     }
 
     /// `frames=N avg_ms=.. p50_ms=.. p95_ms=.. max_ms=.. engine_avg_ms=.. read_avg_ms=..`.
@@ -137,6 +142,10 @@ impl<T, const N: usize> Staggered<T, N> {
         }
         true
     }
+    /// Whether fresh data waits to be handed to a chart.
+    pub fn pending(&self) -> bool {
+        self.next.is_some()
+    }
     /// Whether fresh data is due at `now_ms` ([`CHART_EVERY_MS`] since the last refresh).
     pub fn due(&self, now_ms: f64) -> bool {
         now_ms - self.last_ms >= CHART_EVERY_MS
@@ -153,11 +162,16 @@ mod tests {
         assert!(s.summary().starts_with("frames=0 avg_ms=0.00"));
         for i in 0..10 {
             let t0 = i as f64 * 20.0;
-            s.begin(t0);
+            s.begin(t0, i == 4);
             s.advanced(t0 + 3.0, t0 + 4.0);
             s.rendered(t0 + 10.0 + i as f64);
         }
-        assert_eq!(s.last_draw_ms(), 7.0 + 9.0);
+        assert_eq!(s.last_draw_ms(false), 7.0 + 9.0);
+        assert_eq!(
+            s.last_draw_ms(true),
+            7.0 + 4.0,
+            "the last frame that drew a chart"
+        );
         let text = s.summary();
         assert!(
             text.starts_with("frames=10 avg_ms=14.50 p50_ms=15.00 p95_ms=19.00 max_ms=19.00"),
@@ -176,7 +190,7 @@ mod tests {
     fn frame_stats_keep_the_last_frames_only() {
         let mut s = FrameStats::default();
         for i in 0..FRAMES_KEPT + 5 {
-            s.begin(0.0);
+            s.begin(0.0, false);
             s.advanced(0.0, 0.0);
             s.rendered(if i < 5 { 100.0 } else { 1.0 });
         }

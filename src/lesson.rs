@@ -17,9 +17,6 @@ use crate::session::{RunError, Session};
 /// gallery's 64 MiB), small enough that "run to the end" takes a second in the page.
 pub const TOUR_SIZE: u64 = 4 << 20;
 
-/// The speed the landing pair plays at: one request crossing the bus can be followed.
-pub const LANDING_SPEED: &str = "50 µs/s";
-
 /// The two or three plain sentences of the landing.
 pub const LANDING_TEXT: [&str; 3] = [
     "Every read or write a program makes costs the host an interrupt and a pass of kernel software, \

@@ -9,6 +9,7 @@
 //! The plain modules hold no browser code and are tested natively: [`session`] (the one
 //! wrapper around `Simulator`: every simulation the app runs is built and stepped there),
 //! [`clock`] and [`frames`] (the watch view's lockstep clock and frame bookkeeping),
+//! [`follow`] (the speed of a first play, derived from a look-ahead run),
 //! [`command`] (what the watch view is asked to do), [`engine_bridge`] (options, links,
 //! calibration), [`live`], [`gallery`], [`exports`], [`slicer`]. The browser parts only build
 //! for `wasm32`, so a native build of the workspace skips them.
@@ -19,6 +20,7 @@ pub mod clock;
 pub mod command;
 pub mod engine_bridge;
 pub mod exports;
+pub mod follow;
 pub mod frames;
 pub mod gallery;
 pub mod lesson;

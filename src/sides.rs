@@ -6,6 +6,7 @@
 //! The clock that moves the sessions is [`crate::clock`]; the component around them, with the
 //! time controls and the commands, is [`crate::watch`].
 
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use mmcsim_components::{
@@ -25,7 +26,13 @@ use crate::session::Session;
 /// One side: its session and what was last read of it.
 pub struct Side {
     pub session: Session,
+    /// Where every request is now: the tokens glide towards it.
     pub snap: Rc<Snapshot>,
+    /// What the pipeline's counters show: the snapshot of the tokens' glide ago, so a count
+    /// changes when the token that causes it arrives, not when it sets off.
+    pub shown: Rc<Snapshot>,
+    /// The snapshots read in the last glide, with the time each was read at (ms).
+    recent: VecDeque<(f64, Rc<Snapshot>)>,
     pub strip: Rc<Vec<Segment>>,
     /// Engine events when the strip was read (it is read again only when events ran).
     strip_events: u64,
@@ -35,9 +42,12 @@ pub struct Side {
 
 impl Side {
     fn new(mut session: Session, platform: &str) -> Side {
+        let snap = Rc::new(session.snapshot());
         Side {
             platform: AttrValue::from(platform.to_string()),
-            snap: Rc::new(session.snapshot()),
+            shown: snap.clone(),
+            recent: VecDeque::new(),
+            snap,
             strip: Rc::new(session.timeline()),
             strip_events: session.events(),
             session,
@@ -64,7 +74,7 @@ impl Side {
         };
         html! {
             <div class={classes!("side", name)}>
-                <Pipeline snap={self.snap.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus}
+                <Pipeline snap={self.snap.clone()} shown={self.shown.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus} compact={p.compact} glide={p.glide}
                           on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
                 <p class="readout" data-side={name} aria-live="off">
                     if let Some(f) = readout {
@@ -77,9 +87,19 @@ impl Side {
         }
     }
 
-    /// Reads the snapshot, and the bus strip if events ran since the last read.
-    fn read(&mut self) {
+    /// Reads the snapshot at `at_ms`, and the bus strip if events ran since the last read.
+    /// The counters show the latest snapshot read `lag_ms` or longer ago (the tokens' glide:
+    /// the tokens that set off then have arrived); with no lag, this one.
+    fn read(&mut self, at_ms: f64, lag_ms: f64) {
         self.snap = Rc::new(self.session.snapshot());
+        self.recent.push_back((at_ms, self.snap.clone()));
+        let due = at_ms - lag_ms;
+        while self.recent.len() > 1 && self.recent[1].0 <= due {
+            self.recent.pop_front();
+        }
+        if let Some((_, s)) = self.recent.front().filter(|r| r.0 <= due) {
+            self.shown = s.clone();
+        }
         if self.session.events() != self.strip_events {
             self.strip = Rc::new(self.session.timeline());
             self.strip_events = self.session.events();
@@ -120,6 +140,10 @@ pub struct Pointing<'a> {
     pub selected: Option<(bool, Focus)>,
     pub focus: Option<Layer>,
     pub window_ns: u64,
+    /// The pipelines' compact variant (the landing's pair).
+    pub compact: bool,
+    /// Tokens glide between stages (slow speeds).
+    pub glide: bool,
     pub on_hover: &'a Callback<Option<Layer>>,
     pub on_select: &'a [Callback<Focus>; 2],
 }
@@ -143,6 +167,20 @@ impl Sides {
         })
     }
 
+    /// Whether a side's counters still lag behind its tokens.
+    pub fn behind(&self) -> bool {
+        let behind = |s: &Side| !Rc::ptr_eq(&s.shown, &s.snap);
+        behind(&self.a) || self.b.as_ref().is_some_and(behind)
+    }
+
+    /// The tokens have arrived (paused): the counters show where they are.
+    pub fn settle(&mut self) {
+        for s in std::iter::once(&mut self.a).chain(self.b.as_mut()) {
+            s.shown = s.snap.clone();
+            s.recent.clear();
+        }
+    }
+
     /// The sessions, for the clock.
     pub fn sessions(&mut self) -> (&mut Session, Option<&mut Session>) {
         (&mut self.a.session, self.b.as_mut().map(|b| &mut b.session))
@@ -158,11 +196,12 @@ impl Sides {
         self.a.session.is_finished() && self.b.as_ref().is_none_or(|b| b.session.is_finished())
     }
 
-    /// Reads what is drawn every frame.
-    pub fn read(&mut self) {
-        self.a.read();
+    /// Reads what is drawn every frame, at `at_ms`; the counters lag `lag_ms` behind (see
+    /// [`Side::read`]).
+    pub fn read(&mut self, at_ms: f64, lag_ms: f64) {
+        self.a.read(at_ms, lag_ms);
         if let Some(b) = self.b.as_mut() {
-            b.read();
+            b.read(at_ms, lag_ms);
         }
     }
 

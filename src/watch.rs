@@ -20,9 +20,10 @@ use mmcsim_components::{
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::{HostOptions, MmcPath, Report, Scenario};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::clock::{strip_window_ns, Clock, SPEEDS};
+use crate::clock::{self as clk, strip_window_ns, Clock};
 use crate::command::{Target, WatchAction, WatchCommand};
 use crate::engine_bridge as bridge;
 use crate::frames::FrameStats;
@@ -53,6 +54,9 @@ pub struct WatchProps {
     /// Shown at the head of the view (the lesson, the tour).
     #[prop_or_default]
     pub children: Html,
+    /// The pipelines' compact variant: fewer, larger labels (the landing's pair).
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// The watched run as the page shows it.
@@ -87,6 +91,27 @@ pub enum Msg {
     Copied(String, bool),
     /// The plug in the view: cut the power at the simulated time on screen.
     PullPlug,
+    /// Paused: the tokens have arrived, the counters catch up with them.
+    Settle,
+}
+
+/// How long a token glides from one stage to the next, ms (the `--glide` of `.token`'s
+/// transition in static/watch.css, set from here).
+pub const GLIDE_MS: f64 = 220.0;
+
+/// Whether the reader asked for reduced motion (`prefers-reduced-motion: reduce`): tokens then
+/// jump (static/watch.css), and the counters need not wait for them.
+fn reduced_motion() -> bool {
+    let Some(w) = web_sys::window() else {
+        return false;
+    };
+    let f = js_sys::Reflect::get(&w, &"matchMedia".into()).ok();
+    let q = f
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call1(&w, &"(prefers-reduced-motion: reduce)".into()).ok());
+    q.and_then(|q| js_sys::Reflect::get(&q, &"matches".into()).ok())
+        .and_then(|m| m.as_bool())
+        .unwrap_or(false)
 }
 
 pub struct Watch {
@@ -117,6 +142,13 @@ pub struct Watch {
     play_after_seek: bool,
     /// The last moment link made, and whether it reached the clipboard.
     link: Option<(String, bool)>,
+    reduced_motion: bool,
+    /// The reader (or a link, a tour) chose the speed: plays keep it.
+    speed_chosen: bool,
+    /// Why the first play runs at the derived speed ([`crate::follow`]), while it does.
+    follow_note: Option<AttrValue>,
+    /// Paused with counters behind the tokens: lets them catch up once the glide is over.
+    settle: Option<gloo::timers::callback::Timeout>,
 }
 
 impl Watch {
@@ -140,12 +172,31 @@ impl Watch {
         self.refresh_charts(false);
     }
 
-    /// Reads the snapshots, the strips and the selected request's life.
-    fn refresh_views(&mut self) {
+    /// Whether tokens glide from stage to stage (CSS transition of [`GLIDE_MS`]): at 1 ms/s
+    /// and slower, unless the reader asked for reduced motion. Faster, tokens move nearly
+    /// every frame: gliding would only repaint the view.
+    fn glides(&self) -> bool {
+        !self.reduced_motion && self.clock.rate_ns().is_some_and(|r| r <= 1_000_000)
+    }
+
+    /// How long the pipeline's counters lag behind the tokens' targets, ms: the glide, so a
+    /// count changes when its token arrives.
+    fn counter_lag_ms(&self) -> f64 {
+        if self.glides() {
+            GLIDE_MS
+        } else {
+            0.0
+        }
+    }
+
+    /// Reads the snapshots (at `at_ms`, a frame's timestamp or now), the strips and the
+    /// selected request's life.
+    fn refresh_views(&mut self, at_ms: f64) {
+        let lag = self.counter_lag_ms();
         let Some(sides) = self.sides.as_mut() else {
             return;
         };
-        sides.read();
+        sides.read(at_ms, lag);
         self.life = sides.life(self.selected);
     }
 
@@ -202,7 +253,8 @@ impl Watch {
         let p = ctx.props();
         let m = crate::moment::Moment {
             t: self.sides.as_ref().map(|s| s.a.session.now()),
-            speed: Some(self.clock.speed()),
+            // The derived speed is derived again from the link's scenario: no key for it.
+            speed: self.clock.following().is_none().then(|| self.clock.speed()),
             paused: !self.playing,
             focus: self.selected.map(|(b, f)| match f {
                 Focus::Request(id) => Target::Request { b, id },
@@ -231,8 +283,22 @@ impl Watch {
         }));
     }
 
+    /// The first play of a scenario whose speed nobody chose: the speed at which one request
+    /// can be followed, derived from a look-ahead run of the scenario ([`crate::follow`]).
+    fn first_play_speed(&mut self, ctx: &Context<Self>) {
+        if self.speed_chosen || self.clock.following().is_some() {
+            return;
+        }
+        let p = ctx.props();
+        if let Some(f) = crate::follow::follow_speed(&p.a, p.b.as_ref()) {
+            self.clock.set_follow(f.sim_ns_per_s);
+            self.follow_note = Some(f.note().into());
+        }
+    }
+
     /// Starts the frames (a finished run starts again from time zero first).
     fn play(&mut self, ctx: &Context<Self>) {
+        self.first_play_speed(ctx);
         if self.finished() {
             self.build(ctx);
         }
@@ -247,8 +313,10 @@ impl Watch {
         }
     }
 
-    /// A new speed; timed speeds continue from where the sides are.
+    /// A new speed (the reader's, a link's or a tour's); timed speeds continue from where the
+    /// sides are.
     fn set_speed(&mut self, i: usize) {
+        self.speed_chosen = true;
         self.clock.set_speed(i);
         if let Some(s) = self.sides.as_mut() {
             let (a, b) = s.sessions();
@@ -304,6 +372,9 @@ impl Watch {
                 }
                 match t {
                     Some(t) => {
+                        if play {
+                            self.first_play_speed(ctx);
+                        }
                         self.seek(ctx, Some(t));
                         self.play_after_seek = play;
                     }
@@ -314,7 +385,7 @@ impl Watch {
                     Target::Layer(l) => (false, Focus::Layer(l)),
                     Target::Request { b, id } => (b, Focus::Request(id)),
                 });
-                self.refresh_views();
+                self.refresh_views(now_ms());
             }
             WatchAction::PullPlug => self.pull_plug(ctx),
             WatchAction::Focus(target) => {
@@ -322,7 +393,7 @@ impl Watch {
                     Target::Layer(l) => (false, Focus::Layer(l)),
                     Target::Request { b, id } => (b, Focus::Request(id)),
                 });
-                self.refresh_views();
+                self.refresh_views(now_ms());
             }
         }
     }
@@ -341,7 +412,7 @@ impl Watch {
         if self.playing {
             self.pause();
         }
-        self.refresh_views();
+        self.refresh_views(now_ms());
         self.refresh_charts(false);
         self.report(ctx);
     }
@@ -369,13 +440,24 @@ impl Watch {
         let Some(sides) = self.sides.as_mut() else {
             return;
         };
-        self.frames.begin(now_ms());
+        // A frame that draws a chart (and refreshes the page's results) draws more: the
+        // engine's share is what the last such frame left.
+        let t0 = now_ms();
+        let chart = self.figures.charts.pending() || self.figures.charts.due(t0);
+        self.frames.begin(t0, chart);
         let (a, b) = sides.sessions();
-        let draw_ms = self.frames.last_draw_ms();
+        let draw_ms = self.frames.last_draw_ms(chart);
         let arrived = self.clock.frame(ts, draw_ms, a, b, now_ms);
         let t1 = now_ms();
-        self.refresh_views();
         let done = self.finished();
+        // As fast as possible, a frame that draws a chart keeps the picture of the last one
+        // (it changes every frame anyway): the chart and the engine fill it.
+        let keep_picture =
+            chart && self.clock.rate_ns().is_none() && self.clock.seeking().is_none() && !done;
+        if !keep_picture {
+            // The frame's timestamp: the tokens' transitions started this frame start at it.
+            self.refresh_views(ts);
+        }
         let mut fresh = true;
         if done || arrived {
             self.refresh_charts(false);
@@ -434,6 +516,10 @@ impl Component for Watch {
             seen_ns: 0,
             play_after_seek: false,
             link: None,
+            reduced_motion: reduced_motion(),
+            speed_chosen: false,
+            follow_note: None,
+            settle: None,
         };
         w.build(ctx);
         w.command(ctx);
@@ -443,6 +529,11 @@ impl Component for Watch {
     fn changed(&mut self, ctx: &Context<Self>, old: &WatchProps) -> bool {
         let p = ctx.props();
         if (p.a != old.a || p.b != old.b) && !self.cut_already_made(p, old) {
+            // Another scenario: its first play derives its own speed, unless one was chosen.
+            if !self.speed_chosen {
+                self.clock.clear_follow();
+                self.follow_note = None;
+            }
             self.build(ctx);
             self.seen_ns = 0;
             self.report(ctx);
@@ -469,7 +560,7 @@ impl Component for Watch {
                         self.history.push(from);
                     }
                 }
-                self.refresh_views();
+                self.refresh_views(now_ms());
                 self.refresh_charts(false);
                 self.report(ctx);
             }
@@ -505,6 +596,15 @@ impl Component for Watch {
             }
             Msg::Copied(l, ok) => self.link = Some((l, ok)),
             Msg::PullPlug => self.pull_plug(ctx),
+            Msg::Settle => {
+                self.settle = None;
+                if self.playing {
+                    return false;
+                }
+                if let Some(s) = self.sides.as_mut() {
+                    s.settle();
+                }
+            }
             Msg::Restart => {
                 let playing = self.playing;
                 self.build(ctx);
@@ -512,7 +612,7 @@ impl Component for Watch {
                     self.play(ctx);
                 }
             }
-            Msg::Speed(i) => self.set_speed(i),
+            Msg::Speed(i) => self.set_speed(clk::from_shown(i, self.clock.following_set())),
             Msg::Frame(ts) => {
                 self.frame = None;
                 if !self.playing {
@@ -524,7 +624,7 @@ impl Component for Watch {
             Msg::Select(side_b, focus) => {
                 let pick = Some((side_b, focus));
                 self.selected = if self.selected == pick { None } else { pick };
-                self.refresh_views();
+                self.refresh_views(now_ms());
             }
             Msg::CompareOn(on) => {
                 let p = ctx.props();
@@ -546,8 +646,17 @@ impl Component for Watch {
         true
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
         self.frames.rendered(now_ms());
+        // Paused (or stepped) with tokens still gliding: the counters follow when they arrive.
+        let behind = self.sides.as_ref().is_some_and(Sides::behind);
+        if !self.playing && behind && self.settle.is_none() {
+            let link = ctx.link().clone();
+            self.settle = Some(gloo::timers::callback::Timeout::new(
+                GLIDE_MS as u32 + 20,
+                move || link.send_message(Msg::Settle),
+            ));
+        }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -567,31 +676,41 @@ impl Component for Watch {
             Focus::Layer(l) => Some(l),
             _ => None,
         };
-        let speed = self.clock.rate();
+        let speed = self.clock.rate_ns();
         let pointing = Pointing {
             ab: b.is_some(),
             selected: self.selected,
             focus: focus_layer,
             window_ns: strip_window_ns(speed),
+            compact: p.compact,
+            glide: self.glides(),
             on_hover: &self.on_hover,
             on_select: &self.on_select,
         };
-        let speeds: Rc<Vec<AttrValue>> = Rc::new(SPEEDS.iter().map(|s| s.label.into()).collect());
+        let follow = self.clock.following_set();
+        let speeds: Rc<Vec<AttrValue>> = Rc::new(
+            clk::shown_speeds(follow)
+                .into_iter()
+                .map(AttrValue::from)
+                .collect(),
+        );
         let b_texts = Rc::new(p.b.as_ref().map(bridge::control_texts).unwrap_or_default());
-        // Above 1 ms/s tokens move nearly every frame: gliding would only repaint the view.
-        let no_glide = speed.sim_ns_per_s.is_none_or(|r| r > 1_000_000);
+        let no_glide = !self.glides();
         html! {
-            <section class={classes!("panel", "watch", no_glide.then_some("no-glide"))}
+            <section class={classes!("panel", "watch", no_glide.then_some("no-glide"))} style={format!("--glide: {GLIDE_MS}ms")}
                      id="watch" aria-label="Watch the pipeline" ref={self.node.clone()}>
                 { p.children.clone() }
                 <div class="watch-head">
                     <h2>{ "Watch the pipeline" }</h2>
                     <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush. Play and Run drive this one simulation at the chosen speed of simulated time." }</p>
                 </div>
-                <TimeControls playing={self.playing} finished={self.finished() && self.sides.is_some()} speed={self.clock.speed()}
+                <TimeControls playing={self.playing} finished={self.finished() && self.sides.is_some()} speed={clk::to_shown(self.clock.speed(), follow)}
                               {speeds} now_ns={a.map_or(0, |a| a.session.now())} progress={a.map_or(0.0, |a| a.session.progress())}
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
                               on_restart={link.callback(|_| Msg::Restart)} on_speed={link.callback(Msg::Speed)} />
+                if let (Some(n), Some(_)) = (&self.follow_note, self.clock.following()) {
+                    <p class="muted follow-note" id="follow-note">{ n.clone() }</p>
+                }
                 { self.scrubber(ctx) }
                 { self.plug() }
                 <AbEditor platform={AttrValue::from(p.a.platform.clone())} enabled={p.b.is_some()} values={b_texts}

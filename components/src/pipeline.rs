@@ -24,7 +24,13 @@ use crate::pipeline_layout::{
 
 #[derive(Properties, PartialEq)]
 pub struct PipelineProps {
+    /// Where every request is: the tokens glide there.
     pub snap: Rc<Snapshot>,
+    /// What the counters, gauges, slots and "×N" labels show (None: `snap`). The page passes
+    /// the snapshot of one glide ago, so a count changes when its token arrives, not when the
+    /// token sets off.
+    #[prop_or_default]
+    pub shown: Option<Rc<Snapshot>>,
     pub cfg: HostConfig,
     /// "a" or "b": prefixes element ids, so both sides of an A/B comparison can be addressed.
     pub side: AttrValue,
@@ -45,6 +51,16 @@ pub struct PipelineProps {
     /// A column or a request clicked.
     #[prop_or_default]
     pub on_select: Callback<Focus>,
+    /// Fewer, larger labels (the landing's pair, drawn small): column titles and the counts
+    /// that tell the story; kernel names and detail lines are left to the full view.
+    #[prop_or_default]
+    pub compact: bool,
+    /// Tokens glide from stage to stage (slow speeds): each keeps its element, keyed by
+    /// request. Without glide (fast speeds) the elements are reused by position, so the
+    /// requests that come and go every frame update a few attributes instead of creating and
+    /// removing elements.
+    #[prop_or(true)]
+    pub glide: bool,
 }
 
 fn f(v: f64) -> String {
@@ -68,6 +84,19 @@ fn title(layer: Layer, cfg: &HostConfig) -> String {
     }
 }
 
+/// Column titles of the compact view: one short word each, to fit the larger type.
+fn short_title(layer: Layer) -> &'static str {
+    match layer {
+        Layer::Jobs => "programs",
+        Layer::BlkMq => "block layer",
+        Layer::MmcQueue => "window",
+        Layer::HostQueue => "slots",
+        Layer::Controller => "controller",
+        Layer::Bus => "bus",
+        Layer::Card => "card",
+    }
+}
+
 fn shape(kind: TokenKind, r: f64) -> Html {
     match kind {
         TokenKind::Read => html! { <circle r={f(r)} /> },
@@ -85,7 +114,7 @@ fn shape(kind: TokenKind, r: f64) -> Html {
     }
 }
 
-fn token(t: &Token, selected: bool, on_select: &Callback<Focus>) -> Html {
+fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Focus>) -> Html {
     let id = t.id;
     let cb = on_select.clone();
     let onclick = Callback::from(move |e: MouseEvent| {
@@ -99,7 +128,7 @@ fn token(t: &Token, selected: bool, on_select: &Callback<Focus>) -> Html {
         selected.then_some("selected")
     );
     html! {
-        <g key={t.id} {class} data-req={t.id.to_string()} data-stage={t.stage.name()}
+        <g {key} {class} data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()}
            style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))} {onclick}>
             <title>{ format!("request {} · job {} · {} {} B · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
             { shape(t.kind, 5.5) }
@@ -142,6 +171,7 @@ struct Frames {
     cfg: HostConfig,
     platform: AttrValue,
     focus: Option<Layer>,
+    compact: bool,
 }
 
 impl PartView for Frames {
@@ -153,8 +183,8 @@ impl PartView for Frames {
             html! {
                 <g class={classes!("stage", focused.then_some("focused"))} data-layer={format!("{layer:?}")}>
                     <rect class="frame" x={f(c.x)} y="4" width={f(c.w)} height={f(HEIGHT - 8.0)} rx="6" />
-                    { text(c.x + 8.0, 22.0, "title", title(layer, cfg)) }
-                    { text(c.x + 8.0, 38.0, "kernel", kernel_name(layer, cfg, &self.platform)) }
+                    { text(c.x + 8.0, 22.0, "title", if self.compact { short_title(layer).into() } else { title(layer, cfg) }) }
+                    if !self.compact { { text(c.x + 8.0, 38.0, "kernel", kernel_name(layer, cfg, &self.platform)) } }
                 </g>
             }
         });
@@ -169,7 +199,7 @@ impl PartView for Frames {
 
 /// fio job lanes: (index, in flight, most outstanding) per job.
 #[derive(PartialEq)]
-struct Lanes(Vec<(u32, u32, u32)>);
+struct Lanes(Vec<(u32, u32, u32)>, bool);
 
 impl PartView for Lanes {
     fn view(&self) -> Html {
@@ -180,7 +210,7 @@ impl PartView for Lanes {
             html! {
                 <g class="lane">
                     <rect x={f(c.x + 4.0)} y={f(y + 1.0)} width={f(c.w - 8.0)} height={f((l.h - 2.0).max(1.0))} rx="3" />
-                    if l.h >= 11.0 {
+                    if l.h >= 11.0 && !self.1 {
                         { text(c.x + 10.0, y + l.h / 2.0 + 4.0, "lane-label", format!("job {index} · {inflight}/{max}")) }
                     }
                 </g>
@@ -204,6 +234,7 @@ struct Blk {
     dispatch: usize,
     requeues: u64,
     hidden: usize,
+    compact: bool,
 }
 
 impl PartView for Blk {
@@ -225,7 +256,7 @@ impl PartView for Blk {
                 { text(disp.0 + 2.0, disp.1 - 5.0, "tiny", "hctx->dispatch") }
                 <path class="bounce-path" d={format!("M{} {} C{} {} {} {} {} {}", f(mmc.x + 10.0), f(TOP + 250.0), f(mmc.x - 10.0), f(TOP + 300.0), f(disp.0 + disp.2 + 30.0), f(disp.1 + 80.0), f(disp.0 + disp.2 - 4.0), f(disp.1 + 60.0))} marker-end="url(#arrowhead)" />
                 <text key={self.requeues} x={f(c.x + 8.0)} y={f(BOTTOM - 6.0)} class={classes!("small", "requeues", (self.requeues > 0).then_some("flash"))} id={format!("{side}-requeues")}>
-                    { format!("refused (BLK_STS_RESOURCE): {}", self.requeues) }
+                    { if self.compact { format!("refused: {}", self.requeues) } else { format!("refused (BLK_STS_RESOURCE): {}", self.requeues) } }
                     <title>{ "Requests mmc_mq_queue_rq refused (BLK_STS_RESOURCE) and blk-mq put back on hctx->dispatch" }</title>
                 </text>
                 if self.hidden > 0 { { text(c.x + 110.0, sw.1 + 12.0, "more", format!("+{} more", self.hidden)) } }
@@ -244,6 +275,7 @@ struct Window {
     depth: u32,
     dynamic: bool,
     changes: u64,
+    compact: bool,
 }
 
 impl PartView for Window {
@@ -275,8 +307,9 @@ impl PartView for Window {
             <g>
                 { slots }
                 <text x={f(c.x + 8.0)} y={f(BOTTOM - 42.0)} class="small" id={format!("{side}-window")}
-                      data-window={self.window.to_string()}>{ format!("in flight {}/{}", self.in_flight, self.window) }</text>
-                if cfg.mmc_path == MmcPath::Hsq && cfg.packed == 0 {
+                      data-window={self.window.to_string()}>{ if self.compact { format!("{}/{}", self.in_flight, self.window) } else { format!("in flight {}/{}", self.in_flight, self.window) } }</text>
+                if self.compact {
+                } else if cfg.mmc_path == MmcPath::Hsq && cfg.packed == 0 {
                     <text key={self.changes} x={f(c.x + 8.0)} y={f(BOTTOM - 24.0)} class={classes!("small", (self.changes > 0).then_some("flash"))} id={format!("{side}-depth")}>{ depth }</text>
                     if self.dynamic {
                         { text(c.x + 8.0, BOTTOM - 8.0, "small muted", format!("switched {}×", self.changes)) }
@@ -296,6 +329,7 @@ struct Slots {
     cfg: HostConfig,
     occupied: Vec<(u16, TokenKind, bool)>,
     waiting: usize,
+    compact: bool,
 }
 
 impl PartView for Slots {
@@ -309,7 +343,11 @@ impl PartView for Slots {
                     let class = classes!("slot", o.map(|o| o.1.class()), o.is_some_and(|o| o.2).then_some("onbus"));
                     html! { <rect {class} x={f(x + 1.0)} y={f(y + 1.0)} width={f(SLOT - 2.0)} height={f(SLOT - 2.0)} rx="3" /> }
                 });
-                let label = format!("{} waiting · {} held", self.waiting, self.occupied.len());
+                let label = if self.compact {
+                    format!("{} held", self.occupied.len())
+                } else {
+                    format!("{} waiting · {} held", self.waiting, self.occupied.len())
+                };
                 html! { <g>{ for cells }{ text(c.x + 8.0, TOP + 16.0, "small", label) }</g> }
             }
             MmcPath::Legacy => {
@@ -317,7 +355,9 @@ impl PartView for Slots {
                     let y = TOP + 48.0 + i as f64 * 26.0;
                     html! { <rect class="slot" x={f(c.x + c.w / 2.0 - 11.0)} y={f(y)} width="22" height="22" rx="3" /> }
                 });
-                let mode = if self.cfg.nonblocking {
+                let mode = if self.compact {
+                    ""
+                } else if self.cfg.nonblocking {
                     "non-blocking: next prepared"
                 } else {
                     "blocking: one at a time"
@@ -339,6 +379,7 @@ struct Controller {
     interrupts: u64,
     /// Requests in the mmc recovery path (CRC error: CMD13, retry, reset).
     recovering: usize,
+    compact: bool,
 }
 
 impl PartView for Controller {
@@ -356,6 +397,8 @@ impl PartView for Controller {
         });
         let label = if self.on_host == 0 {
             "idle".to_string()
+        } else if self.compact {
+            format!("batch of {}", self.on_host)
         } else if self.chained {
             format!("batch of {} (ADMA3 chain)", self.on_host)
         } else {
@@ -367,13 +410,13 @@ impl PartView for Controller {
                 if self.chained { { text(c.x + 8.0, TOP + 30.0, "small muted", "sent as one, 1 interrupt") } }
                 { for rows }
                 { text(c.x + 8.0, BOTTOM - 68.0, "small muted", "done, waiting for the IRQ") }
-                if self.recovering > 0 {
+                if self.recovering > 0 && !self.compact {
                     <text x={f(c.x + 8.0)} y={f(BOTTOM - 84.0)} class="small warn" id={format!("{side}-recovery")}>
                         { format!("CRC error: recovery (CMD13, retry) · {}", self.recovering) }
                     </text>
                 }
                 <circle class={classes!("irq", self.in_irq.then_some("on"))} id={format!("{side}-irq")} cx={f(c.x + 18.0)} cy={f(BOTTOM - 14.0)} r="7" />
-                { text(c.x + 30.0, BOTTOM - 10.0, "small", format!("IRQ · {} so far", self.interrupts)) }
+                { text(c.x + 30.0, BOTTOM - 10.0, "small", if self.compact { format!("IRQ · {}", self.interrupts) } else { format!("IRQ · {} so far", self.interrupts) }) }
             </g>
         }
     }
@@ -384,6 +427,7 @@ impl PartView for Controller {
 struct BusLines {
     side: AttrValue,
     bus: Option<(u64, Stage)>,
+    compact: bool,
 }
 
 impl PartView for BusLines {
@@ -398,10 +442,10 @@ impl PartView for BusLines {
         html! {
             <g>
                 <rect class={classes!("line", busy(Stage::Command).then_some("busy"))} x={f(c.x + 8.0)} y={f(TOP + 50.0)} width={f(c.w - 16.0)} height="24" rx="4" />
-                { text(c.x + 12.0, TOP + 45.0, "small", "command (CMD)") }
+                { text(c.x + 12.0, TOP + 45.0, "small", if self.compact { "CMD" } else { "command (CMD)" }) }
                 <rect class={classes!("line", busy(Stage::Data).then_some("busy"))} x={f(c.x + 8.0)} y={f(TOP + 130.0)} width={f(c.w - 16.0)} height="40" rx="4" />
-                { text(c.x + 12.0, TOP + 125.0, "small", "data (DAT)") }
-                <text x={f(c.x + 8.0)} y={f(TOP + 200.0)} class="small" id={format!("{side}-bus")} data-req={id.map(|i| i.to_string()).unwrap_or_default()}>{ phase }</text>
+                { text(c.x + 12.0, TOP + 125.0, "small", if self.compact { "DAT" } else { "data (DAT)" }) }
+                <text x={f(c.x + 8.0)} y={f(TOP + 200.0)} class={classes!("small", self.compact.then_some("muted"))} id={format!("{side}-bus")} data-req={id.map(|i| i.to_string()).unwrap_or_default()}>{ phase }</text>
             </g>
         }
     }
@@ -414,6 +458,7 @@ struct Card {
     reliable_busy: bool,
     dirty_kib: u64,
     cap: u64,
+    compact: bool,
 }
 
 impl PartView for Card {
@@ -430,13 +475,16 @@ impl PartView for Card {
         html! {
             <g>
                 <rect class="box" x={f(c.x + 8.0)} y={f(TOP + 125.0)} width={f(bw)} height="90" rx="4" />
-                { text(c.x + 56.0, TOP + 154.0, "small", "access / read") }
-                { text(c.x + 56.0, TOP + 200.0, "small", "busy (DAT0)") }
-                if self.reliable_busy {
+                if !self.compact {
+                    { text(c.x + 56.0, TOP + 154.0, "small", "access / read") }
+                    { text(c.x + 56.0, TOP + 200.0, "small", "busy (DAT0)") }
+                }
+                if self.reliable_busy && !self.compact {
                     <text x={f(c.x + 8.0)} y={f(TOP + 236.0)} class="small warn" id={format!("{side}-reliable")}>{ "reliable write: the card" }</text>
                     { text(c.x + 8.0, TOP + 250.0, "small warn", "answers once NAND is written") }
                 }
-                if self.cap > 0 {
+                if self.compact {
+                } else if self.cap > 0 {
                     { text(c.x + 8.0, TOP + 14.0, "small", format!("write cache {} / {}", kib(dirty), kib(self.cap))) }
                     <rect class="gauge" x={f(c.x + 8.0)} y={f(TOP + 20.0)} width={f(bw)} height="10" rx="2" />
                     <rect class="gauge-fill cache" id={format!("{side}-cache")} x={f(c.x + 8.0)} y={f(TOP + 20.0)} width={f(bw * frac.min(1.0))} height="10" rx="2" />
@@ -444,9 +492,31 @@ impl PartView for Card {
                     { text(c.x + 8.0, TOP + 14.0, "small muted", "no volatile write cache") }
                 }
                 <rect class={classes!("nand", (dirty > 0 || self.reliable_busy).then_some("busy"))} x={f(c.x + 8.0)} y={f(TOP + 60.0)} width={f(bw)} height="40" rx="4" />
-                { text(c.x + 16.0, TOP + 84.0, "small", if self.reliable_busy { "NAND: programming now" } else if dirty > 0 { "NAND: draining the cache" } else { "NAND: idle" }) }
+                { text(c.x + 16.0, TOP + 84.0, "small", match (self.compact, self.reliable_busy || dirty > 0) {
+                    (true, true) => "NAND busy",
+                    (true, false) => "NAND idle",
+                    _ if self.reliable_busy => "NAND: programming now",
+                    _ if dirty > 0 => "NAND: draining the cache",
+                    _ => "NAND: idle",
+                }) }
             </g>
         }
+    }
+}
+
+/// The requests one large I/O was split into, boxed together in each column they are in:
+/// "1 I/O → 4 requests".
+#[derive(PartialEq)]
+struct IoGroups(Vec<lay::IoGroup>);
+
+impl PartView for IoGroups {
+    fn view(&self) -> Html {
+        html! { <g class="io-groups">{ for self.0.iter().map(|&(io, n, (x, y, w, h))| html! {
+            <g class="io-group" data-io={io.to_string()} data-requests={n.to_string()}>
+                <rect x={f(x)} y={f(y)} width={f(w)} height={f(h)} rx="6" />
+                <text class="small io-label" x={f(x)} y={f(y - 3.0)}>{ format!("1 I/O → {n} requests") }</text>
+            </g>
+        }) }</g> }
     }
 }
 
@@ -468,11 +538,13 @@ struct Tokens {
     tokens: Vec<Token>,
     selected: Option<u64>,
     on_select: Callback<Focus>,
+    glide: bool,
 }
 
 impl PartView for Tokens {
     fn view(&self) -> Html {
-        html! { <g class="tokens">{ for self.tokens.iter().map(|t| token(t, Some(t.id) == self.selected, &self.on_select)) }</g> }
+        let key = |i: usize, t: &Token| if self.glide { t.id } else { i as u64 };
+        html! { <g class="tokens">{ for self.tokens.iter().enumerate().map(|(i, t)| token(t, key(i, t), Some(t.id) == self.selected, &self.on_select)) }</g> }
     }
 }
 
@@ -509,9 +581,12 @@ fn layer_of_target(e: &MouseEvent) -> Option<Layer> {
 
 #[function_component(Pipeline)]
 pub fn pipeline(props: &PipelineProps) -> Html {
-    let s = &*props.snap;
+    let now = &*props.snap;
+    // The counters' state (see `PipelineProps::shown`); the tokens are `now`'s.
+    let s = props.shown.as_deref().unwrap_or(now);
     let cfg = props.cfg;
     let side = props.side.clone();
+    let compact = props.compact;
     // The column under the pointer and where the pointer is: one handler on the whole view,
     // so moving over a column's inner boxes or tokens never leaves the column (no flicker).
     let tip = use_state_eq(|| None::<(Layer, f64, f64)>);
@@ -564,13 +639,20 @@ pub fn pipeline(props: &PipelineProps) -> Html {
             </div>
         }
     });
-    let (tokens, hidden) = lay::place(s, cfg.mmc_path);
+    let (tokens, hidden_now) = lay::place(now, cfg.mmc_path);
+    // The "×N" piles and "+N more" where the tokens have arrived.
+    let (arrived, hidden) = if std::ptr::eq(s, now) {
+        (None, hidden_now)
+    } else {
+        let (t, h) = lay::place(s, cfg.mmc_path);
+        (Some(t), h)
+    };
     let n_tokens = tokens.len();
     let reliable_busy = s.bus.is_some_and(|(id, st)| {
         st == Stage::CardBusy && s.requests.iter().any(|r| r.id == id && r.reliable)
     });
     html! {
-        <figure class="pipeline" id={format!("{side}-pipeline")}>
+        <figure class={classes!("pipeline", compact.then_some("compact"))} id={format!("{side}-pipeline")}>
             if !props.title.is_empty() { <figcaption class="pipeline-title">{ props.title.clone() }</figcaption> }
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="Requests moving through the eMMC block I/O path"
                  data-tokens={n_tokens.to_string()} {onpointermove} {onpointerleave} {onclick}>
@@ -579,18 +661,19 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                         <path d="M0 0 L10 5 L0 10 z" class="arrowhead" />
                     </marker>
                 </defs>
-                <Part<Frames> deps={Frames { cfg, platform: props.platform.clone(), focus: props.focus }} />
-                <Part<Lanes> deps={Lanes(s.jobs.iter().map(|j| (j.index, j.inflight, j.outstanding_max)).collect())} />
+                <Part<Frames> deps={Frames { cfg, platform: props.platform.clone(), focus: props.focus, compact }} />
+                <Part<Lanes> deps={Lanes(s.jobs.iter().map(|j| (j.index, j.inflight, j.outstanding_max)).collect(), compact)} />
                 <Part<Blk> deps={Blk { side: side.clone(), tags: (s.tags_in_use, s.tags_total), queued: s.sw_queue.len(), dispatch: s.dispatch_list.len(),
-                                       requeues: s.requeues, hidden: hidden.get(&Layer::BlkMq).copied().unwrap_or(0) }} />
+                                       requeues: s.requeues, hidden: hidden.get(&Layer::BlkMq).copied().unwrap_or(0), compact }} />
                 <Part<Window> deps={Window { side: side.clone(), cfg, window: s.window, in_flight: s.in_flight, depth: s.hsq_depth,
-                                             dynamic: s.hsq_dynamic, changes: s.hsq_depth_changes }} />
-                <Part<Slots> deps={Slots { cfg, occupied: lay::occupied_slots(s, cfg.mmc_path), waiting: s.host_queue.len() }} />
-                <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts, recovering: s.requests.iter().filter(|r| r.stage == Stage::Recovery).count() }} />
-                <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus }} />
-                <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity }} />
-                <Part<Stacks> deps={Stacks(lay::stacks(&tokens))} />
-                <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone() }} />
+                                             dynamic: s.hsq_dynamic, changes: s.hsq_depth_changes, compact }} />
+                <Part<Slots> deps={Slots { cfg, occupied: lay::occupied_slots(s, cfg.mmc_path), waiting: s.host_queue.len(), compact }} />
+                <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts, recovering: s.requests.iter().filter(|r| r.stage == Stage::Recovery).count(), compact }} />
+                <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus, compact }} />
+                <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity, compact }} />
+                <Part<IoGroups> deps={IoGroups(lay::io_groups(arrived.as_deref().unwrap_or(&tokens)))} />
+                <Part<Stacks> deps={Stacks(lay::stacks(arrived.as_deref().unwrap_or(&tokens)))} />
+                <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone(), glide: props.glide }} />
             </svg>
             { tooltip.unwrap_or_default() }
         </figure>

@@ -122,6 +122,38 @@ pub fn stacks(tokens: &[Token]) -> Vec<(f64, f64, usize)> {
     spots
 }
 
+/// The requests of one split I/O drawn in one column: (I/O, its live requests, the box around
+/// its tokens there as x, y, w, h).
+pub type IoGroup = (u64, usize, (f64, f64, f64, f64));
+
+/// The [`IoGroup`]s of every I/O with two or more live requests.
+pub fn io_groups(tokens: &[Token]) -> Vec<IoGroup> {
+    let mut live: HashMap<u64, usize> = HashMap::new();
+    for t in tokens {
+        *live.entry(t.io).or_default() += 1;
+    }
+    let mut boxes: Vec<(u64, Layer, f64, f64, f64, f64)> = Vec::new();
+    for t in tokens.iter().filter(|t| live[&t.io] > 1) {
+        match boxes.iter_mut().find(|b| b.0 == t.io && b.1 == t.layer) {
+            Some(b) => {
+                b.2 = b.2.min(t.x);
+                b.3 = b.3.min(t.y);
+                b.4 = b.4.max(t.x);
+                b.5 = b.5.max(t.y);
+            }
+            None => boxes.push((t.io, t.layer, t.x, t.y, t.x, t.y)),
+        }
+    }
+    let pad = 9.0;
+    boxes
+        .into_iter()
+        .map(|(io, _, x0, y0, x1, y1)| {
+            let b = (x0 - pad, y0 - pad, x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad);
+            (io, live[&io], b)
+        })
+        .collect()
+}
+
 /// How a request is drawn: the shape says the kind as well as the colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TokenKind {
@@ -167,6 +199,8 @@ impl TokenKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Token {
     pub id: u64,
+    /// The I/O it belongs to (the requests one large I/O was split into share it).
+    pub io: u64,
     pub job: u32,
     pub kind: TokenKind,
     pub stage: Stage,
@@ -337,6 +371,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
         match pos {
             Some((x, y)) => tokens.push(Token {
                 id: r.id,
+                io: r.io,
                 job: r.job,
                 kind: TokenKind::of(r),
                 stage: r.stage,
@@ -508,6 +543,37 @@ mod tests {
     }
 
     #[test]
+    fn the_requests_of_a_split_io_are_boxed_together_in_each_column() {
+        let t = |id, io, layer, x, y| Token {
+            id,
+            io,
+            job: 0,
+            kind: TokenKind::Write,
+            stage: Stage::HostQueue,
+            layer,
+            x,
+            y,
+            done: false,
+            len: 4096,
+        };
+        let tokens = [
+            t(4, 4, Layer::HostQueue, 600.0, 100.0),
+            t(5, 4, Layer::HostQueue, 619.0, 100.0),
+            t(6, 4, Layer::Controller, 840.0, 120.0),
+            t(7, 7, Layer::HostQueue, 638.0, 100.0),
+        ];
+        let g = io_groups(&tokens);
+        assert_eq!(
+            g.len(),
+            2,
+            "I/O 4 in two columns; I/O 7 alone is no group: {g:?}"
+        );
+        assert_eq!((g[0].0, g[0].1), (4, 3));
+        assert_eq!(g[0].2, (591.0, 91.0, 37.0, 18.0));
+        assert_eq!((g[1].0, g[1].1, g[1].2 .0), (4, 3, 831.0));
+    }
+
+    #[test]
     fn a_request_on_the_controller_is_drawn_there_not_in_hsq() {
         let r = RequestView {
             id: 1,
@@ -567,6 +633,7 @@ mod tests {
     fn piled_up_tokens_are_counted() {
         let t = |id, x, y| Token {
             id,
+            io: id,
             job: 0,
             kind: TokenKind::Read,
             stage: Stage::Data,

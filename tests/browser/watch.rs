@@ -58,6 +58,7 @@ async fn mount(a: Scenario, b: Option<Scenario>, on_b: Callback<Option<HostOptio
         link_base: AttrValue::default(),
         on_run: Callback::noop(),
         children: Html::default(),
+        compact: false,
     };
     let handle = yew::Renderer::<Watch>::with_root_and_props(root.clone(), props).render();
     let commands = Commands::default();
@@ -88,6 +89,7 @@ async fn command(action: WatchAction) {
             link_base: AttrValue::default(),
             on_run: Callback::noop(),
             children: Html::default(),
+            compact: false,
         };
         m.handle.update(props);
     });
@@ -157,6 +159,21 @@ async fn step_until(root: &Element, max: usize, done: impl Fn(&Element) -> bool)
     panic!("not reached after {max} steps");
 }
 
+/// As [`step_until`], waiting after each step for the tokens to arrive: the pipeline's
+/// counters and readouts change when the token that causes them does (`GLIDE_MS` later).
+async fn step_until_arrived(root: &Element, max: usize, done: impl Fn(&Element) -> bool) -> usize {
+    for i in 0..max {
+        if done(root) {
+            return i;
+        }
+        click(root, "#step");
+        settle().await;
+        gloo_timers::future::TimeoutFuture::new(mmcsim_web::watch::GLIDE_MS as u32 + 60).await;
+        settle().await;
+    }
+    panic!("not reached after {max} steps");
+}
+
 /// Pixels of a canvas close to `rgb`.
 fn pixels(root: &Element, sel: &str, rgb: [u8; 3]) -> usize {
     let c: web_sys::HtmlCanvasElement = root
@@ -195,7 +212,7 @@ async fn step_runs_one_event_at_a_time_and_tokens_appear() {
         "the job's first I/O is a token"
     );
     // A few more events: the request reaches the bus and the clock moves.
-    step_until(&root, 50, |r| !attr(r, "#a-bus", "data-req").is_empty()).await;
+    step_until_arrived(&root, 50, |r| !attr(r, "#a-bus", "data-req").is_empty()).await;
     assert_ne!(clock(&root), before);
     assert!(by_sel(&root, "#a-pipeline .token[data-stage]").is_some());
 }
@@ -276,7 +293,7 @@ async fn keyboard_space_plays_and_right_arrow_steps_but_not_in_a_text_field() {
 #[wasm_bindgen_test]
 async fn clicking_a_request_shows_its_life_and_a_column_its_kernel_functions() {
     let root = mount(scenario(&[("size", "1m")]), None, Callback::noop()).await;
-    step_until(&root, 50, |r| !attr(r, "#a-bus", "data-req").is_empty()).await;
+    step_until_arrived(&root, 50, |r| !attr(r, "#a-bus", "data-req").is_empty()).await;
     fire(&root, "#a-pipeline .token", "click");
     settle().await;
     assert!(

@@ -47,11 +47,25 @@ for (const [w, h] of [[1366, 768], [1280, 720]]) {
             assert.ok(await inView(page, sel), `${sel} in the first viewport at ${w}x${h}`);
         }
         assert.equal(await page.evaluate(() => scrollY), 0);
+        // The pair's text is readable: every visible label of both pipelines is at least
+        // 11 CSS px (its font size times the drawing's scale on screen).
+        const px = await page.$$eval('.side .pipeline svg text', (texts) => texts
+            .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0
+                && getComputedStyle(t).display !== 'none')
+            .map((t) => ({ s: t.textContent.trim(), px: parseFloat(getComputedStyle(t).fontSize)
+                * t.ownerSVGElement.getBoundingClientRect().width / t.ownerSVGElement.viewBox.baseVal.width })));
+        assert.ok(px.length >= 30, `${px.length} labels`);
+        const min = Math.min(...px.map((p) => p.px));
+        console.log(`landing ${w}x${h}: smallest pipeline text ${min.toFixed(1)} CSS px of ${px.length} labels`);
+        assert.ok(min >= 11, `pipeline text at least 11 px: ${JSON.stringify(px.filter((p) => p.px < 11).slice(0, 5))}`);
         const t0 = await clockNs(page);
         await page.waitForTimeout(1200);
         const t1 = await clockNs(page);
         assert.ok(t1 > t0, `animating: ${t0} -> ${t1} ns`);
-        assert.ok(t1 - t0 < 200_000, `slowly (50 µs/s): ${t1 - t0} ns in 1.2 s`);
+        // Slowly: at the speed derived to follow one request (said beside the controls).
+        const [, v, unit] = (await page.textContent('#follow-note')).match(/^Slowed to (\d+) (ns|µs|ms)/);
+        const perS = Number(v) * { ns: 1, 'µs': 1e3, ms: 1e6 }[unit];
+        assert.ok(perS <= 1_000_000 && t1 - t0 <= 1.5 * perS, `slowly (${v} ${unit}/s): ${t1 - t0} ns in 1.2 s`);
         await page.waitForFunction(() => /\d/.test(document.querySelector('.side.b .readout .per-irq b')?.textContent ?? ''));
         assert.match(await page.textContent('.side.b .readout'), /requests per interrupt · bus busy \d+ %/);
         assert.equal(new URL(page.url()).search, '', 'the landing leaves the URL alone');
