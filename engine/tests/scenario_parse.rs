@@ -142,6 +142,12 @@ fn error_messages() {
         parse("--ioengine=mmap").unwrap_err(),
         "ioengine: 'mmap' is not modelled (the model is a local eMMC block device); accepted: psync, sync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio"
     );
+    // An option whose meaning changed is named with what to write now, not taken as an alias.
+    let renamed = parse("--bus_cmd_us=3").unwrap_err();
+    assert!(
+        renamed.starts_with("bus_cmd_us: renamed bus_cmd_fixed_us"),
+        "{renamed}"
+    );
     assert_eq!(
         parse("--iodeth=4").unwrap_err(),
         "iodeth: unknown option; did you mean 'iodepth'?"
