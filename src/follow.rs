@@ -182,15 +182,7 @@ pub fn follow_speed(a: &Scenario, b: Option<&Scenario>) -> Option<FollowSpeed> {
 mod tests {
     use super::*;
     use crate::lesson::landing_pair;
-    use mmcsim_engine::scenario::{apply_option, OptionScope};
-
-    fn scenario(opts: &[(&str, &str)]) -> Scenario {
-        let mut s = Scenario::default();
-        for (k, v) in opts {
-            apply_option(&mut s, OptionScope::Global, k, Some(v)).unwrap();
-        }
-        s
-    }
+    use crate::test_support::scenario;
 
     #[test]
     fn the_speeds_are_one_two_three_five_from_one_microsecond_to_one_millisecond() {

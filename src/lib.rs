@@ -30,6 +30,8 @@ pub mod moment;
 pub mod replay;
 pub mod session;
 pub mod slicer;
+#[cfg(test)]
+mod test_support;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

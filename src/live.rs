@@ -142,15 +142,7 @@ pub fn watch_hints(scn: &Scenario, cfg: &HostConfig) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmcsim_engine::scenario::{apply_option, OptionScope};
-
-    fn scenario(opts: &[(&str, &str)]) -> Scenario {
-        let mut s = Scenario::default();
-        for (k, v) in opts {
-            apply_option(&mut s, OptionScope::Global, k, Some(v)).unwrap();
-        }
-        s
-    }
+    use crate::test_support::scenario;
 
     #[test]
     fn b_starts_as_the_change_the_platforms_series_measured() {

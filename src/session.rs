@@ -190,16 +190,8 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmcsim_engine::scenario::{apply_option, OptionScope};
+    use crate::test_support::scenario;
     use mmcsim_engine::{Op, Stage};
-
-    fn scenario(opts: &[(&str, &str)]) -> Scenario {
-        let mut s = Scenario::default();
-        for (k, v) in opts {
-            apply_option(&mut s, OptionScope::Global, k, Some(v)).unwrap();
-        }
-        s
-    }
 
     #[test]
     fn a_refused_combination_names_its_option() {
