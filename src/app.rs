@@ -530,7 +530,7 @@ impl Component for App {
                 { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
                 <Watch a={self.scenario.clone()} b={self.b_scenario().or_else(|| self.b_other.clone())} on_b={link.callback(Msg::B)}
                        command={self.watch.last()} link_base={AttrValue::from(self.link_query())}
-                       on_run={link.callback(Msg::RunState)} compact={self.landing}>
+                       on_run={link.callback(Msg::RunState)} compact={self.landing || self.tour.is_some()}>
                     { self.lesson_view(ctx) }
                 </Watch>
                 <main class="layout" id="lab">
