@@ -14,8 +14,7 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use mmcsim_components::{
-    AbEditor, DeltaTable, ExplainPanel, Focus, LifeView, LiveCharts, PlugButton, TimeControls,
-    WatchPowerCut,
+    AbEditor, DeltaTable, ExplainPanel, Focus, LifeView, LiveCharts, TimeControls,
 };
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::metrics::SeriesPoint;
@@ -31,6 +30,9 @@ use crate::keys;
 use crate::live::{self, host_label};
 use crate::sides::{Figures, Pointing, Sides};
 use crate::slicer::now_ms;
+
+mod plug;
+mod scrubber;
 
 #[derive(Properties, PartialEq)]
 pub struct WatchProps {
@@ -398,43 +400,6 @@ impl Watch {
         }
     }
 
-    /// Cuts the power of both sides at the simulated time on screen and stops there; the page
-    /// then writes that time into the scenario (`power_cut=`), so its link and any
-    /// re-simulation (scrubbing back) cut at the same moment ([`Watch::cut_already_made`]).
-    fn pull_plug(&mut self, ctx: &Context<Self>) {
-        if let Some(s) = self.sides.as_mut() {
-            let (a, b) = s.sessions();
-            a.power_cut_now();
-            if let Some(b) = b {
-                b.power_cut_now();
-            }
-        }
-        if self.playing {
-            self.pause();
-        }
-        self.refresh_views(now_ms());
-        self.refresh_charts(false);
-        self.report(ctx);
-    }
-
-    /// The new props only add the power cut the sides have already made (the page recording
-    /// the plug pulled here as `power_cut=`): the run on screen is that run, kept as it is.
-    fn cut_already_made(&self, new: &WatchProps, old: &WatchProps) -> bool {
-        let Some(s) = &self.sides else { return false };
-        let adds_cut = |n: &Scenario, o: &Scenario, cut: Option<u64>| {
-            let mut o = o.clone();
-            o.power_cut_ns = n.power_cut_ns;
-            o == *n && cut.is_some() && n.power_cut_ns.is_some()
-        };
-        adds_cut(&new.a, &old.a, s.a.session.power_cut_at())
-            && new.a.power_cut_ns == s.a.session.power_cut_at()
-            && match (&new.b, &old.b, &s.b) {
-                (None, None, _) => true,
-                (Some(n), Some(o), Some(b)) => adds_cut(n, o, b.session.power_cut_at()),
-                _ => false,
-            }
-    }
-
     /// One animation frame while playing (or seeking).
     fn on_frame(&mut self, ctx: &Context<Self>, ts: f64) {
         let Some(sides) = self.sides.as_mut() else {
@@ -736,47 +701,6 @@ impl Component for Watch {
                 <LiveCharts data={self.figures.charts.data().clone()} />
                 <output id="frame-stats" hidden=true>{ self.frames.summary() }</output>
             </section>
-        }
-    }
-}
-
-impl Watch {
-    /// What the plug pulled here cost each side (nothing before a cut).
-    fn plug(&self) -> Html {
-        let cut = |r: &Report| r.power_cut.clone().map(Rc::new);
-        let (a, b) = match &self.figures.reports {
-            Some((a, b)) => (cut(a), b.as_deref().and_then(cut)),
-            None => (None, None),
-        };
-        html! { <WatchPowerCut {a} {b} /> }
-    }
-
-    /// The time scrubber over what has been simulated, Step back, and the moment link.
-    fn scrubber(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
-        let max = self.seen_ns.max(now).max(1);
-        let on_scrub = link.batch_callback(|e: Event| {
-            e.target_dyn_into::<web_sys::HtmlInputElement>()
-                .and_then(|i| i.value().parse::<f64>().ok())
-                .map(|v| Msg::Scrub(v as u64))
-        });
-        html! {
-            <div class="scrubber" role="group" aria-label="Simulated time">
-                <button id="step-back" class="button secondary" disabled={self.playing || now == 0}
-                        onclick={link.callback(|_| Msg::StepBack)} title="Back one step (re-simulated from the start)">{ "|◂ Step back" }</button>
-                <input id="scrub" type="range" min="0" max={max.to_string()} step="1000" value={now.to_string()}
-                       onchange={on_scrub} aria-label="Simulated time: drag back and forth over what has been simulated" />
-                <span class="muted" id="scrub-max">{ mmcsim_components::format::sim_time(max) }</span>
-                <PlugButton enabled={self.sides.as_ref().is_some_and(|s| !s.finished() && now > 0)}
-                            on_pull={link.callback(|()| Msg::PullPlug)} />
-                <button id="copy-moment" class="button secondary" onclick={link.callback(|_| Msg::CopyLink)}
-                        title="A link that opens this view: scenario, time, speed, paused, comparison, focus, tour step">{ "Copy link to this moment" }</button>
-                if let Some((l, ok)) = &self.link {
-                    <input id="moment-link" class="moment-link" readonly=true value={l.clone()} aria-label="Link to this moment" />
-                    <span class="muted">{ if *ok { "copied" } else { "select and copy" } }</span>
-                }
-            </div>
         }
     }
 }
