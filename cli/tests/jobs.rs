@@ -40,6 +40,33 @@ fn json(out: &Output) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
+/// Runs corpus file `file` in a scratch directory `name` with JSON output, checks it exits 0,
+/// and gives the directory (its log files) and the output.
+fn run_corpus(name: &str, file: &str) -> (PathBuf, serde_json::Value) {
+    let dir = scratch(name);
+    let f = jobs_dir().join(file);
+    let out = mmcsim(&[&f.to_string_lossy(), "--output-format=json"], &dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    (dir, v)
+}
+
+/// Job `name` of fio JSON output `v`.
+fn job_named(v: &serde_json::Value, name: &str) -> serde_json::Value {
+    v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["jobname"] == name)
+        .unwrap_or_else(|| panic!("no job {name}"))
+        .clone()
+}
+
 #[test]
 fn every_job_file_of_the_corpus_runs() {
     let dir = scratch("run");
@@ -174,25 +201,8 @@ fn a_blkparse_capture_replays_as_its_iolog_equivalents() {
 
 #[test]
 fn trims_are_discards_that_stall_the_queue_and_exitall_ends_the_group() {
-    let dir = scratch("trim");
-    let f = jobs_dir().join("trim.fio");
-    let out = mmcsim(&[&f.to_string_lossy(), "--output-format=json"], &dir);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
-    let job = |name: &str| {
-        v["jobs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|j| j["jobname"] == name)
-            .unwrap_or_else(|| panic!("no job {name}"))
-            .clone()
-    };
+    let (dir, v) = run_corpus("trim", "trim.fio");
+    let job = |name: &str| job_named(&v, name);
     let (reader, punch, tw) = (job("reader"), job("punch"), job("trimwrite"));
     let trims = punch["trim"]["total_ios"].as_u64().unwrap();
     assert!(trims > 0, "{punch}");
@@ -230,16 +240,7 @@ fn iolog_offsets(text: &str, action: &str) -> Vec<(u64, u64)> {
 
 #[test]
 fn zbd_emulated_zones_write_at_write_pointers_and_read_what_was_written() {
-    let dir = scratch("zbd");
-    let f = jobs_dir().join("zbd.fio");
-    let out = mmcsim(&[&f.to_string_lossy(), "--output-format=json"], &dir);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let (dir, v) = run_corpus("zbd", "zbd.fio");
     let log = |job: &str| std::fs::read_to_string(dir.join(format!("zbd-{job}.log"))).unwrap();
     let writes = iolog_offsets(&log("writer"), "write");
     // size=4z of 16 KiB writes.
@@ -270,8 +271,7 @@ fn zbd_emulated_zones_write_at_write_pointers_and_read_what_was_written() {
     }
     // Trims reset zones at their starts without reaching the device; the empty reader ends
     // without an I/O.
-    let jobs = v["jobs"].as_array().unwrap();
-    let job = |n: &str| jobs.iter().find(|j| j["jobname"] == n).unwrap().clone();
+    let job = |n: &str| job_named(&v, n);
     assert!(job("resetter")["trim"]["total_ios"].as_u64().unwrap() >= 1);
     // A device discard keeps the card busy 2 ms (trim_us); a zone reset is bookkeeping.
     let resets = iolog_offsets(&log("resetter"), "trim");
@@ -283,21 +283,8 @@ fn zbd_emulated_zones_write_at_write_pointers_and_read_what_was_written() {
 
 #[test]
 fn steadystate_stops_a_job_once_its_metric_is_steady() {
-    let dir = scratch("ss");
-    let f = jobs_dir().join("steadystate.fio");
-    let out = mmcsim(&[&f.to_string_lossy(), "--output-format=json"], &dir);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
-    let jobs = v["jobs"].as_array().unwrap();
-    let runtime_ms = |n: &str| {
-        let j = jobs.iter().find(|j| j["jobname"] == n).unwrap();
-        j["read"]["runtime"].as_u64().unwrap()
-    };
+    let (dir, v) = run_corpus("ss", "steadystate.fio");
+    let runtime_ms = |n: &str| job_named(&v, n)["read"]["runtime"].as_u64().unwrap();
     // Samples from 0.6 s on; the 1 s window is full at 1.5 s.
     let steady = runtime_ms("steady");
     assert!((1_500..1_700).contains(&steady), "steady ran {steady} ms");
