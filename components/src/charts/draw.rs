@@ -1,6 +1,8 @@
 //! Drawing the live charts with plotters on a canvas.
 
 use mmcsim_engine::metrics::SeriesPoint;
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -99,6 +101,42 @@ pub fn draw(kind: ChartKind, canvas: HtmlCanvasElement, d: &ChartData) -> Res {
     Ok(())
 }
 
+/// The charts' common frame: margins and label areas (the throughput chart, with its right
+/// axis, builds its own).
+fn frame<'a, 'b>(
+    root: &'a DrawingArea<CanvasBackend, Shift>,
+) -> ChartBuilder<'a, 'b, CanvasBackend> {
+    let mut b = ChartBuilder::on(root);
+    b.margin(8)
+        .margin_right(16)
+        .x_label_area_size(32)
+        .y_label_area_size(48);
+    b
+}
+
+/// The charts' common mesh: grid, axis and label styles and the axis descriptions; the caller
+/// adds its label formatters and counts, then draws it.
+fn mesh<'a, 'b, X, Y>(
+    chart: &'b mut ChartContext<'a, CanvasBackend, Cartesian2d<X, Y>>,
+    x_desc: &str,
+    y_desc: &str,
+) -> MeshStyle<'a, 'b, X, Y, CanvasBackend>
+where
+    X: Ranged + ValueFormatter<X::ValueType>,
+    Y: Ranged + ValueFormatter<Y::ValueType>,
+{
+    let label = ("sans-serif", 12).into_font().color(&AXIS);
+    let mut m = chart.configure_mesh();
+    m.light_line_style(TRANSPARENT)
+        .bold_line_style(GRID)
+        .axis_style(AXIS)
+        .label_style(label.clone())
+        .axis_desc_style(label)
+        .x_desc(x_desc)
+        .y_desc(y_desc);
+    m
+}
+
 fn x_end(d: &ChartData) -> f64 {
     sides(d)
         .iter()
@@ -177,22 +215,8 @@ fn latency(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
         .fold(0.0, f64::max)
         .max(1.0)
         * 1.6;
-    let label = ("sans-serif", 12).into_font().color(&AXIS);
-    let mut chart = ChartBuilder::on(root)
-        .margin(8)
-        .margin_right(16)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .build_cartesian_2d(0f64..xm, 0f64..1.0)?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(GRID)
-        .axis_style(AXIS)
-        .label_style(label.clone())
-        .axis_desc_style(label)
-        .x_desc("completion latency (µs)")
-        .y_desc("fraction ≤")
+    let mut chart = frame(root).build_cartesian_2d(0f64..xm, 0f64..1.0)?;
+    mesh(&mut chart, "completion latency (µs)", "fraction ≤")
         .x_label_formatter(&|v| nice(*v))
         .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
         .x_labels(6)
@@ -269,22 +293,8 @@ fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
         (10.0, 10_000.0)
     };
     let xm = tail_x(99.99) + 0.15;
-    let label = ("sans-serif", 12).into_font().color(&AXIS);
-    let mut chart = ChartBuilder::on(root)
-        .margin(8)
-        .margin_right(16)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .build_cartesian_2d(0f64..xm, (lo..hi).log_scale())?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(GRID)
-        .axis_style(AXIS)
-        .label_style(label.clone())
-        .axis_desc_style(label)
-        .x_desc("percentile (tail spread out)")
-        .y_desc("latency (µs)")
+    let mut chart = frame(root).build_cartesian_2d(0f64..xm, (lo..hi).log_scale())?;
+    mesh(&mut chart, "percentile (tail spread out)", "latency (µs)")
         .x_label_formatter(&|v| tail_label(*v))
         .y_label_formatter(&|v| log_label(*v))
         .x_labels(5)
@@ -327,22 +337,8 @@ fn inflight(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
         .max(1.0)
         * 1.15;
     let xm = x_end(d);
-    let label = ("sans-serif", 12).into_font().color(&AXIS);
-    let mut chart = ChartBuilder::on(root)
-        .margin(8)
-        .margin_right(16)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .build_cartesian_2d(0f64..xm, 0f64..ym)?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(GRID)
-        .axis_style(AXIS)
-        .label_style(label.clone())
-        .axis_desc_style(label)
-        .x_desc("simulated time (ms)")
-        .y_desc("in flight")
+    let mut chart = frame(root).build_cartesian_2d(0f64..xm, 0f64..ym)?;
+    mesh(&mut chart, "simulated time (ms)", "in flight")
         .x_label_formatter(&|v| nice(*v))
         .y_label_formatter(&|v| nice(*v))
         .x_labels(6)
@@ -362,22 +358,8 @@ fn batch(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
         .max()
         .unwrap_or(0)
         .max(8);
-    let label = ("sans-serif", 12).into_font().color(&AXIS);
-    let mut chart = ChartBuilder::on(root)
-        .margin(8)
-        .margin_right(16)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .build_cartesian_2d(0.5f64..n as f64 + 0.5, 0f64..100.0)?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(GRID)
-        .axis_style(AXIS)
-        .label_style(label.clone())
-        .axis_desc_style(label)
-        .x_desc("requests per interrupt")
-        .y_desc("% of interrupts")
+    let mut chart = frame(root).build_cartesian_2d(0.5f64..n as f64 + 0.5, 0f64..100.0)?;
+    mesh(&mut chart, "requests per interrupt", "% of interrupts")
         .x_label_formatter(&|v| format!("{:.0}", v))
         .y_label_formatter(&|v| format!("{:.0}", v))
         .x_labels(n.min(16))
