@@ -4,7 +4,7 @@
 // target/screenshots/, or docs/ under `make screenshots`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshotPath, start } from './harness.mjs';
+import { openPage, screenshotPath, start } from './harness.mjs';
 
 // The series colour of the throughput chart (components/src/chart.rs, LINE).
 const SERIES_RGB = [0x25, 0x63, 0xeb];
@@ -24,20 +24,13 @@ after(async () => {
 });
 
 /** A page that records every console error, page error and failed request. */
-async function openPage(query = '') {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
-    const problems = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-    await page.goto(base + query);
-    await page.waitForSelector('#run', { timeout: 30_000 });
-    return { page, problems };
+/** The page on `query`, ready when the Lab's Run is there. */
+function openLab(query = '') {
+    return openPage(browser, base, query, {}, '#run');
 }
 
 test('Run simulates the default scenario and shows plausible results and a chart', async () => {
-    const { page, problems } = await openPage();
+    const { page, problems } = await openLab();
     await page.click('#run');
     await page.waitForSelector('[data-metric=total-mib-s] .value', { timeout: 120_000 });
     const mibs = Number(await page.textContent('[data-metric=total-mib-s] .value'));
@@ -62,7 +55,7 @@ test('Run simulates the default scenario and shows plausible results and a chart
 });
 
 test('a bad value in the URL query is answered with the parser message', async () => {
-    const { page, problems } = await openPage('?bs=huge&rw=randread');
+    const { page, problems } = await openLab('?bs=huge&rw=randread');
     const notice = await page.textContent('.notice');
     assert.match(notice, /^URL: bs/);
     assert.equal(await page.inputValue('#ctl-bs'), '4k', 'bad bs keeps the default');
@@ -73,7 +66,7 @@ test('a bad value in the URL query is answered with the parser message', async (
 
 test('an invalid control value shows the message and keeps the previous value', async () => {
     // A link (not the landing, whose 2020 pair runs 20 jobs at iodepth 20).
-    const { page, problems } = await openPage('?bs=4k');
+    const { page, problems } = await openLab('?bs=4k');
     await page.fill('#ctl-iodepth', 'deep');
     await page.press('#ctl-iodepth', 'Enter');
     await page.waitForSelector('#err-iodepth');
@@ -84,7 +77,7 @@ test('an invalid control value shows the message and keeps the previous value', 
 });
 
 test('the URL follows the controls and a reload restores the scenario', async () => {
-    const { page, problems } = await openPage();
+    const { page, problems } = await openLab();
     await page.selectOption('#ctl-rw', 'randwrite');
     await page.fill('#ctl-bs', '512k');
     await page.press('#ctl-bs', 'Enter');
@@ -101,7 +94,7 @@ test('the URL follows the controls and a reload restores the scenario', async ()
 
 test('a measured case from a link shows the published figure next to the simulated one', async () => {
     // The 2020 packed-request RFC's non-packed sequential read (20 psync jobs, 4 KiB).
-    const { page, problems } = await openPage('?numjobs=20&size=4m');
+    const { page, problems } = await openLab('?numjobs=20&size=4m');
     await page.click('#run');
     await page.waitForSelector('[data-metric=measured] .value', { timeout: 120_000 });
     assert.equal(await page.textContent('[data-metric=measured] .value'), '60.68');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, frameStats, root } from './harness.mjs';
+import { start, frameStats, openPage, root } from './harness.mjs';
 
 let env;
 let browser;
@@ -22,15 +22,9 @@ after(async () => {
     await env?.close();
 });
 
-async function openPage(query = '') {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
-    const problems = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    await page.goto(base + query);
-    await page.waitForSelector('#run', { timeout: 30_000 });
-    return { page, problems };
+/** The page on `query`, ready when the Lab's Run is there. */
+function openLab(query = '') {
+    return openPage(browser, base, query, {}, '#run');
 }
 
 async function runAndRead(page) {
@@ -42,7 +36,7 @@ async function runAndRead(page) {
 }
 
 test('the board editor changes the run, the link and the command line', async () => {
-    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randread&size=64m&nand_read_us=120');
+    const { page, problems } = await openLab('?platform=unisoc-hsq-2023&rw=randread&size=64m&nand_read_us=120');
     await page.click('#board > summary');
     assert.equal(await page.inputValue('#board-nand_read_us'), '120', 'the link set the field');
     const slow = await runAndRead(page);
@@ -72,7 +66,7 @@ test('the board editor changes the run, the link and the command line', async ()
 });
 
 test('B of the A/B comparison runs its own board side by side', async () => {
-    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randread&size=4m');
+    const { page, problems } = await openLab('?platform=unisoc-hsq-2023&rw=randread&size=4m');
     await page.click('#board > summary');
     assert.equal(await page.$('#b-pipeline'), null, 'no comparison yet');
     // Editing B starts a comparison with B = A; B's NAND read goes into the link as a b. key.
@@ -100,7 +94,7 @@ test('B of the A/B comparison runs its own board side by side', async () => {
 
 test('a sweep runs in Web Workers while the pipeline animation plays, with the numbers of a native run', async () => {
     const query = '?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&size=64m';
-    const { page, problems } = await openPage(query);
+    const { page, problems } = await openLab(query);
     // The pipeline animation plays (normal speed: it lasts far longer than the sweep).
     await page.click('#play');
     await page.waitForSelector('#play:has-text("Pause")');
@@ -170,7 +164,7 @@ test('fio results opened on the Board panel are fitted in a worker and the fitte
             writeFileSync(path.join(dir, name), text);
             return path.join(dir, name);
         });
-    const { page, problems } = await openPage('?platform=unisoc-hsq-2023&rw=randwrite&size=8m');
+    const { page, problems } = await openLab('?platform=unisoc-hsq-2023&rw=randwrite&size=8m');
     await page.click('#board > summary');
     await page.fill('#fit-params', 'nand_read_us');
     await page.press('#fit-params', 'Tab');
@@ -196,7 +190,7 @@ test('a fit that cannot be trusted says so in the page', async () => {
     writeFileSync(file, execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
         '--platform=unisoc-hsq-2023', '--rw=randread', '--size=1m', '--group_reporting', '--output-format=json'],
     { cwd: root, encoding: 'utf8' }));
-    const { page, problems } = await openPage('?platform=unisoc-hsq-2023');
+    const { page, problems } = await openLab('?platform=unisoc-hsq-2023');
     await page.click('#board > summary');
     await page.fill('#fit-params', 'nand_read_us,bus_mb_s,completion_us,submit_us');
     await page.press('#fit-params', 'Tab');

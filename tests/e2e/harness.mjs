@@ -63,8 +63,11 @@ export async function start() {
     return { base, browser, close };
 }
 
-/** A page on `query` that records every console error, page error and failed request. */
-export async function openPage(browser, base, query = '', options = {}) {
+/**
+ * A page on `query` that records every console error, page error and failed request; it is
+ * ready when `waitFor` is on the page (the Watch's Play by default, the Lab's Run for the Lab).
+ */
+export async function openPage(browser, base, query = '', options = {}, waitFor = '#play') {
     const page = await browser.newPage({ viewport: { width: 1280, height: 960 }, ...options });
     const problems = [];
     page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
@@ -72,7 +75,7 @@ export async function openPage(browser, base, query = '', options = {}) {
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
     await page.goto(base + query);
-    await page.waitForSelector('#play', { timeout: 30_000 });
+    await page.waitForSelector(waitFor, { timeout: 30_000 });
     return { page, problems };
 }
 

@@ -4,7 +4,7 @@
 // `make screenshots`): landing-WxH.png, tour-step-WxH.png, tour-end.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshotPath, start } from './harness.mjs';
+import { openPage, screenshotPath, start } from './harness.mjs';
 
 let env;
 
@@ -13,14 +13,9 @@ before(async () => {
 });
 after(async () => { await env?.close(); });
 
-async function open(query, size = { width: 1366, height: 768 }) {
-    const page = await env.browser.newPage({ viewport: size });
-    const problems = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(env.base + query);
-    await page.waitForSelector('#play', { timeout: 30_000 });
-    return { page, problems };
+/** A page on `query` at 1366x768 (or `size`), ready when the Watch's Play is there. */
+function open(query, size = { width: 1366, height: 768 }) {
+    return openPage(env.browser, env.base, query, { viewport: size });
 }
 
 /** The watch clock, ns (from "216.0 µs · 3 %"). */
