@@ -63,8 +63,12 @@ pub struct Card {
     programmed_bytes: u64,
     /// Where recent writes ended (one per write stream), to tell sequential writes.
     write_ends: [u64; WRITE_STREAMS],
-    /// The card answers CMD13 "ready" only from this time (random-write commit).
+    /// The card answers CMD13 "ready" only from this time (random-write commit)...
     commit_until: u64,
+    /// ...plus the varying commit time of the last random write, of this mean, while it is not
+    /// drawn yet: only a CMD13 or a discard looks at it, so it is drawn then (once), and runs
+    /// that never look (hsq, CQE) spend no draw on it.
+    commit_undrawn: Option<u64>,
     /// Bytes at the front of the cache a flush in progress still has to program: the card
     /// programs them at NAND speed as time passes, hold size or not, and has programmed all of
     /// them by `flush_done`. A power cut before then loses what is left.
@@ -100,6 +104,7 @@ impl Card {
             programmed_bytes: 0,
             write_ends: [u64::MAX; WRITE_STREAMS],
             commit_until: 0,
+            commit_undrawn: None,
             flush_owed: 0,
             flush_done: 0,
             cause: Cause::None,
@@ -343,7 +348,8 @@ impl Card {
         // answers.
         let busy = self.var.program(self.t.write_busy_ns) + self.housekeeping(len);
         if !self.sequential_write(offset, len) {
-            self.commit_until = data_end + busy + self.var.program(self.t.random_write_commit_ns);
+            self.commit_until = data_end + busy;
+            self.commit_undrawn = Some(self.t.random_write_commit_ns);
         }
         (start, data_end, data_end + busy)
     }
@@ -381,8 +387,16 @@ impl Card {
     }
 
     /// When a CMD13 sent at `t` is answered "ready for data" (`mmc_blk_card_busy`).
-    pub fn status_ready(&self, t: u64) -> u64 {
-        t.max(self.commit_until)
+    pub fn status_ready(&mut self, t: u64) -> u64 {
+        t.max(self.commit_until())
+    }
+
+    /// When the last random write's commit is over (its varying time drawn on the first look).
+    fn commit_until(&mut self) -> u64 {
+        if let Some(mean) = self.commit_undrawn.take() {
+            self.commit_until += self.var.program(mean);
+        }
+        self.commit_until
     }
 
     /// The power fails at `now`: whatever is only in the volatile cache is gone. Returns the
@@ -408,7 +422,7 @@ impl Card {
                 *w = (u64::MAX, u64::MAX);
             }
         }
-        now.max(self.commit_until) + self.t.trim_ns
+        now.max(self.commit_until()) + self.t.trim_ns
     }
 
     /// CMD6 FLUSH_CACHE at `now`: busy until everything dirty is programmed. The card programs

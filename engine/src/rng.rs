@@ -38,12 +38,19 @@ pub fn chance_ppm(rng: &mut Rng, ppm: u32) -> bool {
     ppm > 0 && rng.random_range(0..1_000_000u32) < ppm
 }
 
-/// A pseudo-random permutation of 0..n (a 4-round Feistel network with cycle-walking), so a
-/// random job touches every block exactly once per pass (fio's random map) in O(1) memory.
+/// A pseudo-random permutation of 0..n, so a random job touches every block exactly once per
+/// pass (fio's random map) in O(1) memory: a 4-round Feistel network on the `bits` bits that hold
+/// n - 1, split into a high and a low part (unequal when `bits` is odd: each round updates one
+/// part from the other, which keeps it a bijection), with cycle-walking back into 0..n. The
+/// domain is under 2n, so a draw takes fewer than two passes on average (exactly one when n is a
+/// power of two, as `size` / `bs` usually is).
 #[derive(Clone, Debug)]
 pub struct Permutation {
     n: u64,
-    half_bits: u32,
+    /// Bits of the low part (the high part has the rest).
+    lo_bits: u32,
+    lo_mask: u64,
+    hi_mask: u64,
     keys: [u64; 4],
 }
 
@@ -51,10 +58,12 @@ impl Permutation {
     pub fn new(n: u64, rng: &mut Rng) -> Permutation {
         use rand::Rng as _;
         let bits = 64 - n.max(2).saturating_sub(1).leading_zeros();
-        let half_bits = bits.div_ceil(2).max(1);
+        let lo_bits = bits / 2;
         Permutation {
             n,
-            half_bits,
+            lo_bits,
+            lo_mask: (1u64 << lo_bits) - 1,
+            hi_mask: (1u64 << (bits - lo_bits)) - 1,
             keys: [
                 rng.next_u64(),
                 rng.next_u64(),
@@ -64,19 +73,22 @@ impl Permutation {
         }
     }
 
+    #[inline(always)]
+    fn mix(x: u64) -> u64 {
+        let f = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        f ^ (f >> 29)
+    }
+
+    #[inline]
     fn round(&self, x: u64) -> u64 {
-        let mask = (1u64 << self.half_bits) - 1;
-        let mut l = x >> self.half_bits;
-        let mut r = x & mask;
-        for k in self.keys {
-            let mut f = r ^ k;
-            f = f.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-            f ^= f >> 29;
-            let nl = r;
-            r = (l ^ f) & mask;
-            l = nl;
-        }
-        (l << self.half_bits) | r
+        let mut hi = x >> self.lo_bits;
+        let mut lo = x & self.lo_mask;
+        let [k0, k1, k2, k3] = self.keys;
+        hi ^= Self::mix(lo ^ k0) & self.hi_mask;
+        lo ^= Self::mix(hi ^ k1) & self.lo_mask;
+        hi ^= Self::mix(lo ^ k2) & self.hi_mask;
+        lo ^= Self::mix(hi ^ k3) & self.lo_mask;
+        (hi << self.lo_bits) | lo
     }
 
     /// The i-th element of the permutation (i < n).
@@ -97,7 +109,7 @@ mod tests {
     use super::*;
     #[test]
     fn permutation_is_a_bijection() {
-        for n in [1u64, 2, 3, 7, 100, 1000, 4097] {
+        for n in [1u64, 2, 3, 7, 100, 1000, 4096, 4097, 1 << 17] {
             let mut r = stream(5, 1);
             let p = Permutation::new(n, &mut r);
             let mut seen = vec![false; n as usize];
