@@ -50,8 +50,9 @@ pub struct Card {
     dirty: u64,
     /// Time up to which background programming has been accounted.
     drained_to: u64,
-    /// Sub-byte remainder of the drain (in byte-ns units), so the drain never drifts.
-    drain_carry: u128,
+    /// Sub-byte remainder of the drain (in byte-ns units), so the drain never drifts: under
+    /// 1e9, plus under 512 bytes' worth while a partial sector waits (so always far below 2^64).
+    drain_carry: u64,
     /// Read-ahead windows [start, end), most recent first.
     windows: [(u64, u64); READ_WINDOWS],
     rng: Rng,
@@ -61,8 +62,10 @@ pub struct Card {
     die_free: Vec<u64>,
     /// Bytes programmed to NAND (cache drains, direct writes, reliable writes).
     programmed_bytes: u64,
-    /// Where recent writes ended (one per write stream), to tell sequential writes.
+    /// Where recent writes ended (one per write stream), to tell sequential writes: a ring,
+    /// most recent first from `write_head`.
     write_ends: [u64; WRITE_STREAMS],
+    write_head: usize,
     /// The card answers CMD13 "ready" only from this time (random-write commit)...
     commit_until: u64,
     /// ...plus the varying commit time of the last random write, of this mean, while it is not
@@ -103,6 +106,7 @@ impl Card {
             die_free: vec![0; t.nand_dies.max(1) as usize],
             programmed_bytes: 0,
             write_ends: [u64::MAX; WRITE_STREAMS],
+            write_head: 0,
             commit_until: 0,
             commit_undrawn: None,
             flush_owed: 0,
@@ -145,28 +149,34 @@ impl Card {
         let (mut bytes, carry) = self.drain_budget(now);
         self.drain_carry = carry;
         self.drained_to = now;
+        // Whole extents first, then whole sectors of the next one.
+        let mut drained = 0;
         while bytes > 0 {
             let Some(front) = self.cache.front_mut() else {
                 break;
             };
-            // NAND is programmed in whole 512-byte sectors; a partial sector waits for more time.
-            let mut take = bytes.min(front.remaining);
-            if take < front.remaining {
-                take -= take % 512;
-                if take == 0 {
-                    self.drain_carry += bytes as u128 * 1_000_000_000;
-                    break;
-                }
-            }
-            front.remaining -= take;
-            bytes -= take;
-            self.dirty -= take;
-            self.flush_owed = self.flush_owed.saturating_sub(take);
-            self.programmed_bytes += take;
-            if front.remaining == 0 {
+            if bytes >= front.remaining {
+                bytes -= front.remaining;
+                drained += front.remaining;
+                front.remaining = 0;
                 self.cache.pop_front();
+                continue;
             }
+            // NAND is programmed in whole 512-byte sectors; a partial sector waits for more
+            // time (what is left of `bytes` after the whole sectors is under one sector, and
+            // the extent keeps more than that).
+            let take = bytes - bytes % 512;
+            front.remaining -= take;
+            drained += take;
+            bytes -= take;
+            if bytes > 0 {
+                self.drain_carry += bytes * 1_000_000_000;
+            }
+            break;
         }
+        self.dirty -= drained;
+        self.flush_owed = self.flush_owed.saturating_sub(drained);
+        self.programmed_bytes += drained;
         if self.dirty == 0 {
             self.drain_carry = 0;
             self.flush_owed = 0;
@@ -183,22 +193,22 @@ impl Card {
     /// The card programs only what exceeds its hold size (a full program unit stays cached),
     /// except what a flush in progress owes: that is programmed whatever the hold size, all of
     /// it by the flush's end (a sector left over by rounding included).
-    fn drain_budget(&self, now: u64) -> (u64, u128) {
+    fn drain_budget(&self, now: u64) -> (u64, u64) {
         const NS: u64 = 1_000_000_000;
         let rate = self.t.nand_program_bytes_per_sec;
         // In 64 bits whenever it fits (the gaps between a card's operations), else in 128: the
         // same quotient and remainder either way.
         let small = (now - self.drained_to)
             .checked_mul(rate)
-            .zip(u64::try_from(self.drain_carry).ok())
-            .and_then(|(p, c)| p.checked_add(c));
+            .and_then(|p| p.checked_add(self.drain_carry));
         let (mut bytes, rem) = match small {
-            Some(total) => (total / NS, (total % NS) as u128),
+            Some(total) => (total / NS, total % NS),
             None => {
-                let total = (now - self.drained_to) as u128 * rate as u128 + self.drain_carry;
+                let total =
+                    (now - self.drained_to) as u128 * rate as u128 + u128::from(self.drain_carry);
                 (
                     (total / NS as u128).min(u64::MAX as u128) as u64,
-                    total % NS as u128,
+                    (total % NS as u128) as u64,
                 )
             }
         };
@@ -369,21 +379,34 @@ impl Card {
         std::mem::take(&mut self.cause)
     }
 
-    /// Whether a write continues one of the recent write streams; records where it ends.
+    /// Whether a write continues one of the recent write streams; records where it ends (the
+    /// stream becomes the most recent; a new stream replaces the least recent).
     fn sequential_write(&mut self, offset: u64, len: u64) -> bool {
+        const N: usize = WRITE_STREAMS;
         let end = offset + len;
-        match self.write_ends.iter().position(|&e| e == offset) {
-            Some(i) => {
-                self.write_ends[..=i].rotate_right(1);
-                self.write_ends[0] = end;
-                true
-            }
-            None => {
-                self.write_ends.rotate_right(1);
-                self.write_ends[0] = end;
-                false
-            }
+        // A random write matches no stream: one pass of compares without a branch each.
+        let hit = self
+            .write_ends
+            .iter()
+            .map(|&e| u64::from(e == offset))
+            .sum::<u64>()
+            > 0;
+        if !hit {
+            // The least recent stream's slot (the one before the head) becomes the most recent.
+            self.write_head = (self.write_head + N - 1) % N;
+            self.write_ends[self.write_head] = end;
+            return false;
         }
+        // The stream's place from the most recent, then the more recent ones move down one.
+        let h = self.write_head;
+        let i = (0..N)
+            .position(|k| self.write_ends[(h + k) % N] == offset)
+            .expect("a hit is in the ring");
+        for k in (0..i).rev() {
+            self.write_ends[(h + k + 1) % N] = self.write_ends[(h + k) % N];
+        }
+        self.write_ends[h] = end;
+        true
     }
 
     /// When a CMD13 sent at `t` is answered "ready for data" (`mmc_blk_card_busy`).
@@ -441,6 +464,45 @@ impl Card {
 mod tests {
     use super::*;
     use crate::platform::SPRD_HS400ES_2020;
+
+    #[test]
+    fn write_streams_are_recognised_as_a_most_recent_first_list_would() {
+        // The former list: most recent first, a hit moves to the front, a miss drops the last.
+        use rand::RngExt as _;
+        let mut list = [u64::MAX; WRITE_STREAMS];
+        let mut seq = |offset: u64, end: u64| match list.iter().position(|&e| e == offset) {
+            Some(i) => {
+                list[..=i].rotate_right(1);
+                list[0] = end;
+                true
+            }
+            None => {
+                list.rotate_right(1);
+                list[0] = end;
+                false
+            }
+        };
+        let mut c = card();
+        let mut rng = crate::rng::stream(8, 8);
+        // 40 streams (more than the card tracks) writing 4 KiB at a time, and random writes.
+        let mut heads: Vec<u64> = (0..40u64).map(|s| s << 30).collect();
+        let mut hits = 0;
+        for n in 0..100_000 {
+            let offset = if rng.random_range(0..4u32) == 0 {
+                rng.random_range(0..1u64 << 20) * 4096 + 1
+            } else {
+                let active = rng.random_range(1..=40usize);
+                let s = rng.random_range(0..active);
+                let o = heads[s];
+                heads[s] += 4096;
+                o
+            };
+            let want = seq(offset, offset + 4096);
+            assert_eq!(c.sequential_write(offset, 4096), want, "write {n}");
+            hits += u32::from(want);
+        }
+        assert!(hits > 10_000, "{hits}");
+    }
 
     fn card() -> Card {
         Card::new(

@@ -247,7 +247,7 @@ impl Simulator {
     /// Accounts the bus phases of a finished transfer and moves the request to `Irq` at `now`.
     pub(crate) fn account_bus_phases(&mut self, req: ReqIdx) {
         let p = self.reqs.get(req).phases;
-        let s = &mut self.stats.stage_ns;
+        let s = &mut self.stage_ns;
         s[Stage::Command.index()] += p.access - p.cmd;
         s[Stage::CardAccess.index()] += p.data - p.access;
         s[Stage::Data.index()] += p.busy - p.data;

@@ -148,6 +148,7 @@ impl Simulator {
     /// Results so far (complete once [`is_finished`](Self::is_finished)).
     pub fn report(&self) -> Report {
         let mut sim = self.stats.clone();
+        sim.stage_ns = self.stage_ns.to_vec();
         sim.simulated_ns = self.now;
         sim.events = self.events;
         sim.bus_busy_ns = self.bus_busy_ns_now();

@@ -59,6 +59,9 @@ pub struct Simulator {
     pub(crate) jitter: crate::variation::HostJitter,
     pub(crate) mmc_test: Option<MmcTest>,
     pub(crate) stats: SimStats,
+    /// Time spent in each stage, by [`Stage::index`] (a fixed array on the per-request path;
+    /// the report's `stage_ns` is filled from it).
+    pub(crate) stage_ns: [u64; Stage::ALL.len()],
     pub(crate) series: TimeSeries,
     pub(crate) bytes_done: u64,
     bytes_total: u64,
@@ -185,7 +188,6 @@ impl Simulator {
         }
         let mut stats = SimStats {
             batch_hist: vec![0; MAX_BATCH + 1],
-            stage_ns: vec![0; Stage::ALL.len()],
             ..Default::default()
         };
         stats.simulated_ns = 0;
@@ -220,6 +222,7 @@ impl Simulator {
             ),
             mmc_test,
             stats,
+            stage_ns: [0; Stage::ALL.len()],
             // At most 128 buckets: wide enough that a bucket holds several completions (no
             // aliasing between the request period and the bucket width), fine enough for a chart.
             series: TimeSeries::new(100_000, 128),
@@ -301,7 +304,7 @@ impl Simulator {
     /// [`Simulator::stage_at`] with what made the stage long (for the trace).
     pub(crate) fn stage_cause(&mut self, req: ReqIdx, stage: Stage, t: u64, cause: Cause) {
         let r = self.reqs.get_mut(req);
-        self.stats.stage_ns[r.stage.index()] += t.saturating_sub(r.t_stage);
+        self.stage_ns[r.stage.index()] += t.saturating_sub(r.t_stage);
         r.stage = stage;
         r.t_stage = t;
         self.trace_cause(req, stage, t, cause);
@@ -312,22 +315,31 @@ impl Simulator {
         self.trace_cause(req, stage, t, Cause::None);
     }
 
-    /// [`Simulator::trace_stage`] with what made the stage long.
+    /// [`Simulator::trace_stage`] with what made the stage long. Inlined into every stage
+    /// change as one test of a flag; the recording itself is out of line (tracing is off in
+    /// the runs that must be fast).
+    #[inline(always)]
     pub(crate) fn trace_cause(&mut self, req: ReqIdx, stage: Stage, t: u64, cause: Cause) {
         if self.trace.enabled() {
-            let r = self.reqs.get(req);
-            self.trace.push(
-                self.now,
-                TraceEvent {
-                    t_ns: t,
-                    req: r.id,
-                    io: r.io(),
-                    job: r.job,
-                    op: r.op,
-                    stage,
-                    cause,
-                },
-            );
+            self.trace_record(req, stage, t, cause);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_record(&mut self, req: ReqIdx, stage: Stage, t: u64, cause: Cause) {
+        let r = self.reqs.get(req);
+        self.trace.push(
+            self.now,
+            TraceEvent {
+                t_ns: t,
+                req: r.id,
+                io: r.io(),
+                job: r.job,
+                op: r.op,
+                stage,
+                cause,
+            },
+        );
     }
 }
