@@ -50,6 +50,10 @@ pub struct Segment {
 #[derive(Debug)]
 pub struct Bus {
     t: BusTiming,
+    /// `t.cmd_ns()` and `t.bytes_per_sec()`, fixed for the run: computed once (each is a
+    /// division) rather than per request.
+    cmd_ns: u64,
+    bytes_per_sec: u64,
     timeline: VecDeque<Segment>,
     keep: usize,
     /// Total time the bus carried commands, data or card busy.
@@ -60,6 +64,8 @@ impl Bus {
     pub fn new(t: BusTiming) -> Bus {
         Bus {
             t,
+            cmd_ns: t.cmd_ns(),
+            bytes_per_sec: t.bytes_per_sec(),
             timeline: VecDeque::new(),
             keep: 0,
             busy_ns: 0,
@@ -69,6 +75,18 @@ impl Bus {
     /// The bus mode's timing (bandwidth, command time).
     pub fn timing(&self) -> &BusTiming {
         &self.t
+    }
+
+    /// The command phase of one request ([`BusTiming::cmd_ns`]).
+    #[inline]
+    pub fn cmd_ns(&self) -> u64 {
+        self.cmd_ns
+    }
+
+    /// The data rate ([`BusTiming::bytes_per_sec`]).
+    #[inline]
+    pub fn bytes_per_sec(&self) -> u64 {
+        self.bytes_per_sec
     }
 
     /// Time booked so far with commands, card access, data or card busy (host segments
@@ -118,7 +136,7 @@ impl Bus {
 
     /// Data time of `bytes` on this bus.
     pub fn data_ns(&self, bytes: u64) -> u64 {
-        crate::card::xfer_ns(bytes, self.t.bytes_per_sec())
+        crate::card::xfer_ns(bytes, self.bytes_per_sec)
     }
 }
 

@@ -66,6 +66,9 @@ pub struct Card {
     /// most recent first from `write_head`.
     write_ends: [u64; WRITE_STREAMS],
     write_head: usize,
+    /// How many of `write_ends` fall in each of 256 hash slots: a write whose slot is empty
+    /// continues no stream, known without a scan (most random writes).
+    write_end_slots: [u8; 256],
     /// The card answers CMD13 "ready" only from this time (random-write commit)...
     commit_until: u64,
     /// ...plus the varying commit time of the last random write, of this mean, while it is not
@@ -84,6 +87,12 @@ pub struct Card {
 
 /// Write streams the card recognises as sequential at once.
 const WRITE_STREAMS: usize = 32;
+
+/// The hash slot of a write end (Fibonacci hashing of its 512-byte sector).
+#[inline(always)]
+fn end_slot(end: u64) -> usize {
+    ((end >> 9).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
 
 impl Card {
     pub fn new(
@@ -107,6 +116,11 @@ impl Card {
             programmed_bytes: 0,
             write_ends: [u64::MAX; WRITE_STREAMS],
             write_head: 0,
+            write_end_slots: {
+                let mut slots = [0u8; 256];
+                slots[end_slot(u64::MAX)] = WRITE_STREAMS as u8;
+                slots
+            },
             commit_until: 0,
             commit_undrawn: None,
             flush_owed: 0,
@@ -384,17 +398,14 @@ impl Card {
     fn sequential_write(&mut self, offset: u64, len: u64) -> bool {
         const N: usize = WRITE_STREAMS;
         let end = offset + len;
-        // A random write matches no stream: one pass of compares without a branch each.
-        let hit = self
-            .write_ends
-            .iter()
-            .map(|&e| u64::from(e == offset))
-            .sum::<u64>()
-            > 0;
+        let hit = self.write_end_slots[end_slot(offset)] > 0
+            && self.write_ends.iter().any(|&e| e == offset);
         if !hit {
             // The least recent stream's slot (the one before the head) becomes the most recent.
             self.write_head = (self.write_head + N - 1) % N;
-            self.write_ends[self.write_head] = end;
+            let old = std::mem::replace(&mut self.write_ends[self.write_head], end);
+            self.write_end_slots[end_slot(old)] -= 1;
+            self.write_end_slots[end_slot(end)] += 1;
             return false;
         }
         // The stream's place from the most recent, then the more recent ones move down one.
@@ -406,6 +417,8 @@ impl Card {
             self.write_ends[(h + k + 1) % N] = self.write_ends[(h + k) % N];
         }
         self.write_ends[h] = end;
+        self.write_end_slots[end_slot(offset)] -= 1;
+        self.write_end_slots[end_slot(end)] += 1;
         true
     }
 

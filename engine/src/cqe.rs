@@ -65,7 +65,7 @@ impl Simulator {
     /// `cqhci_request`: write the task descriptor and ring the doorbell; the controller queues
     /// the task on the card (CMD44 + CMD45), and the card starts reading for a read task.
     pub(crate) fn cqe_request(&mut self, req: ReqIdx) {
-        let queued = self.now + 2 * self.bus.timing().cmd_ns();
+        let queued = self.now + 2 * self.bus.cmd_ns();
         let r = self.reqs.get(req);
         let ready = match r.op {
             Op::Read => {
@@ -90,9 +90,7 @@ impl Simulator {
         let Some((req, ready)) = self.cqe.take_next() else {
             return;
         };
-        let t0 = self
-            .now
-            .max(ready.saturating_sub(self.bus.timing().cmd_ns()));
+        let t0 = self.now.max(ready.saturating_sub(self.bus.cmd_ns()));
         let is_read = self.reqs.get(req).op == Op::Read;
         let free = self.bus_transfer_ready(req, t0, None, false, is_read.then_some(ready));
         self.cqe.executing_until(free);

@@ -160,8 +160,8 @@ impl Simulator {
         hold_busy: bool,
         prefetched: Option<u64>,
     ) -> u64 {
-        let cmd_ns = self.bus.timing().cmd_ns();
-        let bus_bps = self.bus.timing().bytes_per_sec();
+        let cmd_ns = self.bus.cmd_ns();
+        let bus_bps = self.bus.bytes_per_sec();
         let (op, offset, len, fua, id) = {
             let r = self.reqs.get(req);
             (r.op, r.offset, r.len, r.fua, r.id)
@@ -309,7 +309,7 @@ impl Simulator {
         let wake = self.platform.host.legacy_wakeup_ns;
         let mut t = self.now + self.jitter.wakeup(wake);
         if done.iter().any(|&r| self.reqs.get(r).op == Op::Write) {
-            let cmd = self.bus.timing().cmd_ns();
+            let cmd = self.bus.cmd_ns();
             let id = self.reqs.get(done[0]).id;
             self.bus.record(SegmentKind::Command, t, t + cmd, Some(id));
             self.stats.bus_commands += 1;

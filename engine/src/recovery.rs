@@ -67,12 +67,12 @@ impl Simulator {
         self.bus.record(
             SegmentKind::Command,
             t,
-            t + self.bus.timing().cmd_ns(),
+            t + self.bus.cmd_ns(),
             Some(self.reqs.get(req).id),
         );
         self.stats.bus_commands += 1;
         self.q
-            .push(t + self.bus.timing().cmd_ns(), Event::RecoveryStep { req });
+            .push(t + self.bus.cmd_ns(), Event::RecoveryStep { req });
     }
 
     /// `Event::RecoveryStep`: status read; reset before the last retry; retry or fail.

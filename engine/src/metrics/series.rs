@@ -57,7 +57,7 @@ impl TimeSeries {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn bucket(&mut self, t: u64) -> &mut SeriesPoint {
         let (start, end, idx) = self.hot;
         if t >= start && t < end {
@@ -66,6 +66,8 @@ impl TimeSeries {
         self.bucket_far(t)
     }
 
+    #[cold]
+    #[inline(never)]
     fn bucket_far(&mut self, t: u64) -> &mut SeriesPoint {
         let mut idx = (t / self.width_ns) as usize;
         while idx >= self.max_points {

@@ -134,7 +134,8 @@ pub struct Job {
     rate_iops: u64,
     perm: Option<Permutation>,
     dist: RandomDistribution,
-    /// Draws of the random sequence so far (uniform random offsets walk the permutation).
+    /// The next draw's place in the current pass of the permutation (uniform random offsets
+    /// walk it; wraps at `blocks`).
     rand_draws: u64,
     rng: Rng,
     fua_writes: bool,
@@ -505,10 +506,11 @@ impl Job {
         self.issued_bytes += len;
         let offset = match &self.perm {
             Some(p) => {
+                // The draw's place in the current pass of the permutation.
                 let draw = self.rand_draws;
-                self.rand_draws += 1;
+                self.rand_draws = if draw + 1 >= self.blocks { 0 } else { draw + 1 };
                 let block = match &self.dist {
-                    RandomDistribution::Random => p.get(draw % self.blocks),
+                    RandomDistribution::Random => p.get(draw),
                     d @ (RandomDistribution::Zoned(_) | RandomDistribution::ZonedAbs(_)) => {
                         dist::zoned(d, &mut self.rng, self.blocks, self.min_bs)
                     }
