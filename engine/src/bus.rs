@@ -49,9 +49,8 @@ pub struct Segment {
 /// The bus: its timing, the time it was busy, and the timeline kept for the UI.
 #[derive(Debug)]
 pub struct Bus {
-    t: BusTiming,
-    /// `t.cmd_ns()` and `t.bytes_per_sec()`, fixed for the run: computed once (each is a
-    /// division) rather than per request.
+    /// The platform's `BusTiming::cmd_ns()` and `bytes_per_sec()`, fixed for the run: computed
+    /// once (each is a division) rather than per request.
     cmd_ns: u64,
     bytes_per_sec: u64,
     timeline: VecDeque<Segment>,
@@ -63,7 +62,6 @@ pub struct Bus {
 impl Bus {
     pub fn new(t: BusTiming) -> Bus {
         Bus {
-            t,
             cmd_ns: t.cmd_ns(),
             bytes_per_sec: t.bytes_per_sec(),
             timeline: VecDeque::new(),
@@ -73,10 +71,6 @@ impl Bus {
     }
 
     /// The bus mode's timing (bandwidth, command time).
-    pub fn timing(&self) -> &BusTiming {
-        &self.t
-    }
-
     /// The command phase of one request ([`BusTiming::cmd_ns`]).
     #[inline]
     pub fn cmd_ns(&self) -> u64 {

@@ -398,8 +398,7 @@ impl Card {
     fn sequential_write(&mut self, offset: u64, len: u64) -> bool {
         const N: usize = WRITE_STREAMS;
         let end = offset + len;
-        let hit = self.write_end_slots[end_slot(offset)] > 0
-            && self.write_ends.iter().any(|&e| e == offset);
+        let hit = self.write_end_slots[end_slot(offset)] > 0 && self.write_ends.contains(&offset);
         if !hit {
             // The least recent stream's slot (the one before the head) becomes the most recent.
             self.write_head = (self.write_head + N - 1) % N;
