@@ -357,7 +357,9 @@ async fn fua_writes_hold_the_card_busy_as_reliable_writes() {
     )
     .unwrap();
     let root = mount(a, None, Callback::noop()).await;
-    step_until(&root, 200, |r| by_sel(r, "#a-reliable").is_some()).await;
+    // The card's readout follows the token that arrives there (GLIDE_MS after the step): a
+    // step taken before it arrived can move the run past the busy phase unseen.
+    step_until_arrived(&root, 40, |r| by_sel(r, "#a-reliable").is_some()).await;
     assert!(
         by_sel(&root, "#a-pipeline .token.fua").is_some(),
         "the FUA write is drawn as a diamond"
