@@ -45,15 +45,21 @@ fn json(out: &Output) -> serde_json::Value {
 fn run_corpus(name: &str, file: &str) -> (PathBuf, serde_json::Value) {
     let dir = scratch(name);
     let f = jobs_dir().join(file);
-    let out = mmcsim(&[&f.to_string_lossy(), "--output-format=json"], &dir);
+    let v = run_ok(&[&f.to_string_lossy(), "--output-format=json"], &dir);
+    (dir, v)
+}
+
+/// Runs mmcsim in `dir`, checks it exits 0 (else fails with its error output) and parses its
+/// JSON output.
+fn run_ok(args: &[&str], dir: &Path) -> serde_json::Value {
+    let out = mmcsim(args, dir);
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v = json(&out);
-    (dir, v)
+    json(&out)
 }
 
 /// Job `name` of fio JSON output `v`.
@@ -152,15 +158,7 @@ fn every_refused_job_file_names_the_option() {
 
 /// The results of a replay: each job's read, write and sync figures and the simulator's.
 fn results(args: &[&str]) -> Vec<serde_json::Value> {
-    let dir = jobs_dir();
-    let out = mmcsim(args, &dir);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = json(&out);
+    let v = run_ok(args, &jobs_dir());
     v["jobs"]
         .as_array()
         .unwrap()

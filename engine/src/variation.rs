@@ -340,13 +340,12 @@ pub struct HostJitter {
     rng: Rng,
     /// Gamma of mean 1.
     sw: Option<Ahead<SoftwareGamma>>,
-    /// Wake-ups between two preemptions: each wake-up is preempted with probability
-    /// `preempt_ppm` / 1e6, independently (a Bernoulli process), so the gaps are Geometric and
-    /// one draw per preemption replaces one per wake-up.
-    preempt_gap: Option<Geometric>,
+    /// Preemptions: the wake-ups between two of them, and how long each lasts. Each wake-up is
+    /// preempted with probability `preempt_ppm` / 1e6, independently (a Bernoulli process), so
+    /// the gaps are Geometric and one draw per preemption replaces one per wake-up.
+    preempt: Option<(Geometric, Exp<f64>)>,
     /// Wake-ups left before the next preempted one.
     preempt_countdown: u64,
-    preempt: Option<Exp<f64>>,
     /// Preemptions so far.
     pub preemptions: u64,
     /// How long the last woken thread waited for the CPU (0: it ran at once).
@@ -357,20 +356,20 @@ impl HostJitter {
     pub fn new(v: VariationTiming, mut rng: Rng) -> HostJitter {
         let k = v.sw_shape_milli as f64 / 1000.0;
         let sw = (k > 0.0).then(|| Ahead::new(SoftwareGamma::new(k, 1.0 / k), substream(&mut rng)));
-        let preempt = (v.preempt_ns > 0 && v.preempt_ppm > 0)
-            .then(|| Exp::new(1.0 / v.preempt_ns as f64).expect("positive rate"));
-        let preempt_gap = preempt.map(|_| {
-            Geometric::new(f64::from(v.preempt_ppm.min(1_000_000)) / 1e6).expect("0 < p <= 1")
+        let preempt = (v.preempt_ns > 0 && v.preempt_ppm > 0).then(|| {
+            (
+                Geometric::new(f64::from(v.preempt_ppm.min(1_000_000)) / 1e6).expect("0 < p <= 1"),
+                Exp::new(1.0 / v.preempt_ns as f64).expect("positive rate"),
+            )
         });
-        let preempt_countdown = preempt_gap
+        let preempt_countdown = preempt
             .as_ref()
-            .map_or(u64::MAX, |g| g.sample(&mut rng));
+            .map_or(u64::MAX, |(gap, _)| gap.sample(&mut rng));
         HostJitter {
             rng,
             sw,
-            preempt_gap,
-            preempt_countdown,
             preempt,
+            preempt_countdown,
             preemptions: 0,
             last_preempt_ns: 0,
         }
@@ -400,12 +399,12 @@ impl HostJitter {
     /// This wake-up is preempted: how long the thread waits, and the gap to the next one.
     #[cold]
     fn preempt_now(&mut self) -> u64 {
-        let (Some(d), Some(g)) = (&self.preempt, &self.preempt_gap) else {
+        let Some((gap, len)) = &self.preempt else {
             return 0;
         };
         self.preemptions += 1;
-        self.preempt_countdown = g.sample(&mut self.rng);
-        d.sample(&mut self.rng) as u64
+        self.preempt_countdown = gap.sample(&mut self.rng);
+        len.sample(&mut self.rng) as u64
     }
 }
 
