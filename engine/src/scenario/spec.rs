@@ -1,0 +1,172 @@
+//! The complete [`Scenario`]: platform, host switches, jobs, seed, and the scenario-wide
+//! settings (power cut, error injection, board overrides, traces).
+
+use super::host::{HostConfig, HostOptions};
+use super::iolog;
+use super::job::JobSpec;
+use super::ScenarioError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The complete scenario: platform, host switches, jobs, seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Platform preset name (see [`crate::platform::PLATFORMS`]).
+    pub platform: String,
+    pub host: HostOptions,
+    /// Job sections; each is cloned `numjobs` times.
+    pub jobs: Vec<JobSpec>,
+    /// fio's `randseed`: derives every random choice.
+    pub randseed: u64,
+    /// fio's `group_reporting`: report all jobs as one.
+    pub group_reporting: bool,
+    /// Run this kernel mmc_test performance case (37..=44) instead of fio jobs.
+    pub mmc_test: Option<u32>,
+    /// Cut the power at this simulated time, ns (`power_cut=`).
+    pub power_cut_ns: Option<u64>,
+    /// Make the card return errors (`inject_error=crc:RATE`).
+    pub inject_error: Option<ErrorInjection>,
+    /// Board parameters that differ from the preset's (`crate::board::params`): option name ->
+    /// value in internal units (ns, bytes, bytes per second, parts per million).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub board: BTreeMap<String, u64>,
+    /// Traces loaded for `read_iolog=` (by the CLI from files, by the page from a dropped file).
+    /// Not options: a link or a job file names them, and the trace travels beside it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub iologs: Vec<iolog::IoLog>,
+}
+
+/// Which error the card returns (`inject_error=KIND:RATE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorKind {
+    /// Data CRC error on a read or write transfer (`-EILSEQ` in `data->error`).
+    Crc,
+}
+
+/// Fault injection: each data transfer fails with probability `rate_ppm` / 1e6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ErrorInjection {
+    pub kind: ErrorKind,
+    pub rate_ppm: u32,
+}
+
+impl ErrorInjection {
+    /// Largest accepted rate (half of all transfers).
+    pub const MAX_PPM: u32 = 500_000;
+
+    /// Parses `crc:0.01` (a probability per transfer, 0 < rate <= 0.5, resolution 1e-6).
+    pub fn parse(v: &str) -> Result<ErrorInjection, String> {
+        let accepted = "crc:RATE with 0 < RATE <= 0.5, e.g. crc:0.01";
+        let (kind, rate) = v
+            .split_once(':')
+            .ok_or_else(|| format!("'{v}' is not KIND:RATE; accepted: {accepted}"))?;
+        let kind = match kind {
+            "crc" => ErrorKind::Crc,
+            _ => {
+                return Err(format!(
+                    "'{kind}' is not an error kind; accepted: {accepted}"
+                ))
+            }
+        };
+        let ppm = parse_ppm(rate).filter(|&p| p > 0 && p <= Self::MAX_PPM);
+        let rate_ppm =
+            ppm.ok_or_else(|| format!("'{rate}' is not a rate; accepted: {accepted}"))?;
+        Ok(ErrorInjection { kind, rate_ppm })
+    }
+
+    /// The `inject_error=` text that parses back to this value.
+    pub fn to_text(&self) -> String {
+        let whole = self.rate_ppm / 1_000_000;
+        let frac = format!("{:06}", self.rate_ppm % 1_000_000);
+        let frac = frac.trim_end_matches('0');
+        if frac.is_empty() {
+            format!("crc:{whole}")
+        } else {
+            format!("crc:{whole}.{frac}")
+        }
+    }
+}
+
+/// "0.01" -> 10000 parts per million (no floating point, at most 6 decimals).
+fn parse_ppm(s: &str) -> Option<u32> {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    if int.is_empty() && frac.is_empty()
+        || frac.len() > 6
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let i: u32 = if int.is_empty() {
+        0
+    } else {
+        int.parse().ok().filter(|&i: &u32| i <= 1)?
+    };
+    let f: u32 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<6}").parse().ok()?
+    };
+    i.checked_mul(1_000_000)?.checked_add(f)
+}
+
+/// fio's default `randseed`.
+pub const DEFAULT_RANDSEED: u64 = 0x89;
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            platform: crate::platform::DEFAULT_PLATFORM.to_string(),
+            host: HostOptions::default(),
+            jobs: vec![JobSpec::default()],
+            randseed: DEFAULT_RANDSEED,
+            group_reporting: false,
+            mmc_test: None,
+            power_cut_ns: None,
+            inject_error: None,
+            board: BTreeMap::new(),
+            iologs: Vec::new(),
+        }
+    }
+}
+
+impl Scenario {
+    /// The platform preset this scenario names.
+    pub fn platform(&self) -> Result<&'static crate::platform::Platform, ScenarioError> {
+        crate::platform::by_name(&self.platform).ok_or_else(|| {
+            ScenarioError::new(
+                "platform",
+                format!(
+                    "unknown platform '{}'; accepted: {}",
+                    self.platform,
+                    crate::platform::names().join(", ")
+                ),
+            )
+        })
+    }
+
+    /// The trace `name` loaded for `read_iolog=`, if any.
+    pub fn iolog(&self, name: &str) -> Option<&iolog::IoLog> {
+        self.iologs.iter().find(|l| l.name == name)
+    }
+
+    /// Adds (or replaces) a trace for `read_iolog=NAME`.
+    pub fn attach_iolog(&mut self, log: iolog::IoLog) {
+        self.iologs.retain(|l| l.name != log.name);
+        self.iologs.push(log);
+    }
+
+    /// Host switches with the platform defaults filled in.
+    pub fn host_config(&self) -> Result<HostConfig, ScenarioError> {
+        let p = self.platform()?;
+        let d = &p.defaults;
+        Ok(HostConfig {
+            mmc_path: self.host.mmc_path.unwrap_or(d.mmc_path),
+            nonblocking: self.host.nonblocking.unwrap_or(d.nonblocking),
+            hsq_depth: self.host.hsq_depth.unwrap_or(d.hsq_depth),
+            hsq_dispatch: self.host.hsq_dispatch.unwrap_or(d.hsq_dispatch),
+            packed: self.host.packed.unwrap_or(d.packed),
+            fua: self.host.fua.unwrap_or(d.fua),
+            cache: self.host.cache.unwrap_or(d.cache),
+        })
+    }
+}
