@@ -1,0 +1,75 @@
+//! Log rows (fio's `FIO_OPT_G_IOLOG` and `FIO_OPT_G_LOG`): trace replay, the iolog written and
+//! the bandwidth, latency and IOPS logs.
+
+use super::values::*;
+use super::OptionRow;
+use crate::scenario::ScenarioError;
+
+/// A log option given bare (`write_bw_log`) is written back as the flag `1`.
+fn log_text(v: &Option<String>) -> Option<String> {
+    v.as_ref().map(|s| {
+        if s.is_empty() {
+            "1".to_string()
+        } else {
+            s.clone()
+        }
+    })
+}
+
+/// A log prefix, or none (bare, or `1`): fio then names the logs after the job.
+fn log_prefix(key: &str, v: Option<&str>) -> Result<String, ScenarioError> {
+    match v.map(str::trim) {
+        None | Some("1") => Ok(String::new()),
+        Some(p) => job_name(key, p),
+    }
+}
+
+pub(super) const READ_IOLOG: OptionRow = job!("read_iolog", &[], "trace file (fio iolog v2/v3 or blkparse text)",
+    "replay this trace instead of rw/bs/size",
+    example "trace.log",
+    set |j, k, v| j.read_iolog = Some(job_name(k, v1(v))?),
+    get |j| opt_text(&j.read_iolog),
+    reset |j| j.read_iolog = None,
+    form None);
+
+pub(super) const REPLAY_NO_STALL: OptionRow = job!("replay_no_stall", &[], "flag or 0|1", "replay as fast as possible, ignoring the trace's times",
+    example "1",
+    set |j, k, v| j.replay_no_stall = flag(k, v)?,
+    get |j| Some(b(j.replay_no_stall)),
+    reset |j| j.replay_no_stall = false,
+    form None);
+
+pub(super) const WRITE_IOLOG: OptionRow = job!("write_iolog", &[], "file", "write the I/Os issued as a fio iolog v2 file",
+    example "out.iolog",
+    set |j, k, v| j.write_iolog = Some(job_name(k, v1(v))?),
+    get |j| opt_text(&j.write_iolog),
+    reset |j| j.write_iolog = None,
+    form None);
+
+pub(super) const WRITE_BW_LOG: OptionRow = job!("write_bw_log", &[], "flag or file prefix", "write PREFIX_bw.N.log (KiB/s per I/O or per log_avg_msec)",
+    example "run",
+    set |j, k, v| j.write_bw_log = Some(log_prefix(k, v)?),
+    get |j| log_text(&j.write_bw_log),
+    reset |j| j.write_bw_log = None,
+    form None);
+
+pub(super) const WRITE_LAT_LOG: OptionRow = job!("write_lat_log", &[], "flag or file prefix", "write PREFIX_{lat,clat,slat}.N.log (ns)",
+    example "run",
+    set |j, k, v| j.write_lat_log = Some(log_prefix(k, v)?),
+    get |j| log_text(&j.write_lat_log),
+    reset |j| j.write_lat_log = None,
+    form None);
+
+pub(super) const WRITE_IOPS_LOG: OptionRow = job!("write_iops_log", &[], "flag or file prefix", "write PREFIX_iops.N.log",
+    example "run",
+    set |j, k, v| j.write_iops_log = Some(log_prefix(k, v)?),
+    get |j| log_text(&j.write_iops_log),
+    reset |j| j.write_iops_log = None,
+    form None);
+
+pub(super) const LOG_AVG_MSEC: OptionRow = job!("log_avg_msec", &[], "0..=86400000", "average log entries over windows of this many ms (0 = every I/O)",
+    example "10",
+    set |j, k, v| j.log_avg_msec = uint32(k, v1(v), 0, 86_400_000)?,
+    get |j| Some(j.log_avg_msec.to_string()),
+    reset |j| j.log_avg_msec = 0,
+    form None);

@@ -1,0 +1,128 @@
+//! How a row is written: one macro per kind of field a row sets ([`job!`], [`scenario!`],
+//! [`host!`]), [`ignored`] for an option without effect, [`form`] for the page's control, and
+//! [`concat_rows`] to assemble the families into one table at compile time.
+
+use super::{Access, FormGroup, FormHint, OptionKind, OptionRow, Widget};
+
+/// A row over a field of `$T`, read and written through `Access::$access`: the one shape of
+/// [`job!`] and [`scenario!`].
+macro_rules! field_row {
+    ($kind:ident, $T:ident, $name:literal, $aliases:expr, $accepted:literal, $help:literal,
+     example $example:literal,
+     set |$j:ident, $k:ident, $v:ident| $set:expr, get |$g:ident| $get:expr,
+     reset |$r:ident| $reset:expr, form $form:expr) => {
+        $crate::scenario::table::OptionRow {
+            name: $name,
+            aliases: $aliases,
+            accepted: $accepted,
+            help: $help,
+            kind: $crate::scenario::table::OptionKind::$kind,
+            access: $crate::scenario::table::Access::$kind {
+                set: |$j: &mut $crate::scenario::$T, $k: &str, $v: Option<&str>| {
+                    $set;
+                    Ok(())
+                },
+                get: |$g: &$crate::scenario::$T| $get,
+                reset: |$r: &mut $crate::scenario::$T| $reset,
+            },
+            example: $example,
+            form: $form,
+        }
+    };
+}
+
+/// A job-section row.
+macro_rules! job {
+    ($name:literal, $($rest:tt)*) => {
+        field_row!(Job, JobSpec, $name, $($rest)*)
+    };
+}
+
+/// A scenario-wide row.
+macro_rules! scenario {
+    ($name:literal, $($rest:tt)*) => {
+        field_row!(Scenario, Scenario, $name, &[], $($rest)*)
+    };
+}
+
+/// A host-switch row over the `HostOptions` / `HostConfig` field `$field`.
+macro_rules! host {
+    ($name:literal, $field:ident, $accepted:literal, $help:literal, example $example:literal,
+     parse |$k:ident, $v:ident, $value:ident| $parse:expr, text |$t:ident| $text:expr,
+     form $form:expr) => {
+        $crate::scenario::table::OptionRow {
+            name: $name,
+            aliases: &[],
+            accepted: $accepted,
+            help: $help,
+            kind: $crate::scenario::table::OptionKind::Host,
+            access: $crate::scenario::table::Access::Host {
+                set: |h: &mut $crate::scenario::HostOptions, $k: &str, $value: Option<&str>| {
+                    let $v = $crate::scenario::table::values::v1($value);
+                    h.$field = Some($parse);
+                    Ok(())
+                },
+                get: |h: &$crate::scenario::HostOptions| h.$field.map(|$t| $text),
+                reset: |h: &mut $crate::scenario::HostOptions| h.$field = None,
+                preset: |c: &$crate::scenario::HostConfig| {
+                    let $t = c.$field;
+                    $text
+                },
+            },
+            example: $example,
+            form: $form,
+        }
+    };
+}
+
+/// An option fio users write that changes nothing in the model.
+pub(super) const fn ignored(
+    name: &'static str,
+    accepted: &'static str,
+    help: &'static str,
+) -> OptionRow {
+    OptionRow {
+        name,
+        aliases: &[],
+        accepted,
+        help,
+        kind: OptionKind::Ignored,
+        access: Access::Ignored,
+        example: "1",
+        form: None,
+    }
+}
+
+/// The page's control for a row.
+pub(super) const fn form(
+    group: FormGroup,
+    label: &'static str,
+    help: &'static str,
+    widget: Widget,
+) -> Option<FormHint> {
+    Some(FormHint {
+        group,
+        label,
+        help,
+        widget,
+    })
+}
+
+/// The rows of `a` then those of `b`, as one array (`N` = both lengths; `a` is not empty).
+pub(super) const fn concat_rows<const N: usize>(
+    a: &[OptionRow],
+    b: &[OptionRow],
+) -> [OptionRow; N] {
+    let mut out = [a[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
+
+pub(super) use super::FormGroup::{Advanced as GA, Host as GH, Platform as GP, Workload as GW};
+
+/// A 0/1 choice.
+pub(super) const OFF_ON: &[&str] = &["0", "1"];

@@ -1,0 +1,46 @@
+//! Job and group rows (fio's `FIO_OPT_G_PROCESS`): clones, ordering (`stonewall`, `wait_for`)
+//! and reporting groups.
+
+use super::macros::*;
+use super::values::*;
+use super::{OptionRow, Widget};
+use crate::scenario::limits::MAX_NUMJOBS;
+use crate::scenario::JobSpec;
+
+pub(super) const NUMJOBS: OptionRow = job!("numjobs", &[], "1..=256", "clones of this job (default 1)",
+    example "4",
+    set |j, k, v| j.numjobs = uint32(k, v1(v), 1, MAX_NUMJOBS)?,
+    get |j| Some(j.numjobs.to_string()),
+    reset |j| j.numjobs = JobSpec::default().numjobs,
+    form form(GW, "numjobs", "Jobs issuing I/O in parallel", Widget::Text { placeholder: "1" }));
+
+pub(super) const STONEWALL: OptionRow = job!("stonewall", &["wait_for_previous"], "flag or 0|1",
+    "start when every earlier job has finished; begins a new reporting group",
+    example "1",
+    set |j, k, v| j.stonewall = flag(k, v)?,
+    get |j| Some(b(j.stonewall)),
+    reset |j| j.stonewall = false,
+    form None);
+
+pub(super) const EXITALL: OptionRow = job!("exitall", &[], "flag or 0|1",
+    "when this job finishes, stop every job of its reporting group",
+    example "1",
+    set |j, k, v| j.exitall = flag(k, v)?,
+    get |j| Some(b(j.exitall)),
+    reset |j| j.exitall = false,
+    form None);
+
+pub(super) const NEW_GROUP: OptionRow = job!("new_group", &[], "flag or 0|1", "begin a new reporting group",
+    example "1",
+    set |j, k, v| j.new_group = flag(k, v)?,
+    get |j| Some(b(j.new_group)),
+    reset |j| j.new_group = false,
+    form None);
+
+pub(super) const WAIT_FOR: OptionRow = job!("wait_for", &[], "an earlier job's name",
+    "start when every clone of that job has finished",
+    example "writer",
+    set |j, k, v| j.wait_for = Some(job_name(k, v1(v))?),
+    get |j| opt_text(&j.wait_for),
+    reset |j| j.wait_for = None,
+    form None);
