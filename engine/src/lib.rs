@@ -38,6 +38,7 @@ mod workload;
 mod ziggurat;
 
 // The API modules: scenario language, platforms, results, exports, explanations.
+pub mod board;
 pub mod calibration;
 pub mod explain;
 pub mod export;

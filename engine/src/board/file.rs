@@ -8,21 +8,18 @@
 //! nand_read_us = 120          # NAND page read (random reads); preset 60
 //! ```
 //!
-//! Reading one sets `platform=` to the base and every parameter it gives as an override (one
-//! left out keeps the preset's value), through the same value parser as the option language, so
-//! a bad value gets the same message as on the command line, naming the field and the accepted
-//! range.
+//! Reading one ([`read_toml`]) hands the base preset, then every parameter it gives, in file
+//! order, to the caller: the scenario language sets them as options (one left out keeps the
+//! preset's value), through the same value parser as everywhere, so a bad value gets the same
+//! message as on the command line, naming the field and the accepted range.
 
-use super::board::{accepted_with_unit, params, Part, Unit};
-use super::table::lookup;
-use super::{apply_option, OptionScope, Scenario, ScenarioError};
+use super::params::{Param, Part, Unit, PARAMS};
+use crate::platform::Platform;
 use std::fmt::Write;
 
-/// The scenario's effective platform as a platform file: every parameter, with its help and
-/// the preset's value in a comment.
-pub fn to_toml(scn: &Scenario) -> Result<String, ScenarioError> {
-    let preset = scn.platform()?;
-    let p = scn.effective_platform()?;
+/// `effective` as a platform file on top of its base `preset` (`changed` parameters differ):
+/// every parameter, with its help and the preset's value in a comment.
+pub fn to_toml(preset: &Platform, effective: &Platform, changed: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -30,14 +27,12 @@ pub fn to_toml(scn: &Scenario) -> Result<String, ScenarioError> {
          # Read it with --platform_file=FILE; every value is in the unit its name says, and a\n\
          # value left out keeps the base preset's.\n\
          platform = \"{}\"",
-        preset.name,
-        scn.board.len(),
-        preset.name
+        preset.name, changed, preset.name
     );
     for part in Part::ALL {
         let _ = writeln!(out, "\n[{}]  # {}", part.key(), part.title());
-        for (row, param) in params().filter(|(_, q)| q.part == part) {
-            let v = (param.get)(&p);
+        for param in PARAMS.iter().filter(|q| q.part == part) {
+            let v = (param.get)(effective);
             let pv = (param.get)(preset);
             let text = match param.unit {
                 Unit::Mode => format!("\"{}\"", param.unit.format(v)),
@@ -51,15 +46,15 @@ pub fn to_toml(scn: &Scenario) -> Result<String, ScenarioError> {
             let _ = writeln!(
                 out,
                 "{:<22} # {}: {} ({}){}",
-                format!("{} = {}", row.name, text),
-                row.help,
+                format!("{} = {}", param.name, text),
+                param.help,
                 param.field,
-                accepted_with_unit(row, &param),
+                param.accepted_with_unit(),
                 mark
             );
         }
     }
-    Ok(out)
+    out
 }
 
 /// The value of a TOML item as option text.
@@ -73,34 +68,47 @@ fn value_text(v: &toml::Value) -> Option<String> {
     }
 }
 
-/// Reads a platform file onto `scn`: sets its platform and replaces its board parameters.
-/// `file` names the file in messages.
-pub fn apply_toml(scn: &mut Scenario, file: &str, text: &str) -> Result<(), ScenarioError> {
-    let at = |field: &str, msg: String| ScenarioError::new(format!("{file}: {field}"), msg);
-    let table: toml::Table = toml::from_str(text).map_err(|e| {
-        let msg = e.message().trim().replace('\n', "; ");
-        ScenarioError::general(format!("{file}: not TOML: {msg}"))
-    })?;
-    let base = match table.get("platform") {
-        Some(toml::Value::String(s)) => s.clone(),
-        _ => {
-            return Err(at(
-                "platform",
-                format!(
-                    "missing; the base preset is needed, accepted: {}",
-                    crate::platform::names().join(", ")
-                ),
-            ))
-        }
+/// One thing a platform file sets, handed to the caller of [`read_toml`] in file order.
+pub enum Setting<'a> {
+    /// `platform = "NAME"`: the base preset (always first).
+    Base(&'a str),
+    /// A parameter and its value as option text.
+    Param(&'static Param, &'a str),
+}
+
+/// What is wrong in a platform file: the field (`card.nand_read_us`; None for the whole file)
+/// and the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    pub field: Option<String>,
+    pub message: String,
+}
+
+/// Reads a platform file, handing the base and each parameter to `set` in file order; the first
+/// problem (of the file, or a refusal of `set`) stops the reading.
+pub fn read_toml(
+    text: &str,
+    set: &mut dyn FnMut(Setting) -> Result<(), String>,
+) -> Result<(), FileError> {
+    let at = |field: &str, message: String| FileError {
+        field: Some(field.to_string()),
+        message,
     };
-    let mut next = scn.clone();
-    apply_option(&mut next, OptionScope::Global, "platform", Some(&base))
-        .map_err(|e| at("platform", e.message))?;
-    next.board.clear();
-    for (section, items) in &table {
-        if section == "platform" {
-            continue;
-        }
+    let table: toml::Table = toml::from_str(text).map_err(|e| FileError {
+        field: None,
+        message: format!("not TOML: {}", e.message().trim().replace('\n', "; ")),
+    })?;
+    let Some(toml::Value::String(base)) = table.get("platform") else {
+        return Err(at(
+            "platform",
+            format!(
+                "missing; the base preset is needed, accepted: {}",
+                crate::platform::names().join(", ")
+            ),
+        ));
+    };
+    set(Setting::Base(base)).map_err(|m| at("platform", m))?;
+    for (section, items) in table.iter().filter(|(s, _)| *s != "platform") {
         let part = Part::ALL.into_iter().find(|p| p.key() == section);
         let (Some(part), toml::Value::Table(items)) = (part, items) else {
             return Err(at(
@@ -112,29 +120,17 @@ pub fn apply_toml(scn: &mut Scenario, file: &str, text: &str) -> Result<(), Scen
         };
         for (key, v) in items {
             let field = format!("{section}.{key}");
-            let row =
-                lookup(key).filter(|r| params().any(|(pr, q)| pr.name == r.name && q.part == part));
-            let Some(row) = row else {
-                let names: Vec<&str> = params()
-                    .filter(|(_, q)| q.part == part)
-                    .map(|(r, _)| r.name)
-                    .collect();
+            let in_part = || PARAMS.iter().filter(move |q| q.part == part);
+            let Some(param) = in_part().find(|q| q.name == key) else {
+                let names: Vec<&str> = in_part().map(|q| q.name).collect();
                 return Err(at(
                     &field,
                     format!("not a {section} parameter; accepted: {}", names.join(", ")),
                 ));
             };
             let text = value_text(v).ok_or_else(|| at(&field, "not a number".to_string()))?;
-            apply_option(&mut next, OptionScope::Global, row.name, Some(&text))
-                .map_err(|e| at(&field, e.message))?;
+            set(Setting::Param(param, &text)).map_err(|m| at(&field, m))?;
         }
     }
-    next.normalize_board();
-    *scn = next;
     Ok(())
-}
-
-/// The unit of a parameter, for callers that show values.
-pub fn unit_of(name: &str) -> Option<Unit> {
-    params().find(|(r, _)| r.name == name).map(|(_, p)| p.unit)
 }

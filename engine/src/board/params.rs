@@ -1,18 +1,16 @@
-//! Board parameters: every physical figure of a [`Platform`] as an option of the one option
-//! language (`nand_read_us=120`, `bus_mb_s=200`, `irq_latency_us=30`), on top of `platform=`.
+//! Board parameters: every physical figure of a [`Platform`] as a named value in a unit
+//! (`nand_read_us`, `bus_mb_s`, `irq_latency_us`), the part of the board it belongs to and its
+//! accepted range.
 //!
-//! [`PARAMS`] is a second option table, read by the same parser, writer, links, `--help` and
-//! reset as [`super::table::OPTIONS`] ([`super::table::all_rows`] walks both). Each row names one
-//! field of the platform struct, its unit and its accepted range; a scenario keeps only the
-//! values that differ from its preset ([`Scenario::board`], internal units: ns, bytes, bytes per
-//! second, parts per million), so a scenario that overrides nothing writes and links exactly as
-//! before.
+//! [`PARAMS`] is the one list: the scenario language wraps each parameter into an option row
+//! (`scenario::table`), so the same parser, writer, links, `--help` and reset read them as any
+//! other option; a scenario keeps only the values that differ from its preset (internal units:
+//! ns, bytes, bytes per second, parts per million). Platform files ([`super::file`]) read and
+//! write them by part.
 //!
 //! Adding a platform field is adding one `param!` line here (field path, name with its unit,
 //! range, help); `engine/tests/board.rs` fails for a numeric field no row covers.
 
-use super::table::{Access, OptionKind, OptionRow};
-use super::{Scenario, ScenarioError};
 use crate::platform::{BusMode, Platform};
 
 /// The unit an option value is written in, and the internal unit it is kept in.
@@ -159,6 +157,8 @@ impl Part {
 /// One board parameter: a field of [`Platform`] in a unit.
 #[derive(Clone, Copy)]
 pub struct Param {
+    /// The option name, with its unit (`nand_read_us`).
+    pub name: &'static str,
     pub part: Part,
     pub unit: Unit,
     /// The field's Rust path in [`Platform`] (`card.read_latency_random_ns`).
@@ -166,6 +166,12 @@ pub struct Param {
     /// Smallest and largest accepted value, written in `unit`.
     pub min: &'static str,
     pub max: &'static str,
+    /// `min..=max`, as `--help` shows it without the unit.
+    pub accepted: &'static str,
+    /// One line for `--help`, platform files and the Board panel.
+    pub help: &'static str,
+    /// A value other than any preset's that the option table's test sets.
+    pub example: &'static str,
     /// The field's value in a platform, internal units.
     pub get: fn(&Platform) -> u64,
     /// Sets the field from internal units.
@@ -177,6 +183,46 @@ impl Param {
     pub fn range(&self) -> (u64, u64) {
         let p = |s| self.unit.parse(s).unwrap_or(0);
         (p(self.min), p(self.max))
+    }
+
+    /// `accepted` with the unit, as `--help` and messages say it ("0..=100000 us").
+    pub fn accepted_with_unit(&self) -> String {
+        match self.unit {
+            Unit::Count | Unit::Bool => self.accepted.to_string(),
+            Unit::Mode => "legacy, sdr, hs52, ddr52, hs200, hs400, hs400es".to_string(),
+            Unit::Width => "1, 4, 8".to_string(),
+            u => format!("{} {}", self.accepted, u.label()),
+        }
+    }
+
+    /// Parses a written value into internal units, range checked; the error is the message
+    /// naming the value and what is accepted.
+    pub fn parse_value(&self, value: &str) -> Result<u64, String> {
+        let (min, max) = self.range();
+        match self.unit.parse(value) {
+            Some(v) if (min..=max).contains(&v) => Ok(v),
+            Some(_) => Err(format!(
+                "'{}' is out of range; accepted: {}",
+                value,
+                self.accepted_with_unit()
+            )),
+            None => Err(format!(
+                "'{}' is not a number in {}; accepted: {}",
+                value,
+                match self.unit {
+                    Unit::Mode => "bus modes",
+                    Unit::Width => "1, 4 or 8",
+                    Unit::Count | Unit::Bool => "whole units",
+                    u => u.label(),
+                },
+                self.accepted_with_unit()
+            )),
+        }
+    }
+
+    /// The value `platform` gives this parameter, as option text.
+    pub fn preset_text(&self, platform: &Platform) -> String {
+        self.unit.format((self.get)(platform))
     }
 }
 
@@ -209,29 +255,24 @@ impl FromU64 for bool {
 macro_rules! param {
     ($name:literal, $part:ident, $unit:ident, $($field:ident).+, $min:literal ..= $max:literal,
      example $example:literal, $help:literal) => {
-        OptionRow {
+        Param {
             name: $name,
-            aliases: &[],
+            part: Part::$part,
+            unit: Unit::$unit,
+            field: stringify!($($field).+),
+            min: $min,
+            max: $max,
             accepted: concat!($min, "..=", $max),
             help: $help,
-            kind: OptionKind::Platform,
-            access: Access::Platform(Param {
-                part: Part::$part,
-                unit: Unit::$unit,
-                field: stringify!($($field).+),
-                min: $min,
-                max: $max,
-                get: |p: &Platform| p.$($field).+ as u64,
-                put: |p: &mut Platform, v: u64| p.$($field).+ = FromU64::from_u64(v),
-            }),
             example: $example,
-            form: None,
+            get: |p: &Platform| p.$($field).+ as u64,
+            put: |p: &mut Platform, v: u64| p.$($field).+ = FromU64::from_u64(v),
         }
     };
 }
 
 /// Every board parameter, in the order `--help`, platform files and the Board panel list them.
-pub static PARAMS: &[OptionRow] = &[
+pub const PARAMS: &[Param] = &[
     // ---- host software, per request ----
     param!("submit_us", Host, Us, host.submit_ns, "0"..="10000", example "25",
         "fio pread/pwrite + bio build + blk_mq_submit_bio, per I/O"),
@@ -328,152 +369,14 @@ pub static PARAMS: &[OptionRow] = &[
         "mmc_test: waking the test thread on completion"),
 ];
 
-/// The parameter row named `name`.
-pub fn param(name: &str) -> Option<(&'static OptionRow, Param)> {
-    PARAMS.iter().find_map(|r| match r.access {
-        Access::Platform(p) if r.name == name => Some((r, p)),
-        _ => None,
-    })
+/// The parameter named `name`.
+pub fn find(name: &str) -> Option<&'static Param> {
+    PARAMS.iter().find(|p| p.name == name)
 }
 
-/// Every parameter row with its [`Param`].
-pub fn params() -> impl Iterator<Item = (&'static OptionRow, Param)> {
-    PARAMS.iter().filter_map(|r| match r.access {
-        Access::Platform(p) => Some((r, p)),
-        _ => None,
-    })
-}
-
-/// `accepted` with the unit, as `--help` and messages say it ("0..=100000 us").
-pub fn accepted_with_unit(row: &OptionRow, p: &Param) -> String {
-    match p.unit {
-        Unit::Count | Unit::Bool => row.accepted.to_string(),
-        Unit::Mode => "legacy, sdr, hs52, ddr52, hs200, hs400, hs400es".to_string(),
-        Unit::Width => "1, 4, 8".to_string(),
-        u => format!("{} {}", row.accepted, u.label()),
-    }
-}
-
-/// Parses `value` for parameter `name` (as written, `key`) into internal units, range checked.
-pub(super) fn parse_value(
-    row: &OptionRow,
-    p: &Param,
-    key: &str,
-    value: &str,
-) -> Result<u64, ScenarioError> {
-    let (min, max) = p.range();
-    match p.unit.parse(value) {
-        Some(v) if (min..=max).contains(&v) => Ok(v),
-        Some(_) => Err(ScenarioError::new(
-            key,
-            format!(
-                "'{}' is out of range; accepted: {}",
-                value,
-                accepted_with_unit(row, p)
-            ),
-        )),
-        None => Err(ScenarioError::new(
-            key,
-            format!(
-                "'{}' is not a number in {}; accepted: {}",
-                value,
-                match p.unit {
-                    Unit::Mode => "bus modes",
-                    Unit::Width => "1, 4 or 8",
-                    Unit::Count | Unit::Bool => "whole units",
-                    u => u.label(),
-                },
-                accepted_with_unit(row, p)
-            ),
-        )),
-    }
-}
-
-/// Sets parameter `name` on the scenario. The value is kept even when it equals the preset's
-/// (a later `platform=` may change the preset); [`Scenario::normalize_board`] drops such values
-/// once the whole scenario is read.
-pub(super) fn set(
-    scn: &mut Scenario,
-    row: &OptionRow,
-    p: &Param,
-    key: &str,
-    value: Option<&str>,
-) -> Result<(), ScenarioError> {
-    let v = parse_value(row, p, key, value.unwrap_or("1"))?;
-    scn.board.insert(row.name.to_string(), v);
-    Ok(())
-}
-
-/// The override of parameter `name` as option text; None when it is at the preset's value.
-pub(super) fn get(scn: &Scenario, row: &OptionRow, p: &Param) -> Option<String> {
-    let v = *scn.board.get(row.name)?;
-    match scn.platform() {
-        Ok(preset) if (p.get)(preset) == v => None,
-        _ => Some(p.unit.format(v)),
-    }
-}
-
-/// The preset's value of parameter `p`, as option text.
-pub fn preset_text(platform: &Platform, p: &Param) -> String {
-    p.unit.format((p.get)(platform))
-}
-
-impl Scenario {
-    /// Drops board values equal to the preset's: they are no override, and a scenario that
-    /// overrides nothing writes, links and compares as one without a board.
-    pub fn normalize_board(&mut self) {
-        if let Ok(preset) = self.platform() {
-            self.board
-                .retain(|name, v| param(name).is_none_or(|(_, p)| (p.get)(preset) != *v));
-        }
-        // A data rate equal to the one mode, clock and width give is no override.
-        if let Some(&rate) = self.board.get("bus_mb_s") {
-            let mut derived = self.clone();
-            derived.board.remove("bus_mb_s");
-            if derived
-                .effective_platform()
-                .is_ok_and(|p| p.bus.derived_bytes_per_sec() == rate)
-            {
-                self.board.remove("bus_mb_s");
-            }
-        }
-    }
-
-    /// The platform this scenario runs on: its preset with the board overrides applied.
-    pub fn effective_platform(&self) -> Result<Platform, ScenarioError> {
-        let mut p = *self.platform()?;
-        for (name, &v) in &self.board {
-            let (_, param) = param(name).ok_or_else(|| {
-                ScenarioError::new(name.as_str(), "unknown board parameter; see --help")
-            })?;
-            (param.put)(&mut p, v);
-        }
-        Ok(p)
-    }
-
-    /// Sets every board parameter so that the effective platform is `p` on top of `p`'s
-    /// preset (`platform=` is set to `base`).
-    pub fn set_board(&mut self, base: &str, p: &Platform) -> Result<(), ScenarioError> {
-        let preset = crate::platform::by_name(base).ok_or_else(|| {
-            ScenarioError::new(
-                "platform",
-                format!(
-                    "unknown platform '{}'; accepted: {}",
-                    base,
-                    crate::platform::names().join(", ")
-                ),
-            )
-        })?;
-        self.platform = base.to_string();
-        self.board.clear();
-        for (row, param) in params() {
-            let v = (param.get)(p);
-            if v != (param.get)(preset) {
-                self.board.insert(row.name.to_string(), v);
-            }
-        }
-        Ok(())
-    }
+/// The unit of a parameter, for callers that show values.
+pub fn unit_of(name: &str) -> Option<Unit> {
+    find(name).map(|p| p.unit)
 }
 
 #[cfg(test)]
@@ -500,15 +403,15 @@ mod tests {
     #[test]
     fn every_preset_value_is_in_range_and_prints_back() {
         for p in crate::platform::PLATFORMS {
-            for (row, param) in params() {
+            for param in PARAMS {
                 let v = (param.get)(p);
                 let (min, max) = param.range();
-                assert!((min..=max).contains(&v), "{}: {} = {v}", p.name, row.name);
+                assert!((min..=max).contains(&v), "{}: {} = {v}", p.name, param.name);
                 assert_eq!(
                     param.unit.parse(&param.unit.format(v)),
                     Some(v),
                     "{}",
-                    row.name
+                    param.name
                 );
             }
         }

@@ -10,10 +10,7 @@ mod job;
 mod limits;
 mod spec;
 
-// Moved to the board floor; mounted here until the next step splits them from the scenario.
-#[path = "../board/params.rs"]
 pub mod board;
-#[path = "../board/file.rs"]
 pub mod board_file;
 pub mod check;
 pub mod iolog;

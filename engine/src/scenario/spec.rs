@@ -132,16 +132,7 @@ impl Default for Scenario {
 impl Scenario {
     /// The platform preset this scenario names.
     pub fn platform(&self) -> Result<&'static crate::platform::Platform, ScenarioError> {
-        crate::platform::by_name(&self.platform).ok_or_else(|| {
-            ScenarioError::new(
-                "platform",
-                format!(
-                    "unknown platform '{}'; accepted: {}",
-                    self.platform,
-                    crate::platform::names().join(", ")
-                ),
-            )
-        })
+        preset(&self.platform)
     }
 
     /// The trace `name` loaded for `read_iolog=`, if any.
@@ -169,4 +160,18 @@ impl Scenario {
             cache: self.host.cache.unwrap_or(d.cache),
         })
     }
+}
+
+/// The platform preset `name`, or the error naming the presets there are.
+pub(super) fn preset(name: &str) -> Result<&'static crate::platform::Platform, ScenarioError> {
+    crate::platform::by_name(name).ok_or_else(|| {
+        ScenarioError::new(
+            "platform",
+            format!(
+                "unknown platform '{}'; accepted: {}",
+                name,
+                crate::platform::names().join(", ")
+            ),
+        )
+    })
 }

@@ -17,6 +17,7 @@
 
 #[macro_use]
 mod macros;
+pub(super) mod board;
 mod engine;
 mod files;
 mod host;
@@ -116,7 +117,7 @@ pub static OPTIONS: &[OptionRow] = &ALL_OPTIONS;
 
 /// Every row: the options, then the board parameters (`board::PARAMS`).
 pub fn all_rows() -> impl Iterator<Item = &'static OptionRow> + Clone {
-    OPTIONS.iter().chain(super::board::PARAMS.iter())
+    OPTIONS.iter().chain(board::PARAMS.iter())
 }
 
 /// The row `key` names (its name or an alias), if any.

@@ -1,7 +1,7 @@
 //! The row types of the option table: [`OptionRow`] (what one option is) and [`Access`] (how it
 //! reads and writes its field), with the page's form hints.
 
-use crate::scenario::board::Param;
+use crate::board::params::Param;
 use crate::scenario::{HostConfig, HostOptions, JobSpec, Scenario, ScenarioError};
 
 /// What an option sets.
