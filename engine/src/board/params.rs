@@ -5,8 +5,8 @@
 //! [`PARAMS`] is the one list: the scenario language wraps each parameter into an option row
 //! (`scenario::table`), so the same parser, writer, links, `--help` and reset read them as any
 //! other option; a scenario keeps only the values that differ from its preset (internal units:
-//! ns, bytes, bytes per second, parts per million). Platform files ([`super::file`]) read and
-//! write them by part.
+//! ns, bytes, bytes per second, parts per million). Platform files (`file`, beside this one)
+//! read and write them by part.
 //!
 //! Adding a platform field is adding one `param!` line here (field path, name with its unit,
 //! range, help); `engine/tests/board.rs` fails for a numeric field no row covers.

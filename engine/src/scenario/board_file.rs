@@ -2,7 +2,7 @@
 //! it ([`apply_toml`]), through the board floor's [`crate::board::file`] and the one option
 //! parser (a bad value gets the same message as on the command line).
 
-use super::options::{apply_option, OptionScope};
+use super::apply::{apply_option, OptionScope};
 use super::{Scenario, ScenarioError};
 use crate::board::file::{read_toml, Setting};
 

@@ -6,7 +6,7 @@
 //! nothing is half-loaded. Trims and discards are counted and left out (replaying them is not
 //! modelled; `rw=trim` is); file actions (`add`, `open`, `close`) change nothing on one block device.
 
-use super::check::MAX_BS;
+use super::limits::MAX_BS;
 use super::ScenarioError;
 use serde::{Deserialize, Serialize};
 

@@ -4,6 +4,7 @@
 //! sections) and the web app's URL query string: all of them go through [`options`] in this
 //! module, so an option means the same thing everywhere.
 
+mod apply;
 mod error;
 mod host;
 mod job;

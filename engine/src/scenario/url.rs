@@ -23,8 +23,8 @@
 //! the option the limit names is left at its default (A) or at A's value (B), with an error
 //! stating the limit. Nothing here panics, whatever the input.
 
+use super::apply::{apply_option, lookup, reset_option, resolve, OptionScope};
 use super::check::check;
-use super::options::{apply_option, lookup, reset_option, resolve, OptionScope};
 use super::{JobSpec, Scenario, ScenarioError};
 
 /// Most `key=value` pairs read from one query string; the rest is ignored with an error.

@@ -2,7 +2,7 @@
 //! link all start from [`Scenario::to_options`], which reads the option table: every option
 //! whose value differs from the default, in table order. Reading them back gives the scenario.
 
-use super::options::OptionScope;
+use super::apply::OptionScope;
 use super::table::{all_rows, lookup, Access, OPTIONS};
 use super::{JobSpec, Scenario};
 
