@@ -96,80 +96,102 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
     }
     let (mut clones, mut outstanding) = (0u64, 0u64);
     for j in &scn.jobs {
-        if j.bs == 0 || j.bs % 512 != 0 {
-            return Err(ScenarioError::new(
-                "bs",
-                format!("{} is not a multiple of 512 bytes", j.bs),
-            ));
-        }
-        if j.read_iolog.is_none() && j.region_bytes() < j.max_bs() {
-            let what = if j.filesize.is_some() {
-                "filesize"
-            } else {
-                "size"
-            };
-            return Err(ScenarioError::new(
-                what,
-                format!(
-                    "job '{}': the region ({} bytes) is smaller than the largest block ({} bytes)",
-                    j.name,
-                    j.region_bytes(),
-                    j.max_bs()
-                ),
-            ));
-        }
-        if j.filesize.is_none() && j.size / u64::from(j.nrfiles.max(1)) < j.max_bs() {
-            return Err(ScenarioError::new(
-                "nrfiles",
-                format!(
-                    "job '{}': {} files of size={} hold less than one block each",
-                    j.name, j.nrfiles, j.size
-                ),
-            ));
-        }
-        if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment
-            > MAX_DEVICE_BYTES + MAX_DEVICE_BYTES
-        {
-            // As fio on a device smaller than the regions: a clone that starts past the end
-            // stops with "offset extends end".
-            let last = u64::from(j.numjobs.max(1) - 1);
-            let start = j.offset + last * j.offset_increment;
-            return Err(ScenarioError::new(
-                "offset_increment",
-                format!(
-                    "job '{}': the regions reach past 2 TiB (clone {last} starts at {} GiB; fio stops a clone that starts past the device's end with 'offset extends end')",
-                    j.name,
-                    start >> 30
-                ),
-            ));
-        }
-        if j.zone_zbd && j.zonesize.is_none() {
-            return Err(ScenarioError::new(
-                "zonemode",
-                format!(
-                    "job '{}': zbd on a device that is not zoned needs zonesize= (fio: \"Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd\")",
-                    j.name
-                ),
-            ));
-        }
-        if j.runtime_ns.is_some_and(|rt| rt > MAX_RUNTIME_NS) {
-            return Err(ScenarioError::new(
-                "runtime",
-                format!(
-                    "at most {} s of simulated time",
-                    MAX_RUNTIME_NS / 1_000_000_000
-                ),
-            ));
-        }
-        if j.time_based && j.runtime_ns.is_none() {
-            return Err(ScenarioError::new(
-                "time_based",
-                format!("job '{}': needs runtime= to say when to stop", j.name),
-            ));
-        }
+        check_job_region(j)?;
+        check_job_modes(j)?;
         clones += u64::from(j.numjobs);
         outstanding += u64::from(j.numjobs) * u64::from(j.outstanding());
     }
+    check_totals(scn, p, clones, outstanding)
+}
+
+/// One job's block size against its region, files and offsets.
+fn check_job_region(j: &JobSpec) -> Result<(), ScenarioError> {
+    if j.bs == 0 || !j.bs.is_multiple_of(512) {
+        return Err(ScenarioError::new(
+            "bs",
+            format!("{} is not a multiple of 512 bytes", j.bs),
+        ));
+    }
+    if j.read_iolog.is_none() && j.region_bytes() < j.max_bs() {
+        let what = if j.filesize.is_some() {
+            "filesize"
+        } else {
+            "size"
+        };
+        return Err(ScenarioError::new(
+            what,
+            format!(
+                "job '{}': the region ({} bytes) is smaller than the largest block ({} bytes)",
+                j.name,
+                j.region_bytes(),
+                j.max_bs()
+            ),
+        ));
+    }
+    if j.filesize.is_none() && j.size / u64::from(j.nrfiles.max(1)) < j.max_bs() {
+        return Err(ScenarioError::new(
+            "nrfiles",
+            format!(
+                "job '{}': {} files of size={} hold less than one block each",
+                j.name, j.nrfiles, j.size
+            ),
+        ));
+    }
+    if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment
+        > MAX_DEVICE_BYTES + MAX_DEVICE_BYTES
+    {
+        // As fio on a device smaller than the regions: a clone that starts past the end
+        // stops with "offset extends end".
+        let last = u64::from(j.numjobs.max(1) - 1);
+        let start = j.offset + last * j.offset_increment;
+        return Err(ScenarioError::new(
+            "offset_increment",
+            format!(
+                "job '{}': the regions reach past 2 TiB (clone {last} starts at {} GiB; fio stops a clone that starts past the device's end with 'offset extends end')",
+                j.name,
+                start >> 30
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One job's zone mode and time bounds.
+fn check_job_modes(j: &JobSpec) -> Result<(), ScenarioError> {
+    if j.zone_zbd && j.zonesize.is_none() {
+        return Err(ScenarioError::new(
+            "zonemode",
+            format!(
+                "job '{}': zbd on a device that is not zoned needs zonesize= (fio: \"Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd\")",
+                j.name
+            ),
+        ));
+    }
+    if j.runtime_ns.is_some_and(|rt| rt > MAX_RUNTIME_NS) {
+        return Err(ScenarioError::new(
+            "runtime",
+            format!(
+                "at most {} s of simulated time",
+                MAX_RUNTIME_NS / 1_000_000_000
+            ),
+        ));
+    }
+    if j.time_based && j.runtime_ns.is_none() {
+        return Err(ScenarioError::new(
+            "time_based",
+            format!("job '{}': needs runtime= to say when to stop", j.name),
+        ));
+    }
+    Ok(())
+}
+
+/// The jobs together: sections, clones, I/Os outstanding and the events the run would take.
+fn check_totals(
+    scn: &Scenario,
+    p: &Platform,
+    clones: u64,
+    outstanding: u64,
+) -> Result<(), ScenarioError> {
     if scn.jobs.len() as u64 > MAX_JOBS {
         return Err(ScenarioError::new(
             "name",

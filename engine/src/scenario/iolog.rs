@@ -264,78 +264,85 @@ fn parse_blkparse(log: &mut IoLog, text: &str) -> Result<(), ScenarioError> {
         if tok[5] != "Q" {
             continue;
         }
-        let t = secs_ns(tok[3])
-            .ok_or_else(|| err(&name, n, format!("time '{}' is not SECS.NSECS", tok[3])))?;
-        let rwbs = *tok
-            .get(6)
-            .ok_or_else(|| err(&name, n, "RWBS field is missing"))?;
-        let (preflush, rest) = match rwbs.strip_prefix('F') {
-            Some(r) => (true, r),
-            None => (false, rwbs),
-        };
-        let mut chars = rest.chars();
-        let dir = chars.next();
-        let fua = chars.as_str().contains('F');
-        let sector = tok.get(7).filter(|s| !s.starts_with('['));
-        let t_rel = t;
-        let mut push = |kind, offset, len, fua| {
-            log.ops.push(LogOp {
-                t_ns: t_rel,
-                kind,
-                offset,
-                len,
-                fua,
-            })
-        };
-        let kind = match dir {
-            Some('R') => LogOpKind::Read,
-            Some('W') => LogOpKind::Write,
-            Some('D') | Some('E') => {
-                log.skipped_trims += 1;
-                continue;
-            }
-            // `FN`: an empty flush; `N` without data: nothing for the device.
-            Some('N') | None => {
-                if preflush {
-                    push(LogOpKind::Flush, 0, 0, false);
-                }
-                continue;
-            }
-            Some(c) => {
-                return Err(err(
-                    &name,
-                    n,
-                    format!(
-                    "RWBS '{rwbs}': '{c}' is not modelled; accepted: R, W, D, N with F/S/M/A flags"
-                ),
-                ))
-            }
-        };
-        let Some(sector) = sector else {
-            if preflush {
-                push(LogOpKind::Flush, 0, 0, false);
-            }
-            continue;
-        };
-        let sector: u64 = sector
-            .parse()
-            .map_err(|_| err(&name, n, format!("sector '{sector}' is not a number")))?;
-        if tok.get(8) != Some(&"+") {
-            return Err(err(&name, n, "expected 'SECTOR + NSECTORS'"));
-        }
-        let nsect = number(&name, n, "sector count", tok.get(9).copied())?;
-        let (offset, len) = (sector.saturating_mul(512), nsect.saturating_mul(512));
-        extent(&name, n, offset, len)?;
-        if preflush {
-            push(LogOpKind::Flush, 0, 0, false);
-        }
-        push(kind, offset, len, fua);
+        queued_event(log, &name, n, &tok)?;
     }
     // Events of several CPUs may be out of time order in the text: replay them in time order,
     // from the first one.
     log.ops.sort_by_key(|o| o.t_ns);
     let t0 = log.ops.first().map_or(0, |o| o.t_ns);
     log.ops.iter_mut().for_each(|o| o.t_ns -= t0);
+    Ok(())
+}
+
+/// One `Q` event (`tok`: its fields, line `n`): its flush, read or write; a discard is counted
+/// and left out.
+fn queued_event(log: &mut IoLog, name: &str, n: usize, tok: &[&str]) -> Result<(), ScenarioError> {
+    let t = secs_ns(tok[3])
+        .ok_or_else(|| err(name, n, format!("time '{}' is not SECS.NSECS", tok[3])))?;
+    let rwbs = *tok
+        .get(6)
+        .ok_or_else(|| err(name, n, "RWBS field is missing"))?;
+    let (preflush, rest) = match rwbs.strip_prefix('F') {
+        Some(r) => (true, r),
+        None => (false, rwbs),
+    };
+    let mut chars = rest.chars();
+    let dir = chars.next();
+    let fua = chars.as_str().contains('F');
+    let sector = tok.get(7).filter(|s| !s.starts_with('['));
+    let t_rel = t;
+    let mut push = |kind, offset, len, fua| {
+        log.ops.push(LogOp {
+            t_ns: t_rel,
+            kind,
+            offset,
+            len,
+            fua,
+        })
+    };
+    let kind = match dir {
+        Some('R') => LogOpKind::Read,
+        Some('W') => LogOpKind::Write,
+        Some('D') | Some('E') => {
+            log.skipped_trims += 1;
+            return Ok(());
+        }
+        // `FN`: an empty flush; `N` without data: nothing for the device.
+        Some('N') | None => {
+            if preflush {
+                push(LogOpKind::Flush, 0, 0, false);
+            }
+            return Ok(());
+        }
+        Some(c) => {
+            return Err(err(
+                name,
+                n,
+                format!(
+                    "RWBS '{rwbs}': '{c}' is not modelled; accepted: R, W, D, N with F/S/M/A flags"
+                ),
+            ))
+        }
+    };
+    let Some(sector) = sector else {
+        if preflush {
+            push(LogOpKind::Flush, 0, 0, false);
+        }
+        return Ok(());
+    };
+    let sector: u64 = sector
+        .parse()
+        .map_err(|_| err(name, n, format!("sector '{sector}' is not a number")))?;
+    if tok.get(8) != Some(&"+") {
+        return Err(err(name, n, "expected 'SECTOR + NSECTORS'"));
+    }
+    let nsect = number(name, n, "sector count", tok.get(9).copied())?;
+    let (offset, len) = (sector.saturating_mul(512), nsect.saturating_mul(512));
+    extent(name, n, offset, len)?;
+    if preflush {
+        push(LogOpKind::Flush, 0, 0, false);
+    }
+    push(kind, offset, len, fua);
     Ok(())
 }
 

@@ -110,20 +110,7 @@ impl ScenarioBuilder {
                 continue;
             }
             if let Some(file) = line.strip_prefix("include ").map(str::trim) {
-                if depth >= MAX_INCLUDE_DEPTH {
-                    return Err(ScenarioError::general(format!(
-                        "line {n}: include '{}': nested more than {MAX_INCLUDE_DEPTH} deep",
-                        super::clip(file)
-                    )));
-                }
-                let inner = (env.include)(file).map_err(|m| {
-                    ScenarioError::general(format!(
-                        "line {n}: include '{}': {m}",
-                        super::clip(file)
-                    ))
-                })?;
-                self.jobfile_depth(&inner, env, st, depth + 1)
-                    .map_err(|e| at_line(n, e))?;
+                self.include(file, n, env, st, depth)?;
                 continue;
             }
             let expanded = super::vars::expand(line, env.var).map_err(|m| {
@@ -135,53 +122,84 @@ impl ScenarioBuilder {
                     _ => ScenarioError::general(format!("line {n}: {m}")),
                 }
             })?;
-            let line = expanded.as_str();
-            if let Some(rest) = line.strip_prefix('[') {
-                let name = rest
-                    .strip_suffix(']')
-                    .ok_or_else(|| {
-                        ScenarioError::general(format!(
-                            "line {}: section header '{}' has no closing ']'",
-                            n,
-                            super::clip(line)
-                        ))
-                    })?
-                    .trim();
-                st.in_job = name != "global";
-                st.in_section = true;
-                if !st.in_job && st.jobs > 0 {
-                    st.late_global = Some((n, false));
-                }
-                if st.in_job {
-                    st.late_global = None;
-                    st.jobs += 1;
-                    self.begin_job(name).map_err(|e| at_line(n, e))?;
-                }
-                continue;
-            }
-            if !st.in_section {
-                return Err(ScenarioError::general(format!(
-                    "line {}: option '{}' outside of [] job section (put it under [global] or a job section)",
-                    n,
-                    super::clip(line)
-                )));
-            }
-            let (key, value) = match line.split_once('=') {
-                Some((k, v)) => (k.trim(), Some(v.trim())),
-                None => (line, None),
-            };
-            let r = if st.in_job {
-                self.job(key, value)
-            } else {
-                if let Some((_, set)) = &mut st.late_global {
-                    *set |= super::table::lookup(key)
-                        .is_some_and(|o| o.kind == super::table::OptionKind::Job);
-                }
-                self.global(key, value)
-            };
-            r.map_err(|e| at_line(n, e))?;
+            self.jobfile_line(expanded.as_str(), n, st)?;
         }
         Ok(())
+    }
+
+    /// `include FILE` on line `n`: the file's lines, read as if they stood here.
+    fn include(
+        &mut self,
+        file: &str,
+        n: usize,
+        env: &JobFileEnv,
+        st: &mut ReadState,
+        depth: usize,
+    ) -> Result<(), ScenarioError> {
+        if depth >= MAX_INCLUDE_DEPTH {
+            return Err(ScenarioError::general(format!(
+                "line {n}: include '{}': nested more than {MAX_INCLUDE_DEPTH} deep",
+                super::clip(file)
+            )));
+        }
+        let inner = (env.include)(file).map_err(|m| {
+            ScenarioError::general(format!("line {n}: include '{}': {m}", super::clip(file)))
+        })?;
+        self.jobfile_depth(&inner, env, st, depth + 1)
+            .map_err(|e| at_line(n, e))
+    }
+
+    /// One line (`n`, comments stripped, variables expanded): a section header or an option.
+    fn jobfile_line(
+        &mut self,
+        line: &str,
+        n: usize,
+        st: &mut ReadState,
+    ) -> Result<(), ScenarioError> {
+        if let Some(rest) = line.strip_prefix('[') {
+            let name = rest
+                .strip_suffix(']')
+                .ok_or_else(|| {
+                    ScenarioError::general(format!(
+                        "line {}: section header '{}' has no closing ']'",
+                        n,
+                        super::clip(line)
+                    ))
+                })?
+                .trim();
+            st.in_job = name != "global";
+            st.in_section = true;
+            if !st.in_job && st.jobs > 0 {
+                st.late_global = Some((n, false));
+            }
+            if st.in_job {
+                st.late_global = None;
+                st.jobs += 1;
+                self.begin_job(name).map_err(|e| at_line(n, e))?;
+            }
+            return Ok(());
+        }
+        if !st.in_section {
+            return Err(ScenarioError::general(format!(
+                "line {}: option '{}' outside of [] job section (put it under [global] or a job section)",
+                n,
+                super::clip(line)
+            )));
+        }
+        let (key, value) = match line.split_once('=') {
+            Some((k, v)) => (k.trim(), Some(v.trim())),
+            None => (line, None),
+        };
+        let r = if st.in_job {
+            self.job(key, value)
+        } else {
+            if let Some((_, set)) = &mut st.late_global {
+                *set |= super::table::lookup(key)
+                    .is_some_and(|o| o.kind == super::table::OptionKind::Job);
+            }
+            self.global(key, value)
+        };
+        r.map_err(|e| at_line(n, e))
     }
 }
 
