@@ -81,16 +81,16 @@ pub(super) const FDATASYNC: OptionRow = job!("fdatasync", &[], "0..", "issue a c
     reset |j| j.fdatasync = 0,
     form None);
 
-pub(super) const END_FSYNC: OptionRow = job!("end_fsync", &[], "flag or 0|1", "issue a cache flush when the job's I/O is done",
-    example "1",
-    set |j, k, v| j.end_fsync = flag(k, v)?,
-    get |j| Some(b(j.end_fsync)),
-    reset |j| j.end_fsync = false,
-    form None);
+pub(super) const END_FSYNC: OptionRow = job_flag!(
+    "end_fsync",
+    end_fsync,
+    &[],
+    "issue a cache flush when the job's I/O is done"
+);
 
-pub(super) const FSYNC_ON_CLOSE: OptionRow = job!("fsync_on_close", &[], "flag or 0|1", "issue a cache flush when the job closes its files",
-    example "1",
-    set |j, k, v| j.fsync_on_close = flag(k, v)?,
-    get |j| Some(b(j.fsync_on_close)),
-    reset |j| j.fsync_on_close = false,
-    form None);
+pub(super) const FSYNC_ON_CLOSE: OptionRow = job_flag!(
+    "fsync_on_close",
+    fsync_on_close,
+    &[],
+    "issue a cache flush when the job closes its files"
+);

@@ -5,6 +5,18 @@ use super::values::*;
 use super::OptionRow;
 use crate::scenario::ScenarioError;
 
+/// A log file option over the field `$field`: a prefix, or bare (or `1`) for the job's name.
+macro_rules! log_file {
+    ($name:literal, $field:ident, $help:literal) => {
+        job!($name, &[], "flag or file prefix", $help,
+            example "run",
+            set |j, k, v| j.$field = Some(log_prefix(k, v)?),
+            get |j| log_text(&j.$field),
+            reset |j| j.$field = None,
+            form None)
+    };
+}
+
 /// A log option given bare (`write_bw_log`) is written back as the flag `1`.
 fn log_text(v: &Option<String>) -> Option<String> {
     v.as_ref().map(|s| {
@@ -32,12 +44,12 @@ pub(super) const READ_IOLOG: OptionRow = job!("read_iolog", &[], "trace file (fi
     reset |j| j.read_iolog = None,
     form None);
 
-pub(super) const REPLAY_NO_STALL: OptionRow = job!("replay_no_stall", &[], "flag or 0|1", "replay as fast as possible, ignoring the trace's times",
-    example "1",
-    set |j, k, v| j.replay_no_stall = flag(k, v)?,
-    get |j| Some(b(j.replay_no_stall)),
-    reset |j| j.replay_no_stall = false,
-    form None);
+pub(super) const REPLAY_NO_STALL: OptionRow = job_flag!(
+    "replay_no_stall",
+    replay_no_stall,
+    &[],
+    "replay as fast as possible, ignoring the trace's times"
+);
 
 pub(super) const WRITE_IOLOG: OptionRow = job!("write_iolog", &[], "file", "write the I/Os issued as a fio iolog v2 file",
     example "out.iolog",
@@ -46,26 +58,20 @@ pub(super) const WRITE_IOLOG: OptionRow = job!("write_iolog", &[], "file", "writ
     reset |j| j.write_iolog = None,
     form None);
 
-pub(super) const WRITE_BW_LOG: OptionRow = job!("write_bw_log", &[], "flag or file prefix", "write PREFIX_bw.N.log (KiB/s per I/O or per log_avg_msec)",
-    example "run",
-    set |j, k, v| j.write_bw_log = Some(log_prefix(k, v)?),
-    get |j| log_text(&j.write_bw_log),
-    reset |j| j.write_bw_log = None,
-    form None);
+pub(super) const WRITE_BW_LOG: OptionRow = log_file!(
+    "write_bw_log",
+    write_bw_log,
+    "write PREFIX_bw.N.log (KiB/s per I/O or per log_avg_msec)"
+);
 
-pub(super) const WRITE_LAT_LOG: OptionRow = job!("write_lat_log", &[], "flag or file prefix", "write PREFIX_{lat,clat,slat}.N.log (ns)",
-    example "run",
-    set |j, k, v| j.write_lat_log = Some(log_prefix(k, v)?),
-    get |j| log_text(&j.write_lat_log),
-    reset |j| j.write_lat_log = None,
-    form None);
+pub(super) const WRITE_LAT_LOG: OptionRow = log_file!(
+    "write_lat_log",
+    write_lat_log,
+    "write PREFIX_{lat,clat,slat}.N.log (ns)"
+);
 
-pub(super) const WRITE_IOPS_LOG: OptionRow = job!("write_iops_log", &[], "flag or file prefix", "write PREFIX_iops.N.log",
-    example "run",
-    set |j, k, v| j.write_iops_log = Some(log_prefix(k, v)?),
-    get |j| log_text(&j.write_iops_log),
-    reset |j| j.write_iops_log = None,
-    form None);
+pub(super) const WRITE_IOPS_LOG: OptionRow =
+    log_file!("write_iops_log", write_iops_log, "write PREFIX_iops.N.log");
 
 pub(super) const LOG_AVG_MSEC: OptionRow = job!("log_avg_msec", &[], "0..=86400000", "average log entries over windows of this many ms (0 = every I/O)",
     example "10",

@@ -1,6 +1,7 @@
 //! How a row is written: one macro per kind of field a row sets ([`job!`], [`scenario!`],
-//! [`host!`]), [`ignored`] for an option without effect, [`form`] for the page's control, and
-//! [`concat_rows`] to assemble the families into one table at compile time.
+//! [`host!`]; [`job_flag!`] for a job's plain flags), [`ignored`] for an option without effect,
+//! [`form`] for the page's control, and [`concat_rows`] to assemble the families into one table
+//! at compile time.
 
 use super::{Access, FormGroup, FormHint, OptionKind, OptionRow, Widget};
 
@@ -42,6 +43,18 @@ macro_rules! job {
 macro_rules! scenario {
     ($name:literal, $($rest:tt)*) => {
         field_row!(Scenario, Scenario, $name, &[], $($rest)*)
+    };
+}
+
+/// A job flag (`flag or 0|1`, off by default, not on the page's form) over the field `$field`.
+macro_rules! job_flag {
+    ($name:literal, $field:ident, $aliases:expr, $help:literal) => {
+        job!($name, $aliases, "flag or 0|1", $help,
+            example "1",
+            set |j, k, v| j.$field = $crate::scenario::table::values::flag(k, v)?,
+            get |j| Some($crate::scenario::table::values::b(j.$field)),
+            reset |j| j.$field = false,
+            form None)
     };
 }
 

@@ -14,28 +14,22 @@ pub(super) const NUMJOBS: OptionRow = job!("numjobs", &[], "1..=256", "clones of
     reset |j| j.numjobs = JobSpec::default().numjobs,
     form form(GW, "numjobs", "Jobs issuing I/O in parallel", Widget::Text { placeholder: "1" }));
 
-pub(super) const STONEWALL: OptionRow = job!("stonewall", &["wait_for_previous"], "flag or 0|1",
-    "start when every earlier job has finished; begins a new reporting group",
-    example "1",
-    set |j, k, v| j.stonewall = flag(k, v)?,
-    get |j| Some(b(j.stonewall)),
-    reset |j| j.stonewall = false,
-    form None);
+pub(super) const STONEWALL: OptionRow = job_flag!(
+    "stonewall",
+    stonewall,
+    &["wait_for_previous"],
+    "start when every earlier job has finished; begins a new reporting group"
+);
 
-pub(super) const EXITALL: OptionRow = job!("exitall", &[], "flag or 0|1",
-    "when this job finishes, stop every job of its reporting group",
-    example "1",
-    set |j, k, v| j.exitall = flag(k, v)?,
-    get |j| Some(b(j.exitall)),
-    reset |j| j.exitall = false,
-    form None);
+pub(super) const EXITALL: OptionRow = job_flag!(
+    "exitall",
+    exitall,
+    &[],
+    "when this job finishes, stop every job of its reporting group"
+);
 
-pub(super) const NEW_GROUP: OptionRow = job!("new_group", &[], "flag or 0|1", "begin a new reporting group",
-    example "1",
-    set |j, k, v| j.new_group = flag(k, v)?,
-    get |j| Some(b(j.new_group)),
-    reset |j| j.new_group = false,
-    form None);
+pub(super) const NEW_GROUP: OptionRow =
+    job_flag!("new_group", new_group, &[], "begin a new reporting group");
 
 pub(super) const WAIT_FOR: OptionRow = job!("wait_for", &[], "an earlier job's name",
     "start when every clone of that job has finished",

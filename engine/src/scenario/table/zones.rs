@@ -34,12 +34,12 @@ pub(super) const MAX_OPEN_ZONES: OptionRow = job!("max_open_zones", &[], "0..=40
     reset |j| j.max_open_zones = 0,
     form None);
 
-pub(super) const READ_BEYOND_WP: OptionRow = job!("read_beyond_wp", &[], "flag or 0|1", "zonemode=zbd: reads may go past a zone's write pointer",
-    example "1",
-    set |j, k, v| j.read_beyond_wp = flag(k, v)?,
-    get |j| Some(b(j.read_beyond_wp)),
-    reset |j| j.read_beyond_wp = false,
-    form None);
+pub(super) const READ_BEYOND_WP: OptionRow = job_flag!(
+    "read_beyond_wp",
+    read_beyond_wp,
+    &[],
+    "zonemode=zbd: reads may go past a zone's write pointer"
+);
 
 pub(super) const ZONE_RESET_THRESHOLD: OptionRow = job!("zone_reset_threshold", &[], "0..=1", "zonemode=zbd: share of the region's bytes written before zones are reset",
     example "0.7",
