@@ -6,7 +6,7 @@
 
 use super::table::Access;
 pub use super::table::{all_rows, lookup, OptionKind, OptionRow, OPTIONS};
-use super::{JobSpec, Scenario, ScenarioError};
+use super::{error::ScenarioError, job::JobSpec, spec::Scenario};
 
 /// Where an option is applied: to the whole scenario / every job (`[global]`, CLI before the
 /// first `--name`), or to one job section.

@@ -10,7 +10,7 @@
 
 use super::spec::preset;
 use super::table::{Access, OptionRow};
-use super::{Scenario, ScenarioError};
+use super::{error::ScenarioError, spec::Scenario};
 use crate::platform::Platform;
 
 pub use super::table::board::PARAMS;

@@ -3,7 +3,7 @@
 //! parser (a bad value gets the same message as on the command line).
 
 use super::apply::{apply_option, OptionScope};
-use super::{Scenario, ScenarioError};
+use super::{error::ScenarioError, spec::Scenario};
 use crate::board::file::{read_toml, Setting};
 
 pub use crate::board::params::unit_of;

@@ -7,7 +7,13 @@
 //! what is accepted. Each bound has one name, in `limits` (re-exported here).
 
 use super::table::Access;
-use super::{HostConfig, HsqDepth, JobSpec, MmcPath, Scenario, ScenarioError, OPTIONS};
+use super::{
+    error::{clip, ScenarioError},
+    host::{HostConfig, HsqDepth, MmcPath},
+    job::JobSpec,
+    spec::Scenario,
+    table::OPTIONS,
+};
 use crate::platform::Platform;
 
 use super::limits::EVENTS_PER_FLUSH;
@@ -393,7 +399,7 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
             w.push(format!(
                 "iodepth: no effect with ioengine={} in job '{}' (one I/O at a time; use libaio or io_uring)",
                 j.ioengine.name(),
-                super::clip(&j.name)
+                clip(&j.name)
             ));
         }
     }

@@ -6,8 +6,8 @@
 //! nothing is half-loaded. Trims and discards are counted and left out (replaying them is not
 //! modelled; `rw=trim` is); file actions (`add`, `open`, `close`) change nothing on one block device.
 
+use super::error::ScenarioError;
 use super::limits::MAX_BS;
-use super::ScenarioError;
 use serde::{Deserialize, Serialize};
 
 /// What one traced I/O asks of the device.

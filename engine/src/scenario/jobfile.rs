@@ -8,7 +8,10 @@
 
 use super::options::ScenarioBuilder;
 use super::write::{global_options, job_options, option_text};
-use super::{Scenario, ScenarioError};
+use super::{
+    error::{clip, ScenarioError},
+    spec::Scenario,
+};
 
 /// Parses a fio job file on top of `base` (see [`ScenarioBuilder::new`]): `base`'s first job
 /// is the template the sections start from, so options given on the command line before the job
@@ -139,11 +142,11 @@ impl ScenarioBuilder {
         if depth >= MAX_INCLUDE_DEPTH {
             return Err(ScenarioError::general(format!(
                 "line {n}: include '{}': nested more than {MAX_INCLUDE_DEPTH} deep",
-                super::clip(file)
+                clip(file)
             )));
         }
         let inner = (env.include)(file).map_err(|m| {
-            ScenarioError::general(format!("line {n}: include '{}': {m}", super::clip(file)))
+            ScenarioError::general(format!("line {n}: include '{}': {m}", clip(file)))
         })?;
         self.jobfile_depth(&inner, env, st, depth + 1)
             .map_err(|e| at_line(n, e))
@@ -163,7 +166,7 @@ impl ScenarioBuilder {
                     ScenarioError::general(format!(
                         "line {}: section header '{}' has no closing ']'",
                         n,
-                        super::clip(line)
+                        clip(line)
                     ))
                 })?
                 .trim();
@@ -183,7 +186,7 @@ impl ScenarioBuilder {
             return Err(ScenarioError::general(format!(
                 "line {}: option '{}' outside of [] job section (put it under [global] or a job section)",
                 n,
-                super::clip(line)
+                clip(line)
             )));
         }
         let (key, value) = match line.split_once('=') {

@@ -3,27 +3,56 @@
 //! One scenario language serves the CLI (`--name=value`), fio job files (`[global]` + job
 //! sections) and the web app's URL query string: all of them go through [`options`] in this
 //! module, so an option means the same thing everywhere.
+//!
+//! # Layers
+//!
+//! The modules import one way, each only from those listed before it (and from the floors
+//! below the scenario: [`crate::board`], [`crate::platform`]); none imports one that imports
+//! it. This module only declares them and re-exports what callers name.
+//!
+//! 1. Leaves, importing nothing of the scenario: `error` ([`ScenarioError`] and the clipping
+//!    every message goes through), [`units`] (fio's size, time and boolean syntax), `limits`
+//!    (the bounds, one name each), [`vars`] (`${VAR}` in job files), [`steadystate`] (the
+//!    criterion's syntax).
+//! 2. The values: `job` ([`JobSpec`] and its enums), `host` (the switches, [`HostConfig`]),
+//!    [`iolog`] (traces for `read_iolog=`), `spec` ([`Scenario`] itself).
+//! 3. [`table`]: the row types (`table::row`), the shared value parsers, one file per option
+//!    family as fio's `options.c` groups them, the board parameters as rows, and [`OPTIONS`],
+//!    the registry in print order.
+//! 4. [`board`]: the board parameters in the option language and the scenario's effective
+//!    platform.
+//! 5. `apply`: one option at a time (set, reset, read back, the page's form text).
+//! 6. [`check`]: relations between options and every bound, on a whole scenario.
+//! 7. [`options`]: fio's section semantics ([`options::ScenarioBuilder`], `parse_args`); it
+//!    re-exports `apply`'s API.
+//! 8. `write`: a scenario back as options, in table order (`to_options`, `to_args`).
+//! 9. The formats: [`jobfile`] (fio job files in and out), [`board_file`] (platform files),
+//!    [`url`] (links, A and B), and [`sweep`] on top of them.
 
-mod apply;
+// 1. Leaves.
 mod error;
-mod host;
-mod job;
 mod limits;
-mod spec;
-
-pub mod board;
-pub mod board_file;
-pub mod check;
-pub mod iolog;
-pub mod jobfile;
-pub mod options;
 pub mod steadystate;
-pub mod sweep;
-pub mod table;
 pub mod units;
-pub mod url;
 pub mod vars;
+// 2. The values.
+mod host;
+pub mod iolog;
+mod job;
+mod spec;
+// 3. The option table.
+pub mod table;
+// 4. - 8. Reading and writing options.
+mod apply;
+pub mod board;
+pub mod check;
+pub mod options;
 mod write;
+// 9. The formats.
+pub mod board_file;
+pub mod jobfile;
+pub mod sweep;
+pub mod url;
 
 pub use check::{check, estimated_events, warnings};
 pub use error::{bounded_message, clip, clip_to, ScenarioError, MAX_ECHO_CHARS, MAX_MESSAGE_CHARS};

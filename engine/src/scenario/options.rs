@@ -7,7 +7,11 @@
 
 use super::check::check;
 use super::table::Access;
-use super::{JobSpec, Scenario, ScenarioError};
+use super::{
+    error::{clip, ScenarioError},
+    job::JobSpec,
+    spec::Scenario,
+};
 
 pub use super::apply::{
     all_rows, apply_option, apply_text, apply_text_in, lookup, note_for, preset_text, reset_option,
@@ -156,10 +160,10 @@ impl ScenarioBuilder {
                 apply_option(&mut self.scn, OptionScope::Job(last), key, value)?;
                 if let Some(Some(before)) = before {
                     if Some(&before) != self.scenario_wide_text(key).as_ref() {
-                        let name = super::clip(&self.scn.jobs[last].name);
+                        let name = clip(&self.scn.jobs[last].name);
                         self.notice(format!(
                             "{}: set in job section '{name}' to another value; it is one setting for the whole run, so it changes the jobs before it too",
-                            super::clip(key)
+                            clip(key)
                         ));
                     }
                 }

@@ -1,10 +1,10 @@
 //! The complete [`Scenario`]: platform, host switches, jobs, seed, and the scenario-wide
 //! settings (power cut, error injection, board overrides, traces).
 
+use super::error::ScenarioError;
 use super::host::{HostConfig, HostOptions};
 use super::iolog;
 use super::job::JobSpec;
-use super::ScenarioError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

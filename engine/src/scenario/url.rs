@@ -25,7 +25,11 @@
 
 use super::apply::{apply_option, lookup, reset_option, resolve, OptionScope};
 use super::check::check;
-use super::{JobSpec, Scenario, ScenarioError};
+use super::{
+    error::{clip, ScenarioError},
+    job::JobSpec,
+    spec::Scenario,
+};
 
 /// Most `key=value` pairs read from one query string; the rest is ignored with an error.
 pub const MAX_QUERY_ENTRIES: usize = 512;
@@ -227,7 +231,7 @@ fn check_entry(key: &str, value: Option<&str>) -> Result<(), ScenarioError> {
 /// `e` naming the key as written in the link.
 fn named(e: ScenarioError, written: &str) -> ScenarioError {
     ScenarioError {
-        option: Some(super::clip(written)),
+        option: Some(clip(written)),
         message: e.message,
     }
 }

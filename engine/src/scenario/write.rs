@@ -4,7 +4,7 @@
 
 use super::apply::OptionScope;
 use super::table::{all_rows, lookup, Access, OPTIONS};
-use super::{JobSpec, Scenario};
+use super::{job::JobSpec, spec::Scenario};
 
 /// The scenario-wide options of `s` whose value differs from the default scenario's.
 pub(super) fn global_options(s: &Scenario) -> Vec<(&'static str, String)> {

@@ -4,7 +4,10 @@
 use super::macros::*;
 use super::values::*;
 use super::{OptionRow, Widget};
-use crate::scenario::{IoEngine, JobSpec, ScenarioError};
+use crate::scenario::{
+    error::ScenarioError,
+    job::{IoEngine, JobSpec},
+};
 
 const IOENGINE_NAMES: &[&str] = &["psync", "sync", "libaio", "io_uring"];
 

@@ -4,8 +4,8 @@
 use super::macros::*;
 use super::values::*;
 use super::{OptionRow, Widget};
+use crate::scenario::host::{HsqDepth, HsqDispatch, MmcPath};
 use crate::scenario::units::parse_uint;
-use crate::scenario::{HsqDepth, HsqDispatch, MmcPath};
 
 const MMC_PATH_NAMES: &[&str] = &["hsq", "legacy", "cqe"];
 const HSQ_DISPATCH_NAMES: &[&str] = &["fifo", "next_tag"];

@@ -6,7 +6,10 @@ use super::values::*;
 use super::{OptionRow, Widget};
 use crate::scenario::limits::{MAX_BS, MAX_DEVICE_BYTES};
 use crate::scenario::units::format_size;
-use crate::scenario::{JobSpec, RandomDistribution, Rw, ScenarioError};
+use crate::scenario::{
+    error::ScenarioError,
+    job::{JobSpec, RandomDistribution, Rw},
+};
 
 const RW_NAMES: &[&str] = &["read", "write", "randread", "randwrite", "randrw", "rw"];
 

@@ -3,7 +3,7 @@
 
 use super::values::*;
 use super::OptionRow;
-use crate::scenario::ScenarioError;
+use crate::scenario::error::ScenarioError;
 
 /// A log file option over the field `$field`: a prefix, or bare (or `1`) for the job's name.
 macro_rules! log_file {

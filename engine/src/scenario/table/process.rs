@@ -4,8 +4,8 @@
 use super::macros::*;
 use super::values::*;
 use super::{OptionRow, Widget};
+use crate::scenario::job::JobSpec;
 use crate::scenario::limits::MAX_NUMJOBS;
-use crate::scenario::JobSpec;
 
 pub(super) const NUMJOBS: OptionRow = job!("numjobs", &[], "1..=256", "clones of this job (default 1)",
     example "4",

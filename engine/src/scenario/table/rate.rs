@@ -3,9 +3,9 @@
 
 use super::values::*;
 use super::OptionRow;
+use crate::scenario::error::ScenarioError;
 use crate::scenario::limits::{MAX_DEVICE_BYTES, MAX_TIME_NS};
 use crate::scenario::units::{format_size, format_time_ns};
-use crate::scenario::ScenarioError;
 
 /// A time whose bare number is in microseconds (fio's `thinktime`).
 fn time_us(key: &str, value: &str, max: u64) -> Result<u64, ScenarioError> {

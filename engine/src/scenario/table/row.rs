@@ -2,7 +2,12 @@
 //! reads and writes its field), with the page's form hints.
 
 use crate::board::params::Param;
-use crate::scenario::{HostConfig, HostOptions, JobSpec, Scenario, ScenarioError};
+use crate::scenario::{
+    error::ScenarioError,
+    host::{HostConfig, HostOptions},
+    job::JobSpec,
+    spec::Scenario,
+};
 
 /// What an option sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

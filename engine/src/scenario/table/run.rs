@@ -6,7 +6,10 @@ use super::values::*;
 use super::{OptionRow, Widget};
 use crate::scenario::limits::MAX_TIME_NS;
 use crate::scenario::units::{format_time_ns, parse_time_ns, parse_uint};
-use crate::scenario::{ErrorInjection, Scenario, ScenarioError};
+use crate::scenario::{
+    error::ScenarioError,
+    spec::{ErrorInjection, Scenario},
+};
 
 pub(super) const PLATFORM: OptionRow = scenario!("platform", "a preset, see --list-platforms", "measured platform to simulate",
     example "unisoc-fua-2022",

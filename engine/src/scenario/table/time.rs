@@ -4,9 +4,9 @@
 use super::macros::*;
 use super::values::*;
 use super::{OptionRow, Widget};
+use crate::scenario::job::JobSpec;
 use crate::scenario::limits::{MAX_RUNTIME_NS, MAX_TIME_NS};
 use crate::scenario::units::format_time_ns;
-use crate::scenario::JobSpec;
 
 pub(super) const RUNTIME: OptionRow = job!("runtime", &["timeout"], "time (default unit s) up to 24h, 0 = none",
     "stop the job after this much simulated time (time-based runs stop at the I/O budget)",

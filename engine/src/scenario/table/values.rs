@@ -2,7 +2,7 @@
 //! accepted (`'x' is not ...; accepted: ...`).
 
 use crate::scenario::units::{format_size, parse_bool, parse_size, parse_time_ns, parse_uint};
-use crate::scenario::{JobSpec, ScenarioError};
+use crate::scenario::{error::ScenarioError, job::JobSpec};
 
 pub(super) fn bad(key: &str, value: &str, what: &str, accepted: &str) -> ScenarioError {
     ScenarioError::new(

@@ -2,9 +2,9 @@
 
 use super::values::*;
 use super::OptionRow;
+use crate::scenario::error::ScenarioError;
 use crate::scenario::limits::MAX_DEVICE_BYTES;
 use crate::scenario::units::format_size;
-use crate::scenario::ScenarioError;
 
 /// fio's fractions (`zone_reset_threshold=0.7`) in parts per million.
 fn fraction_ppm(key: &str, value: &str) -> Result<u64, ScenarioError> {
