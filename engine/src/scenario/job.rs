@@ -244,7 +244,8 @@ pub struct JobSpec {
     pub end_fsync: bool,
     /// `fsync_on_close`: a cache flush when the job closes its files (at its end).
     pub fsync_on_close: bool,
-    /// `read_iolog=`: replay this trace (one of [`Scenario::iologs`], by name) instead of `rw`.
+    /// `read_iolog=`: replay this trace (one of
+    /// [`Scenario::iologs`](super::Scenario::iologs), by name) instead of `rw`.
     pub read_iolog: Option<String>,
     /// `replay_no_stall`: replay as fast as possible, ignoring the trace's timestamps.
     pub replay_no_stall: bool,

@@ -22,7 +22,7 @@
 //! 4. [`board`]: the board parameters in the option language and the scenario's effective
 //!    platform.
 //! 5. `apply`: one option at a time (set, reset, read back, the page's form text).
-//! 6. [`check`]: relations between options and every bound, on a whole scenario.
+//! 6. [`check`](mod@check): relations between options and every bound, on a whole scenario.
 //! 7. [`options`]: fio's section semantics ([`options::ScenarioBuilder`], `parse_args`); it
 //!    re-exports `apply`'s API.
 //! 8. `write`: a scenario back as options, in table order (`to_options`, `to_args`).
