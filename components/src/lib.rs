@@ -40,7 +40,6 @@ pub mod jobtabs;
 pub mod palette;
 pub mod part;
 pub mod pipeline;
-pub mod pipeline_layout;
 pub mod plug;
 pub mod progress;
 pub mod results;
@@ -62,6 +61,7 @@ pub use gallery::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, 
 pub use glossary::Glossary;
 pub use jobfile_io::JobFilePanel;
 pub use jobtabs::JobTabs;
+pub use pipeline::layout as pipeline_layout;
 pub use pipeline::{Pipeline, PipelineProps};
 pub use plug::{PlugButton, PlugPanel, PowerCutView, WatchPowerCut};
 pub use progress::{ProgressBar, ProgressBarProps};
