@@ -47,6 +47,9 @@ pub mod sweep;
 pub mod timecontrols;
 pub mod timeline;
 
+#[cfg(test)]
+mod testing;
+
 pub use abcompare::{delta_rows, AbEditor, DeltaRow, DeltaTable};
 pub use board::{BoardPanel, BoardPanelProps};
 pub use chart::{ThroughputChart, ThroughputChartProps};

@@ -1,7 +1,8 @@
 //! The geometry checked on its own and on real snapshots.
 
 use super::*;
-use mmcsim_engine::{JobSpec, Op, RequestView, Rw, Scenario, Simulator, Stage};
+use crate::testing::twenty_jobs;
+use mmcsim_engine::{Op, RequestView, Rw, Scenario, Simulator, Stage};
 
 #[test]
 fn columns_follow_the_kernel_path_side_by_side_inside_the_view() {
@@ -65,19 +66,7 @@ fn blk_mq_boxes_are_inside_the_column_one_above_the_other() {
 #[test]
 fn place_keeps_every_token_in_its_column() {
     for packed in [8, 0] {
-        let mut scn = Scenario {
-            platform: "sprd-hs400es-2020".into(),
-            ..Scenario::default()
-        };
-        scn.host.packed = Some(packed);
-        scn.jobs = vec![JobSpec {
-            name: "t".into(),
-            rw: Rw::RandRead,
-            bs: 4096,
-            size: 1 << 20,
-            numjobs: 20,
-            ..JobSpec::default()
-        }];
+        let scn = twenty_jobs(Rw::RandRead, packed);
         let mut sim = Simulator::new(&scn).expect("valid scenario");
         let mut seen = 0;
         for step in 1..=40u64 {
