@@ -12,8 +12,8 @@ use mmcsim_fit::jobs::{FitJob, FitReply, Job, Reply, Request};
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::download;
-use crate::workers::{self, Pool};
+use crate::shell::workers::{self, Pool};
+use crate::tools::download;
 
 #[derive(Properties, PartialEq)]
 pub struct FitViewProps {

@@ -9,7 +9,7 @@
 
 use mmcsim_engine::{Scenario, Stage};
 
-use crate::session::Session;
+use crate::shell::session::Session;
 
 /// Stage changes per real second a followed request makes at most at the derived speed: a
 /// handful, each one readable (a token's glide between two stages takes a fifth of a second,
@@ -182,7 +182,7 @@ pub fn follow_speed(a: &Scenario, b: Option<&Scenario>) -> Option<FollowSpeed> {
 mod tests {
     use super::*;
     use crate::lesson::landing_pair;
-    use crate::test_support::scenario;
+    use crate::shell::test_support::scenario;
 
     #[test]
     fn the_speeds_are_one_two_three_five_from_one_microsecond_to_one_millisecond() {

@@ -6,8 +6,8 @@
 //! Plain logic, no browser code: the page hands it each animation frame's timestamp and a wall
 //! clock (`performance.now()`), and the native tests hand it fake ones.
 
-use crate::session::Session;
-use crate::slicer::{Slicer, FRAME_BUDGET_MS};
+use crate::shell::session::Session;
+use crate::shell::slicer::{Slicer, FRAME_BUDGET_MS};
 
 /// One step of the speed control: simulated time per second of real time, or `None` for "as
 /// fast as the frame budget allows".
@@ -43,7 +43,7 @@ pub const SPEEDS: [Speed; 9] = [
 pub const DEFAULT_SPEED: usize = 4;
 
 /// The speed index past [`SPEEDS`] meaning "the speed derived to follow one request"
-/// ([`crate::follow`]), set by [`Clock::set_follow`].
+/// ([`crate::watch::follow`]), set by [`Clock::set_follow`].
 pub const FOLLOW: usize = SPEEDS.len();
 
 /// The index in [`SPEEDS`] of the speed labelled `label`.
@@ -56,7 +56,10 @@ pub fn speed_index(label: &str) -> Option<usize> {
 pub fn shown_speeds(follow: Option<u64>) -> Vec<String> {
     let mut v: Vec<String> = SPEEDS.iter().map(|s| s.label.to_string()).collect();
     if let Some(ns) = follow {
-        let label = format!("{}/s · follow one request", crate::follow::round_time(ns));
+        let label = format!(
+            "{}/s · follow one request",
+            crate::watch::follow::round_time(ns)
+        );
         v.insert(follow_place(ns), label);
     }
     v
@@ -180,7 +183,7 @@ impl Clock {
     pub fn following_set(&self) -> Option<u64> {
         self.follow
     }
-    /// Plays at the derived speed `sim_ns_per_s` ([`crate::follow`]).
+    /// Plays at the derived speed `sim_ns_per_s` ([`crate::watch::follow`]).
     pub fn set_follow(&mut self, sim_ns_per_s: u64) {
         self.follow = Some(sim_ns_per_s);
         self.speed = FOLLOW;

@@ -11,9 +11,9 @@ use mmcsim_engine::metrics::SeriesPoint;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
-use crate::download;
-use crate::engine_bridge as bridge;
-use crate::exports;
+use crate::shell::engine_bridge as bridge;
+use crate::tools::download;
+use crate::tools::exports;
 
 /// Downloads `text` as `name` and says so (or why not).
 fn saved(name: &str, text: &str, mime: &str) -> String {
@@ -39,7 +39,7 @@ fn pump_trace(
     busy: UseStateHandle<bool>,
 ) {
     gloo::timers::callback::Timeout::new(0, move || {
-        if !job.slice(now_ms, crate::slicer::FRAME_BUDGET_MS) {
+        if !job.slice(now_ms, crate::shell::slicer::FRAME_BUDGET_MS) {
             status.set(
                 format!(
                     "Building the trace… {:.0} % of the run, {} events so far (at most {}).",

@@ -11,9 +11,10 @@ use mmcsim_engine::explain::{layer_info, Layer};
 use mmcsim_engine::{MmcPath, Scenario};
 use yew::prelude::*;
 
-use crate::command::WatchAction;
-use crate::gallery::{self, case_pair, entries, Entry, StepAction, TableRun};
-use crate::slicer::{now_ms, Slicer};
+use crate::gallery::{self, entries, Entry, StepAction, TableRun};
+use crate::series::case_pair;
+use crate::shell::slicer::{now_ms, Slicer};
+use crate::watch::command::WatchAction;
 
 /// Wall-clock budget of the table's slice per frame, ms: less than a run's, so a run and the
 /// table can share a frame.
@@ -185,7 +186,7 @@ impl Component for GalleryPanel {
                 let Some(c) = CASES.get(case) else {
                     return false;
                 };
-                let (a, b, _) = case_pair(c, gallery::gallery_size(c.platform));
+                let (a, b, _) = case_pair(c, crate::series::gallery_size(c.platform));
                 ctx.props().on_open.emit((a, Some(b)));
                 false
             }
@@ -297,10 +298,7 @@ impl GalleryPanel {
                             }
                         </h4>
                         if self.rows.is_empty() {
-                            <p class="gallery-no-table" id="gallery-no-table">{ "The author published no A/B table for this patch: \
-                                fio's latency distribution without hsq (the calibration's Allwinner rows, which fit this board) and, \
-                                in words, a maximum completion latency of about 200 ms before the patch. Take the tour to run the \
-                                measured command both ways and see what the model's slot selection gives." }</p>
+                            <p class="gallery-no-table" id="gallery-no-table">{ e.data.no_table().unwrap_or_default() }</p>
                         } else {
                             <GalleryTable rows={self.rows.clone()} unit={s.unit.name()}
                                           columns={(AttrValue::from(s.columns.0), AttrValue::from(s.columns.1))}

@@ -4,7 +4,7 @@
 //! State lives here; the components only draw it. There is one simulation: the Watch's. Play
 //! runs it at a speed, Run plays it to the end at full speed, and the Watch reports how it
 //! stands (`Msg::RunState`) for the results. The URL carries the scenario and the view
-//! ([`crate::moment`]).
+//! ([`crate::watch::moment`]).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -17,14 +17,14 @@ use mmcsim_components::{
 use mmcsim_engine::{HostOptions, Report, Scenario};
 use yew::prelude::*;
 
-use crate::command::{Commands, Target, WatchAction};
-use crate::engine_bridge as bridge;
+use crate::gallery::view::GalleryPanel;
 use crate::gallery::StepAction;
-use crate::gallery_view::GalleryPanel;
 use crate::lesson::{self, TourAction};
-use crate::moment;
+use crate::shell::engine_bridge as bridge;
+use crate::tools::trace::TraceReplay;
 use crate::tools::{ResultTools, ScenarioTools};
-use crate::trace_view::TraceReplay;
+use crate::watch::command::{Commands, Target, WatchAction};
+use crate::watch::moment;
 use crate::watch::{RunState, Watch};
 
 #[derive(Properties, PartialEq)]
@@ -219,7 +219,7 @@ impl Component for App {
             _popstate: popstate,
         };
         if moment.compare && app.b_host.is_none() && app.b_other.is_none() {
-            app.b_host = Some(crate::live::suggest_b(&app.scenario));
+            app.b_host = Some(crate::watch::live::suggest_b(&app.scenario));
         }
         if let Some(t) = moment.tour.as_deref() {
             app.open_tour(t, moment.step);
@@ -289,7 +289,7 @@ impl Component for App {
             Msg::Run => {
                 self.notices.clear();
                 // The engine's refusal of a combination, at the control it names.
-                if let Err(e) = crate::session::Session::start(&self.scenario) {
+                if let Err(e) = crate::shell::session::Session::start(&self.scenario) {
                     match e
                         .option
                         .filter(|o| bridge::controls().contains(&o.as_str()))
@@ -432,7 +432,7 @@ impl Component for App {
                 match action {
                     StepAction::RunToEnd => ctx.link().send_message(Msg::Run),
                     StepAction::PlugAt(t) => {
-                        if let Ok(next) = crate::exports::with_power_cut(&self.scenario, t) {
+                        if let Ok(next) = crate::tools::exports::with_power_cut(&self.scenario, t) {
                             let link = ctx.link();
                             link.send_message(Msg::Load(next, self.b_link()));
                             link.send_message(Msg::Run);
@@ -540,7 +540,7 @@ impl Component for App {
                         <JobTabs labels={self.job_labels.clone()} selected={self.job} on_select={link.callback(Msg::Job)} />
                         <ControlsForm {platform} values={self.texts.clone()} errors={self.errors.clone()}
                                       disabled={false} on_change={on_change.clone()} />
-                        <crate::board_view::BoardView scenario={board_scn} errors={board_errors}
+                        <crate::tools::board::BoardView scenario={board_scn} errors={board_errors}
                                       disabled={false} on_change={board_change} on_scenario={board_file}
                                       side_b={board_b} on_side={link.callback(Msg::BoardSide)} />
                         <div class="actions">
@@ -581,7 +581,7 @@ impl Component for App {
                         { self.results_view() }
                     </section>
                 </main>
-                <crate::sweep_view::SweepView scenario={Rc::new(self.scenario.clone())} />
+                <crate::tools::sweep::SweepView scenario={Rc::new(self.scenario.clone())} />
                 <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
                               on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />
                 <footer class="foot">
@@ -596,7 +596,7 @@ impl App {
     /// B of the A/B comparison: A with B's host switches.
     fn b_scenario(&self) -> Option<Scenario> {
         self.b_host.as_ref().map(|h| {
-            let mut b = crate::live::b_scenario(&self.scenario, h);
+            let mut b = crate::watch::live::b_scenario(&self.scenario, h);
             b.board = self.b_board.clone();
             b.normalize_board();
             b
@@ -678,7 +678,7 @@ impl App {
         match action {
             TourAction::Play(speed) => {
                 self.watch
-                    .send(WatchAction::Play(crate::clock::speed_index(speed)));
+                    .send(WatchAction::Play(crate::watch::clock::speed_index(speed)));
             }
             TourAction::Pause => {
                 self.watch.send(WatchAction::Pause);

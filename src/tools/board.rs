@@ -12,7 +12,7 @@ use mmcsim_engine::scenario::options::value_text;
 use mmcsim_engine::Scenario;
 use yew::prelude::*;
 
-use crate::download;
+use crate::tools::download;
 
 /// The text of every board parameter ("" = the preset's value).
 pub fn board_texts(scn: &Scenario) -> BTreeMap<String, String> {
@@ -98,7 +98,7 @@ pub fn board_view(props: &BoardViewProps) -> Html {
                     values={Rc::new(board_texts(&props.scenario))} errors={props.errors.clone()}
                     disabled={props.disabled} on_change={props.on_change.clone()}
                     {on_download} {on_file} status={(*status).clone()} />
-        <crate::fit_view::FitView scenario={props.scenario.clone()} on_scenario={props.on_scenario.clone()} />
+        <crate::tools::fit::FitView scenario={props.scenario.clone()} on_scenario={props.on_scenario.clone()} />
         </>
     }
 }

@@ -1,5 +1,5 @@
 //! The Sweep panel: sweep one or two options of the current scenario (`hsq_depth=1..16`,
-//! `packed=0,2,4,8`). The points run in Web Workers, one per core ([`crate::workers`]), each
+//! `packed=0,2,4,8`). The points run in Web Workers, one per core ([`crate::shell::workers`]), each
 //! sent as its scenario's link text and answered with its figures, so the thread that draws
 //! the pipeline animation only posts messages and draws the rows as they come.
 
@@ -13,7 +13,7 @@ use mmcsim_fit::jobs::{Job, Reply, Request};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::workers::{self, Pool};
+use crate::shell::workers::{self, Pool};
 
 #[derive(Properties, PartialEq)]
 pub struct SweepViewProps {

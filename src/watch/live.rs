@@ -3,7 +3,7 @@
 //! scenario.
 //!
 //! Plain logic, no browser code, so it builds natively. The watched simulations themselves are
-//! [`crate::session::Session`]s on the shared clock of [`crate::clock`].
+//! [`crate::shell::session::Session`]s on the shared clock of [`crate::watch::clock`].
 
 use mmcsim_engine::{HostConfig, HostOptions, HsqDepth, MmcPath, Rw, Scenario};
 
@@ -142,7 +142,7 @@ pub fn watch_hints(scn: &Scenario, cfg: &HostConfig) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::scenario;
+    use crate::shell::test_support::scenario;
 
     #[test]
     fn b_starts_as_the_change_the_platforms_series_measured() {

@@ -1,6 +1,6 @@
 //! "Replay a trace": drop or open an I/O trace (fio iolog v2/v3, blkparse text) to make it the
 //! scenario, on the page's platform and host switches, and compare it A/B with ADMA3 packing
-//! off and on. The parsing and the scenarios are [`crate::replay`]'s; this is only the panel.
+//! off and on. The parsing and the scenarios are [`crate::tools::replay`]'s; this is only the panel.
 
 use std::rc::Rc;
 
@@ -8,8 +8,8 @@ use mmcsim_engine::Scenario;
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::download;
-use crate::replay;
+use crate::tools::download;
+use crate::tools::replay;
 
 #[derive(Properties, PartialEq)]
 pub struct TraceReplayProps {

@@ -3,7 +3,7 @@
 //! summary and the A/B table), read from the sessions in the components' types, and each
 //! side's pipeline and bus strip.
 //!
-//! The clock that moves the sessions is [`crate::clock`]; the component around them, with the
+//! The clock that moves the sessions is [`crate::watch::clock`]; the component around them, with the
 //! time controls and the commands, is [`crate::watch`].
 
 use std::collections::VecDeque;
@@ -19,9 +19,9 @@ use mmcsim_engine::Snapshot;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
-use crate::frames::Staggered;
-use crate::live::host_label;
-use crate::session::Session;
+use crate::shell::session::Session;
+use crate::watch::frames::Staggered;
+use crate::watch::live::host_label;
 
 /// One side: its session and what was last read of it.
 pub struct Side {
@@ -59,7 +59,7 @@ impl Side {
         &self,
         side_b: bool,
         p: &Pointing,
-        readout: Option<crate::lesson::Figures>,
+        readout: Option<crate::series::Figures>,
     ) -> Html {
         let name = if side_b { "b" } else { "a" };
         let cfg = self.session.host_config();
@@ -127,7 +127,7 @@ pub struct Figures {
     /// A's throughput series (the page's chart).
     pub series: Rc<Vec<SeriesPoint>>,
     /// Requests per interrupt and bus busy so far, per side (the readout under each pipeline).
-    pub readout: [Option<crate::lesson::Figures>; 2],
+    pub readout: [Option<crate::series::Figures>; 2],
 }
 
 /// What both sides' pipelines share: the selection, the column in focus, the strip's window
@@ -242,7 +242,7 @@ impl Sides {
                 .unwrap_or_default(),
         );
         let live =
-            |r: &Report| (r.sim.simulated_ns > 0).then(|| crate::lesson::Figures::of(r, None));
+            |r: &Report| (r.sim.simulated_ns > 0).then(|| crate::series::Figures::of(r, None));
         f.readout = [Some(&ra).and_then(live), rb.as_ref().and_then(live)];
         f.series = Rc::new(a.series());
         f.reports = Some((Rc::new(ra), rb.map(Rc::new)));

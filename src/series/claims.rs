@@ -122,12 +122,12 @@ pub fn disagreements(text: &str) -> Vec<String> {
         }
         if s.contains("bus is idle") {
             match after(s, "busy ") {
-                Some(b) if b < crate::lesson::BUS_BOUND_PCT => {}
+                Some(b) if b < crate::series::words::BUS_BOUND_PCT => {}
                 b => out.push(bad(&format!("idle beside busy {b:?} %"))),
             }
         }
         if let Some(b) = after(s, "bus is busy ") {
-            if b < crate::lesson::BUS_BOUND_PCT && s.contains("bottleneck") {
+            if b < crate::series::words::BUS_BOUND_PCT && s.contains("bottleneck") {
                 out.push(bad("a bottleneck at less than the bound"));
             }
         }
@@ -170,12 +170,17 @@ mod tests {
     #[test]
     fn every_gallery_step_and_tour_text_agrees_with_its_numbers() {
         let mut checked = 0;
-        for s in mmcsim_engine::calibration::SERIES {
-            let e = crate::gallery::with_figures(s.id).unwrap();
+        for s in crate::series::ALL {
+            let e = crate::gallery::with_figures(s.series.id).unwrap();
             for text in
                 std::iter::once(e.kernel.to_string()).chain(e.steps.iter().map(|s| s.text.clone()))
             {
-                assert_eq!(disagreements(&text), Vec::<String>::new(), "{}", s.id);
+                assert_eq!(
+                    disagreements(&text),
+                    Vec::<String>::new(),
+                    "{}",
+                    s.series.id
+                );
                 checked += 1;
             }
         }
@@ -205,7 +210,7 @@ mod tests {
         let end = e
             .steps
             .iter()
-            .find(|s| s.action == crate::gallery::StepAction::RunToEnd)
+            .find(|s| s.action == crate::series::StepAction::RunToEnd)
             .unwrap();
         assert!(
             end.text.contains("The gain comes from the bus"),
