@@ -12,6 +12,7 @@
 //! |---|---|
 //! | [`series`] | the measured patch series as data: one file each, the registry in `mod.rs` |
 //! | [`lesson`] | the landing and the guided tours (one scaffold, the series' scripts) |
+//! | [`lab`] | the Lab: the scenario form, Run/Stop, the results of the one run |
 //! | [`watch`] | "Watch the pipeline": clock, sides, frames, commands, moment links |
 //! | [`tools`] | board, sweep, fit, exports, replay, trace, downloads |
 //! | [`gallery`] | the gallery of the series: cards, walk-throughs, the authors' tables |
@@ -22,6 +23,8 @@
 //! for `wasm32`, so a native build of the workspace skips them.
 
 pub mod gallery;
+#[cfg(target_arch = "wasm32")]
+pub mod lab;
 pub mod lesson;
 pub mod series;
 pub mod shell;

@@ -3,7 +3,7 @@
 //! series' script (`src/series/`), whose texts carry numbers computed by running the very pair
 //! the page shows.
 //!
-//! Plain logic, no browser code: the page renders a [`Tour`]'s steps and sends their
+//! Plain logic, no browser code: the page ([`state`], `view.rs`) renders a [`Tour`]'s steps and sends their
 //! [`TourAction`]s to the Watch; the native tests check that every number a step states is the
 //! simulation's.
 
@@ -12,6 +12,10 @@ use mmcsim_engine::Scenario;
 use crate::series::{self, Figures, Prediction, TourInput, TourScript, TryIt};
 pub use crate::series::{TourAction, TourStep};
 use crate::shell::session::RunError;
+
+pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod view;
 
 /// The two or three plain sentences of the landing.
 pub const LANDING_TEXT: [&str; 3] = [
