@@ -8,8 +8,8 @@ use mmcsim_engine::Scenario;
 
 use super::{tour, Tour, TourAction};
 use crate::shell::session::RunError;
-use crate::watch::clock::speed_index;
 use crate::watch::command::{Target, WatchAction};
+use crate::watch::speed::speed_index;
 
 /// The open tour: its content, the step shown, the prediction picked.
 #[derive(Clone)]

@@ -90,7 +90,7 @@ impl WalkStep {
 /// What a tour step does on the page.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TourAction {
-    /// Play the pair at this speed label (of [`crate::watch::clock::SPEEDS`]).
+    /// Play the pair at this speed label (of [`crate::watch::speed::SPEEDS`]).
     Play(&'static str),
     Pause,
     /// Point at a column of both pipelines.
@@ -236,7 +236,7 @@ pub struct TourScript {
     pub fb: Figures,
     /// The unit of `fa.figure` and `fb.figure`.
     pub unit: &'static str,
-    /// The slow-motion speed (a label of [`crate::watch::clock::SPEEDS`]).
+    /// The slow-motion speed (a label of [`crate::watch::speed::SPEEDS`]).
     pub speed: &'static str,
     /// The first step: what A and B are.
     pub intro: String,

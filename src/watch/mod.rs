@@ -1,9 +1,9 @@
 //! "Watch the pipeline": the scenario run at a chosen speed of simulated time, drawn as it
-//! goes ([`view`]: the component), with what runs it: the lockstep [`clock`], the [`sides`] A
-//! and B, the [`frames`] bookkeeping, the speed of a first play ([`follow`]), the [`command`]s
-//! the page sends it, the [`moment`] a link stands at, and what it says around the animation
-//! ([`live`]). The time row (`view/scrubber.rs`), the plug (`view/plug.rs`) and the keyboard
-//! ([`keys`]) are parts of the component.
+//! goes (`view/`: the component), with what runs it: the lockstep [`clock`] and its
+//! [`speed`]s, the sides A and B (`sides.rs`), the [`frames`] bookkeeping, the speed of a first
+//! play ([`follow`]), the [`command`]s the page sends it, the [`moment`] a link stands at, and
+//! what it says around the animation ([`live`]). The time row (`view/scrubber.rs`), the plug
+//! (`view/plug.rs`) and the keyboard (`keys.rs`) are parts of the component.
 //!
 //! The plain modules hold no browser code and are tested natively; the component parts build
 //! for `wasm32` only.
@@ -14,6 +14,7 @@ pub mod follow;
 pub mod frames;
 pub mod live;
 pub mod moment;
+pub mod speed;
 
 #[cfg(target_arch = "wasm32")]
 mod keys;

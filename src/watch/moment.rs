@@ -9,8 +9,8 @@
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::units::{format_time_ns, parse_bool, parse_time_ns};
 
-use crate::watch::clock::SPEEDS;
 use crate::watch::command::Target;
+use crate::watch::speed::SPEEDS;
 
 /// The view keys, in the order a link writes them.
 pub const VIEW_KEYS: [&str; 7] = ["t", "speed", "paused", "compare", "focus", "tour", "step"];
