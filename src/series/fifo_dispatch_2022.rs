@@ -157,21 +157,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let fb = Figures::of(&rb, Some(tb.p999));
     let ratio = tb.p999 / ta.p999.max(1e-9);
     let (t_done, later) = followed(&a, ta.longest_id)?;
-    let follow = TourStep::new(
-        format!(
-            "Request {} of A waited longest in the host queue ({}): {later} requests that arrived after it \
-             went to the bus first. The button stands at the moment it was reaped and follows it: What is \
-             happening says why it was slow.",
-            ta.longest_id,
-            lat(ta.longest_wait)
-        ),
-        "Press the button to follow the starving request.",
-        "Follow the starving request",
-        TourAction::Follow {
-            t_ns: t_done,
-            id: ta.longest_id,
-        },
-    );
+    let follow = follow_step(&ta, t_done, later);
     Ok(TourScript {
         speed: "1 ms/s",
         intro: "A (next_tag) and B (fifo) run the Allwinner board's measured fio command with hsq: 8 threads reading \
@@ -183,50 +169,10 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             .to_string(),
         pause_press: "Press Pause to freeze both sides and compare the slots.",
         layer: Layer::HostQueue,
-        cause: format!(
-            "The cause, over the whole run: the longest wait in the host queue is {} in A and {} in B. \
-             Completion latency, A: p50 {}, p99 {}, p99.9 {}; B: p50 {}, p99 {}, p99.9 {}.",
-            lat(ta.longest_wait),
-            lat(tb.longest_wait),
-            lat(ta.p50),
-            lat(ta.p99),
-            lat(ta.p999),
-            lat(tb.p50),
-            lat(tb.p99),
-            lat(tb.p999)
-        ),
+        cause: cause(&ta, &tb),
         focus_press: "Press Show to outline the host queue, where the order is decided, in both pipelines.",
-        prediction: Prediction {
-            question: "Before both run to the end: how will B's p99.9 latency (one completion in a thousand is slower) \
-                       compare with A's?"
-                .to_string(),
-            choices: vec![
-                (1.0, "about the same".to_string()),
-                (0.5, "B 2x lower".to_string()),
-                (0.1, "B 10x lower".to_string()),
-                (0.01, "B 100x lower".to_string()),
-            ],
-            ratio,
-        },
-        end: format!(
-            concat!(
-                "Both sides finish in the view you are looking at; the percentile chart under the pipelines shows \
-                 the whole tail. Simulated: A {:.1} {unit}, B {:.1} {unit} (B/A {ratio:.2}x); worst completion A {}, \
-                 B {}. The patch's author reported a maximum of about ", reported_max!(), " before the patch. In the model, slot \
-                 selection keeps a request in A's host queue at most {} in this run ({} MiB per thread; the gallery's \
-                 pair runs the measured {} MiB): the mechanism makes a tail of milliseconds, not of ", reported_max!(), ", with 8 \
-                 requests outstanding."
-            ),
-            fa.figure,
-            fb.figure,
-            lat(ta.max),
-            lat(tb.max),
-            lat(ta.longest_wait),
-            TOUR_SIZE >> 20,
-            DATA.size() >> 20,
-            unit = unit,
-            ratio = ratio,
-        ),
+        prediction: prediction(ratio),
+        end: end(&fa, &fb, &ta, &tb, unit),
         extra: vec![follow],
         recap: format!(
             "Recap: the old slot order serves refilled low slots first and starves the others; FIFO bounds each \
@@ -251,6 +197,80 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         unit,
         window: None,
     })
+}
+
+/// The step that stands where A's longest-waiting request was reaped and follows it.
+fn follow_step(ta: &Tail, t_done: u64, later: u32) -> TourStep {
+    TourStep::new(
+        format!(
+            "Request {} of A waited longest in the host queue ({}): {later} requests that arrived after it \
+             went to the bus first. The button stands at the moment it was reaped and follows it: What is \
+             happening says why it was slow.",
+            ta.longest_id,
+            lat(ta.longest_wait)
+        ),
+        "Press the button to follow the starving request.",
+        "Follow the starving request",
+        TourAction::Follow {
+            t_ns: t_done,
+            id: ta.longest_id,
+        },
+    )
+}
+
+/// The cause over the run: the longest waits and the completion percentiles.
+fn cause(ta: &Tail, tb: &Tail) -> String {
+    format!(
+        "The cause, over the whole run: the longest wait in the host queue is {} in A and {} in B. \
+         Completion latency, A: p50 {}, p99 {}, p99.9 {}; B: p50 {}, p99 {}, p99.9 {}.",
+        lat(ta.longest_wait),
+        lat(tb.longest_wait),
+        lat(ta.p50),
+        lat(ta.p99),
+        lat(ta.p999),
+        lat(tb.p50),
+        lat(tb.p99),
+        lat(tb.p999)
+    )
+}
+
+/// How B's p99.9 compares with A's.
+fn prediction(ratio: f64) -> Prediction {
+    Prediction {
+        question: "Before both run to the end: how will B's p99.9 latency (one completion in a thousand is slower) \
+                   compare with A's?"
+            .to_string(),
+        choices: vec![
+            (1.0, "about the same".to_string()),
+            (0.5, "B 2x lower".to_string()),
+            (0.1, "B 10x lower".to_string()),
+            (0.01, "B 100x lower".to_string()),
+        ],
+        ratio,
+    }
+}
+
+/// The run-to-end step: the simulated tail against the author's reported maximum.
+fn end(fa: &Figures, fb: &Figures, ta: &Tail, tb: &Tail, unit: &str) -> String {
+    format!(
+        concat!(
+            "Both sides finish in the view you are looking at; the percentile chart under the pipelines shows \
+             the whole tail. Simulated: A {:.1} {unit}, B {:.1} {unit} (B/A {ratio:.2}x); worst completion A {}, \
+             B {}. The patch's author reported a maximum of about ", reported_max!(), " before the patch. In the model, slot \
+             selection keeps a request in A's host queue at most {} in this run ({} MiB per thread; the gallery's \
+             pair runs the measured {} MiB): the mechanism makes a tail of milliseconds, not of ", reported_max!(), ", with 8 \
+             requests outstanding."
+        ),
+        fa.figure,
+        fb.figure,
+        lat(ta.max),
+        lat(tb.max),
+        lat(ta.longest_wait),
+        TOUR_SIZE >> 20,
+        DATA.size() >> 20,
+        unit = unit,
+        ratio = fb.figure / fa.figure.max(1e-9),
+    )
 }
 
 #[cfg(test)]
