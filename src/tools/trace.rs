@@ -31,30 +31,7 @@ pub fn trace_replay(props: &TraceReplayProps) -> Html {
         .iter()
         .any(|j| j.read_iolog.is_some() && !props.scenario.iologs.is_empty());
 
-    let load = {
-        let scn = props.scenario.clone();
-        let on_load = props.on_load.clone();
-        let status = status.clone();
-        let error = error.clone();
-        Rc::new(move |file: web_sys::File| {
-            let name = file.name();
-            let (scn, on_load, status, error) =
-                (scn.clone(), on_load.clone(), status.clone(), error.clone());
-            download::read_text_file(file, move |r| {
-                match r.and_then(|text| replay::replay_scenario(&scn, &name, &text)) {
-                    Ok((next, summary)) => {
-                        error.set(None);
-                        status.set(format!("Loaded {summary}. Press Run to replay it.").into());
-                        on_load.emit((next, None));
-                    }
-                    Err(e) => {
-                        status.set(AttrValue::default());
-                        error.set(Some(format!("{e}. The scenario is unchanged.").into()));
-                    }
-                }
-            });
-        })
-    };
+    let load = loader(&props.scenario, &props.on_load, &status, &error);
     let on_pick = {
         let load = load.clone();
         Callback::from(move |e: Event| {
@@ -66,55 +43,8 @@ pub fn trace_replay(props: &TraceReplayProps) -> Html {
             }
         })
     };
-    let on_drop = {
-        let load = load.clone();
-        let over = over.clone();
-        let running = props.running;
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            over.set(false);
-            if running {
-                return;
-            }
-            if let Some(f) = e
-                .data_transfer()
-                .and_then(|d| d.files())
-                .and_then(|l| l.get(0))
-            {
-                load(f);
-            }
-        })
-    };
-    let on_over = {
-        let over = over.clone();
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            over.set(true);
-        })
-    };
-    let on_leave = {
-        let over = over.clone();
-        Callback::from(move |_: DragEvent| over.set(false))
-    };
-    let on_ab = {
-        let scn = props.scenario.clone();
-        let on_load = props.on_load.clone();
-        let error = error.clone();
-        let status = status.clone();
-        Callback::from(move |_: MouseEvent| match replay::packed_ab(&scn) {
-            Some((a, b)) => {
-                let chain = b.host.packed.unwrap_or(0);
-                status.set(
-                    format!("A: packed=0, B: packed={chain}, the same trace. Watch the pipeline below compares them.")
-                        .into(),
-                );
-                on_load.emit((a, Some(b)));
-            }
-            None => error.set(Some(
-                "This platform has no ADMA3 controller: packing cannot be compared here.".into(),
-            )),
-        })
-    };
+    let (on_drop, on_over, on_leave) = drag_and_drop(load, &over, props.running);
+    let on_ab = packed_ab(&props.scenario, &props.on_load, &status, &error);
 
     html! {
         <div class="trace-replay">
@@ -143,4 +73,100 @@ pub fn trace_replay(props: &TraceReplayProps) -> Html {
             }
         </div>
     }
+}
+
+type Load = Rc<dyn Fn(web_sys::File)>;
+
+/// Reads a trace file and makes it the scenario (or says why not).
+fn loader(
+    scn: &Rc<Scenario>,
+    on_load: &Callback<(Scenario, Option<Scenario>)>,
+    status: &UseStateHandle<AttrValue>,
+    error: &UseStateHandle<Option<AttrValue>>,
+) -> Load {
+    let (scn, on_load, status, error) =
+        (scn.clone(), on_load.clone(), status.clone(), error.clone());
+    Rc::new(move |file: web_sys::File| {
+        let name = file.name();
+        let (scn, on_load, status, error) =
+            (scn.clone(), on_load.clone(), status.clone(), error.clone());
+        download::read_text_file(file, move |r| {
+            match r.and_then(|text| replay::replay_scenario(&scn, &name, &text)) {
+                Ok((next, summary)) => {
+                    error.set(None);
+                    status.set(format!("Loaded {summary}. Press Run to replay it.").into());
+                    on_load.emit((next, None));
+                }
+                Err(e) => {
+                    status.set(AttrValue::default());
+                    error.set(Some(format!("{e}. The scenario is unchanged.").into()));
+                }
+            }
+        });
+    })
+}
+
+/// The drop zone's drop, drag-over and drag-leave (a drop while running is ignored).
+fn drag_and_drop(
+    load: Load,
+    over: &UseStateHandle<bool>,
+    running: bool,
+) -> (
+    Callback<DragEvent>,
+    Callback<DragEvent>,
+    Callback<DragEvent>,
+) {
+    let on_drop = {
+        let over = over.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            over.set(false);
+            if running {
+                return;
+            }
+            if let Some(f) = e
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|l| l.get(0))
+            {
+                load(f);
+            }
+        })
+    };
+    let on_over = {
+        let over = over.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            over.set(true);
+        })
+    };
+    let on_leave = {
+        let over = over.clone();
+        Callback::from(move |_: DragEvent| over.set(false))
+    };
+    (on_drop, on_over, on_leave)
+}
+
+/// The A/B of the replay: packing off and on, the same trace.
+fn packed_ab(
+    scn: &Rc<Scenario>,
+    on_load: &Callback<(Scenario, Option<Scenario>)>,
+    status: &UseStateHandle<AttrValue>,
+    error: &UseStateHandle<Option<AttrValue>>,
+) -> Callback<MouseEvent> {
+    let (scn, on_load, status, error) =
+        (scn.clone(), on_load.clone(), status.clone(), error.clone());
+    Callback::from(move |_: MouseEvent| match replay::packed_ab(&scn) {
+        Some((a, b)) => {
+            let chain = b.host.packed.unwrap_or(0);
+            status.set(
+                format!("A: packed=0, B: packed={chain}, the same trace. Watch the pipeline below compares them.")
+                    .into(),
+            );
+            on_load.emit((a, Some(b)));
+        }
+        None => error.set(Some(
+            "This platform has no ADMA3 controller: packing cannot be compared here.".into(),
+        )),
+    })
 }
