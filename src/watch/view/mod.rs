@@ -220,53 +220,15 @@ impl Component for Watch {
                 self.report(ctx);
             }
             Msg::TogglePlay => self.play(ctx),
-            Msg::Step => {
-                if self.playing {
-                    return false;
-                }
-                if let Some(s) = self.sides.as_mut() {
-                    let from = s.a.session.now();
-                    let (a, b) = s.sessions();
-                    if self.clock.step(a, b) {
-                        self.history.push(from);
-                    }
-                }
-                self.refresh_views(now_ms());
-                self.refresh_charts(false);
-                self.report(ctx);
-            }
-            Msg::StepBack => {
-                if self.playing {
-                    return false;
-                }
-                let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
-                let p = ctx.props();
-                let back = self
-                    .history
-                    .pop()
-                    .or_else(|| crate::watch::clock::previous_step(&p.a, p.b.as_ref(), now))
-                    .unwrap_or(now.saturating_sub(1_000));
-                if back < now {
-                    self.seek(ctx, Some(back));
-                }
-            }
+            Msg::Step => return self.step_forward(ctx),
+            Msg::StepBack => return self.step_back(ctx),
             Msg::Scrub(t) => {
                 if self.playing {
                     self.pause();
                 }
                 self.seek(ctx, Some(t));
             }
-            Msg::CopyLink => {
-                let link = self.moment_link(ctx);
-                let cb = ctx.link().callback(|(l, ok)| Msg::Copied(l, ok));
-                wasm_bindgen_futures::spawn_local(async move {
-                    let ok = crate::tools::download::copy_to_clipboard(&link)
-                        .await
-                        .is_ok();
-                    cb.emit((link, ok));
-                });
-                return false;
-            }
+            Msg::CopyLink => return self.copy_link(ctx),
             Msg::Copied(l, ok) => self.link = Some((l, ok)),
             Msg::PullPlug => self.pull_plug(ctx),
             Msg::Settle => {
@@ -304,17 +266,7 @@ impl Component for Watch {
                 p.on_b.emit(on.then(|| live::suggest_b(&p.a)));
                 return false;
             }
-            Msg::BControl(name, text) => {
-                let p = ctx.props();
-                let base = p.b.clone().unwrap_or_else(|| p.a.clone());
-                match bridge::apply_control(&base, &name, &text) {
-                    Ok(next) => {
-                        self.b_error = None;
-                        p.on_b.emit(Some(next.host));
-                    }
-                    Err(e) => self.b_error = Some(format!("B: {e}").into()),
-                }
-            }
+            Msg::BControl(name, text) => self.b_control(ctx, &name, &text),
         }
         true
     }

@@ -5,6 +5,7 @@ use mmcsim_components::PlugButton;
 use yew::prelude::*;
 
 use super::{Msg, Watch};
+use crate::shell::slicer::now_ms;
 
 impl Watch {
     /// The time scrubber over what has been simulated, Step back, and the moment link.
@@ -34,5 +35,56 @@ impl Watch {
                 }
             </div>
         }
+    }
+}
+
+impl Watch {
+    /// One step forward (paused only): the side whose change comes first moves.
+    pub(super) fn step_forward(&mut self, ctx: &Context<Self>) -> bool {
+        if self.playing {
+            return false;
+        }
+        if let Some(s) = self.sides.as_mut() {
+            let from = s.a.session.now();
+            let (a, b) = s.sessions();
+            if self.clock.step(a, b) {
+                self.history.push(from);
+            }
+        }
+        self.refresh_views(now_ms());
+        self.refresh_charts(false);
+        self.report(ctx);
+        true
+    }
+
+    /// Back to the previous step (paused only): re-simulated from the start.
+    pub(super) fn step_back(&mut self, ctx: &Context<Self>) -> bool {
+        if self.playing {
+            return false;
+        }
+        let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
+        let p = ctx.props();
+        let back = self
+            .history
+            .pop()
+            .or_else(|| crate::watch::clock::previous_step(&p.a, p.b.as_ref(), now))
+            .unwrap_or(now.saturating_sub(1_000));
+        if back < now {
+            self.seek(ctx, Some(back));
+        }
+        true
+    }
+
+    /// Copies the link to the moment on screen.
+    pub(super) fn copy_link(&self, ctx: &Context<Self>) -> bool {
+        let link = self.moment_link(ctx);
+        let cb = ctx.link().callback(|(l, ok)| Msg::Copied(l, ok));
+        wasm_bindgen_futures::spawn_local(async move {
+            let ok = crate::tools::download::copy_to_clipboard(&link)
+                .await
+                .is_ok();
+            cb.emit((link, ok));
+        });
+        false
     }
 }
