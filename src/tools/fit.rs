@@ -122,22 +122,7 @@ impl Component for FitView {
                 self.names = t;
                 false
             }
-            Msg::Files(list) => {
-                if self.running || list.is_empty() {
-                    return false;
-                }
-                self.error = None;
-                self.result = None;
-                self.files.clear();
-                self.expected = list.len();
-                self.status = format!("Reading {} file(s)...", list.len());
-                for f in list {
-                    let name = f.name();
-                    let cb = ctx.link().callback(move |r| Msg::Read(name.clone(), r));
-                    download::read_text_file(f, move |r| cb.emit(r));
-                }
-                true
-            }
+            Msg::Files(list) => self.read_files(ctx, list),
             Msg::Read(name, r) => {
                 match r {
                     Ok(t) => self.files.push((name, t)),
@@ -162,23 +147,7 @@ impl Component for FitView {
                 let (_, r) = pool.note(ev);
                 match r.reply {
                     Reply::Ready => self.send(),
-                    Reply::Fit(f) => {
-                        self.running = false;
-                        let mut next = (*ctx.props().scenario).clone();
-                        match apply_toml(&mut next, "fitted board", &f.toml) {
-                            Ok(()) => {
-                                self.status = format!(
-                                    "Fitted {} parameter(s) on {} to {} figure(s); the board above now has the fitted values.",
-                                    f.params.len(),
-                                    f.platform,
-                                    f.rows.len()
-                                );
-                                ctx.props().on_scenario.emit(next);
-                            }
-                            Err(e) => self.error = Some(e.to_string()),
-                        }
-                        self.result = Some(f);
-                    }
+                    Reply::Fit(f) => self.fitted(ctx, f),
                     Reply::Error(e) => {
                         self.running = false;
                         self.status.clear();
@@ -296,5 +265,44 @@ impl FitView {
                         onclick={ctx.link().callback(|_| Msg::Download)}>{ "Download the fitted board (TOML)" }</button>
             </div>
         }
+    }
+}
+
+impl FitView {
+    /// Result files dropped or opened: read them all, then fit.
+    fn read_files(&mut self, ctx: &Context<Self>, list: Vec<web_sys::File>) -> bool {
+        if self.running || list.is_empty() {
+            return false;
+        }
+        self.error = None;
+        self.result = None;
+        self.files.clear();
+        self.expected = list.len();
+        self.status = format!("Reading {} file(s)...", list.len());
+        for f in list {
+            let name = f.name();
+            let cb = ctx.link().callback(move |r| Msg::Read(name.clone(), r));
+            download::read_text_file(f, move |r| cb.emit(r));
+        }
+        true
+    }
+
+    /// The fit's result: the fitted board onto the scenario, and what was fitted.
+    fn fitted(&mut self, ctx: &Context<Self>, f: Box<FitReply>) {
+        self.running = false;
+        let mut next = (*ctx.props().scenario).clone();
+        match apply_toml(&mut next, "fitted board", &f.toml) {
+            Ok(()) => {
+                self.status = format!(
+                    "Fitted {} parameter(s) on {} to {} figure(s); the board above now has the fitted values.",
+                    f.params.len(),
+                    f.platform,
+                    f.rows.len()
+                );
+                ctx.props().on_scenario.emit(next);
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+        self.result = Some(f);
     }
 }
