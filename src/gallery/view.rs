@@ -143,81 +143,9 @@ impl Component for GalleryPanel {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Select(id) => {
-                let Some(i) = self.entries.iter().position(|e| e.series.platform == id) else {
-                    return false;
-                };
-                // The open entry's walk-through states what its pair shows: run once, on opening.
-                if self.figured.insert(i) {
-                    match gallery::with_figures(self.entries[i].series.id) {
-                        Ok(full) => self.entries[i] = full,
-                        Err(e) => self.error = Some(e.message),
-                    }
-                }
-                let e = &self.entries[i];
-                let (a, b, _) = e.pair(e.size());
-                ctx.props().on_open.emit((a, Some(b)));
-                if self.selected != Some(i) {
-                    self.selected = Some(i);
-                    let table = TableRun::new(e.series.platform, e.size());
-                    self.rows = Self::rows_of(&table);
-                    self.table = Some(table);
-                    self.error = None;
-                    self.schedule(ctx);
-                }
-                true
-            }
-            Msg::OpenCase(case) => {
-                // usize::MAX: the open entry's headline case (its "link", kept in this page).
-                let case = match (case, self.selected) {
-                    (usize::MAX, Some(i)) => {
-                        let e = &self.entries[i];
-                        match e.headline {
-                            Some(h) => h,
-                            None => {
-                                let (a, b, _) = e.pair(e.size());
-                                ctx.props().on_open.emit((a, Some(b)));
-                                return false;
-                            }
-                        }
-                    }
-                    _ => case,
-                };
-                let Some(c) = CASES.get(case) else {
-                    return false;
-                };
-                let (a, b, _) = case_pair(c, crate::series::gallery_size(c.platform));
-                ctx.props().on_open.emit((a, Some(b)));
-                false
-            }
-            Msg::Step(k) => {
-                let Some(e) = self.selected.map(|i| &self.entries[i]) else {
-                    return false;
-                };
-                let Some(step) = e.steps.get(k) else {
-                    return false;
-                };
-                match step.action {
-                    StepAction::Load(b) => {
-                        let (sa, sb, _) = e.pair(e.size());
-                        if b {
-                            ctx.props().on_open.emit((sb, None));
-                        } else {
-                            ctx.props().on_open.emit((sa, Some(sb)));
-                        }
-                    }
-                    StepAction::Compare => {
-                        if let Some(el) = self.table_ref.cast::<web_sys::Element>() {
-                            el.scroll_into_view();
-                        }
-                    }
-                    other => match other.watch_action() {
-                        Some(command) => ctx.props().on_watch.emit(command),
-                        None => ctx.props().on_action.emit(other),
-                    },
-                }
-                false
-            }
+            Msg::Select(id) => self.select(ctx, id),
+            Msg::OpenCase(case) => self.open_case(ctx, case),
+            Msg::Step(k) => self.step(ctx, k),
             Msg::Frame => {
                 self.frame = None;
                 let Some(table) = self.table.as_mut() else {
@@ -314,5 +242,89 @@ impl GalleryPanel {
                 </div>
             </div>
         }
+    }
+}
+
+impl GalleryPanel {
+    /// Opens the entry of card `id`: its pair loaded, its walk-through's figures computed (once),
+    /// its table started.
+    fn select(&mut self, ctx: &Context<Self>, id: String) -> bool {
+        let Some(i) = self.entries.iter().position(|e| e.series.platform == id) else {
+            return false;
+        };
+        // The open entry's walk-through states what its pair shows: run once, on opening.
+        if self.figured.insert(i) {
+            match gallery::with_figures(self.entries[i].series.id) {
+                Ok(full) => self.entries[i] = full,
+                Err(e) => self.error = Some(e.message),
+            }
+        }
+        let e = &self.entries[i];
+        let (a, b, _) = e.pair(e.size());
+        ctx.props().on_open.emit((a, Some(b)));
+        if self.selected != Some(i) {
+            self.selected = Some(i);
+            let table = TableRun::new(e.series.platform, e.size());
+            self.rows = Self::rows_of(&table);
+            self.table = Some(table);
+            self.error = None;
+            self.schedule(ctx);
+        }
+        true
+    }
+
+    /// Loads a case of the table (usize::MAX: the open entry's headline case, its "link").
+    fn open_case(&mut self, ctx: &Context<Self>, case: usize) -> bool {
+        // usize::MAX: the open entry's headline case (its "link", kept in this page).
+        let case = match (case, self.selected) {
+            (usize::MAX, Some(i)) => {
+                let e = &self.entries[i];
+                match e.headline {
+                    Some(h) => h,
+                    None => {
+                        let (a, b, _) = e.pair(e.size());
+                        ctx.props().on_open.emit((a, Some(b)));
+                        return false;
+                    }
+                }
+            }
+            _ => case,
+        };
+        let Some(c) = CASES.get(case) else {
+            return false;
+        };
+        let (a, b, _) = case_pair(c, crate::series::gallery_size(c.platform));
+        ctx.props().on_open.emit((a, Some(b)));
+        false
+    }
+
+    /// Does what walk-through step `k` says.
+    fn step(&mut self, ctx: &Context<Self>, k: usize) -> bool {
+        let Some(e) = self.selected.map(|i| &self.entries[i]) else {
+            return false;
+        };
+        let Some(step) = e.steps.get(k) else {
+            return false;
+        };
+        match step.action {
+            StepAction::Load(b) => {
+                let (sa, sb, _) = e.pair(e.size());
+                if b {
+                    ctx.props().on_open.emit((sb, None));
+                } else {
+                    ctx.props().on_open.emit((sa, Some(sb)));
+                }
+            }
+            StepAction::Compare => {
+                if let Some(el) = self.table_ref.cast::<web_sys::Element>() {
+                    el.scroll_into_view();
+                }
+            }
+            other => match other.watch_action() {
+                Some(command) => ctx.props().on_watch.emit(command),
+                None => ctx.props().on_action.emit(other),
+            },
+        }
+        false
     }
 }
