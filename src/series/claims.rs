@@ -47,9 +47,7 @@ fn after(s: &str, key: &str) -> Option<f64> {
 /// per sentence; empty when every comparison word follows from the numbers beside it.
 pub fn disagreements(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for sentence in text.split(". ") {
-        let s = sentence;
-        let bad = |why: &str| format!("{why}: {s:?}");
+    for s in text.split(". ") {
         let words = [
             " more ",
             " fewer ",
@@ -59,77 +57,98 @@ pub fn disagreements(text: &str) -> Vec<String> {
             "bus is busy",
         ];
         if words.iter().any(|w| s.contains(w)) && !s.chars().any(|c| c.is_ascii_digit()) {
-            out.push(bad("a comparison without its numbers"));
+            out.push(bad(s, "a comparison without its numbers"));
             continue;
         }
-        if let Some(i) = s.find("x faster").or(s.find("x slower")) {
-            let r: f64 = s[..i]
-                .rsplit(' ')
-                .next()
-                .and_then(|t| t.parse().ok())
-                .unwrap_or(f64::NAN);
+        out.extend(speed_claims(s));
+        out.extend(relation_claims(s));
+        out.extend(bus_claims(s));
+    }
+    out
+}
+
+/// The message of a sentence `s` that is wrong for `why`.
+fn bad(s: &str, why: &str) -> String {
+    format!("{why}: {s:?}")
+}
+
+/// "B 1.05x faster (A 82.9 vs B 87.1)", "about as fast": the ratio is the figures'.
+fn speed_claims(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(i) = s.find("x faster").or(s.find("x slower")) {
+        let r: f64 = s[..i]
+            .rsplit(' ')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(f64::NAN);
+        match a_vs_b(s, i) {
+            Some((a, b)) => {
+                let got = if s[i..].starts_with("x faster") {
+                    b / a
+                } else {
+                    a / b
+                };
+                if !(got > 1.0 && (got - r).abs() <= 0.011 * got + 0.006) {
+                    out.push(bad(s, &format!("ratio {r} against A {a} vs B {b}")));
+                }
+            }
+            None => out.push(bad(s, "faster/slower without A vs B")),
+        }
+    }
+    if let Some(i) = s.find("about as fast") {
+        match a_vs_b(s, i) {
+            Some((a, b)) if (b / a - 1.0).abs() <= 0.011 => {}
+            p => out.push(bad(s, &format!("about as fast: {p:?}"))),
+        }
+    }
+    out
+}
+
+/// More or fewer refusals, shorter or longer gaps, waits less or longer: the word is the one
+/// the engine's comparison gives for the counts or times beside it.
+fn relation_claims(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut check = |w: &str, agrees: &dyn Fn(f64, f64) -> bool| {
+        if let Some(i) = s.find(w) {
             match a_vs_b(s, i) {
-                Some((a, b)) => {
-                    let got = if s[i..].starts_with("x faster") {
-                        b / a
-                    } else {
-                        a / b
-                    };
-                    if !(got > 1.0 && (got - r).abs() <= 0.011 * got + 0.006) {
-                        out.push(bad(&format!("ratio {r} against A {a} vs B {b}")));
-                    }
-                }
-                None => out.push(bad("faster/slower without A vs B")),
+                Some((a, b)) if agrees(a, b) => {}
+                p => out.push(bad(s, &format!("{w}: {p:?}"))),
             }
         }
-        if let Some(i) = s.find("about as fast") {
-            match a_vs_b(s, i) {
-                Some((a, b)) if (b / a - 1.0).abs() <= 0.011 => {}
-                p => out.push(bad(&format!("about as fast: {p:?}"))),
-            }
+    };
+    for w in ["about as many refusals", "more refusals", "fewer refusals"] {
+        check(w, &|a, b| w.starts_with(more_fewer(b as u64, a as u64)));
+    }
+    for w in [
+        "shorter than A's",
+        "longer than A's",
+        "about as long as A's",
+    ] {
+        check(w, &|a, b| w.starts_with(relation(b, a)));
+    }
+    for (w, rel) in [
+        ("waits less", "shorter than"),
+        ("waits longer", "longer than"),
+        ("waits about as long", "about as long as"),
+    ] {
+        check(w, &|a, b| relation(b, a) == rel);
+    }
+    out
+}
+
+/// "The bus is idle" only below the bound of a bus-bound run, "bottleneck" only at or above.
+fn bus_claims(s: &str) -> Vec<String> {
+    let bound = crate::series::words::BUS_BOUND_PCT;
+    let mut out = Vec::new();
+    if s.contains("bus is idle") {
+        match after(s, "busy ") {
+            Some(b) if b < bound => {}
+            b => out.push(bad(s, &format!("idle beside busy {b:?} %"))),
         }
-        for w in ["about as many refusals", "more refusals", "fewer refusals"] {
-            if let Some(i) = s.find(w) {
-                match a_vs_b(s, i) {
-                    Some((a, b)) if w.starts_with(more_fewer(b as u64, a as u64)) => {}
-                    p => out.push(bad(&format!("{w}: {p:?}"))),
-                }
-            }
-        }
-        for w in [
-            "shorter than A's",
-            "longer than A's",
-            "about as long as A's",
-        ] {
-            if let Some(i) = s.find(w) {
-                match a_vs_b(s, i) {
-                    Some((a, b)) if w.starts_with(relation(b, a)) => {}
-                    p => out.push(bad(&format!("{w}: {p:?}"))),
-                }
-            }
-        }
-        for (w, rel) in [
-            ("waits less", "shorter than"),
-            ("waits longer", "longer than"),
-            ("waits about as long", "about as long as"),
-        ] {
-            if let Some(i) = s.find(w) {
-                match a_vs_b(s, i) {
-                    Some((a, b)) if relation(b, a) == rel => {}
-                    p => out.push(bad(&format!("{w}: {p:?}"))),
-                }
-            }
-        }
-        if s.contains("bus is idle") {
-            match after(s, "busy ") {
-                Some(b) if b < crate::series::words::BUS_BOUND_PCT => {}
-                b => out.push(bad(&format!("idle beside busy {b:?} %"))),
-            }
-        }
-        if let Some(b) = after(s, "bus is busy ") {
-            if b < crate::series::words::BUS_BOUND_PCT && s.contains("bottleneck") {
-                out.push(bad("a bottleneck at less than the bound"));
-            }
+    }
+    if let Some(b) = after(s, "bus is busy ") {
+        if b < bound && s.contains("bottleneck") {
+            out.push(bad(s, "a bottleneck at less than the bound"));
         }
     }
     out
