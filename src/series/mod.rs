@@ -10,7 +10,7 @@
 //!
 //! 1. Add its row to `SERIES` and its cases to `CASES` in `engine/src/calibration.rs` (the
 //!    measured figures; a series without a table instead gives its own pair, as
-//!    [`fifo_dispatch_2022`] does with [`Headline::Own`]).
+//!    `fifo_dispatch_2022.rs` does with [`Headline::Own`]).
 //! 2. Copy a file of this folder to `src/series/<name>_<year>.rs` and write its `DATA`: the
 //!    `series` row, the `headline` case (`rw` and block size), the `kernel` paragraph, the
 //!    `walk` steps (texts that state a figure are [`Text::Says`] functions of the pair's

@@ -1,6 +1,6 @@
 //! The figures a finished run gives (per request, per side) and the words the texts say about
 //! them: every comparison word is chosen from the two numbers printed beside it
-//! ([`crate::series::claims`] checks that they agree).
+//! (`claims.rs` checks that they agree).
 
 use mmcsim_engine::calibration::Case;
 use mmcsim_engine::{Report, Scenario, Stage};

@@ -1,4 +1,4 @@
-//! Commands for "Watch the pipeline" (`watch.rs`): what the page, the gallery's walk-through
+//! Commands for "Watch the pipeline" (`view/`): what the page, the gallery's walk-through
 //! and the tests ask of it, through its `command` prop, instead of clicking its controls.
 //!
 //! A command travels with a sequence number, as `FieldError.seq` does for the controls' errors:

@@ -36,7 +36,7 @@ pub const SPEEDS: [Speed; 9] = [
 pub const DEFAULT_SPEED: usize = 4;
 
 /// The speed index past [`SPEEDS`] meaning "the speed derived to follow one request"
-/// ([`crate::watch::follow`]), set by [`Clock::set_follow`].
+/// ([`crate::watch::follow`]), set by [`crate::watch::clock::Clock::set_follow`].
 pub const FOLLOW: usize = SPEEDS.len();
 
 /// The index in [`SPEEDS`] of the speed labelled `label`.
