@@ -2,7 +2,7 @@
 //! the Lab, the tools and the gallery), the one wrapper around the engine's `Simulator`
 //! ([`session`]), the scenario pair the page shows ([`pair`]), the glue to the engine's option
 //! language ([`engine_bridge`]), budgeted slices ([`slicer`]), the URL ([`url`]), the Web
-//! Workers ([`workers`]) and the panic hook ([`panic`]).
+//! Workers ([`workers`]) and the panic hook ([`panic`](mod@panic)).
 //!
 //! [`session`], [`pair`], [`engine_bridge`] and [`slicer`] hold no browser code and are tested
 //! natively.
