@@ -70,3 +70,28 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     };
     Ok(r.script(parts, Vec::new(), None))
 }
+
+#[cfg(test)]
+mod tests {
+    use mmcsim_engine::calibration::CASES;
+    use mmcsim_engine::scenario::Rw;
+
+    /// The Compare step says it in words ("reads do not change, large writes lose a quarter,
+    /// small writes most"): the authors' figures say the same.
+    #[test]
+    fn the_compare_step_says_what_the_authors_table_shows() {
+        let loss = |rw: Rw, bs: u64| {
+            let c = CASES
+                .iter()
+                .find(|c| c.series == super::DATA.series.id && c.rw == rw && c.bs == bs)
+                .expect("a case of the table");
+            1.0 - c.measured.1 / c.measured.0
+        };
+        for (rw, bs) in [(Rw::Read, 512 << 10), (Rw::RandRead, 4 << 10)] {
+            assert!(loss(rw, bs).abs() < 0.05, "{rw:?} {bs}");
+        }
+        let large = loss(Rw::Write, 512 << 10);
+        assert!((0.2..0.3).contains(&large), "a quarter: {large}");
+        assert!(loss(Rw::RandWrite, 4 << 10) > large, "small writes most");
+    }
+}
