@@ -1,6 +1,6 @@
 //! The Lab form's state: the accepted text of each control, the job section shown, the errors
-//! at the controls (A's and, when the Board panel edits B, B's). The page owns the scenario;
-//! the form says what an edit makes of it.
+//! at the controls (A's and, when the Board panel edits B, B's). The page owns the scenario and
+//! applies the edits; the form follows what it made of them.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -64,28 +64,26 @@ impl Form {
         }
     }
 
-    /// A control's text as entered: the scenario it makes, or the error at the control (the
-    /// kept text named).
-    pub fn control(&mut self, scenario: &Scenario, name: String, text: &str) -> Option<Scenario> {
+    /// The page accepted control `name`'s text: `scenario` is the new one.
+    pub fn accepted(&mut self, name: &str, scenario: &Scenario) {
+        self.set_texts(scenario);
         let mut errors = (*self.errors).clone();
-        let next = match bridge::apply_control_in(scenario, self.job, &name, text) {
-            Ok(next) => {
-                errors.remove(&name);
-                Some(next)
-            }
-            Err(message) => {
-                let kept = self.texts.get(&name).cloned().unwrap_or_default();
-                let kept = if kept.is_empty() {
-                    "the platform default".to_string()
-                } else {
-                    kept
-                };
-                errors.insert(name, self.error(format!("{message} (kept {kept})")));
-                None
-            }
-        };
+        errors.remove(name);
         self.errors = Rc::new(errors);
-        next
+    }
+
+    /// The parser refused control `name`'s text: the error at the control, the kept text named.
+    pub fn rejected(&mut self, name: String, message: &str) {
+        let kept = self.texts.get(&name).cloned().unwrap_or_default();
+        let kept = if kept.is_empty() {
+            "the platform default".to_string()
+        } else {
+            kept
+        };
+        let error = self.error(format!("{message} (kept {kept})"));
+        let mut errors = (*self.errors).clone();
+        errors.insert(name, error);
+        self.errors = Rc::new(errors);
     }
 
     /// The engine refused a combination at this control.
@@ -95,25 +93,18 @@ impl Form {
         self.errors = Rc::new(errors);
     }
 
-    /// A board parameter's text for B (`base`: B as it stands): B's new board, or the error.
-    pub fn board_b_control(
-        &mut self,
-        base: &Scenario,
-        name: String,
-        text: &str,
-    ) -> Option<BTreeMap<String, u64>> {
+    /// B's board parameter `name` accepted (`message`: None) or refused.
+    pub fn board_b(&mut self, name: String, message: Option<&str>) {
         let mut errors = (*self.b_errors).clone();
-        let board = match bridge::apply_control(base, &name, text) {
-            Ok(next) => {
+        match message {
+            None => {
                 errors.remove(&name);
-                Some(next.board)
             }
-            Err(message) => {
-                errors.insert(name, self.error(format!("B: {message}")));
-                None
+            Some(m) => {
+                let error = self.error(format!("B: {m}"));
+                errors.insert(name, error);
             }
-        };
+        }
         self.b_errors = Rc::new(errors);
-        board
     }
 }

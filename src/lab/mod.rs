@@ -1,6 +1,13 @@
 //! The Lab: the scenario form (job tabs, controls, the Board panel), Run/Stop, the command
 //! line, the scenario's tools, "Replay a trace", and the results of the one watched run
-//! ([`results`]). The form's state is [`form::Form`]; the page owns the scenario.
+//! ([`results`]).
+//!
+//! The Lab owns the form's state ([`form::Form`]: the control texts, the job section shown,
+//! the errors, which board the Board panel edits). The page owns the scenario: it applies
+//! each edit the form sends (`on_control`, `on_board_b`) to the scenario as it stands, and
+//! tells the form what came of it, and what the rest of the page did, through the channel the
+//! Lab hands it at creation (`on_ready`: a [`FormCmd`] callback; messages to a component are
+//! handled in order, never lost or merged).
 
 use std::rc::Rc;
 
@@ -20,22 +27,44 @@ pub mod results;
 use form::Form;
 use results::Results;
 
+/// What the rest of the page did that the form follows.
+pub enum FormCmd {
+    /// Control `name`'s text was accepted: the new A.
+    Accepted(String, Rc<Scenario>),
+    /// Control `name`'s text was refused: `(name, the parser's message)`.
+    Rejected(String, String),
+    /// B's board parameter `name` was accepted (None) or refused (the message).
+    BoardB(String, Option<String>),
+    /// A whole scenario was loaded: its first job, no errors; `board_b`: B is still compared
+    /// (else the Board panel edits A again).
+    Load { a: Rc<Scenario>, board_b: bool },
+    /// A tour opened its pair: the texts of this scenario (the job section kept).
+    SetTexts(Rc<Scenario>),
+    /// The engine refused a combination at this control: `(option, message)`.
+    Refuse(String, String),
+    /// The comparison is off: the Board panel edits A, B's errors are gone.
+    CompareOff,
+    /// B's board was replaced (a platform file): B's errors are gone.
+    BBoardLoaded,
+}
+
 #[derive(Properties, PartialEq)]
 pub struct LabProps {
     /// A, and B as the link carries it.
     pub scenario: Rc<Scenario>,
     pub b: Option<Rc<Scenario>>,
-    /// B of the A/B view, when the Board panel edits B's board.
-    pub board_b: Option<Rc<Scenario>>,
-    pub form: Form,
+    /// B of the A/B view (None: no comparison): what the Board panel edits on B's side.
+    pub b_view: Option<Rc<Scenario>>,
     /// The watched run as it stands, and the scenarios it is of.
     pub run: Option<RunState>,
     pub ran: (Rc<Scenario>, Option<Rc<Scenario>>),
-    /// A control's text as entered: `(option name, text)`.
-    pub on_control: Callback<(String, String)>,
-    pub on_job: Callback<usize>,
-    /// A board parameter's text for B, and a platform file read onto B's board.
+    /// The form's channel, handed to the page once, at creation.
+    pub on_ready: Callback<Callback<FormCmd>>,
+    /// A control's text as entered: `(option name, text, job section shown)`.
+    pub on_control: Callback<(String, String, usize)>,
+    /// A board parameter's text for B: `(parameter name, text)`.
     pub on_board_b: Callback<(String, String)>,
+    /// A platform file read onto B's board.
     pub on_board_b_file: Callback<Scenario>,
     /// The Board panel edits B (true) or A.
     pub on_board_side: Callback<bool>,
@@ -46,56 +75,124 @@ pub struct LabProps {
     pub on_pull: Callback<()>,
 }
 
+pub enum Msg {
+    /// A control's text as entered: `(option name, text)`.
+    Control(String, String),
+    /// The form shows and edits this job section.
+    Job(usize),
+    /// The Board panel edits B (true) or A.
+    BoardSide(bool),
+    /// A board parameter's text for B: `(parameter name, text)`.
+    BoardB(String, String),
+    /// What the rest of the page did.
+    Cmd(FormCmd),
+}
+
 /// The Lab section: the form on the left, the results on the right.
-#[function_component(Lab)]
-pub fn lab(p: &LabProps) -> Html {
-    let running = p.run.as_ref().is_some_and(|r| r.playing);
-    let on_load = p.on_load.clone();
-    let load_one = Callback::from(move |s| on_load.emit((s, None)));
-    let (board_scn, board_errors, board_change, board_file) = match &p.board_b {
-        Some(b) => (
-            b.clone(),
-            p.form.b_errors.clone(),
-            p.on_board_b.clone(),
-            p.on_board_b_file.clone(),
-        ),
-        None => (
-            p.scenario.clone(),
-            p.form.errors.clone(),
-            p.on_control.clone(),
-            load_one.clone(),
-        ),
-    };
-    let platform: AttrValue = p.scenario.platform.clone().into();
-    html! {
-        <main class="layout" id="lab">
-            <section class="panel scenario" aria-label="Scenario">
-                <h2 class="lab-title">{ "Lab: your own scenario" }</h2>
-                // Editing while the view plays is fine: a new scenario starts the one run again.
-                <JobTabs labels={p.form.job_labels.clone()} selected={p.form.job} on_select={p.on_job.clone()} />
-                <ControlsForm {platform} values={p.form.texts.clone()} errors={p.form.errors.clone()}
-                              disabled={false} on_change={p.on_control.clone()} />
-                <BoardView scenario={board_scn} errors={board_errors}
-                           disabled={false} on_change={board_change} on_scenario={board_file}
-                           side_b={p.board_b.is_some()} on_side={p.on_board_side.clone()} />
-                <div class="actions">
-                    <button id="run" class="button primary" onclick={p.on_run.reform(|_| ())}
-                            title="Plays the simulation in the pipeline view to its end at full speed">{ "Run" }</button>
-                    if running {
-                        <button id="stop" class="button secondary" onclick={p.on_stop.reform(|_| ())}>{ "Stop" }</button>
-                    }
-                </div>
-                { command_lines(&p.scenario, p.b.as_deref()) }
-                { warnings(&p.scenario) }
-                <ScenarioTools scenario={p.scenario.clone()} b={p.b.clone()}
-                               show_b_link={false} {running}
-                               on_scenario={load_one} on_pull={p.on_pull.clone()} />
-                <TraceReplay scenario={p.scenario.clone()} {running} on_load={p.on_load.clone()} />
-            </section>
-            <section class="panel output" aria-label="Results">
-                <Results run={p.run.clone()} ran={p.ran.clone()} />
-            </section>
-        </main>
+pub struct Lab {
+    form: Form,
+}
+
+impl Component for Lab {
+    type Message = Msg;
+    type Properties = LabProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        ctx.props().on_ready.emit(ctx.link().callback(Msg::Cmd));
+        Lab {
+            form: Form::new(&ctx.props().scenario),
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let p = ctx.props();
+        let form = &mut self.form;
+        match msg {
+            Msg::Control(name, text) => {
+                p.on_control.emit((name, text, form.job));
+                return false;
+            }
+            Msg::Job(i) => form.select_job(i, &p.scenario),
+            Msg::BoardSide(b) => {
+                // Comparing starts with B = A (the page makes B), so B exists from here on.
+                form.board_b = b;
+                p.on_board_side.emit(b);
+            }
+            Msg::BoardB(name, text) => {
+                p.on_board_b.emit((name, text));
+                return false;
+            }
+            Msg::Cmd(FormCmd::Accepted(name, a)) => form.accepted(&name, &a),
+            Msg::Cmd(FormCmd::Rejected(name, message)) => form.rejected(name, &message),
+            Msg::Cmd(FormCmd::BoardB(name, message)) => form.board_b(name, message.as_deref()),
+            Msg::Cmd(FormCmd::Load { a, board_b }) => {
+                form.board_b &= board_b;
+                form.load(&a);
+            }
+            Msg::Cmd(FormCmd::SetTexts(a)) => form.set_texts(&a),
+            Msg::Cmd(FormCmd::Refuse(option, message)) => form.refuse(option, message),
+            Msg::Cmd(FormCmd::CompareOff) => {
+                form.board_b = false;
+                form.b_errors = Rc::default();
+            }
+            Msg::Cmd(FormCmd::BBoardLoaded) => form.b_errors = Rc::default(),
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let p = ctx.props();
+        let link = ctx.link();
+        let form = &self.form;
+        let running = p.run.as_ref().is_some_and(|r| r.playing);
+        let on_load = p.on_load.clone();
+        let load_one = Callback::from(move |s| on_load.emit((s, None)));
+        let board_b = p.b_view.clone().filter(|_| form.board_b);
+        let (board_scn, board_errors, board_change, board_file) = match &board_b {
+            Some(b) => (
+                b.clone(),
+                form.b_errors.clone(),
+                link.callback(|(n, t)| Msg::BoardB(n, t)),
+                p.on_board_b_file.clone(),
+            ),
+            None => (
+                p.scenario.clone(),
+                form.errors.clone(),
+                link.callback(|(n, t)| Msg::Control(n, t)),
+                load_one.clone(),
+            ),
+        };
+        let platform: AttrValue = p.scenario.platform.clone().into();
+        html! {
+            <main class="layout" id="lab">
+                <section class="panel scenario" aria-label="Scenario">
+                    <h2 class="lab-title">{ "Lab: your own scenario" }</h2>
+                    // Editing while the view plays is fine: a new scenario starts the one run again.
+                    <JobTabs labels={form.job_labels.clone()} selected={form.job} on_select={link.callback(Msg::Job)} />
+                    <ControlsForm {platform} values={form.texts.clone()} errors={form.errors.clone()}
+                                  disabled={false} on_change={link.callback(|(n, t)| Msg::Control(n, t))} />
+                    <BoardView scenario={board_scn} errors={board_errors}
+                               disabled={false} on_change={board_change} on_scenario={board_file}
+                               side_b={board_b.is_some()} on_side={link.callback(Msg::BoardSide)} />
+                    <div class="actions">
+                        <button id="run" class="button primary" onclick={p.on_run.reform(|_| ())}
+                                title="Plays the simulation in the pipeline view to its end at full speed">{ "Run" }</button>
+                        if running {
+                            <button id="stop" class="button secondary" onclick={p.on_stop.reform(|_| ())}>{ "Stop" }</button>
+                        }
+                    </div>
+                    { command_lines(&p.scenario, p.b.as_deref()) }
+                    { warnings(&p.scenario) }
+                    <ScenarioTools scenario={p.scenario.clone()} b={p.b.clone()}
+                                   show_b_link={false} {running}
+                                   on_scenario={load_one} on_pull={p.on_pull.clone()} />
+                    <TraceReplay scenario={p.scenario.clone()} {running} on_load={p.on_load.clone()} />
+                </section>
+                <section class="panel output" aria-label="Results">
+                    <Results run={p.run.clone()} ran={p.ran.clone()} />
+                </section>
+            </main>
+        }
     }
 }
 

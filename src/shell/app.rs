@@ -1,10 +1,10 @@
 //! The page: the lesson and the tour at the head of "Watch the pipeline", the Lab (scenario
 //! form, Run/Stop, progress, chart and results of the one watched run), the tools, the gallery.
 //!
-//! The page holds what its panels share: the scenario pair ([`Pair`]), the form's state
-//! ([`Form`]), the open tour ([`TourState`]), the watched run as it stands, and the URL. The
-//! panels are components ([`Lesson`], [`Watch`], [`Lab`], the Sweep, the gallery) that draw
-//! it and report edits; the message handling is in `app_update.rs`. There is one simulation:
+//! The page holds what its panels share: the scenario pair ([`Pair`]), the open tour
+//! ([`TourState`]), the watched run as it stands, and the URL. The panels are components
+//! ([`Lesson`], [`Watch`], [`Lab`], the Sweep, the gallery) that draw it, own their own state
+//! (the Lab its form) and report edits; the message handling is in `app_update.rs`. There is one simulation:
 //! the Watch's. Play runs it at a speed, Run plays it to the end at full speed, and the Watch
 //! reports how it stands (`Msg::RunState`) for the results. The URL carries the scenario and
 //! the view ([`crate::watch::moment`]).
@@ -17,8 +17,7 @@ use yew::prelude::*;
 
 use crate::gallery::view::GalleryPanel;
 use crate::gallery::StepAction;
-use crate::lab::form::Form;
-use crate::lab::Lab;
+use crate::lab::{FormCmd, Lab};
 use crate::lesson::state::TourState;
 use crate::lesson::view::Lesson;
 use crate::shell::engine_bridge as bridge;
@@ -43,8 +42,10 @@ impl Default for AppProps {
 }
 
 pub enum Msg {
-    /// A control's text as entered: `(option name, text)`.
-    Control(String, String),
+    /// The Lab's form channel (once, when the Lab is created).
+    LabReady(Callback<FormCmd>),
+    /// A control's text as entered: `(option name, text, job section shown)`.
+    Control(String, String, usize),
     /// Run: the watched simulation plays to its end at full speed.
     Run,
     /// Stop: pause the watched simulation where it is.
@@ -59,8 +60,6 @@ pub enum Msg {
     Open(Scenario, Option<Scenario>),
     /// Cut the power of the running simulation now.
     PullPlug,
-    /// The form shows and edits this job section.
-    Job(usize),
     /// A gallery walk-through step for the page.
     Walk(StepAction),
     /// A command for "Watch the pipeline" (a walk-through step).
@@ -86,8 +85,8 @@ pub enum Msg {
 pub struct App {
     /// A, and B of an A/B comparison.
     pub(super) pair: Pair,
-    /// The Lab form: control texts, job section, errors.
-    pub(super) form: Form,
+    /// The Lab's form channel: what the rest of the page did that the form follows.
+    pub(super) lab: Option<Callback<FormCmd>>,
     /// Messages that concern no single control (URL query, starting a run).
     pub(super) notices: Vec<String>,
     /// The watched run as it stands (the one run the page shows).
@@ -129,7 +128,7 @@ impl Component for App {
             EventListener::new(&w, "popstate", move |_| link.send_message(Msg::PopState))
         });
         let mut app = App {
-            form: Form::new(&scenario),
+            lab: None,
             pair: Pair::new(scenario, b),
             notices,
             run: None,
@@ -213,20 +212,23 @@ impl App {
     fn lab(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let a = Rc::new(self.pair.a.clone());
-        let board_b = self
-            .pair
-            .b_scenario()
-            .filter(|_| self.form.board_b)
-            .map(Rc::new);
         let ran = self.ran.clone().unwrap_or_else(|| (a.clone(), None));
         html! {
-            <Lab scenario={a} b={self.pair.b_link().map(Rc::new)} {board_b} form={self.form.clone()}
-                 run={self.run.clone()} {ran}
-                 on_control={link.callback(|(n, t)| Msg::Control(n, t))} on_job={link.callback(Msg::Job)}
+            <Lab scenario={a} b={self.pair.b_link().map(Rc::new)} b_view={self.pair.b_scenario().map(Rc::new)}
+                 run={self.run.clone()} {ran} on_ready={link.callback(Msg::LabReady)}
+                 on_control={link.callback(|(n, t, j)| Msg::Control(n, t, j))}
                  on_board_b={link.callback(|(n, t)| Msg::BoardB(n, t))} on_board_b_file={link.callback(Msg::BoardBFile)}
                  on_board_side={link.callback(Msg::BoardSide)}
                  on_run={link.callback(|()| Msg::Run)} on_stop={link.callback(|()| Msg::Stop)}
                  on_load={link.callback(|(a, b)| Msg::Load(a, b))} on_pull={link.callback(|()| Msg::PullPlug)} />
+        }
+    }
+
+    /// Tells the Lab's form what the page did (before the Lab exists there is no form to tell:
+    /// it starts from the scenario it is created with).
+    pub(super) fn form(&self, cmd: FormCmd) {
+        if let Some(lab) = &self.lab {
+            lab.emit(cmd);
         }
     }
 
@@ -253,7 +255,7 @@ impl App {
         match TourState::open(platform, step) {
             Ok(t) => {
                 self.pair = Pair::of_tour(&t.tour.a, &t.tour.b);
-                self.form.set_texts(&self.pair.a);
+                self.form(FormCmd::SetTexts(Rc::new(self.pair.a.clone())));
                 self.run = None;
                 self.tour = Some(t);
             }

@@ -1,5 +1,6 @@
-//! What the page does with its messages: each panel's edits reach the state it shares
-//! ([`Pair`], [`crate::lab::form::Form`], the tour), then the URL follows.
+//! What the page does with its messages: each panel's edits reach the state the panels share
+//! ([`Pair`], the tour), the Lab's form hears what concerns it ([`FormCmd`]), then the URL
+//! follows.
 
 use std::rc::Rc;
 
@@ -8,6 +9,7 @@ use yew::prelude::*;
 
 use super::app::{App, Msg};
 use crate::gallery::StepAction;
+use crate::lab::FormCmd;
 use crate::lesson::state::Effect;
 use crate::shell::engine_bridge as bridge;
 use crate::shell::pair::Pair;
@@ -19,11 +21,18 @@ impl App {
     /// One message; true when the page is drawn again.
     pub(super) fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Control(name, text) => {
-                if let Some(next) = self.form.control(&self.pair.a, name, &text) {
-                    self.pair.a = next;
-                    self.form.set_texts(&self.pair.a);
-                    self.sync_url(false);
+            Msg::LabReady(lab) => {
+                self.lab = Some(lab);
+                false
+            }
+            Msg::Control(name, text, job) => {
+                match bridge::apply_control_in(&self.pair.a, job, &name, &text) {
+                    Ok(next) => {
+                        self.pair.a = next;
+                        self.form(FormCmd::Accepted(name, Rc::new(self.pair.a.clone())));
+                        self.sync_url(false);
+                    }
+                    Err(message) => self.form(FormCmd::Rejected(name, message)),
                 }
                 true
             }
@@ -32,8 +41,7 @@ impl App {
             Msg::RunState(r) => self.run_state(r),
             Msg::B(host) => {
                 if host.is_none() {
-                    self.form.board_b = false;
-                    self.form.b_errors = Rc::default();
+                    self.form(FormCmd::CompareOff);
                 }
                 self.pair.set_b_host(host);
                 self.sync_url(false);
@@ -46,10 +54,6 @@ impl App {
                 true
             }
             Msg::PullPlug => self.send(WatchAction::PullPlug),
-            Msg::Job(i) => {
-                self.form.select_job(i, &self.pair.a);
-                true
-            }
             Msg::Walk(action) => self.walk(ctx, action),
             Msg::Watch(action) => self.send(action),
             Msg::BoardSide(_) | Msg::BoardB(..) | Msg::BoardBFile(_) => self.board(msg),
@@ -73,7 +77,7 @@ impl App {
                 .option
                 .filter(|o| bridge::controls().contains(&o.as_str()))
             {
-                Some(option) => self.form.refuse(option, e.message),
+                Some(option) => self.form(FormCmd::Refuse(option, e.message)),
                 None => self.notices.push(e.message),
             }
             return true;
@@ -105,10 +109,10 @@ impl App {
     fn load(&mut self, a: Scenario, b: Option<Scenario>) -> bool {
         self.notices.clear();
         self.pair = Pair::new(a, b);
-        if self.pair.b_host.is_none() {
-            self.form.board_b = false;
-        }
-        self.form.load(&self.pair.a);
+        self.form(FormCmd::Load {
+            a: Rc::new(self.pair.a.clone()),
+            board_b: self.pair.b_host.is_some(),
+        });
         self.run = None;
         self.sync_url(false);
         true
@@ -137,15 +141,20 @@ impl App {
                 if b {
                     self.pair.compare();
                 }
-                self.form.board_b = b && self.pair.b_host.is_some();
             }
             Msg::BoardB(name, text) => {
                 let Some(base) = self.pair.b_scenario() else {
                     return false;
                 };
-                match self.form.board_b_control(&base, name, &text) {
-                    Some(board) => self.pair.b_board = board,
-                    None => return true,
+                match bridge::apply_control(&base, &name, &text) {
+                    Ok(next) => {
+                        self.pair.b_board = next.board;
+                        self.form(FormCmd::BoardB(name, None));
+                    }
+                    Err(message) => {
+                        self.form(FormCmd::BoardB(name, Some(message)));
+                        return true;
+                    }
                 }
             }
             Msg::BoardBFile(b) => {
@@ -157,7 +166,7 @@ impl App {
                     return true;
                 }
                 self.pair.b_board = b.board;
-                self.form.b_errors = Rc::default();
+                self.form(FormCmd::BBoardLoaded);
             }
             _ => return false,
         }
