@@ -2,12 +2,13 @@
 //! form, Run/Stop, progress, chart and results of the one watched run), the tools, the gallery.
 //!
 //! The page holds what its panels share: the scenario pair ([`Pair`]), the open tour
-//! ([`TourState`]), the watched run as it stands, and the URL. The panels are components
-//! ([`Lesson`], [`Watch`], [`Lab`], the Sweep, the gallery) that draw it, own their own state
-//! (the Lab its form) and report edits; the message handling is in `app_update.rs`. There is one simulation:
-//! the Watch's. Play runs it at a speed, Run plays it to the end at full speed, and the Watch
-//! reports how it stands (`Msg::RunState`) for the results. The URL carries the scenario and
-//! the view ([`crate::watch::moment`]).
+//! ([`TourState`]: the URL carries its step, and it drives the pair and the Watch), the watched
+//! run as it stands, and the URL. The panels are components ([`Lesson`], [`Watch`], [`Lab`],
+//! the Sweep, the gallery) that draw it, own their own state (the Lab its form, the Watch its
+//! sides and clock, the gallery its tables) and report edits; the message handling is in
+//! `app_update.rs`. There is one simulation: the Watch's. Play runs it at a speed, Run plays
+//! it to the end at full speed, and the Watch reports how it stands (`Msg::RunState`) for the
+//! results. The URL carries the scenario and the view ([`crate::watch::moment`]).
 
 use std::rc::Rc;
 
