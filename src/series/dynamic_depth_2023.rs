@@ -3,6 +3,7 @@
 
 use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
+use mmcsim_engine::{HsqDepth, MmcPath};
 
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
@@ -33,6 +34,16 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Compare, "Fill the whole table: only the 4 KiB random writes change."),
     ],
     tour: Some(tour),
+    suggest_b: Some(|cfg, b| {
+        if cfg.mmc_path != MmcPath::Hsq {
+            return false;
+        }
+        b.hsq_depth = Some(match cfg.hsq_depth {
+            HsqDepth::Dynamic => HsqDepth::Fixed(2),
+            HsqDepth::Fixed(_) => HsqDepth::Dynamic,
+        });
+        true
+    }),
 };
 
 fn tour(input: &TourInput) -> Result<TourScript, RunError> {

@@ -84,6 +84,7 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::RunToEnd, "Run it to the end and compare the latency percentiles of both."),
     ],
     tour: Some(tour),
+    suggest_b: None,
 };
 
 /// What a finished run of one side says about its latency tail (µs).

@@ -35,6 +35,10 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Compare, "Fill the whole table: reads do not change, large writes lose a quarter, small writes most."),
     ],
     tour: Some(tour),
+    suggest_b: Some(|cfg, b| {
+        b.fua = Some(!cfg.fua);
+        true
+    }),
 };
 
 fn tour(input: &TourInput) -> Result<TourScript, RunError> {

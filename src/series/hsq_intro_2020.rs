@@ -32,4 +32,5 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Compare, "Fill the whole table: sequential I/O barely changes, random I/O gains."),
     ],
     tour: None,
+    suggest_b: None,
 };

@@ -14,7 +14,8 @@
 //! 2. Copy a file of this folder to `src/series/<name>_<year>.rs` and write its `DATA`: the
 //!    `series` row, the `headline` case (`rw` and block size), the `kernel` paragraph, the
 //!    `walk` steps (texts that state a figure are [`Text::Says`] functions of the pair's
-//!    [`Figures`]), and the `tour` function, which runs the pair ([`throughput::run`]) and
+//!    [`Figures`]), the B the pipeline view suggests on its platform (`suggest_b`), and the
+//!    `tour` function, which runs the pair ([`throughput::run`]) and
 //!    returns its [`TourScript`] (sentences, prediction, "try it yourself").
 //! 3. Add `mod <name>_<year>;` and one line `&<name>_<year>::DATA` to [`ALL`] below.
 //!
@@ -23,7 +24,7 @@
 
 use mmcsim_engine::calibration::{authors_size, Case, Series, CASES};
 use mmcsim_engine::scenario::url::encode_query;
-use mmcsim_engine::Scenario;
+use mmcsim_engine::{HostConfig, HostOptions, Scenario};
 
 use crate::shell::session::RunError;
 
@@ -112,7 +113,15 @@ pub struct SeriesData {
     /// The tour (None: the series shares its board with an earlier one, whose tour the
     /// platform opens).
     pub tour: Option<TourFn>,
+    /// The change the pipeline view first suggests as B on this series' platform, flipped
+    /// against A's host configuration; false where it does not apply (None, or false: the
+    /// path's usual change, `crate::watch::live::suggest_b`).
+    pub suggest_b: Option<SuggestFn>,
 }
+
+/// Sets B's host switch of a series' change against A's configuration; false when the
+/// change does not apply to A's path.
+pub type SuggestFn = fn(&HostConfig, &mut HostOptions) -> bool;
 
 impl SeriesData {
     /// Index in [`CASES`] of the headline case.
@@ -192,6 +201,15 @@ pub fn case_pair(case: &Case, size: u64) -> (Scenario, Scenario, String) {
 /// The series of id `id`.
 pub fn by_id(id: &str) -> Option<&'static SeriesData> {
     ALL.iter().copied().find(|s| s.series.id == id)
+}
+
+/// The change the series of `platform` suggest as B against `cfg` (the first that applies),
+/// set in `b`; false when none does.
+pub fn suggest_b(platform: &str, cfg: &HostConfig, b: &mut HostOptions) -> bool {
+    ALL.iter()
+        .filter(|s| s.series.platform == platform)
+        .filter_map(|s| s.suggest_b)
+        .any(|f| f(cfg, b))
 }
 
 /// The first series of `platform` (the key of the gallery's cards and the tours' links).

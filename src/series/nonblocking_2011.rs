@@ -34,6 +34,7 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Compare, "Fill the whole table: the four mmc_test figures the patch was tested with."),
     ],
     tour: Some(tour),
+    suggest_b: None,
 };
 
 /// "Try it yourself": the read cases, mmc_test 39 against 40.

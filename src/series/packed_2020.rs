@@ -34,6 +34,7 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Compare, "Fill the whole table: every workload of the series, both columns, simulated here."),
     ],
     tour: Some(tour),
+    suggest_b: None,
 };
 
 /// "Window only" of the 2020 RFC: no chains, but the mmc queue window the RFC opens for packed

@@ -16,22 +16,20 @@ pub fn b_scenario(a: &Scenario, b_host: &HostOptions) -> Scenario {
     }
 }
 
-/// A first B side for a scenario: the host change its platform's patch series measured
-/// (packed chains, FUA, non-blocking requests, dynamic hsq depth), flipped against A.
+/// A first B side for a scenario: the host change its platform's patch series measured, flipped
+/// against A: the series' own where it names one (`SeriesData::suggest_b`: FUA, dynamic hsq
+/// depth), else the path's (non-blocking requests on legacy, packed chains where the
+/// controller chains, else CQE).
 pub fn suggest_b(a: &Scenario) -> HostOptions {
     let mut h = a.host.clone();
     let Ok(cfg) = a.host_config() else { return h };
     let max_packed = a.platform().map(|p| p.host.max_packed).unwrap_or(0);
-    match (a.platform.as_str(), cfg.mmc_path) {
-        ("unisoc-fua-2022", _) => h.fua = Some(!cfg.fua),
-        ("unisoc-hsq-2023", MmcPath::Hsq) => {
-            h.hsq_depth = Some(match cfg.hsq_depth {
-                HsqDepth::Dynamic => HsqDepth::Fixed(2),
-                HsqDepth::Fixed(_) => HsqDepth::Dynamic,
-            })
-        }
-        (_, MmcPath::Legacy) => h.nonblocking = Some(!cfg.nonblocking),
-        (_, MmcPath::Hsq) if max_packed > 0 => {
+    if crate::series::suggest_b(&a.platform, &cfg, &mut h) {
+        return h;
+    }
+    match cfg.mmc_path {
+        MmcPath::Legacy => h.nonblocking = Some(!cfg.nonblocking),
+        MmcPath::Hsq if max_packed > 0 => {
             h.packed = Some(if cfg.packed > 0 { 0 } else { max_packed })
         }
         _ => {
