@@ -1,4 +1,4 @@
-//! The gallery section of the page: the four seed experiments as cards; the open one's
+//! The gallery section of the page: the series of the registry as cards; the open one's
 //! caption, walk-through and the authors' table, whose simulated columns the engine fills a
 //! budgeted slice per animation frame (so the page stays responsive while 16 runs complete).
 

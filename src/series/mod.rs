@@ -1,7 +1,8 @@
 //! The measured patch series, as data: one file per series, each a `static` [`SeriesData`]
 //! (its calibration row, the A/B pair it opens, what it changed in the kernel, the gallery
 //! walk-through, and its tour's script), and [`ALL`], the registry the gallery, the tours and
-//! the tests read. Nothing else in the app knows a series by name.
+//! the tests read. Nothing else in the app knows a series by name, but the landing, which opens
+//! the 2020 RFC's pair (`crate::lesson::LANDING_SERIES`).
 //!
 //! The measured figures are the engine's (`mmcsim_engine::calibration`): a text that states
 //! one formats it from the headline case ([`Says::authors`], `Case::measured`), never types it.
@@ -15,8 +16,8 @@
 //!    `series` row, the `headline` case (`rw` and block size), the `kernel` paragraph, the
 //!    `walk` steps (texts that state a figure are [`Text::Says`] functions of the pair's
 //!    [`Figures`]), the B the pipeline view suggests on its platform (`suggest_b`), and the
-//!    `tour` function, which runs the pair ([`throughput::run`]) and
-//!    returns its [`TourScript`] (sentences, prediction, "try it yourself").
+//!    `tour` function, which runs the pair ([`throughput::run`]) and returns its
+//!    [`TourScript`] (sentences, prediction, "try it yourself").
 //! 3. Add `mod <name>_<year>;` and one line `&<name>_<year>::DATA` to [`ALL`] below.
 //!
 //! The native tests then walk it: its walk-through and tour are built, their words checked
