@@ -13,21 +13,23 @@ mod trace_buf;
 
 pub use api::run;
 
-use crate::blk_mq::BlkMq;
-use crate::bus::Bus;
-use crate::card::Card;
-use crate::cqe::Cqe;
-use crate::host::HostCtl;
-use crate::hsq::Hsq;
-use crate::legacy::Legacy;
+use crate::board::platform::Platform;
 use crate::metrics::TimeSeries;
-use crate::mmc_queue::MmcQueue;
-use crate::mmc_test::{MmcTest, MMC_TEST_BYTES};
-use crate::platform::Platform;
+use crate::path::blk_mq::BlkMq;
+use crate::path::bus::Bus;
+use crate::path::card::Card;
+use crate::path::cqe::Cqe;
+use crate::path::host::HostCtl;
+use crate::path::hsq::Hsq;
+use crate::path::legacy::Legacy;
+use crate::path::mmc_queue::MmcQueue;
+use crate::path::mmc_test::MmcTest;
+use crate::path::workload::Job;
 use crate::report::SimStats;
-use crate::scenario::{HostConfig, MmcPath, Scenario, ScenarioError};
-use crate::trace::{Cause, Stage, TraceEvent};
-use crate::workload::Job;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::vocab::MMC_TEST_BYTES;
+use crate::vocab::{Cause, Stage, TraceEvent};
+use crate::vocab::{HostConfig, MmcPath};
 
 pub(crate) use event::{Event, EventQueue, ReqIdx};
 use request::Slab;
@@ -74,15 +76,15 @@ pub struct Simulator {
     pub(crate) power_cut: Option<crate::report::PowerCutReport>,
     /// Reliable writes (FUA) acknowledged to the jobs.
     pub(crate) acked_reliable_writes: u64,
-    pub(crate) recovery: crate::recovery::Recovery,
+    pub(crate) recovery: crate::path::recovery::Recovery,
     /// Traces the jobs replay (`read_iolog`).
     pub(crate) iologs: Vec<crate::scenario::iolog::IoLog>,
     /// Data I/Os issued by all jobs (bounded by `MAX_TOTAL_IOS`).
     pub(crate) data_ios: u64,
     /// Split I/Os in flight, by I/O id.
-    pub(crate) split: std::collections::HashMap<u64, crate::workload::SplitIo>,
+    pub(crate) split: std::collections::HashMap<u64, crate::path::workload::SplitIo>,
     /// `zonemode=zbd`: fio's emulated zones, shared by the jobs on the device.
-    pub(crate) zbd: Option<Box<crate::workload::zbd::Zones>>,
+    pub(crate) zbd: Option<Box<crate::path::workload::zbd::Zones>>,
     /// The latest stonewall phase begun.
     pub(crate) phase_started: u32,
 }
@@ -234,7 +236,7 @@ impl Simulator {
             events: 0,
             power_cut: None,
             acked_reliable_writes: 0,
-            recovery: crate::recovery::Recovery::new(
+            recovery: crate::path::recovery::Recovery::new(
                 scn.inject_error,
                 crate::rng::stream(scn.randseed, CARD_STREAM - 1),
             ),
@@ -242,7 +244,7 @@ impl Simulator {
             data_ios: 0,
             split: std::collections::HashMap::new(),
             zbd: scn.jobs.iter().find(|j| j.zone_zbd).map(|j| {
-                Box::new(crate::workload::zbd::Zones::new(
+                Box::new(crate::path::workload::zbd::Zones::new(
                     j.zonesize.unwrap_or(0),
                     j.max_open_zones,
                     j.zone_reset_threshold_ppm,

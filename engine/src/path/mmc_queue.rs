@@ -4,18 +4,9 @@
 //! reliable write) and runs pre_req (`dma_map_sg`); the completion side (`mmc_blk_hsq_req_done`,
 //! `mmc_blk_mq_post_req`, `mmc_blk_mq_dec_in_flight`) ends the request.
 
-use crate::scenario::{HostConfig, HsqDepth, MmcPath};
-use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::{Cause, Stage};
-
-/// `HSQ_PACKED_QUEUE_DEPTH` (packed-request RFC, mmc_hsq.c): with packing, hsq takes up to 64.
-pub const HSQ_PACKED_QUEUE_DEPTH: u32 = 64;
-/// cqhci task slots for data: `NUM_SLOTS` less the DCMD slot (31).
-pub const CQE_TASKS: u32 = crate::cqe::CQHCI_NUM_SLOTS as u32 - 1;
-/// `HSQ_NORMAL_DEPTH` / `HSQ_PERFORMANCE_DEPTH` (mmc_hsq.h, 2023).
-pub const HSQ_NORMAL_DEPTH: u32 = 2;
-pub const HSQ_PERFORMANCE_DEPTH: u32 = 5;
+use crate::vocab::{Cause, HostConfig, HsqDepth, MmcPath, Op, Stage};
+use crate::vocab::{CQE_TASKS, HSQ_NORMAL_DEPTH, HSQ_PACKED_QUEUE_DEPTH};
 
 /// `struct mmc_queue`: the in-flight counts per issue type and the window they are held to.
 #[derive(Debug)]
@@ -210,13 +201,14 @@ impl Simulator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab::HSQ_PERFORMANCE_DEPTH;
 
     fn cfg(mmc_path: MmcPath, hsq_depth: HsqDepth, packed: u32, nonblocking: bool) -> HostConfig {
         HostConfig {
             mmc_path,
             nonblocking,
             hsq_depth,
-            hsq_dispatch: crate::scenario::HsqDispatch::Fifo,
+            hsq_dispatch: crate::vocab::HsqDispatch::Fifo,
             packed,
             fua: true,
             cache: true,

@@ -5,11 +5,11 @@
 //! Each request in a chain is still its own CMD23 + CMD18/CMD25 on the bus: a chain saves host
 //! work (interrupts, completion passes), not bus time.
 
-use crate::bus::SegmentKind;
-use crate::scenario::MmcPath;
-use crate::sim::request::Op;
+use crate::path::bus::SegmentKind;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::{Cause, Stage};
+use crate::vocab::MmcPath;
+use crate::vocab::Op;
+use crate::vocab::{Cause, Stage};
 
 /// The controller's state (`struct sdhci_host`): what it executes and when its IRQ handler is
 /// done.

@@ -95,7 +95,7 @@ pub struct TraceEvent {
     /// The I/O the request belongs to (requests of one split I/O share it).
     pub io: u64,
     pub job: u32,
-    pub op: crate::sim::request::Op,
+    pub op: super::Op,
     pub stage: Stage,
     /// Why the stage it opens (or, for [`Stage::Done`], the one it closes) took longer than
     /// usual, when the simulation knows.

@@ -3,9 +3,9 @@
 //! taken from the simulated events (the report), never from a formula.
 
 use crate::report::Report;
-use crate::scenario::{HostConfig, HsqDepth, MmcPath};
-use crate::sim::request::Op;
-use crate::trace::{Cause, Stage};
+use crate::vocab::Op;
+use crate::vocab::{Cause, Stage};
+use crate::vocab::{HostConfig, HsqDepth, MmcPath};
 
 /// The layers of the pipeline view, left to right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,7 +114,7 @@ pub fn layer_info(layer: Layer, path: MmcPath) -> Info {
 /// U300 board (drivers/mmc/host/mmci.c), SDHCI on the Unisoc/Spreadtrum boards
 /// (drivers/mmc/host/sdhci.c). Taken from the preset's own description.
 pub fn controller_name(platform: &str) -> &'static str {
-    let desc = crate::platform::by_name(platform).map_or("", |p| p.description);
+    let desc = crate::board::platform::by_name(platform).map_or("", |p| p.description);
     if desc.contains("MMCI") {
         "MMCI"
     } else {
@@ -533,7 +533,7 @@ mod tests {
                 out.push(case.scenario(b, 256 << 10));
             }
         }
-        for p in crate::platform::PLATFORMS {
+        for p in crate::board::platform::PLATFORMS {
             for rw in [crate::Rw::Read, crate::Rw::RandWrite, crate::Rw::RandRw] {
                 for numjobs in [1, 8] {
                     for packed in [0, 8] {

@@ -7,7 +7,7 @@
 //! time per request is paid on the CPU of whoever runs that part of the path, the bus carries
 //! one command and one data transfer at a time, and the card adds access latency and busy time.
 
-use crate::scenario::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
 use serde::{Deserialize, Serialize};
 
 pub use crate::variation::VariationTiming;

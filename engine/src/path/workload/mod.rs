@@ -17,9 +17,10 @@ use crate::rng::{Permutation, Rng};
 use crate::scenario::iolog::{LogOp, LogOpKind};
 use crate::scenario::{JobSpec, RandomDistribution, Rw};
 use crate::sim::observe::JobView;
-use crate::sim::request::{Op, Request};
+use crate::sim::request::Request;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::{Cause, Stage};
+use crate::vocab::Op;
+use crate::vocab::{Cause, Stage};
 
 mod dist;
 mod steadystate;
@@ -873,7 +874,7 @@ impl Simulator {
                 stage: Stage::Submit,
                 t_stage: now,
                 tag: None,
-                cpu: crate::blk_mq::job_cpu(j),
+                cpu: crate::path::blk_mq::job_cpu(j),
                 in_mmc: false,
                 chain: None,
                 phases: Default::default(),

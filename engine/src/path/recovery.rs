@@ -7,11 +7,12 @@
 //! `MMC_MAX_RETRIES` retries the card is reset (`mmc_blk_reset`); when the retries are used up
 //! the request ends with an I/O error to the job (BLK_STS_IOERR). Then hsq resumes.
 
-use crate::bus::SegmentKind;
+use crate::path::bus::SegmentKind;
 use crate::rng::Rng;
-use crate::scenario::{ErrorInjection, MmcPath};
+use crate::scenario::ErrorInjection;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::Stage;
+use crate::vocab::MmcPath;
+use crate::vocab::Stage;
 
 /// `MMC_MAX_RETRIES` (block.c).
 pub const MMC_MAX_RETRIES: u32 = 5;

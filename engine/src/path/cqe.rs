@@ -5,12 +5,8 @@
 //! tasks, and a write's busy time no longer blocks the bus. Each task completes with its own
 //! interrupt (`cqhci_irq` -> `cqhci_finish_mrq`).
 
-use crate::sim::request::Op;
 use crate::sim::{Event, ReqIdx, Simulator};
-
-/// `NUM_SLOTS` (cqhci.h): task slots of the command queue engine; the last, `DCMD_SLOT`, is
-/// kept for direct commands.
-pub const CQHCI_NUM_SLOTS: u16 = 32;
+use crate::vocab::Op;
 
 /// The CQE's task list (`struct cqhci_host` slots) and its bus.
 #[derive(Debug, Default)]

@@ -7,23 +7,10 @@
 
 use std::collections::VecDeque;
 
-use crate::platform::CardTiming;
+use crate::board::platform::CardTiming;
 use crate::rng::Rng;
-use crate::trace::Cause;
 use crate::variation::{CardVariation, VariationTiming};
-
-/// Time to move `bytes` at `bytes_per_sec`, rounded up to whole ns.
-pub fn xfer_ns(bytes: u64, bytes_per_sec: u64) -> u64 {
-    if bytes_per_sec == 0 {
-        return 0;
-    }
-    // In 64 bits whenever the product fits (any request, any cache): the same quotient without
-    // the 128-bit division routine.
-    match bytes.checked_mul(1_000_000_000) {
-        Some(b) => b.div_ceil(bytes_per_sec),
-        None => ((bytes as u128 * 1_000_000_000).div_ceil(bytes_per_sec as u128)) as u64,
-    }
-}
+use crate::vocab::{xfer_ns, Cause};
 
 /// A write acknowledged from the volatile cache, not yet programmed to NAND.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -475,7 +462,7 @@ impl Card {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::SPRD_HS400ES_2020;
+    use crate::board::platform::SPRD_HS400ES_2020;
 
     #[test]
     fn write_streams_are_recognised_as_a_most_recent_first_list_would() {

@@ -11,13 +11,9 @@
 
 use std::collections::VecDeque;
 
-use crate::mmc_queue::{HSQ_NORMAL_DEPTH, HSQ_PERFORMANCE_DEPTH};
-use crate::scenario::{HsqDepth, HsqDispatch};
-use crate::sim::request::Op;
 use crate::sim::{ReqIdx, Simulator};
+use crate::vocab::{HsqDepth, HsqDispatch, Op, HSQ_NORMAL_DEPTH, HSQ_PERFORMANCE_DEPTH};
 
-/// `HSQ_NUM_SLOTS` (mmc_hsq.h: 64; the packed-request RFC was posted against a tree with 32).
-pub const HSQ_NUM_SLOTS: u16 = 64;
 /// `HSQ_PACKED_FLUSH_BLOCKS`: a request this large (in 512-byte blocks) is sent at once.
 pub const HSQ_PACKED_FLUSH_BLOCKS: u64 = 256;
 

@@ -22,9 +22,9 @@
 //! Each event is a typed struct ([`Meta`], [`Slice`]) written by `serde_json` into a reused
 //! buffer and passed on to the writer, so memory stays flat however long the run.
 
-use crate::bus::{Segment, SegmentKind};
-use crate::scenario::MmcPath;
-use crate::trace::{Stage, TraceEvent};
+use crate::path::bus::{Segment, SegmentKind};
+use crate::vocab::MmcPath;
+use crate::vocab::{Stage, TraceEvent};
 use crate::{Op, Scenario, ScenarioError, Simulator};
 use serde::{Deserialize, Serialize, Serializer};
 use std::collections::HashMap;

@@ -2,8 +2,9 @@
 //! data, with the scenario that reproduces each one, so the CLI (`--calibration`), the tests and
 //! the UI can put model and measurement side by side.
 
-use crate::mmc_test::size_name;
-use crate::scenario::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario};
+use crate::path::mmc_test::size_name;
+use crate::scenario::{IoEngine, JobSpec, Rw, Scenario};
+use crate::vocab::{HsqDepth, MmcPath};
 
 /// Unit the authors reported in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -286,7 +287,7 @@ pub const CASES: [Case; 20] = [
 pub fn authors_size(platform: &str) -> u64 {
     match platform {
         "unisoc-fua-2022" => 64 << 20,
-        "u300-mmci-2011" => crate::mmc_test::MMC_TEST_BYTES,
+        "u300-mmci-2011" => crate::vocab::MMC_TEST_BYTES,
         _ => 512 << 20,
     }
 }

@@ -14,12 +14,10 @@
 //! The test thread is one CPU: its steps run one after another.
 
 use crate::report::{DirStats, JobReport};
-use crate::sim::request::{Op, Request};
+use crate::sim::request::Request;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::Stage;
-
-/// Bytes per transfer size (mmc_test: 128 MiB, `mmc_test_area` size).
-pub const MMC_TEST_BYTES: u64 = 128 << 20;
+use crate::vocab::Op;
+use crate::vocab::Stage;
 
 /// What the test thread is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

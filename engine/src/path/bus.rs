@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use crate::platform::BusTiming;
+use crate::board::platform::BusTiming;
 
 /// What a stretch of bus (or host) time was spent on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,14 +130,14 @@ impl Bus {
 
     /// Data time of `bytes` on this bus.
     pub fn data_ns(&self, bytes: u64) -> u64 {
-        crate::card::xfer_ns(bytes, self.bytes_per_sec)
+        crate::vocab::xfer_ns(bytes, self.bytes_per_sec)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::SPRD_HS400ES_2020;
+    use crate::board::platform::SPRD_HS400ES_2020;
 
     #[test]
     fn host_segments_are_not_bus_time_and_the_timeline_is_bounded() {

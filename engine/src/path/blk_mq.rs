@@ -10,10 +10,8 @@
 use std::collections::VecDeque;
 
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::trace::Stage;
+use crate::vocab::{Stage, MMC_QUEUE_DEPTH};
 
-/// `MMC_QUEUE_DEPTH` (drivers/mmc/core/queue.h): tags of the mmc blk-mq tag set.
-pub const MMC_QUEUE_DEPTH: u16 = 64;
 /// `BLK_MQ_RESOURCE_DELAY`: re-run delay when the driver refused with nothing in flight (3 ms).
 pub const BLK_MQ_RESOURCE_DELAY_NS: u64 = 3_000_000;
 
