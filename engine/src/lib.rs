@@ -28,7 +28,7 @@ mod variation;
 mod vocab;
 mod ziggurat;
 // 1. the board: platform presets.
-mod board;
+pub mod board;
 // 2. the question and the shape of the answer: scenario language, report types.
 pub mod report;
 pub mod scenario;
@@ -40,7 +40,7 @@ mod sim;
 pub mod tools;
 
 // Public module paths of the API, kept where callers know them.
-pub use board::platform;
+pub use board as platform;
 pub use tools::{calibration, explain, export};
 pub use vocab::trace;
 

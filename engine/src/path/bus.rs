@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use crate::board::platform::BusTiming;
+use crate::board::BusTiming;
 
 /// What a stretch of bus (or host) time was spent on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -137,7 +137,7 @@ impl Bus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::platform::SPRD_HS400ES_2020;
+    use crate::board::SPRD_HS400ES_2020;
 
     #[test]
     fn host_segments_are_not_bus_time_and_the_timeline_is_bounded() {

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use crate::board::platform::CardTiming;
+use crate::board::CardTiming;
 use crate::rng::Rng;
 use crate::variation::{CardVariation, VariationTiming};
 use crate::vocab::{xfer_ns, Cause};
@@ -462,7 +462,7 @@ impl Card {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::platform::SPRD_HS400ES_2020;
+    use crate::board::SPRD_HS400ES_2020;
 
     #[test]
     fn write_streams_are_recognised_as_a_most_recent_first_list_would() {

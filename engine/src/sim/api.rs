@@ -4,7 +4,7 @@
 
 use super::observe::Snapshot;
 use super::Simulator;
-use crate::board::platform::Platform;
+use crate::board::Platform;
 use crate::metrics::SeriesPoint;
 use crate::path::bus::Segment;
 use crate::report::{PowerCutReport, Report};

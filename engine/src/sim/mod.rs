@@ -13,7 +13,7 @@ mod trace_buf;
 
 pub use api::run;
 
-use crate::board::platform::Platform;
+use crate::board::Platform;
 use crate::metrics::TimeSeries;
 use crate::path::blk_mq::BlkMq;
 use crate::path::bus::Bus;

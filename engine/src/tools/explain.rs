@@ -2,6 +2,7 @@
 //! is, which kernel function stands for it, and what the current run shows, with every figure
 //! taken from the simulated events (the report), never from a formula.
 
+use crate::board::Controller;
 use crate::report::Report;
 use crate::vocab::Op;
 use crate::vocab::{Cause, Stage};
@@ -111,15 +112,12 @@ pub fn layer_info(layer: Layer, path: MmcPath) -> Info {
 }
 
 /// The host controller of a platform preset, as the page names it: the PL180 MMCI on the
-/// U300 board (drivers/mmc/host/mmci.c), SDHCI on the Unisoc/Spreadtrum boards
-/// (drivers/mmc/host/sdhci.c). Taken from the preset's own description.
+/// U300 board (drivers/mmc/host/mmci.c), SDHCI on the others (drivers/mmc/host/sdhci.c), as
+/// the preset's `controller` says; SDHCI for a name that is no preset.
 pub fn controller_name(platform: &str) -> &'static str {
-    let desc = crate::board::platform::by_name(platform).map_or("", |p| p.description);
-    if desc.contains("MMCI") {
-        "MMCI"
-    } else {
-        "SDHCI"
-    }
+    crate::board::by_name(platform)
+        .map_or(Controller::Sdhci, |p| p.controller)
+        .name()
 }
 
 /// [`layer_info`] on a given platform: the controller column is the board's controller.
@@ -533,7 +531,7 @@ mod tests {
                 out.push(case.scenario(b, 256 << 10));
             }
         }
-        for p in crate::board::platform::PLATFORMS {
+        for p in crate::board::PLATFORMS {
             for rw in [crate::Rw::Read, crate::Rw::RandWrite, crate::Rw::RandRw] {
                 for numjobs in [1, 8] {
                     for packed in [0, 8] {
