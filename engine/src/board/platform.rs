@@ -2,10 +2,11 @@
 //! `presets/`), every value named after the physical quantity it stands for.
 //!
 //! The presets' values are fitted so that the simulated throughput reproduces
-//! `engine/data/measurements.toml` (the calibration runner, `tools::calibration`); the fit is checked by
-//! `engine/tests/calibration.rs`. The structure of the fit follows the request path: software
-//! time per request is paid on the CPU of whoever runs that part of the path, the bus carries
-//! one command and one data transfer at a time, and the card adds access latency and busy time.
+//! `engine/data/measurements.toml` (the calibration runner, `tools::calibration`); the fit is
+//! checked by `engine/tests/calibration.rs`. The structure of the fit follows the request
+//! path: software time per request is paid on the CPU of whoever runs that part of the path,
+//! the bus carries one command and one data transfer at a time, and the card adds access
+//! latency and busy time.
 
 use crate::vocab::HostConfig;
 use serde::{Deserialize, Serialize};

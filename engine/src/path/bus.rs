@@ -1,5 +1,6 @@
-//! The MMC bus: one command and one data transfer at a time. Timing comes from the platform's
-//! bus mode (bandwidth) and command time; the bus timeline keeps the last segments of what the
+//! The MMC bus (the wire under drivers/mmc/core/core.c `mmc_start_request`): one command and
+//! one data transfer at a time. Timing comes from the platform's bus mode (bandwidth) and
+//! command time; the bus timeline keeps the last segments of what the
 //! bus and the host CPU did, for the UI's strip chart and trace export.
 
 use std::collections::VecDeque;

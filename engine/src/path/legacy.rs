@@ -1,4 +1,5 @@
-//! The legacy mmc path (no hsq, no CQE): one request on the bus at a time.
+//! The legacy mmc path (drivers/mmc/core/block.c, `mmc_blk_mq_issue_rw_rq`; no hsq, no CQE):
+//! one request on the bus at a time.
 //! Blocking (before the 2011 series): map, transfer, wait, unmap, then the next request.
 //! Non-blocking (Per Forlin's series, `mmc_start_req` with pre_req/post_req): the next request
 //! is prepared (`dma_map_sg`) while the current one is on the bus and started from the

@@ -1,4 +1,5 @@
-//! Power loss: the supply fails at a point of simulated time. The card loses whatever sits only
+//! Power loss (what `mmc_blk` and the card's cache lose; no kernel function: the supply fails):
+//! the supply fails at a point of simulated time. The card loses whatever sits only
 //! in its volatile cache; requests in flight fail. What matters to a user is which writes the
 //! jobs had already been told were done (acknowledged) and are now gone: a write acknowledged
 //! from the cache (no FUA, no flush since) can be lost; a reliable write (REQ_FUA with the host

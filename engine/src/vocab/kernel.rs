@@ -35,3 +35,24 @@ pub fn xfer_ns(bytes: u64, bytes_per_sec: u64) -> u64 {
         None => ((bytes as u128 * 1_000_000_000).div_ceil(bytes_per_sec as u128)) as u64,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xfer_ns_is_the_exact_ceiling_at_any_size() {
+        use rand::RngExt as _;
+        let exact = |b: u64, r: u64| ((b as u128 * 1_000_000_000).div_ceil(r as u128)) as u64;
+        let mut rng = crate::rng::stream(4, 4);
+        for _ in 0..100_000 {
+            let bits = rng.random_range(0..64u32);
+            let b = rng.random_range(0..=u64::MAX >> bits);
+            let shift = rng.random_range(0..64u32);
+            let r = rng.random_range(1..=u64::MAX >> shift);
+            assert_eq!(xfer_ns(b, r), exact(b, r), "{b} bytes at {r} B/s");
+        }
+        assert_eq!(xfer_ns(u64::MAX, 1 << 40), exact(u64::MAX, 1 << 40));
+        assert_eq!(xfer_ns(4096, 0), 0);
+    }
+}

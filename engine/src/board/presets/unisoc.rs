@@ -1,4 +1,5 @@
-//! Unisoc: sdhci-sprd with an eMMC, measured for the FUA patch (2022) and the dynamic hsq depth (2023).
+//! Unisoc: sdhci-sprd with an eMMC, measured for the FUA patch (2022) and the dynamic hsq
+//! depth (2023).
 
 use super::TLC_EMMC_2020;
 use super::{KIB, MB, MHZ, MIB};
