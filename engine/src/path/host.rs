@@ -6,10 +6,9 @@
 //! work (interrupts, completion passes), not bus time.
 
 use crate::path::bus::SegmentKind;
+use crate::sim::request::BusPhases;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::MmcPath;
-use crate::vocab::Op;
-use crate::vocab::{Cause, Stage};
+use crate::vocab::{Cause, MmcPath, Op, Stage};
 
 /// The controller's state (`struct sdhci_host`): what it executes and when its IRQ handler is
 /// done.
@@ -161,7 +160,6 @@ impl Simulator {
         prefetched: Option<u64>,
     ) -> u64 {
         let cmd_ns = self.bus.cmd_ns();
-        let bus_bps = self.bus.bytes_per_sec();
         let (op, offset, len, fua, id) = {
             let r = self.reqs.get(req);
             (r.op, r.offset, r.len, r.fua, r.id)
@@ -170,7 +168,53 @@ impl Simulator {
         // A discard is three commands: CMD35 and CMD36 set the range, CMD38 starts it.
         let commands = if op == Op::Discard { 3 } else { 1 };
         let access = cmd + commands * cmd_ns;
-        let (data, busy, end) = match op {
+        let (data, busy, end) = self.card_phases(op, access, (offset, len, fua, id), prefetched);
+        let card_cause = if prefetched.is_some() {
+            Cause::None
+        } else {
+            self.card.take_cause()
+        };
+        self.stats.bus_commands += commands;
+        if op.has_data() && self.recovery.draw_error() {
+            self.reqs.get_mut(req).crc_error = true;
+        }
+        self.bus.record(SegmentKind::Command, cmd, access, Some(id));
+        self.bus
+            .record(SegmentKind::CardAccess, access, data, Some(id));
+        self.bus.record(SegmentKind::Data, data, busy, Some(id));
+        self.bus.record(SegmentKind::CardBusy, busy, end, Some(id));
+        let phases = BusPhases {
+            cmd,
+            access,
+            data,
+            busy,
+            end,
+        };
+        {
+            let r = self.reqs.get_mut(req);
+            r.chain = chain;
+            r.phases = phases;
+        }
+        self.trace_bus_phases(req, phases, card_cause);
+        if hold_busy {
+            end
+        } else {
+            busy
+        }
+    }
+
+    /// The card's part of a transfer whose access phase starts at `access`: (data start, busy
+    /// start, end). A read whose data the card `prefetched` is ready then.
+    #[inline]
+    fn card_phases(
+        &mut self,
+        op: Op,
+        access: u64,
+        (offset, len, fua, id): (u64, u64, bool, u64),
+        prefetched: Option<u64>,
+    ) -> (u64, u64, u64) {
+        let bus_bps = self.bus.bytes_per_sec();
+        match op {
             Op::Read => {
                 let data = match prefetched {
                     Some(ready) => access.max(ready),
@@ -191,32 +235,20 @@ impl Simulator {
                 let end = self.card.discard(access, offset, len);
                 (access, access, end)
             }
-        };
-        let card_cause = if prefetched.is_some() {
-            Cause::None
-        } else {
-            self.card.take_cause()
-        };
-        self.stats.bus_commands += commands;
-        if op.has_data() && self.recovery.draw_error() {
-            self.reqs.get_mut(req).crc_error = true;
         }
-        self.bus.record(SegmentKind::Command, cmd, access, Some(id));
-        self.bus
-            .record(SegmentKind::CardAccess, access, data, Some(id));
-        self.bus.record(SegmentKind::Data, data, busy, Some(id));
-        self.bus.record(SegmentKind::CardBusy, busy, end, Some(id));
-        {
-            let r = self.reqs.get_mut(req);
-            r.chain = chain;
-            r.phases = crate::sim::request::BusPhases {
-                cmd,
-                access,
-                data,
-                busy,
-                end,
-            };
-        }
+    }
+
+    /// Traces a transfer's phases with their causes: the command (after the requests that
+    /// passed this one over), the card access, the data, the card busy.
+    #[inline]
+    fn trace_bus_phases(&mut self, req: ReqIdx, p: BusPhases, card_cause: Cause) {
+        let BusPhases {
+            cmd,
+            access,
+            data,
+            busy,
+            ..
+        } = p;
         let (later, waited, id) = {
             let r = self.reqs.get(req);
             (r.passed_over, cmd.saturating_sub(r.t_stage), r.id)
@@ -237,11 +269,6 @@ impl Simulator {
         self.trace_cause(req, Stage::CardAccess, access, access_cause);
         self.trace_stage(req, Stage::Data, data);
         self.trace_cause(req, Stage::CardBusy, busy, busy_cause);
-        if hold_busy {
-            end
-        } else {
-            busy
-        }
     }
 
     /// Accounts the bus phases of a finished transfer and moves the request to `Irq` at `now`.

@@ -6,6 +6,7 @@
 //! report, trace, timeline) is all in `api.rs`.
 
 mod api;
+mod build;
 pub(crate) mod event;
 pub(crate) mod observe;
 pub(crate) mod request;
@@ -26,10 +27,8 @@ use crate::path::mmc_queue::MmcQueue;
 use crate::path::mmc_test::MmcTest;
 use crate::path::workload::Job;
 use crate::report::SimStats;
-use crate::scenario::{Scenario, ScenarioError};
-use crate::vocab::MMC_TEST_BYTES;
+use crate::vocab::HostConfig;
 use crate::vocab::{Cause, Stage, TraceEvent};
-use crate::vocab::{HostConfig, MmcPath};
 
 pub(crate) use event::{Event, EventQueue, ReqIdx};
 use request::Slab;
@@ -90,180 +89,6 @@ pub struct Simulator {
 }
 
 impl Simulator {
-    /// Builds the layers for `scn` (see [`Simulator::new`]).
-    pub(crate) fn build(scn: &Scenario) -> Result<Simulator, ScenarioError> {
-        let platform = scn.effective_platform()?;
-        let mut cfg = scn.host_config()?;
-        crate::scenario::check(scn)?;
-        if let Some(case) = scn.mmc_test {
-            // mmc_test drives the legacy path; the case number says blocking or not.
-            cfg.mmc_path = MmcPath::Legacy;
-            cfg.nonblocking = case % 2 == 0;
-            cfg.packed = 0;
-        }
-        let mut jobs = Vec::new();
-        let mut bytes_total = 0u64;
-        let mut runtime_ns = None;
-        let mut iologs: Vec<crate::scenario::iolog::IoLog> = Vec::new();
-        let all_timed_ns = scn
-            .jobs
-            .iter()
-            .map(|j| j.runtime_ns)
-            .try_fold(0u64, |m, r| r.map(|r| m.max(r)))
-            .filter(|_| scn.mmc_test.is_none() && !scn.jobs.is_empty());
-        if scn.mmc_test.is_none() {
-            let (mut group, mut phase) = (0u32, 0u32);
-            for (s, spec) in scn.jobs.iter().enumerate() {
-                if s > 0 && (spec.stonewall || spec.new_group) {
-                    group += 1;
-                }
-                if s > 0 && spec.stonewall {
-                    phase += 1;
-                }
-                let replay = match &spec.read_iolog {
-                    Some(name) => {
-                        let log = scn.iolog(name).ok_or_else(|| {
-                            ScenarioError::new(
-                                "read_iolog",
-                                format!("'{name}': the trace is not loaded (give the file on the command line, or drop it on the page)"),
-                            )
-                        })?;
-                        let i = match iologs.iter().position(|l| l.name == *name) {
-                            Some(i) => i,
-                            None => {
-                                iologs.push(log.clone());
-                                iologs.len() - 1
-                            }
-                        };
-                        Some((i, log.ops.iter().map(|o| o.len).sum::<u64>()))
-                    }
-                    None => None,
-                };
-                let record = spec.write_iolog.is_some()
-                    || spec.write_bw_log.is_some()
-                    || spec.write_lat_log.is_some()
-                    || spec.write_iops_log.is_some();
-                // `wait_for=NAME`: the last section of that name before this one (a name that
-                // no earlier section has waits for nothing).
-                let waits = spec
-                    .wait_for
-                    .as_ref()
-                    .and_then(|w| scn.jobs[..s].iter().rposition(|e| e.name == *w))
-                    .map(|i| i as u32);
-                for k in 0..spec.numjobs {
-                    let index = jobs.len() as u32;
-                    let mut job = Job::new(spec, index, scn.randseed, index as u64)
-                        .clone_no(k, spec)
-                        .in_group(group, phase)
-                        .in_section(s as u32, waits);
-                    match replay {
-                        Some((i, bytes)) => {
-                            job = job.replaying(i, spec.loops, spec.replay_no_stall);
-                            bytes_total += bytes * u64::from(spec.loops.max(1));
-                        }
-                        None => {
-                            let min = spec.min_bs().max(1);
-                            bytes_total += (spec.io_bytes() / min).max(1) * min;
-                        }
-                    }
-                    if record {
-                        job = job.recording();
-                    }
-                    jobs.push(job);
-                }
-                if spec.time_based {
-                    runtime_ns = runtime_ns.max(spec.runtime_ns);
-                }
-            }
-        }
-        let mmc_test = scn.mmc_test.map(|case| {
-            let per_size = scn
-                .jobs
-                .first()
-                .map(|j| j.size)
-                .filter(|&s| s != crate::scenario::JobSpec::default().size)
-                .unwrap_or(MMC_TEST_BYTES);
-            MmcTest::new(case, platform.host.max_req_bytes, per_size)
-        });
-        if let Some(t) = &mmc_test {
-            bytes_total = t.total_bytes();
-        }
-        let mut stats = SimStats {
-            batch_hist: vec![0; MAX_BATCH + 1],
-            ..Default::default()
-        };
-        stats.simulated_ns = 0;
-        let mut sim = Simulator {
-            now: 0,
-            q: EventQueue::default(),
-            reqs: Slab::default(),
-            next_req_id: 0,
-            platform: Box::new(platform),
-            cfg,
-            jobs,
-            blk: BlkMq::new(
-                cfg.packed > 0,
-                &mut crate::rng::stream(scn.randseed, CARD_STREAM - 4),
-            ),
-            mq: MmcQueue::new(&cfg),
-            hsq: Hsq::new(cfg.packed, cfg.hsq_dispatch),
-            legacy: Legacy::default(),
-            cqe: Cqe::default(),
-            host: HostCtl::default(),
-            bus: Bus::new(platform.bus),
-            card: Card::new(
-                platform.card,
-                platform.variation,
-                cfg.cache,
-                crate::rng::stream(scn.randseed, CARD_STREAM),
-                crate::rng::stream(scn.randseed, CARD_STREAM - 2),
-            ),
-            jitter: crate::variation::HostJitter::new(
-                platform.variation,
-                crate::rng::stream(scn.randseed, CARD_STREAM - 3),
-            ),
-            mmc_test,
-            stats,
-            stage_ns: [0; Stage::ALL.len()],
-            // At most 128 buckets: wide enough that a bucket holds several completions (no
-            // aliasing between the request period and the bucket width), fine enough for a chart.
-            series: TimeSeries::new(100_000, 128),
-            bytes_done: 0,
-            bytes_total: bytes_total.max(1),
-            runtime_ns,
-            all_timed_ns,
-            trace: TraceBuf::default(),
-            events: 0,
-            power_cut: None,
-            acked_reliable_writes: 0,
-            recovery: crate::path::recovery::Recovery::new(
-                scn.inject_error,
-                crate::rng::stream(scn.randseed, CARD_STREAM - 1),
-            ),
-            iologs,
-            data_ios: 0,
-            split: std::collections::HashMap::new(),
-            zbd: scn.jobs.iter().find(|j| j.zone_zbd).map(|j| {
-                Box::new(crate::path::workload::zbd::Zones::new(
-                    j.zonesize.unwrap_or(0),
-                    j.max_open_zones,
-                    j.zone_reset_threshold_ppm,
-                    j.zone_reset_frequency_ppm,
-                ))
-            }),
-            phase_started: 0,
-        };
-        if let Some(t) = scn.power_cut_ns {
-            sim.q.push(t, Event::PowerCut);
-        }
-        if sim.mmc_test.is_some() {
-            sim.mmc_test_begin();
-        } else {
-            sim.workload_start();
-        }
-        Ok(sim)
-    }
-
     /// The event loop's one turn: takes the earliest event, advances the clock to it and hands
     /// it to the layer that handles it. Returns false when nothing is left.
     #[inline(always)]
