@@ -1,8 +1,8 @@
 //! Allwinner: a phone SoC with an eMMC under Android 13 (the hsq FIFO-dispatch patch, 2022).
 
-use super::{KIB, MB, MHZ, MIB};
+use super::{KIB, MB, MHZ, MIB, PHONE_HSQ, PHONE_MMC_TEST};
 use crate::board::platform::*;
-use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+use crate::vocab::{HostConfig, MmcPath};
 
 /// An Allwinner phone SoC with an eMMC under Android 13 (Michael Wu's hsq FIFO-dispatch patch,
 /// 2022), fitted to the fio latency distribution measured without hsq: 8 psync threads of 4 KiB
@@ -27,12 +27,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
     controller: Controller::Sdhci,
     defaults: HostConfig {
         mmc_path: MmcPath::Legacy,
-        nonblocking: true,
-        hsq_depth: HsqDepth::Fixed(2),
-        hsq_dispatch: HsqDispatch::Fifo,
-        packed: 0,
-        fua: true,
-        cache: true,
+        ..PHONE_HSQ
     },
     host: HostTiming {
         // fio's pread (5 us) + the file system and the encryption: f2fs block mapping and fscrypt
@@ -78,10 +73,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
-    mmc_test: MmcTestTiming {
-        start_ns: 10_000,
-        wait_done_ns: 10_000,
-    },
+    mmc_test: PHONE_MMC_TEST,
     variation: ALLWINNER_VARIATION,
 };
 

@@ -11,7 +11,8 @@ pub use sprd::SPRD_HS400ES_2020;
 pub use u300::{MLC_SD_2011, U300_MMCI_2011};
 pub use unisoc::{UNISOC_FUA_2022, UNISOC_HSQ_2023};
 
-use crate::board::platform::{Platform, VariationTiming};
+use crate::board::platform::{MmcTestTiming, Platform, VariationTiming};
+use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
 
 /// The preset used when a scenario names none.
 pub const DEFAULT_PLATFORM: &str = "sprd-hs400es-2020";
@@ -52,3 +53,22 @@ pub fn by_name(name: &str) -> Option<&'static Platform> {
 pub fn names() -> Vec<&'static str> {
     PLATFORMS.iter().map(|p| p.name).collect()
 }
+
+/// The host switches of the phone SoCs with hsq (2020-2022): a window of two, FIFO dispatch,
+/// no packing, FUA advertised and the card's cache on.
+const PHONE_HSQ: HostConfig = HostConfig {
+    mmc_path: MmcPath::Hsq,
+    nonblocking: true,
+    hsq_depth: HsqDepth::Fixed(2),
+    hsq_dispatch: HsqDispatch::Fifo,
+    packed: 0,
+    fua: true,
+    cache: true,
+};
+
+/// mmc_test's own steps on a phone SoC: starting a transfer and waking the test thread (10 us
+/// each).
+const PHONE_MMC_TEST: MmcTestTiming = MmcTestTiming {
+    start_ns: 10_000,
+    wait_done_ns: 10_000,
+};

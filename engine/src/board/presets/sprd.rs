@@ -1,9 +1,8 @@
 //! Spreadtrum: sdhci-sprd with ADMA3 and an HS400 ES eMMC (the packed-request RFC, 2020).
 
-use super::TLC_EMMC_2020;
 use super::{KIB, MB, MHZ, MIB};
+use super::{PHONE_HSQ, PHONE_MMC_TEST, TLC_EMMC_2020};
 use crate::board::platform::*;
-use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
 
 /// Spreadtrum SDHCI with ADMA3 and an HS400 ES eMMC (Baolin Wang's packed-request RFC, 2020).
 ///
@@ -21,15 +20,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
     source:
         "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
     controller: Controller::Sdhci,
-    defaults: HostConfig {
-        mmc_path: MmcPath::Hsq,
-        nonblocking: true,
-        hsq_depth: HsqDepth::Fixed(2),
-        hsq_dispatch: HsqDispatch::Fifo,
-        packed: 0,
-        fua: true,
-        cache: true,
-    },
+    defaults: PHONE_HSQ,
     host: HostTiming {
         submit_ns: 20_000,
         // queue_rq runs under mq->busy, one at a time: it must stay below the 17 us per request
@@ -84,9 +75,6 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
-    mmc_test: MmcTestTiming {
-        start_ns: 10_000,
-        wait_done_ns: 10_000,
-    },
+    mmc_test: PHONE_MMC_TEST,
     variation: TLC_EMMC_2020,
 };

@@ -1,10 +1,10 @@
 //! Unisoc: sdhci-sprd with an eMMC, measured for the FUA patch (2022) and the dynamic hsq
 //! depth (2023).
 
-use super::TLC_EMMC_2020;
 use super::{KIB, MB, MHZ, MIB};
+use super::{PHONE_HSQ, PHONE_MMC_TEST, TLC_EMMC_2020};
 use crate::board::platform::*;
-use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+use crate::vocab::{HostConfig, HsqDepth};
 
 /// Unisoc SDHCI with an eMMC with write cache and reliable write (Wenchao Chen's FUA patch, 2022).
 ///
@@ -22,15 +22,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     source:
         "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
     controller: Controller::Sdhci,
-    defaults: HostConfig {
-        mmc_path: MmcPath::Hsq,
-        nonblocking: true,
-        hsq_depth: HsqDepth::Fixed(2),
-        hsq_dispatch: HsqDispatch::Fifo,
-        packed: 0,
-        fua: true,
-        cache: true,
-    },
+    defaults: PHONE_HSQ,
     host: HostTiming {
         // One synchronous job: all of it is on the critical path. Fitted with the random read
         // (39.5 us per 4 KiB read = ~18 us software + 3 us command + 14.5 us data + 2 us access).
@@ -81,10 +73,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
-    mmc_test: MmcTestTiming {
-        start_ns: 10_000,
-        wait_done_ns: 10_000,
-    },
+    mmc_test: PHONE_MMC_TEST,
     variation: TLC_EMMC_2020,
 };
 
@@ -102,13 +91,8 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
     source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
     controller: Controller::Sdhci,
     defaults: HostConfig {
-        mmc_path: MmcPath::Hsq,
-        nonblocking: true,
         hsq_depth: HsqDepth::Dynamic,
-        hsq_dispatch: HsqDispatch::Fifo,
-        packed: 0,
-        fua: true,
-        cache: true,
+        ..PHONE_HSQ
     },
     host: HostTiming {
         submit_ns: 10_000,
@@ -160,9 +144,6 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },
-    mmc_test: MmcTestTiming {
-        start_ns: 10_000,
-        wait_done_ns: 10_000,
-    },
+    mmc_test: PHONE_MMC_TEST,
     variation: TLC_EMMC_2020,
 };
