@@ -1,9 +1,9 @@
 //! The simulator: owns every layer's state and the event queue, and runs events in time order.
-//! Each layer's behaviour lives in the module named after it (`workload`, `blk_mq`, `mmc_queue`,
-//! `hsq`, `legacy`, `cqe`, `host`, `bus`, `card`, `recovery`, `power`, `mmc_test`), as methods
-//! on the layer's own struct plus the wiring (`impl Simulator`) that calls them; this module
-//! builds the layers and dispatches events to them. The public API (step, run until, snapshot,
-//! report, trace, timeline) is all in `api.rs`.
+//! Each layer's behaviour lives in `crate::path`, in the module named after it (`workload`,
+//! `blk_mq`, `mmc_queue`, `hsq`, `legacy`, `cqe`, `host`, `bus`, `card`, `recovery`, `power`,
+//! `mmc_test`), as methods on the layer's own struct plus the wiring (`impl Simulator`) that
+//! calls them; `build.rs` builds the layers from a scenario and this module dispatches events to
+//! them. The public API (step, run until, snapshot, report, trace, timeline) is all in `api.rs`.
 
 mod api;
 mod build;
