@@ -3,7 +3,8 @@
 //! the one option parser, so a point runs exactly as the same options given alone would. The
 //! CLI runs the points in parallel (`mmcsim --sweep=`), the page in Web Workers; both read
 //! the points and figures from here.
-//! Running a point is the simulator's work: `crate::tools::sweep` (`run_point`, `PointJob::run`).
+//! Running a point is the simulator's work, on the top floor: `tools::sweep` (`run_point`,
+//! `PointJob::run`).
 
 use super::options::{apply_option, lookup, OptionScope};
 use super::Scenario;
