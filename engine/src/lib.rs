@@ -8,9 +8,11 @@
 //! ```
 //!
 //! Each layer is its own module under `path/` named after what it models, citing the kernel
-//! function it stands for. A layer keeps its state private: its decisions are methods on its own struct (unit-tested
-//! in its file), and the wiring between layers (`impl Simulator` blocks) only calls them. The
-//! layer modules are crate-private; the few types a caller sees are re-exported here.
+//! function it stands for. A layer keeps its state private: its decisions are methods on its
+//! own struct (unit-tested in its file), and the wiring between layers (`impl Simulator`
+//! blocks) only calls them. The layer modules are crate-private; the few types a caller sees
+//! are re-exported here. The modules stand on floors (docs/ARCHITECTURE.md): no import points
+//! up a floor, which `engine/tests/architecture/` checks.
 //!
 //! Simulated time is integer nanoseconds; one seed (`randseed`) derives every random choice, so
 //! the same scenario and seed give byte-identical results. The library is pure: no clocks, no

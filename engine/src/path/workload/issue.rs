@@ -3,7 +3,11 @@
 //! bio (`pread`/`pwrite`, `fsync`; libaio/io_uring queue their next I/O at once), `zonemode=zbd`
 //! adjustments, and the block layer's split of an I/O into requests (`bio_split_to_limits`).
 
-use super::*;
+use super::{zbd, SplitIo, Step, ZbdIo};
+use crate::scenario::iolog::LogOp;
+use crate::sim::request::Request;
+use crate::sim::{Event, Simulator};
+use crate::vocab::{Op, Stage};
 
 impl Simulator {
     /// The jobs of the first phase enter their first system call at time 0 (plus `startdelay`),

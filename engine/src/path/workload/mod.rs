@@ -11,16 +11,10 @@
 //! earlier job is done (`Simulator::job_finished`).
 
 use crate::report::{DirStats, JobReport};
-use rand::RngExt;
-
 use crate::rng::{Permutation, Rng};
-use crate::scenario::iolog::{LogOp, LogOpKind};
 use crate::scenario::{JobSpec, RandomDistribution, Rw};
 use crate::sim::observe::JobView;
-use crate::sim::request::Request;
-use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::Op;
-use crate::vocab::{Cause, Stage};
 
 mod dist;
 mod issue;

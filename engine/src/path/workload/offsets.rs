@@ -3,7 +3,12 @@
 //! read/write/trim with its block size (`bs`, `bsrange`, `bssplit`) and offset (sequential per
 //! file with `rw=read:N` skips, random by `random_distribution`, `zonemode=strided`).
 
-use super::*;
+use rand::RngExt;
+
+use super::{dist, BsGen, EndFlush, Job};
+use crate::scenario::iolog::{LogOp, LogOpKind};
+use crate::scenario::{RandomDistribution, Rw};
+use crate::vocab::Op;
 
 impl Job {
     pub(super) fn pick_bs(&mut self, op: Op) -> u64 {

@@ -2,7 +2,8 @@
 //! `runtime_exceeded`): `rate`, `rate_iops`, `thinktime`, a replayed trace's timestamps, the
 //! queue depth, and when the job is done (`size`, `number_ios`, `runtime`).
 
-use super::*;
+use super::{EndFlush, Job, Step};
+use crate::scenario::iolog::LogOp;
 
 impl Job {
     pub(super) fn stats_t0(&self) -> u64 {

@@ -1,7 +1,10 @@
-//! fio's completions (`io_u_queued_complete`, `account_io_completion`): reaping an I/O (clat, the steady-state check, `thinktime`), the next
-//! system call, and the end of a job (`exitall`, the next `stonewall` phase).
+//! fio's completions (`io_u_queued_complete`, `account_io_completion`): reaping an I/O (clat,
+//! the steady-state check, `thinktime`), the next system call, and the end of a job
+//! (`exitall`, the next `stonewall` phase).
 
-use super::*;
+use super::{steadystate, IoRecord, Job, Step, MAX_IO_RECORDS};
+use crate::sim::{Event, ReqIdx, Simulator};
+use crate::vocab::{Cause, Op, Stage};
 
 impl Job {
     /// A whole I/O is done at `now` (all its requests, if the block layer split it).

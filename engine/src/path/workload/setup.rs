@@ -1,6 +1,10 @@
 //! A fio job clone set up from its job section (fio's `setup_thread_data` / `thread_data`).
 
-use super::*;
+use super::steadystate;
+use super::{BsGen, EndFlush, Job, TrimState};
+use crate::report::DirStats;
+use crate::rng::Permutation;
+use crate::scenario::{JobSpec, Rw};
 
 impl Job {
     /// Clone `index` (over all sections) of `spec`, drawing from stream `stream` of `seed`.

@@ -1,7 +1,10 @@
 //! The cases: each measured figure with the scenario that reproduces it, and the job size the
 //! authors ran.
 
-use super::*;
+use super::{Case, Series, SERIES};
+use crate::path::mmc_test::size_name;
+use crate::scenario::{IoEngine, JobSpec, Rw, Scenario};
+use crate::vocab::{HsqDepth, MmcPath};
 
 pub(super) const K: u64 = 1024;
 

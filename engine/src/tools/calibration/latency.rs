@@ -1,7 +1,8 @@
 //! A measured latency distribution (fio's clat percentiles) and the run that reproduces it.
 
 use super::cases::K;
-use super::*;
+use crate::scenario::{IoEngine, JobSpec, Rw, Scenario};
+use crate::vocab::MmcPath;
 
 /// A measured latency distribution (fio's clat percentiles) with its IOPS: the Allwinner board
 /// without hsq (2022).

@@ -13,9 +13,7 @@ pub use cases::*;
 pub use latency::*;
 pub use run::*;
 
-use crate::path::mmc_test::size_name;
-use crate::scenario::{IoEngine, JobSpec, Rw, Scenario};
-use crate::vocab::{HsqDepth, MmcPath};
+use crate::scenario::Rw;
 
 /// Unit the authors reported in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

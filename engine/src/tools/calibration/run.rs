@@ -1,7 +1,9 @@
 //! Running the cases through the model, and finding the measured figure that matches a
 //! scenario.
 
-use super::*;
+use super::{authors_size, Case, Unit, CASES};
+use crate::path::mmc_test::size_name;
+use crate::scenario::Scenario;
 
 /// One case run through the model.
 #[derive(Clone, Debug)]

@@ -1,7 +1,9 @@
 //! The events as typed structs ([`Meta`], [`Slice`] and their args) and the writer that
 //! serialises each into a reused buffer, with times as exact decimal microseconds.
 
-use super::*;
+use serde::{Serialize, Serializer};
+use std::fmt::Write;
+use std::io;
 
 /// A time of the trace: ns, written as an exact decimal number of microseconds (`12.345`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

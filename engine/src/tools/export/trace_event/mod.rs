@@ -27,18 +27,15 @@
 mod events;
 mod tracks;
 
-use events::*;
+use events::{to_buf, NameArgs, Out, SortArgs};
 pub use events::{Meta, OtherData, Slice, TraceFormatter, Us};
-use tracks::*;
+use tracks::{Exporter, OpenReq};
 
-use crate::path::bus::{Segment, SegmentKind};
-use crate::vocab::MmcPath;
-use crate::vocab::{Stage, TraceEvent};
-use crate::{Op, Scenario, ScenarioError, Simulator};
-use serde::{Deserialize, Serialize, Serializer};
+use crate::vocab::Stage;
+use crate::{Scenario, ScenarioError, Simulator};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write;
-use std::io;
 
 /// The default cap on exported events (about 30 MB of JSON).
 pub const DEFAULT_MAX_TRACE_EVENTS: usize = 200_000;

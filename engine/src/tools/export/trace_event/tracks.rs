@@ -1,7 +1,14 @@
 //! From the simulator's trace and timeline to slices on tracks: requests with their stages
 //! nested, tags held, bus / host CPU / card segments, lanes so slices on a track never overlap.
 
-use super::*;
+use super::events::{Out, RequestArgs, SegmentArgs, StageArgs, TagArgs};
+use super::{BUS, CARD, HOST_CPU, PID_HOST, PID_JOBS, PID_TAGS};
+use crate::path::bus::{Segment, SegmentKind};
+use crate::scenario::Scenario;
+use crate::sim::Simulator;
+use crate::vocab::{MmcPath, Op, Stage, TraceEvent};
+use std::collections::HashMap;
+use std::fmt::Write;
 
 /// A request seen in the trace and not yet reaped.
 pub(super) struct OpenReq {
