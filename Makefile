@@ -5,8 +5,8 @@
 #   make build   release build of the web app into dist/
 #   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
 #                test; fails if the tests changed the work tree (scripts/tree-state.sh)
-#   make lint    cargo fmt --check, cargo clippy -D warnings (native crates, and the web crates
-#                on wasm32)
+#   make lint    cargo fmt --check, the engine's floor check (docs/ARCHITECTURE.md), cargo clippy
+#                -D warnings (native crates, and the web crates on wasm32)
 #   make screenshots  the end-to-end tests, saving the README's pictures into docs/ (make test
 #                saves them into target/screenshots/, ignored)
 #   make bench   the heaviest seed job natively and compiled to wasm in headless Chromium:
@@ -74,6 +74,9 @@ test: setup-browser
 # (where their browser code and browser tests compile).
 lint:
 	cargo fmt --all -- --check
+	# The floor rule of docs/ARCHITECTURE.md: no engine import points up a floor, no circle
+	# outside the path+simulator floor, every module on the table exists.
+	cargo test -q -p mmcsim-engine --test architecture
 	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings

@@ -6,67 +6,38 @@
 //! visual components are in the `mmcsim-components` crate; this crate holds the page and the
 //! run loops.
 //!
-//! The plain modules hold no browser code and are tested natively: [`session`] (the one
-//! wrapper around `Simulator`: every simulation the app runs is built and stepped there),
-//! [`clock`] and [`frames`] (the watch view's lockstep clock and frame bookkeeping),
-//! [`follow`] (the speed of a first play, derived from a look-ahead run),
-//! [`command`] (what the watch view is asked to do), [`engine_bridge`] (options, links,
-//! calibration), [`live`], [`gallery`], [`exports`], [`slicer`]. The browser parts only build
+//! Folders by what a reader of the page sees:
+//!
+//! | folder | what it is |
+//! |---|---|
+//! | [`series`] | the measured patch series as data: one file each, the registry in `mod.rs` |
+//! | [`lesson`] | the landing and the guided tours (one scaffold, the series' scripts) |
+//! | [`lab`] | the Lab: the scenario form, Run/Stop, the results of the one run |
+//! | [`watch`] | "Watch the pipeline": clock, sides, frames, commands, moment links |
+//! | [`tools`] | board, sweep, fit, exports, replay, trace, downloads |
+//! | [`gallery`] | the gallery of the series: cards, walk-throughs, the authors' tables |
+//! | [`shell`] | the page itself, the session around `Simulator`, bridge, slicer, workers |
+//!
+//! The plain modules hold no browser code and are tested natively ([`shell::session`],
+//! [`watch::clock`], [`series`], [`gallery`], [`lesson`] ...). The browser parts only build
 //! for `wasm32`, so a native build of the workspace skips them.
 
-#[cfg(test)]
-mod claims;
-pub mod clock;
-pub mod command;
-pub mod engine_bridge;
-pub mod exports;
-pub mod follow;
-pub mod frames;
 pub mod gallery;
+#[cfg(target_arch = "wasm32")]
+pub mod lab;
 pub mod lesson;
-pub mod lesson_fifo;
-pub mod live;
-pub mod moment;
-pub mod replay;
-pub mod session;
-pub mod slicer;
-#[cfg(test)]
-mod test_support;
-
-#[cfg(target_arch = "wasm32")]
-mod app;
-#[cfg(target_arch = "wasm32")]
-pub mod board_view;
-#[cfg(target_arch = "wasm32")]
-pub mod download;
-#[cfg(target_arch = "wasm32")]
-pub mod fit_view;
-#[cfg(target_arch = "wasm32")]
-pub mod gallery_view;
-#[cfg(target_arch = "wasm32")]
-mod keys;
-#[cfg(target_arch = "wasm32")]
-pub mod panic;
-#[cfg(target_arch = "wasm32")]
-pub mod sides;
-#[cfg(target_arch = "wasm32")]
-pub mod sweep_view;
-#[cfg(target_arch = "wasm32")]
+pub mod series;
+pub mod shell;
 pub mod tools;
-#[cfg(target_arch = "wasm32")]
-pub mod trace_view;
-#[cfg(target_arch = "wasm32")]
 pub mod watch;
-#[cfg(target_arch = "wasm32")]
-pub mod workers;
 
 #[cfg(target_arch = "wasm32")]
-pub use app::{App, AppProps};
+pub use shell::app::{App, AppProps};
 
 /// Mounts the app on `#app` (or the body) with the panic hook installed.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
-    panic::install();
+    shell::panic::install();
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));

@@ -6,12 +6,12 @@
 #![cfg(target_arch = "wasm32")]
 
 // Each file uses a part of the shared helpers.
-#[allow(dead_code)]
-#[path = "browser/util.rs"]
-mod util;
 #[path = "browser/app.rs"]
 mod app;
 #[path = "browser/bridge.rs"]
 mod bridge;
+#[allow(dead_code)]
+#[path = "browser/util.rs"]
+mod util;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -6,12 +6,12 @@
 #![cfg(target_arch = "wasm32")]
 
 // Each file uses a part of the shared helpers.
-#[allow(dead_code)]
-#[path = "browser/util.rs"]
-mod util;
 #[path = "browser/components.rs"]
 mod components;
 #[path = "browser/tools.rs"]
 mod tools;
+#[allow(dead_code)]
+#[path = "browser/util.rs"]
+mod util;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -58,6 +58,56 @@ fn value<'a>(key: &str, v: Option<&'a str>) -> Result<&'a str, String> {
     }
 }
 
+/// `--output-format=`'s formats, each once, json+ in place of json.
+fn parse_formats(key: &str, v: Option<&str>) -> Result<Vec<Format>, String> {
+    let mut formats = Vec::new();
+    for f in value(key, v)?.split(',') {
+        let f = match f.trim() {
+            "normal" => Format::Normal,
+            "json" => Format::Json,
+            "json+" => Format::JsonPlus,
+            "csv" => Format::Csv,
+            other => {
+                return Err(format!(
+                    "{}: '{}' is not an output format; accepted: normal, json, json+, csv (comma-separated)",
+                    key, other
+                ))
+            }
+        };
+        if !formats.contains(&f) {
+            formats.push(f);
+        }
+    }
+    // fio prints json+ in place of json when both are asked for.
+    if formats.contains(&Format::JsonPlus) {
+        formats.retain(|f| *f != Format::Json);
+    }
+    Ok(formats)
+}
+
+/// Two outputs into one file would clobber each other.
+fn check_outputs(cli: &Cli) -> Result<(), String> {
+    let outputs = [
+        ("output", &cli.output),
+        ("write_trace", &cli.write_trace),
+        ("write_csv", &cli.write_csv),
+        ("write_jobfile", &cli.write_jobfile),
+        ("write_platform", &cli.write_platform),
+    ];
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        for (b, pb) in &outputs[i + 1..] {
+            if let (Some(pa), Some(pb)) = (pa, pb) {
+                if same_file(pa, pb) {
+                    return Err(format!(
+                        "{b}: '{pb}' is also the file of --{a}; give each output its own file"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Splits the arguments (without the program name).
 pub fn parse(args: &[String]) -> Result<Cli, String> {
     let mut cli = Cli {
@@ -92,28 +142,7 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             "list-platforms" => cli.list_platforms = true,
             "calibration" => cli.calibration = true,
             "output-format" => {
-                let mut formats = Vec::new();
-                for f in value(key, v)?.split(',') {
-                    let f = match f.trim() {
-                        "normal" => Format::Normal,
-                        "json" => Format::Json,
-                        "json+" => Format::JsonPlus,
-                        "csv" => Format::Csv,
-                        other => {
-                            return Err(format!(
-                                "{}: '{}' is not an output format; accepted: normal, json, json+, csv (comma-separated)",
-                                key, other
-                            ))
-                        }
-                    };
-                    if !formats.contains(&f) {
-                        formats.push(f);
-                    }
-                }
-                // fio prints json+ in place of json when both are asked for.
-                if formats.contains(&Format::JsonPlus) {
-                    formats.retain(|f| *f != Format::Json);
-                }
+                let formats = parse_formats(key, v)?;
                 cli.format = formats[0];
                 cli.formats = formats;
             }
@@ -141,25 +170,7 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             _ => cli.fio_args.push(arg.clone()),
         }
     }
-    // Two outputs into one file would clobber each other.
-    let outputs = [
-        ("output", &cli.output),
-        ("write_trace", &cli.write_trace),
-        ("write_csv", &cli.write_csv),
-        ("write_jobfile", &cli.write_jobfile),
-        ("write_platform", &cli.write_platform),
-    ];
-    for (i, (a, pa)) in outputs.iter().enumerate() {
-        for (b, pb) in &outputs[i + 1..] {
-            if let (Some(pa), Some(pb)) = (pa, pb) {
-                if same_file(pa, pb) {
-                    return Err(format!(
-                        "{b}: '{pb}' is also the file of --{a}; give each output its own file"
-                    ));
-                }
-            }
-        }
-    }
+    check_outputs(&cli)?;
     Ok(cli)
 }
 

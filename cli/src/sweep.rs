@@ -9,9 +9,8 @@
 //! output can be joined with `--merge`.
 
 use crate::args::Format;
-pub use mmcsim_engine::scenario::sweep::{
-    parse_dim, point_scenario, points, run_point, Dim, Row, MAX_POINTS,
-};
+pub use mmcsim_engine::scenario::sweep::{parse_dim, point_scenario, points, Dim, Row, MAX_POINTS};
+pub use mmcsim_engine::tools::sweep::run_point;
 use mmcsim_engine::Scenario;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

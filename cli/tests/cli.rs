@@ -11,6 +11,25 @@ fn mmcsim(args: &[&str]) -> Output {
         .expect("run mmcsim")
 }
 
+/// A scratch folder for one test, `name` and the process id, created.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The standard output of a run that must succeed.
+fn ok_stdout(args: &[&str]) -> String {
+    let out = mmcsim(args);
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        args,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// Exit status 2 and exactly one line on stderr that contains `expect`.
 fn bad(args: &[&str], expect: &str) {
     let out = mmcsim(args);
@@ -50,8 +69,7 @@ fn bad_input_is_one_line_and_status_2() {
 
 #[test]
 fn job_file_errors_name_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("mmcsim-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("mmcsim-cli-test");
     let path = dir.join("bad.fio");
     std::fs::write(&path, "[global]\nbs=4k\n\n[x]\nioengine=mmap\n").unwrap();
     let p = path.to_string_lossy().to_string();
@@ -64,9 +82,7 @@ fn job_file_errors_name_file_and_line() {
 
 #[test]
 fn list_platforms_lists_the_four_presets() {
-    let out = mmcsim(&["--list-platforms"]);
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = ok_stdout(&["--list-platforms"]);
     for p in [
         "sprd-hs400es-2020",
         "unisoc-fua-2022",
@@ -84,9 +100,7 @@ fn list_platforms_lists_the_four_presets() {
 
 #[test]
 fn help_lists_the_options() {
-    let out = mmcsim(&["--help"]);
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = ok_stdout(&["--help"]);
     for o in [
         "ioengine",
         "hsq_depth",
@@ -172,8 +186,7 @@ fn run_output_file() {
 
 #[test]
 fn run_write_exports() {
-    let dir = std::env::temp_dir().join(format!("mmcsim-cli-exports-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("mmcsim-cli-exports");
     let (t, c, j) = (dir.join("t.json"), dir.join("s.csv"), dir.join("j.fio"));
     let args = [
         "--rw=randread",
@@ -230,9 +243,8 @@ fn run_write_exports() {
 }
 
 #[test]
-fn platform_files_sweeps_and_shards() {
-    let dir = std::env::temp_dir().join(format!("mmcsim-board-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+fn platform_files_round_trip_and_bad_boards_are_refused() {
+    let dir = scratch("mmcsim-board-test");
     let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
     // Write a platform file with one board parameter changed; read it back: the same run.
     let out = mmcsim(&[
@@ -274,6 +286,13 @@ fn platform_files_sweeps_and_shards() {
         &["--nand_read_us=1e9"],
         "nand_read_us: '1e9' is not a number in us",
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sweeps_as_csv_and_shards_merged() {
+    let dir = scratch("mmcsim-sweep-test");
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
     bad(
         &["--sweep=hsq_depth=9..1"],
         "sweep: hsq_depth: '9..1' is not a range",
@@ -337,8 +356,7 @@ fn help_lists_board_parameters_with_unit_and_the_presets_value() {
 
 #[test]
 fn fit_writes_a_platform_file_that_runs() {
-    let dir = std::env::temp_dir().join(format!("mmcsim-fit-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("mmcsim-fit-test");
     let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
     for (name, rw) in [("rr", "--rw=randread"), ("rw", "--rw=randwrite")] {
         let o = mmcsim(&[
@@ -389,11 +407,10 @@ fn fit_writes_a_platform_file_that_runs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 10: the CLI side of the regressions (items 4, 5, 6, 8, 9, 10).
+/// Issue 10, the CLI side of its regressions (items 4, 5, 6, 8, 9, 10, in four tests): item 6.
 #[test]
-fn issue10_cli_regressions() {
-    let dir = std::env::temp_dir().join(format!("mmcsim-issue10-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+fn issue10_huge_keys_are_one_short_line() {
+    let dir = scratch("mmcsim-issue10-keys");
     let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
 
     // Item 6: a 100 kB unknown key (the most one argument holds), or a 10 MB one in a job
@@ -414,7 +431,12 @@ fn issue10_cli_regressions() {
     assert_eq!(out.status.code(), Some(2));
     assert!(err.len() < 500, "{} chars", err.len());
     assert!(t0.elapsed().as_secs() < 10);
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
+/// Issue 10, items 4, 5 and 8.
+#[test]
+fn issue10_calibration_mmc_test_and_lost_ranges() {
     // Item 4: calibration sizes above the authors' are refused.
     bad(&["--calibration", "--size=6g"], "size: --calibration");
 
@@ -448,6 +470,13 @@ fn issue10_cli_regressions() {
         })
         .expect("a '... N more' line");
     assert!(more > 56, "{more}");
+}
+
+/// Issue 10, item 9.
+#[test]
+fn issue10_job_file_syntax() {
+    let dir = scratch("mmcsim-issue10-files");
+    let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
 
     // Item 9: a BOM, trailing comments; "No job(s) defined"; options outside a section.
     std::fs::write(
@@ -467,6 +496,14 @@ fn issue10_cli_regressions() {
     bad(&[&path("global.fio")], "No job(s) defined");
     std::fs::write(path("outside.fio"), "bs=4k\n[a]\n").unwrap();
     bad(&[&path("outside.fio")], "outside of [] job section");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 10, item 10; and outputs sharing a file.
+#[test]
+fn issue10_options_without_effect_and_clashing_outputs() {
+    let dir = scratch("mmcsim-issue10-outputs");
+    let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
 
     // Item 10: options without effect warn on stderr, once; the run still happens.
     let out = mmcsim(&[

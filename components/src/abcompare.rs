@@ -214,22 +214,11 @@ pub fn ab_editor(p: &AbEditorProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmcsim_engine::{JobSpec, Rw, Scenario};
+    use crate::testing::twenty_jobs;
+    use mmcsim_engine::Rw;
 
     fn run(packed: u32) -> Report {
-        let mut scn = Scenario {
-            platform: "sprd-hs400es-2020".into(),
-            ..Scenario::default()
-        };
-        scn.host.packed = Some(packed);
-        scn.jobs = vec![JobSpec {
-            name: "t".into(),
-            rw: Rw::Read,
-            bs: 4096,
-            size: 1 << 20,
-            numjobs: 20,
-            ..JobSpec::default()
-        }];
+        let scn = twenty_jobs(Rw::Read, packed);
         mmcsim_engine::run(&scn).expect("valid scenario")
     }
 

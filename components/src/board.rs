@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use mmcsim_engine::platform::{by_name, PLATFORMS};
-use mmcsim_engine::scenario::board::{accepted_with_unit, params, preset_text, Part, Unit};
+use mmcsim_engine::platform::{by_name, Platform, PLATFORMS};
+use mmcsim_engine::scenario::board::{accepted_with_unit, params, preset_text, Param, Part, Unit};
+use mmcsim_engine::scenario::table::OptionRow;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -46,6 +47,74 @@ pub fn slider_span(unit: Unit, preset: u64, max: u64) -> (f64, f64) {
     (0.0, unit.to_f64(top.min(max)))
 }
 
+/// One parameter's row: name, preset value, field, slider, reset and the field it sets.
+fn param_row(
+    props: &BoardPanelProps,
+    preset: &Platform,
+    row: &'static OptionRow,
+    p: Param,
+) -> Html {
+    let name = row.name;
+    let text = props.values.get(name).cloned().unwrap_or_default();
+    let pv = preset_text(preset, &p);
+    let (_, max) = p.range();
+    let (lo, hi) = slider_span(p.unit, (p.get)(preset), max);
+    let shown: f64 = if text.is_empty() { &pv } else { &text }
+        .parse()
+        .unwrap_or(0.0);
+    let emit = {
+        let cb = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                cb.emit((name.to_string(), i.value().trim().to_string()));
+            }
+        })
+    };
+    let slide = {
+        let cb = props.on_change.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                cb.emit((name.to_string(), i.value()));
+            }
+        })
+    };
+    let reset = {
+        let cb = props.on_change.clone();
+        Callback::from(move |_: MouseEvent| cb.emit((name.to_string(), String::new())))
+    };
+    let step = match p.unit {
+        Unit::Count | Unit::Bool | Unit::Mode | Unit::Width => 1.0,
+        u => ((hi - lo) / 200.0).max(u.to_f64(1)),
+    };
+    let error = props.errors.get(name);
+    html! {
+        <tr class={classes!("board-row", (!text.is_empty()).then_some("changed"))} data-param={name}>
+            <th scope="row" title={row.help}><label for={format!("board-{name}")}>{ name }</label></th>
+            <td class="preset">{ format!("{} {}", pv, p.unit.label()) }</td>
+            <td>
+                <input id={format!("board-{name}")} class="board-field" type="text" inputmode="decimal"
+                       value={text.clone()} placeholder={pv.clone()} disabled={props.disabled}
+                       title={accepted_with_unit(row, &p)} onchange={emit} />
+                if let Some(e) = error {
+                    <div class="field-error" role="alert">{ e.message.clone() }</div>
+                }
+            </td>
+            <td>
+                if !matches!(p.unit, Unit::Mode | Unit::Width) {
+                <input class="board-slider" type="range" min={lo.to_string()} max={hi.to_string()}
+                       step={step.to_string()} value={shown.to_string()} disabled={props.disabled}
+                       aria-label={format!("{name} slider")} oninput={slide} />
+                }
+            </td>
+            <td>
+                <button type="button" class="button secondary small board-reset" disabled={text.is_empty() || props.disabled}
+                        onclick={reset} title="back to the preset's value">{ "reset" }</button>
+            </td>
+            <td class="source" title={row.help}><code>{ p.field }</code></td>
+        </tr>
+    }
+}
+
 #[function_component(BoardPanel)]
 pub fn board_panel(props: &BoardPanelProps) -> Html {
     let preset = by_name(&props.platform).unwrap_or(PLATFORMS[0]);
@@ -62,66 +131,9 @@ pub fn board_panel(props: &BoardPanelProps) -> Html {
         })
     };
     let part_html = |part: Part| {
-        let rows = params().filter(|(_, p)| p.part == part).map(|(row, p)| {
-            let name = row.name;
-            let text = props.values.get(name).cloned().unwrap_or_default();
-            let pv = preset_text(preset, &p);
-            let (min, max) = p.range();
-            let (lo, hi) = slider_span(p.unit, (p.get)(preset), max);
-            let shown: f64 = if text.is_empty() { &pv } else { &text }.parse().unwrap_or(0.0);
-            let emit = {
-                let cb = props.on_change.clone();
-                Callback::from(move |e: Event| {
-                    if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
-                        cb.emit((name.to_string(), i.value().trim().to_string()));
-                    }
-                })
-            };
-            let slide = {
-                let cb = props.on_change.clone();
-                Callback::from(move |e: InputEvent| {
-                    if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
-                        cb.emit((name.to_string(), i.value()));
-                    }
-                })
-            };
-            let reset = {
-                let cb = props.on_change.clone();
-                Callback::from(move |_: MouseEvent| cb.emit((name.to_string(), String::new())))
-            };
-            let step = match p.unit {
-                Unit::Count | Unit::Bool | Unit::Mode | Unit::Width => 1.0,
-                u => ((hi - lo) / 200.0).max(u.to_f64(1)),
-            };
-            let error = props.errors.get(name);
-            let _ = min;
-            html! {
-                <tr class={classes!("board-row", (!text.is_empty()).then_some("changed"))} data-param={name}>
-                    <th scope="row" title={row.help}><label for={format!("board-{name}")}>{ name }</label></th>
-                    <td class="preset">{ format!("{} {}", pv, p.unit.label()) }</td>
-                    <td>
-                        <input id={format!("board-{name}")} class="board-field" type="text" inputmode="decimal"
-                               value={text.clone()} placeholder={pv.clone()} disabled={props.disabled}
-                               title={accepted_with_unit(row, &p)} onchange={emit} />
-                        if let Some(e) = error {
-                            <div class="field-error" role="alert">{ e.message.clone() }</div>
-                        }
-                    </td>
-                    <td>
-                        if !matches!(p.unit, Unit::Mode | Unit::Width) {
-                        <input class="board-slider" type="range" min={lo.to_string()} max={hi.to_string()}
-                               step={step.to_string()} value={shown.to_string()} disabled={props.disabled}
-                               aria-label={format!("{name} slider")} oninput={slide} />
-                        }
-                    </td>
-                    <td>
-                        <button type="button" class="button secondary small board-reset" disabled={text.is_empty() || props.disabled}
-                                onclick={reset} title="back to the preset's value">{ "reset" }</button>
-                    </td>
-                    <td class="source" title={row.help}><code>{ p.field }</code></td>
-                </tr>
-            }
-        });
+        let rows = params()
+            .filter(|(_, p)| p.part == part)
+            .map(|(row, p)| param_row(props, preset, row, p));
         html! {
             <>
                 <tr class="board-part"><th colspan="6">{ part.title() }</th></tr>

@@ -40,13 +40,15 @@ pub mod jobtabs;
 pub mod palette;
 pub mod part;
 pub mod pipeline;
-pub mod pipeline_layout;
 pub mod plug;
 pub mod progress;
 pub mod results;
 pub mod sweep;
 pub mod timecontrols;
 pub mod timeline;
+
+#[cfg(test)]
+mod testing;
 
 pub use abcompare::{delta_rows, AbEditor, DeltaRow, DeltaTable};
 pub use board::{BoardPanel, BoardPanelProps};
@@ -62,6 +64,7 @@ pub use gallery::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, 
 pub use glossary::Glossary;
 pub use jobfile_io::JobFilePanel;
 pub use jobtabs::JobTabs;
+pub use pipeline::layout as pipeline_layout;
 pub use pipeline::{Pipeline, PipelineProps};
 pub use plug::{PlugButton, PlugPanel, PowerCutView, WatchPowerCut};
 pub use progress::{ProgressBar, ProgressBarProps};

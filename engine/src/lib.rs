@@ -7,10 +7,12 @@
 //!                     -> bus -> card (cache, NAND, reliable write, flush)
 //! ```
 //!
-//! Each layer is its own module named after what it models, citing the kernel function it stands
-//! for. A layer keeps its state private: its decisions are methods on its own struct (unit-tested
-//! in its file), and the wiring between layers (`impl Simulator` blocks) only calls them. The
-//! layer modules are crate-private; the few types a caller sees are re-exported here.
+//! Each layer is its own module under `path/` named after what it models, citing the kernel
+//! function it stands for. A layer keeps its state private: its decisions are methods on its
+//! own struct (unit-tested in its file), and the wiring between layers (`impl Simulator`
+//! blocks) only calls them. The layer modules are crate-private; the few types a caller sees
+//! are re-exported here. The modules stand on floors (docs/ARCHITECTURE.md): no import points
+//! up a floor, which `engine/tests/architecture/` checks.
 //!
 //! Simulated time is integer nanoseconds; one seed (`randseed`) derives every random choice, so
 //! the same scenario and seed give byte-identical results. The library is pure: no clocks, no
@@ -19,48 +21,40 @@
 //! Drive it with [`Simulator`] (step, run until a time, run to the end, snapshot, trace, live
 //! metrics) or [`run`] for a whole run at once.
 
-// The layers: crate-private; what a caller needs of them is re-exported below.
-mod blk_mq;
-mod bus;
-mod card;
-mod cqe;
-mod host;
-mod hsq;
-mod legacy;
-mod mmc_queue;
-mod mmc_test;
-mod power;
-mod recovery;
-mod rng;
-mod sim;
-mod variation;
-mod workload;
-mod ziggurat;
-
-// The API modules: scenario language, platforms, results, exports, explanations.
-pub mod board;
-pub mod calibration;
-pub mod explain;
-pub mod export;
+// The floors, from the ground up (docs/ARCHITECTURE.md; engine/tests/architecture.rs checks
+// that no import points up):
+// 0. vocabulary and math: words every floor speaks, random streams, statistics.
 pub mod metrics;
-pub mod platform;
+mod rng;
+mod variation;
+mod vocab;
+mod ziggurat;
+// 1. the board: platform presets.
+pub mod board;
+// 2. the question and the shape of the answer: scenario language, report types.
 pub mod report;
 pub mod scenario;
-pub mod trace;
+// 3. the kernel path and the simulator that runs it (the one floor whose modules call each
+//    other both ways: the layers' `impl Simulator` blocks).
+mod path;
+mod sim;
+// 4. run-level tools: sweep and calibration runners, explanations, exports.
+pub mod tools;
 
-pub use blk_mq::MMC_QUEUE_DEPTH;
-pub use bus::{Segment, SegmentKind};
-pub use cqe::CQHCI_NUM_SLOTS;
-pub use hsq::HSQ_NUM_SLOTS;
-pub use mmc_queue::{CQE_TASKS, HSQ_NORMAL_DEPTH, HSQ_PACKED_QUEUE_DEPTH, HSQ_PERFORMANCE_DEPTH};
+// Public module paths of the API, kept where callers know them.
+pub use board as platform;
+pub use tools::{calibration, explain, export};
+pub use vocab::trace;
+
+pub use path::bus::{Segment, SegmentKind};
+pub use path::workload::{IoRecord, MAX_IO_RECORDS};
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
-pub use scenario::{
-    HostConfig, HostOptions, HsqDepth, HsqDispatch, IoEngine, JobSpec, MmcPath, Rw, Scenario,
-    ScenarioError,
-};
+pub use scenario::{HostOptions, IoEngine, JobSpec, Rw, Scenario, ScenarioError};
 pub use sim::observe::{JobView, RequestView, Snapshot};
-pub use sim::request::Op;
 pub use sim::{run, Simulator};
-pub use trace::{Cause, Stage, TraceEvent};
-pub use workload::{IoRecord, MAX_IO_RECORDS};
+pub use vocab::{
+    Cause, HostConfig, HsqDepth, HsqDispatch, MmcPath, Op, Stage, TraceEvent, CQE_TASKS,
+    CQHCI_NUM_SLOTS, HSQ_NORMAL_DEPTH, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH,
+    HSQ_PERFORMANCE_DEPTH, MMC_QUEUE_DEPTH,
+};

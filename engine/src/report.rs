@@ -2,7 +2,7 @@
 //! The CLI formats these as fio's normal and JSON output; the web app shows them as a table.
 
 use crate::metrics::histogram::LatencyHistogram;
-use crate::trace::Stage;
+use crate::vocab::Stage;
 use serde::{Deserialize, Serialize};
 
 /// Per-direction statistics of one job (fio's `read` / `write` objects).

@@ -1,4 +1,4 @@
-//! The measured figures in `engine/src/calibration.rs` are the ones in
+//! The measured figures in `engine/src/tools/calibration/cases.rs` are the ones in
 //! `engine/data/measurements.toml` (the authors' tables, as published): the data and the code
 //! cannot drift apart. Read with a small reader of the few TOML forms the file's `[[case]]`
 //! tables use (`key = "string"`, `key = number`, comments), so the engine needs no TOML crate.

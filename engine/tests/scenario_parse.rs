@@ -1,12 +1,15 @@
 //! The scenario language as a user meets it: fio command lines, job files, error messages, and
 //! writing a scenario back out.
 
-use mmcsim_engine::scenario::board;
 use mmcsim_engine::scenario::check;
 use mmcsim_engine::scenario::jobfile::{parse_jobfile, to_jobfile};
 use mmcsim_engine::scenario::options::{apply_option, parse_args, OptionScope, OPTIONS};
-use mmcsim_engine::{HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario};
+use mmcsim_engine::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario};
 use proptest::prelude::*;
+
+#[allow(dead_code)]
+mod common;
+use common::generators::arb_scenario;
 
 fn args(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
@@ -240,142 +243,6 @@ fn every_option_in_the_table_is_accepted_somewhere() {
             .any(|v| apply_option(&mut s, OptionScope::Global, o.name, Some(v)).is_ok());
         assert!(ok, "option {} accepts none of the samples", o.name);
     }
-}
-
-fn arb_job() -> impl Strategy<Value = JobSpec> {
-    (
-        (
-            "[a-z][a-z0-9_.-]{0,11}",
-            0usize..5,
-            0u32..=100,
-            1u64..=256,
-            1u64..=64,
-        ),
-        (
-            1u32..=16,
-            1u32..=64,
-            0usize..4,
-            prop::option::of(1u64..=600_000_000_000u64),
-        ),
-        (
-            any::<bool>(),
-            any::<bool>(),
-            any::<bool>(),
-            0u32..100,
-            0u64..(1u64 << 31),
-        ),
-    )
-        .prop_map(
-            |(
-                (name, rw, mix, bs, size_blocks),
-                (numjobs, iodepth, eng, runtime),
-                (tb, direct, sync, fsync, off),
-            )| {
-                let bs = bs * 512;
-                JobSpec {
-                    name,
-                    rw: Rw::ALL[rw],
-                    rwmixread: mix,
-                    bs,
-                    size: bs * size_blocks,
-                    numjobs,
-                    iodepth,
-                    ioengine: IoEngine::ALL[eng],
-                    runtime_ns: runtime,
-                    time_based: tb && runtime.is_some(),
-                    direct,
-                    sync,
-                    fsync,
-                    offset: off * 512,
-                    ..JobSpec::default()
-                }
-            },
-        )
-}
-
-/// Board overrides from random (row, value) pairs: each value brought into the row's range;
-/// one equal to the preset's is no override.
-fn arb_board(platform: &str, picks: &[(usize, u64)]) -> std::collections::BTreeMap<String, u64> {
-    let preset = mmcsim_engine::platform::by_name(platform).unwrap();
-    let mut out = std::collections::BTreeMap::new();
-    for &(i, x) in picks {
-        let (row, p) = board::params().nth(i).unwrap();
-        let (min, max) = p.range();
-        let v = min + x % (max - min + 1);
-        // Values between a unit's accepted ones (a 2-bit bus) are not options.
-        if v != (p.get)(preset) && p.unit.parse(&p.unit.format(v)) == Some(v) {
-            out.insert(row.name.to_string(), v);
-        }
-    }
-    out
-}
-
-fn arb_scenario() -> impl Strategy<Value = Scenario> {
-    let names = mmcsim_engine::platform::names();
-    (
-        (
-            0..names.len(),
-            prop::collection::vec(arb_job(), 1..4),
-            any::<u64>(),
-            any::<bool>(),
-        ),
-        prop::option::of(37u32..=44),
-        (
-            prop::option::of(0usize..3),
-            prop::option::of(any::<bool>()),
-            prop::option::of(0u32..=64),
-        ),
-        (
-            prop::option::of(prop_oneof![Just(0u32), 2u32..=16]),
-            prop::option::of(any::<bool>()),
-            prop::option::of(any::<bool>()),
-        ),
-        (
-            prop::option::of(1u64..=86_400_000_000_000),
-            prop::option::of(1u32..=500_000),
-        ),
-        // Board parameters: (row, value) pairs, kept in range and off the preset's value.
-        prop::collection::vec((0..board::PARAMS.len(), any::<u64>()), 0..5),
-    )
-        .prop_map(
-            move |(
-                (p, jobs, randseed, gr),
-                mmc_test,
-                (path, nb, depth),
-                (packed, fua, cache),
-                (cut, err),
-                overrides,
-            )| Scenario {
-                board: arb_board(names[p], &overrides),
-                platform: names[p].to_string(),
-                host: HostOptions {
-                    mmc_path: path.map(|i| MmcPath::ALL[i]),
-                    nonblocking: nb,
-                    hsq_depth: depth.map(|d| {
-                        if d == 0 {
-                            HsqDepth::Dynamic
-                        } else {
-                            HsqDepth::Fixed(d.min(63))
-                        }
-                    }),
-                    // Derived from the depth draw: both orders and unset are covered.
-                    hsq_dispatch: depth.map(|d| mmcsim_engine::HsqDispatch::ALL[d as usize % 2]),
-                    packed,
-                    fua,
-                    cache,
-                },
-                jobs,
-                randseed,
-                group_reporting: gr,
-                mmc_test,
-                power_cut_ns: cut,
-                inject_error: err.map(|rate_ppm| mmcsim_engine::scenario::ErrorInjection {
-                    kind: mmcsim_engine::scenario::ErrorKind::Crc,
-                    rate_ppm,
-                }),
-                iologs: Vec::new(),
-            },
-        )
 }
 
 proptest! {

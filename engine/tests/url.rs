@@ -1,162 +1,19 @@
 //! Scenario links (`scenario::url`): round trips, defaults left out, randseed always present,
 //! partial loading of bad links, limits, and decoding arbitrary text without panicking.
 
-use mmcsim_engine::scenario::board;
 use mmcsim_engine::scenario::url::{decode_query, encode_query, DecodedQuery};
-use mmcsim_engine::scenario::{ErrorInjection, ErrorKind};
-use mmcsim_engine::{HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, Simulator};
+use mmcsim_engine::{HostOptions, JobSpec, Rw, Scenario, Simulator};
 use proptest::prelude::*;
 
-fn arb_job() -> impl Strategy<Value = JobSpec> {
-    (
-        (
-            "[a-z][a-z0-9_. &=%+-]{0,11}",
-            0usize..5,
-            0u32..=100,
-            1u64..=128,
-            1u64..=64,
-        ),
-        (
-            1u32..=8,
-            1u32..=64,
-            0usize..4,
-            prop::option::of(1u64..=600_000_000_000u64),
-        ),
-        (
-            any::<bool>(),
-            any::<bool>(),
-            any::<bool>(),
-            0u32..100,
-            0u64..(1u64 << 31),
-        ),
-    )
-        .prop_map(
-            |(
-                (name, rw, mix, bs, blocks),
-                (numjobs, iodepth, eng, runtime),
-                (tb, direct, sync, fsync, off),
-            )| {
-                let bs = bs * 512;
-                JobSpec {
-                    name: name.trim().to_string(),
-                    rw: Rw::ALL[rw],
-                    rwmixread: mix,
-                    bs,
-                    size: bs * blocks,
-                    numjobs,
-                    iodepth,
-                    ioengine: IoEngine::ALL[eng],
-                    runtime_ns: runtime,
-                    time_based: tb && runtime.is_some(),
-                    direct,
-                    sync,
-                    fsync,
-                    offset: off * 512,
-                    ..JobSpec::default()
-                }
-            },
-        )
-        .prop_filter("names are not empty", |j| !j.name.is_empty())
-}
-
-/// Board overrides from random (row, value) pairs: each value brought into the row's range;
-/// one equal to the preset's is no override.
-fn arb_board(platform: &str, picks: &[(usize, u64)]) -> std::collections::BTreeMap<String, u64> {
-    let preset = mmcsim_engine::platform::by_name(platform).unwrap();
-    let mut out = std::collections::BTreeMap::new();
-    for &(i, x) in picks {
-        let (row, p) = board::params().nth(i).unwrap();
-        let (min, max) = p.range();
-        let v = min + x % (max - min + 1);
-        // Values between a unit's accepted ones (a 2-bit bus) are not options.
-        if v != (p.get)(preset) && p.unit.parse(&p.unit.format(v)) == Some(v) {
-            out.insert(row.name.to_string(), v);
-        }
-    }
-    out
-}
-
-/// A scenario the simulator accepts (the generator's rare misses are repaired: packed off).
-fn arb_scenario() -> impl Strategy<Value = Scenario> {
-    let names = mmcsim_engine::platform::names();
-    (
-        (
-            0..names.len(),
-            prop::collection::vec(arb_job(), 1..4),
-            any::<u64>(),
-            any::<bool>(),
-        ),
-        prop::option::of(37u32..=44),
-        (
-            prop::option::of(0usize..3),
-            prop::option::of(any::<bool>()),
-            prop::option::of(0u32..=63),
-        ),
-        (
-            prop::option::of(prop_oneof![Just(0u32), 2u32..=8]),
-            prop::option::of(any::<bool>()),
-            prop::option::of(any::<bool>()),
-        ),
-        (
-            prop::option::of(1u64..=86_400_000_000_000),
-            prop::option::of(1u32..=500_000),
-        ),
-        prop::collection::vec((0..board::PARAMS.len(), any::<u64>()), 0..5),
-    )
-        .prop_map(
-            move |(
-                (p, jobs, randseed, gr),
-                mmc_test,
-                (path, nb, depth),
-                (packed, fua, cache),
-                (cut, err),
-                overrides,
-            )| {
-                let mut s = Scenario {
-                    board: arb_board(names[p], &overrides),
-                    platform: names[p].to_string(),
-                    host: HostOptions {
-                        mmc_path: path.map(|i| MmcPath::ALL[i]),
-                        nonblocking: nb,
-                        hsq_depth: depth.map(|d| {
-                            if d == 0 {
-                                HsqDepth::Dynamic
-                            } else {
-                                HsqDepth::Fixed(d)
-                            }
-                        }),
-                        // Derived from the depth draw: both orders and unset are covered.
-                        hsq_dispatch: depth
-                            .map(|d| mmcsim_engine::HsqDispatch::ALL[d as usize % 2]),
-                        packed,
-                        fua,
-                        cache,
-                    },
-                    jobs,
-                    randseed,
-                    group_reporting: gr,
-                    mmc_test,
-                    power_cut_ns: cut,
-                    iologs: Vec::new(),
-                    inject_error: err.map(|rate_ppm| ErrorInjection {
-                        kind: ErrorKind::Crc,
-                        rate_ppm,
-                    }),
-                };
-                if Simulator::new(&s).is_err() {
-                    s.host.packed = Some(0);
-                }
-                s
-            },
-        )
-        .prop_filter("valid", |s| Simulator::new(s).is_ok())
-}
+#[allow(dead_code)]
+mod common;
+use common::generators::arb_valid_scenario;
 
 /// A few changes to `a`, as a user makes them for the B side.
 fn arb_pair() -> impl Strategy<Value = (Scenario, Scenario)> {
     (
-        arb_scenario(),
-        arb_scenario(),
+        arb_valid_scenario(),
+        arb_valid_scenario(),
         prop::collection::vec(0usize..8, 0..4),
     )
         .prop_map(|(a, other, changes)| {
@@ -189,7 +46,7 @@ fn decoded(q: &str) -> DecodedQuery {
 
 proptest! {
     #[test]
-    fn a_round_trips(a in arb_scenario()) {
+    fn a_round_trips(a in arb_valid_scenario()) {
         let q = encode_query(&a, None);
         let d = decoded(&q);
         prop_assert!(d.errors.is_empty(), "{}: {:?}", q, d.errors);
@@ -208,7 +65,7 @@ proptest! {
     }
 
     #[test]
-    fn independent_a_and_b_round_trip(a in arb_scenario(), b in arb_scenario()) {
+    fn independent_a_and_b_round_trip(a in arb_valid_scenario(), b in arb_valid_scenario()) {
         prop_assume!(Simulator::new(&b).is_ok());
         let q = encode_query(&a, Some(&b));
         let d = decoded(&q);

@@ -174,9 +174,9 @@ async fn chart_draws_the_series() {
 
 #[wasm_bindgen_test]
 fn panic_banner_shows_the_message_in_the_page() {
-    mmcsim_web::panic::show("index out of bounds");
+    mmcsim_web::shell::panic::show("index out of bounds");
     let el = document()
-        .get_element_by_id(mmcsim_web::panic::PANIC_ELEMENT_ID)
+        .get_element_by_id(mmcsim_web::shell::panic::PANIC_ELEMENT_ID)
         .expect("banner created");
     let text = el.text_content().unwrap_or_default();
     assert!(

@@ -14,7 +14,7 @@
 //! message as on the command line, naming the field and the accepted range.
 
 use super::params::{Param, Part, Unit, PARAMS};
-use crate::platform::Platform;
+use super::Platform;
 use std::fmt::Write;
 
 /// `effective` as a platform file on top of its base `preset` (`changed` parameters differ):
@@ -103,7 +103,7 @@ pub fn read_toml(
             "platform",
             format!(
                 "missing; the base preset is needed, accepted: {}",
-                crate::platform::names().join(", ")
+                super::names().join(", ")
             ),
         ));
     };

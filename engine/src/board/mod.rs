@@ -1,4 +1,12 @@
-//! The board floor: what the simulated hardware is, below the scenario language that names it.
+//! The board: the `Platform` type (host, bus and card timing, the host controller), the presets,
+//! one per measured device, and the board parameters (`params`: every physical figure as a named
+//! value in a unit) with platform files (`file`). Below the scenario, which names a preset and
+//! its parameters; above the vocabulary. The crate root re-exports this module as `platform`.
 
 pub mod file;
 pub mod params;
+mod platform;
+mod presets;
+
+pub use platform::*;
+pub use presets::*;

@@ -11,7 +11,7 @@
 //! Adding a platform field is adding one `param!` line here (field path, name with its unit,
 //! range, help); `engine/tests/board.rs` fails for a numeric field no row covers.
 
-use crate::platform::{BusMode, Platform};
+use super::{BusMode, Platform};
 
 /// The unit an option value is written in, and the internal unit it is kept in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -402,7 +402,7 @@ mod tests {
 
     #[test]
     fn every_preset_value_is_in_range_and_prints_back() {
-        for p in crate::platform::PLATFORMS {
+        for p in crate::board::PLATFORMS {
             for param in PARAMS {
                 let v = (param.get)(p);
                 let (min, max) = param.range();

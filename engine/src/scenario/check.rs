@@ -80,7 +80,7 @@ fn check_mmc_test(scn: &Scenario) -> Result<(), ScenarioError> {
     let bytes = scn
         .jobs
         .first()
-        .map_or(crate::mmc_test::MMC_TEST_BYTES, |j| j.size);
+        .map_or(crate::vocab::MMC_TEST_BYTES, |j| j.size);
     let ios = 2 * (bytes / 4096);
     let events = estimated_events(scn);
     if ios > MAX_TOTAL_IOS || events > MAX_EVENTS {
@@ -259,7 +259,7 @@ pub fn estimated_events(scn: &Scenario) -> u64 {
             let bytes = scn
                 .jobs
                 .first()
-                .map_or(crate::mmc_test::MMC_TEST_BYTES, |j| j.size);
+                .map_or(crate::vocab::MMC_TEST_BYTES, |j| j.size);
             (2 * (bytes / 4096)).saturating_mul(EVENTS_PER_IO)
         }
         (Err(_), _) => 0,
@@ -269,7 +269,7 @@ pub fn estimated_events(scn: &Scenario) -> u64 {
 fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
     let bus = &p.bus;
     let req_ns = |bs: u64| {
-        let data = crate::card::xfer_ns(bs, bus.bytes_per_sec());
+        let data = crate::vocab::xfer_ns(bs, bus.bytes_per_sec());
         data.max(bus.cmd_ns()).max(1)
     };
     let min_req_ns = scn

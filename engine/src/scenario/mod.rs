@@ -7,15 +7,17 @@
 //! # Layers
 //!
 //! The modules import one way, each only from those listed before it (and from the floors
-//! below the scenario: [`crate::board`], [`crate::platform`]); none imports one that imports
-//! it. This module only declares them and re-exports what callers name.
+//! below the scenario: [`crate::board`], which the crate re-exports as `platform`, and the
+//! vocabulary); none imports one that imports it. This module only declares them and re-exports
+//! what callers name.
 //!
 //! 1. Leaves, importing nothing of the scenario: `error` ([`ScenarioError`] and the clipping
 //!    every message goes through), [`units`] (fio's size, time and boolean syntax), `limits`
 //!    (the bounds, one name each), [`vars`] (`${VAR}` in job files), [`steadystate`] (the
 //!    criterion's syntax).
-//! 2. The values: `job` ([`JobSpec`] and its enums), `host` (the switches, [`HostConfig`]),
-//!    [`iolog`] (traces for `read_iolog=`), `spec` ([`Scenario`] itself).
+//! 2. The values: `job` ([`JobSpec`] and its enums), `host` ([`HostOptions`]; the switch types
+//!    and [`HostConfig`] are the vocabulary's), [`iolog`] (traces for `read_iolog=`), `spec`
+//!    ([`Scenario`] itself).
 //! 3. [`table`]: the row types (`table::row`), the shared value parsers, one file per option
 //!    family as fio's `options.c` groups them, the board parameters as rows, and [`OPTIONS`],
 //!    the registry in print order.

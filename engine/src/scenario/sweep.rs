@@ -3,10 +3,12 @@
 //! the one option parser, so a point runs exactly as the same options given alone would. The
 //! CLI runs the points in parallel (`mmcsim --sweep=`), the page in Web Workers; both read
 //! the points and figures from here.
+//! Running a point is the simulator's work, on the top floor: `tools::sweep` (`run_point`,
+//! `PointJob::run`).
 
 use super::options::{apply_option, lookup, OptionScope};
 use super::Scenario;
-use crate::Report;
+use crate::report::Report;
 use serde::{Deserialize, Serialize};
 
 /// Most points one sweep may have.
@@ -132,14 +134,6 @@ pub fn point_scenario(
     Ok(s)
 }
 
-/// Runs one point to its end and reads its figures: what the CLI runs on each core and the
-/// page's workers run per message, so both give the same numbers for the same point.
-pub fn run_point(index: usize, values: Vec<String>, scn: &Scenario) -> Result<Row, String> {
-    let mut sim = crate::Simulator::new(scn).map_err(|e| e.to_string())?;
-    sim.run_to_end();
-    Ok(Row::of(index, values, &sim.report()))
-}
-
 /// One point as a message to a worker: the point's scenario as its link text (read back by the
 /// one option parser, [`super::url::decode_query`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -157,15 +151,6 @@ impl PointJob {
             values,
             query: super::url::encode_query(scn, None),
         }
-    }
-
-    /// Reads the scenario back and runs it.
-    pub fn run(&self) -> Result<Row, String> {
-        let d = super::url::decode_query(&self.query);
-        if let Some(e) = d.errors.first() {
-            return Err(format!("sweep point {}: {e}", self.index));
-        }
-        run_point(self.index, self.values.clone(), &d.a)
     }
 }
 
@@ -202,40 +187,5 @@ impl Row {
             interrupts_per_s: r.sim.interrupts as f64 / secs,
             requeues: r.sim.requeues,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::options::parse_args;
-
-    #[test]
-    fn a_point_sent_as_link_text_runs_as_the_point_itself() {
-        let args: Vec<String> = [
-            "--platform=unisoc-hsq-2023",
-            "--rw=randwrite",
-            "--numjobs=4",
-            "--size=4m",
-            "--randseed=7",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let base = parse_args(&args, Scenario::default()).unwrap();
-        let dims = vec![parse_dim("hsq_depth=2,dynamic").unwrap()];
-        for (i, v) in points(&dims).into_iter().enumerate() {
-            let s = point_scenario(&base, &dims, &v).unwrap();
-            let direct = run_point(i, v.clone(), &s).unwrap();
-            let sent = serde_json::to_string(&PointJob::of(i, v, &s)).unwrap();
-            let job: PointJob = serde_json::from_str(&sent).unwrap();
-            assert_eq!(job.run().unwrap(), direct);
-        }
-        let bad = PointJob {
-            index: 3,
-            values: vec![],
-            query: "hsq_depth=99".to_string(),
-        };
-        assert!(bad.run().unwrap_err().contains("hsq_depth"));
     }
 }

@@ -4,12 +4,13 @@
 
 use super::observe::Snapshot;
 use super::Simulator;
-use crate::bus::Segment;
+use crate::board::Platform;
 use crate::metrics::SeriesPoint;
-use crate::platform::Platform;
+use crate::path::bus::Segment;
 use crate::report::{PowerCutReport, Report};
-use crate::scenario::{HostConfig, Scenario, ScenarioError};
-use crate::trace::TraceEvent;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::vocab::HostConfig;
+use crate::vocab::TraceEvent;
 
 impl Simulator {
     /// Builds a simulator for `scn`, checking everything the option parser cannot check alone
@@ -172,7 +173,10 @@ impl Simulator {
     /// Name, clone index, statistics start (ns: the job's start plus `ramp_time`) and the I/O
     /// records of job clone `i` (kept only for jobs with `write_iolog` or a `write_*_log`), in
     /// completion order.
-    pub fn job_records(&self, i: usize) -> Option<(&str, u32, u64, &[crate::workload::IoRecord])> {
+    pub fn job_records(
+        &self,
+        i: usize,
+    ) -> Option<(&str, u32, u64, &[crate::path::workload::IoRecord])> {
         self.jobs
             .get(i)
             .map(|j| (j.name.as_str(), j.index, j.stats_start(), j.records()))

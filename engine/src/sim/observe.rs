@@ -1,13 +1,9 @@
 //! A read-only picture of where every request is at the current simulated time, for the
 //! animation and for tests.
 
-use super::request::Op;
 use super::Simulator;
-use crate::blk_mq::MMC_QUEUE_DEPTH;
-use crate::cqe::CQHCI_NUM_SLOTS;
-use crate::hsq::HSQ_NUM_SLOTS;
-use crate::scenario::{HsqDepth, MmcPath};
-use crate::trace::Stage;
+use crate::vocab::Stage;
+use crate::vocab::{HsqDepth, MmcPath, Op, CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, MMC_QUEUE_DEPTH};
 
 /// One live request.
 #[derive(Clone, Debug, PartialEq)]

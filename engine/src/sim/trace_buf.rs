@@ -5,7 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use crate::trace::TraceEvent;
+use crate::vocab::TraceEvent;
 
 #[derive(Debug, Default)]
 pub struct TraceBuf {

@@ -1,0 +1,168 @@
+//! The host-side columns: their frames and titles, the fio job lanes, blk-mq and the mmc
+//! queue window.
+
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::HSQ_PACKED_QUEUE_DEPTH;
+use mmcsim_engine::{HostConfig, HsqDepth, MmcPath};
+use yew::prelude::*;
+
+use super::layout::{self as lay, column, BOTTOM, HEIGHT, TOP};
+use super::view::{f, kernel_name, short_title, text, title};
+use crate::part::PartView;
+
+/// Column frames, titles, kernel names and arrows.
+#[derive(PartialEq)]
+pub(super) struct Frames {
+    pub(super) cfg: HostConfig,
+    pub(super) platform: AttrValue,
+    pub(super) focus: Option<Layer>,
+    pub(super) compact: bool,
+}
+
+impl PartView for Frames {
+    fn view(&self) -> Html {
+        let cfg = &self.cfg;
+        let frames = lay::COLUMNS.iter().map(|c| {
+            let layer = c.layer;
+            let focused = self.focus == Some(layer);
+            html! {
+                <g class={classes!("stage", focused.then_some("focused"))} data-layer={format!("{layer:?}")}>
+                    <rect class="frame" x={f(c.x)} y="4" width={f(c.w)} height={f(HEIGHT - 8.0)} rx="6" />
+                    { text(c.x + 8.0, 22.0, "title", if self.compact { short_title(layer).into() } else { title(layer, cfg) }) }
+                    if !self.compact { { text(c.x + 8.0, 38.0, "kernel", kernel_name(layer, cfg, &self.platform)) } }
+                </g>
+            }
+        });
+        let arrows = lay::COLUMNS.windows(2).map(|w| {
+            let (x0, x1) = (w[0].x + w[0].w, w[1].x);
+            let y = TOP + 14.0;
+            html! { <path class="arrow" d={format!("M{} {} L{} {}", f(x0 + 2.0), f(y), f(x1 - 3.0), f(y))} marker-end="url(#arrowhead)" /> }
+        });
+        html! { <g>{ for frames }{ for arrows }</g> }
+    }
+}
+
+/// fio job lanes: (index, in flight, most outstanding) per job.
+#[derive(PartialEq)]
+pub(super) struct Lanes(pub(super) Vec<(u32, u32, u32)>, pub(super) bool);
+
+impl PartView for Lanes {
+    fn view(&self) -> Html {
+        let c = column(Layer::Jobs);
+        let l = lay::lanes(self.0.len());
+        let lanes = self.0.iter().take(l.shown).enumerate().map(|(i, &(index, inflight, max))| {
+            let y = l.top + i as f64 * l.h;
+            html! {
+                <g class="lane">
+                    <rect x={f(c.x + 4.0)} y={f(y + 1.0)} width={f(c.w - 8.0)} height={f((l.h - 2.0).max(1.0))} rx="3" />
+                    if l.h >= 11.0 && !self.1 {
+                        { text(c.x + 10.0, y + l.h / 2.0 + 4.0, "lane-label", format!("job {index} · {inflight}/{max}")) }
+                    }
+                </g>
+            }
+        });
+        let extra = if l.hidden > 0 {
+            format!("+{} more jobs", l.hidden)
+        } else {
+            String::new()
+        };
+        html! { <g>{ for lanes }{ text(c.x + 10.0, BOTTOM - 6.0, "more", extra) }</g> }
+    }
+}
+
+/// blk-mq: tags in use, the software queue, hctx->dispatch and the requeue bounce.
+#[derive(PartialEq)]
+pub(super) struct Blk {
+    pub(super) side: AttrValue,
+    pub(super) tags: (u16, u16),
+    pub(super) queued: usize,
+    pub(super) dispatch: usize,
+    pub(super) requeues: u64,
+    pub(super) hidden: usize,
+    pub(super) compact: bool,
+}
+
+impl PartView for Blk {
+    fn view(&self) -> Html {
+        let c = column(Layer::BlkMq);
+        let [sw, disp] = lay::blk_boxes();
+        let frac = self.tags.0 as f64 / self.tags.1.max(1) as f64;
+        let mmc = column(Layer::MmcQueue);
+        let side = &self.side;
+        html! {
+            <g>
+                { text(c.x + 8.0, TOP + 12.0, "small", format!("tags {}/{}", self.tags.0, self.tags.1)) }
+                <rect class="gauge" x={f(c.x + 8.0)} y={f(TOP + 18.0)} width={f(c.w - 16.0)} height="7" rx="2" />
+                <rect class="gauge-fill" id={format!("{side}-tags")} x={f(c.x + 8.0)} y={f(TOP + 18.0)} width={f((c.w - 16.0) * frac)} height="7" rx="2" />
+                <rect class="box" x={f(sw.0)} y={f(sw.1)} width={f(sw.2)} height={f(sw.3)} rx="4" />
+                { text(sw.0 + 6.0, sw.1 + 12.0, "small", format!("queued · {}", self.queued)) }
+                <rect class="box dispatch" x={f(disp.0)} y={f(disp.1)} width={f(disp.2)} height={f(disp.3)} rx="4" />
+                { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("retry later · {}", self.dispatch)) }
+                { text(disp.0 + 2.0, disp.1 - 5.0, "tiny", "hctx->dispatch") }
+                <path class="bounce-path" d={format!("M{} {} C{} {} {} {} {} {}", f(mmc.x + 10.0), f(TOP + 250.0), f(mmc.x - 10.0), f(TOP + 300.0), f(disp.0 + disp.2 + 30.0), f(disp.1 + 80.0), f(disp.0 + disp.2 - 4.0), f(disp.1 + 60.0))} marker-end="url(#arrowhead)" />
+                <text key={self.requeues} x={f(c.x + 8.0)} y={f(BOTTOM - 6.0)} class={classes!("small", "requeues", (self.requeues > 0).then_some("flash"))} id={format!("{side}-requeues")}>
+                    { if self.compact { format!("refused: {}", self.requeues) } else { format!("refused (BLK_STS_RESOURCE): {}", self.requeues) } }
+                    <title>{ "Requests mmc_mq_queue_rq refused (BLK_STS_RESOURCE) and blk-mq put back on hctx->dispatch" }</title>
+                </text>
+                if self.hidden > 0 { { text(c.x + 110.0, sw.1 + 12.0, "more", format!("+{} more", self.hidden)) } }
+            </g>
+        }
+    }
+}
+
+/// The mmc queue window: in_flight against the window, the hsq depth (a dynamic switch flashes).
+#[derive(PartialEq)]
+pub(super) struct Window {
+    pub(super) side: AttrValue,
+    pub(super) cfg: HostConfig,
+    pub(super) window: u32,
+    pub(super) in_flight: u32,
+    pub(super) depth: u32,
+    pub(super) dynamic: bool,
+    pub(super) changes: u64,
+    pub(super) compact: bool,
+}
+
+impl PartView for Window {
+    fn view(&self) -> Html {
+        let c = column(Layer::MmcQueue);
+        let (cfg, side) = (&self.cfg, &self.side);
+        let n = self.window.max(1);
+        let slots = if n <= 16 {
+            let h = ((BOTTOM - 90.0 - (TOP + 30.0)) / n as f64).min(26.0);
+            let cells = (0..n).map(|i| {
+                let y = TOP + 30.0 + i as f64 * h;
+                let used = i < self.in_flight;
+                html! { <rect class={classes!("win", used.then_some("used"))} x={f(c.x + 10.0)} y={f(y)} width="26" height={f((h - 3.0).max(2.0))} rx="3" /> }
+            });
+            html! { <g>{ for cells }</g> }
+        } else {
+            let h = BOTTOM - 90.0 - (TOP + 30.0);
+            let used = h * (self.in_flight.min(n) as f64 / n as f64);
+            html! { <g>
+                <rect class="win" x={f(c.x + 10.0)} y={f(TOP + 30.0)} width="26" height={f(h)} rx="3" />
+                <rect class="win used" x={f(c.x + 10.0)} y={f(TOP + 30.0 + h - used)} width="26" height={f(used)} rx="3" />
+            </g> }
+        };
+        let depth = match cfg.hsq_depth {
+            HsqDepth::Dynamic => format!("hsq_depth {} (dynamic)", self.depth),
+            HsqDepth::Fixed(d) => format!("hsq_depth {d}"),
+        };
+        html! {
+            <g>
+                { slots }
+                <text x={f(c.x + 8.0)} y={f(BOTTOM - 42.0)} class="small" id={format!("{side}-window")}
+                      data-window={self.window.to_string()}>{ if self.compact { format!("{}/{}", self.in_flight, self.window) } else { format!("in flight {}/{}", self.in_flight, self.window) } }</text>
+                if self.compact {
+                } else if cfg.mmc_path == MmcPath::Hsq && cfg.packed == 0 {
+                    <text key={self.changes} x={f(c.x + 8.0)} y={f(BOTTOM - 24.0)} class={classes!("small", (self.changes > 0).then_some("flash"))} id={format!("{side}-depth")}>{ depth }</text>
+                    if self.dynamic {
+                        { text(c.x + 8.0, BOTTOM - 8.0, "small muted", format!("switched {}×", self.changes)) }
+                    }
+                } else if cfg.packed > 0 {
+                    { text(c.x + 8.0, BOTTOM - 24.0, "small muted", format!("packed: window {HSQ_PACKED_QUEUE_DEPTH}")) }
+                }
+            </g>
+        }
+    }
+}

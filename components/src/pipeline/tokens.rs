@@ -1,0 +1,91 @@
+//! The requests drawn: a token per request, the boxes around split I/Os, the "×N" piles.
+
+use yew::prelude::*;
+
+use super::layout::{self as lay, Token, TokenKind};
+use super::view::f;
+use crate::explain::Focus;
+use crate::part::PartView;
+
+pub(super) fn shape(kind: TokenKind, r: f64) -> Html {
+    match kind {
+        TokenKind::Read => html! { <circle r={f(r)} /> },
+        TokenKind::Write => {
+            html! { <rect x={f(-r)} y={f(-r)} width={f(2.0 * r)} height={f(2.0 * r)} /> }
+        }
+        TokenKind::Fua => {
+            let d = r * 1.35;
+            html! { <polygon points={format!("0,{} {},0 0,{} {},0", f(-d), f(d), f(d), f(-d))} /> }
+        }
+        TokenKind::Flush => {
+            let d = r * 1.3;
+            html! { <polygon points={format!("0,{} {},{} {},{}", f(-d), f(d), f(d * 0.8), f(-d), f(d * 0.8))} /> }
+        }
+    }
+}
+
+pub(super) fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Focus>) -> Html {
+    let id = t.id;
+    let cb = on_select.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        e.stop_propagation();
+        cb.emit(Focus::Request(id))
+    });
+    let class = classes!(
+        "token",
+        t.kind.class(),
+        t.done.then_some("done"),
+        selected.then_some("selected")
+    );
+    html! {
+        <g {key} {class} data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()}
+           style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))} {onclick}>
+            <title>{ format!("request {} · job {} · {} {} B · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
+            { shape(t.kind, 5.5) }
+        </g>
+    }
+}
+
+/// The requests one large I/O was split into, boxed together in each column they are in:
+/// "1 I/O → 4 requests".
+#[derive(PartialEq)]
+pub(super) struct IoGroups(pub(super) Vec<lay::IoGroup>);
+
+impl PartView for IoGroups {
+    fn view(&self) -> Html {
+        html! { <g class="io-groups">{ for self.0.iter().map(|&(io, n, (x, y, w, h))| html! {
+            <g class="io-group" data-io={io.to_string()} data-requests={n.to_string()}>
+                <rect x={f(x)} y={f(y)} width={f(w)} height={f(h)} rx="6" />
+                <text class="small io-label" x={f(x)} y={f(y - 3.0)}>{ format!("1 I/O → {n} requests") }</text>
+            </g>
+        }) }</g> }
+    }
+}
+
+/// "x16" where tokens pile up on one spot.
+#[derive(PartialEq)]
+pub(super) struct Stacks(pub(super) Vec<(f64, f64, usize)>);
+
+impl PartView for Stacks {
+    fn view(&self) -> Html {
+        html! { <g class="stacks">{ for self.0.iter().map(|&(x, y, n)| html! {
+            <text class="stack" x={f(x + 8.0)} y={f(y - 6.0)}>{ format!("×{n}") }</text>
+        }) }</g> }
+    }
+}
+
+/// The requests.
+#[derive(PartialEq)]
+pub(super) struct Tokens {
+    pub(super) tokens: Vec<Token>,
+    pub(super) selected: Option<u64>,
+    pub(super) on_select: Callback<Focus>,
+    pub(super) glide: bool,
+}
+
+impl PartView for Tokens {
+    fn view(&self) -> Html {
+        let key = |i: usize, t: &Token| if self.glide { t.id } else { i as u64 };
+        html! { <g class="tokens">{ for self.tokens.iter().enumerate().map(|(i, t)| token(t, key(i, t), Some(t.id) == self.selected, &self.on_select)) }</g> }
+    }
+}

@@ -1,0 +1,288 @@
+//! The `Platform` type: one parameter set per measured platform (the presets are in
+//! `presets/`), every value named after the physical quantity it stands for.
+//!
+//! The presets' values are fitted so that the simulated throughput reproduces
+//! `engine/data/measurements.toml` (the calibration runner, `tools::calibration`); the fit is
+//! checked by `engine/tests/calibration.rs`. The structure of the fit follows the request
+//! path: software time per request is paid on the CPU of whoever runs that part of the path,
+//! the bus carries one command and one data transfer at a time, and the card adds access
+//! latency and busy time.
+
+use crate::vocab::HostConfig;
+use serde::{Deserialize, Serialize};
+
+pub use crate::variation::VariationTiming;
+
+/// Host CPU time per request, per part of the kernel path (nanoseconds).
+///
+/// These are latencies on the CPU that runs that part (the submitting fio thread, the IRQ
+/// handler, kblockd); the SoCs have 8 cores, so the model does not make them contend.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HostTiming {
+    /// fio's pread/pwrite, bio build and `blk_mq_submit_bio` insert, per I/O.
+    pub submit_ns: u64,
+    /// `mmc_mq_queue_rq` -> `mmc_blk_mq_issue_rq`: issue-type check, building CMD23 + CMD18/25.
+    pub issue_ns: u64,
+    /// pre_req: `dma_map_sg` of the request's buffer, fixed part (paid inside queue_rq).
+    pub dma_map_ns: u64,
+    /// post_req: `dma_unmap_sg` after a read, fixed part. Larger than after a write: unmapping
+    /// a DMA_FROM_DEVICE buffer invalidates the CPU cache over it.
+    pub dma_unmap_read_ns: u64,
+    /// post_req after a write.
+    pub dma_unmap_write_ns: u64,
+    /// map + unmap per KiB transferred (cache maintenance scales with the buffer); half is paid
+    /// at map time, half at unmap time.
+    pub dma_per_kib_ns: u64,
+    /// From the transfer-complete interrupt to the next command on the bus
+    /// (`sdhci_irq` -> `mmc_hsq_finalize_request` -> `mmc_hsq_pump_requests` -> `sdhci_request`).
+    pub irq_to_next_cmd_ns: u64,
+    /// Completion pass per request: `mmc_blk_hsq_req_done`, post_req, `blk_mq_complete_request`,
+    /// in_flight-- (`mmc_blk_mq_dec_in_flight`).
+    pub completion_ns: u64,
+    /// `blk_mq_run_hw_queues(q, true)` from the completion: kblockd work until the next
+    /// `queue_rq` of a request waiting on `hctx->dispatch`.
+    pub rerun_ns: u64,
+    /// fio wakes in its system call and records the completion.
+    pub reap_ns: u64,
+    /// Legacy path as Linux ran it from 4.17 to the host software queue (2020,
+    /// `mmc_blk_mq_issue_rw_rq`): the interrupt's completion work wakes the context sleeping in
+    /// `mmc_blk_rw_wait` (the next request is prepared and waits there), and only that thread
+    /// starts the next request. This is the time from the interrupt to that thread running; a
+    /// write pays it twice, because the thread first polls the card with one CMD13
+    /// (`mmc_blk_card_busy`) and sleeps for its answer. 0: the legacy path starts the next
+    /// request from the interrupt (the 2011 non-blocking series as mmc_test drives it).
+    pub legacy_wakeup_ns: u64,
+    /// Legacy path: completion of the previous request in that thread after the next one
+    /// started (`mmc_blk_mq_post_req`: post_req, `blk_mq_complete_request`, in_flight--).
+    pub legacy_completion_ns: u64,
+    /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
+    /// and completing it (one interrupt, one completion pass for the whole chain).
+    pub adma3_chain_ns: u64,
+    /// The controller's largest request (`mmc->max_req_size`), bytes.
+    pub max_req_bytes: u64,
+    /// ADMA3 chain length the controller supports (0 = no ADMA3).
+    pub max_packed: u32,
+}
+
+/// The eMMC bus speed mode (JESD84-B51 "bus speed modes"): whether data moves on one clock edge
+/// or both. `legacy` also stands for SD's SDR modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BusMode {
+    /// Backward-compatible / SDR up to 26 MHz (`legacy`, `sdr`).
+    Legacy = 0,
+    /// High speed SDR up to 52 MHz.
+    Hs52 = 1,
+    /// High speed DDR up to 52 MHz, both edges.
+    Ddr52 = 2,
+    /// HS200: SDR up to 200 MHz (8-bit: 200 MB/s).
+    Hs200 = 3,
+    /// HS400: DDR up to 200 MHz, 8-bit only (400 MB/s).
+    Hs400 = 4,
+    /// HS400 with enhanced strobe: as HS400 on the data lines.
+    Hs400Es = 5,
+}
+
+impl BusMode {
+    pub const ALL: [BusMode; 6] = [
+        BusMode::Legacy,
+        BusMode::Hs52,
+        BusMode::Ddr52,
+        BusMode::Hs200,
+        BusMode::Hs400,
+        BusMode::Hs400Es,
+    ];
+    /// The name options and platform files use.
+    pub fn key(self) -> &'static str {
+        match self {
+            BusMode::Legacy => "legacy",
+            BusMode::Hs52 => "hs52",
+            BusMode::Ddr52 => "ddr52",
+            BusMode::Hs200 => "hs200",
+            BusMode::Hs400 => "hs400",
+            BusMode::Hs400Es => "hs400es",
+        }
+    }
+    /// A mode from its name (`sdr` is `legacy`).
+    pub fn from_key(s: &str) -> Option<BusMode> {
+        match s {
+            "sdr" => Some(BusMode::Legacy),
+            _ => BusMode::ALL.into_iter().find(|m| m.key() == s),
+        }
+    }
+    /// Data transferred on both clock edges.
+    pub fn ddr(self) -> bool {
+        matches!(self, BusMode::Ddr52 | BusMode::Hs400 | BusMode::Hs400Es)
+    }
+}
+
+/// The MMC bus between controller and card.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BusTiming {
+    /// Bus speed mode (single or double data rate).
+    pub mode: BusMode,
+    /// Bus clock, Hz. Presets set the effective clock that gives the measured data rate (the
+    /// rest of the nominal clock goes to block gaps and CRC).
+    pub clock_hz: u64,
+    /// Data lines: 1, 4 or 8.
+    pub width: u32,
+    /// Effective data rate overriding the one derived from mode, clock and width, bytes per
+    /// second; 0 = derived.
+    pub rate_override: u64,
+    /// The command phase's fixed part: the controller issuing CMD23 (SET_BLOCK_COUNT) +
+    /// CMD18/CMD25 and reading their responses. The phase's CMD-line bits
+    /// ([`CMD_PHASE_CYCLES`]) come on top, at the bus clock ([`BusTiming::cmd_ns`]). Presets:
+    /// the fitted command time (MODEL.md's "command time", 3 us on the eMMC boards) less the
+    /// CMD-line time at the preset's clock ([`cmd_fixed_for`]).
+    pub cmd_fixed_ns: u64,
+}
+
+/// Clock cycles the command phase takes on the CMD line: two commands (CMD23, then CMD18 or
+/// CMD25), each a 48-bit command token, N_CR = 2 cycles until the card answers (the JEDEC
+/// minimum), a 48-bit R1 response and N_RC = 8 cycles before the next command. The CMD line
+/// runs at single data rate in every bus mode (in DDR52 and HS400 only the data lines are
+/// double data rate), so the mode does not change it.
+pub const CMD_PHASE_CYCLES: u64 = 2 * (48 + 2 + 48 + 8);
+
+/// The command phase's CMD-line time at `clock_hz`, ns (rounded up).
+pub const fn cmd_line_ns(clock_hz: u64) -> u64 {
+    let hz = if clock_hz == 0 { 1 } else { clock_hz };
+    (CMD_PHASE_CYCLES * 1_000_000_000).div_ceil(hz)
+}
+
+/// The fixed part that gives a fitted command time `total_ns` at `clock_hz`: a preset keeps
+/// its calibrated command time at its own clock (and a clock too slow for it fails to compile).
+pub const fn cmd_fixed_for(total_ns: u64, clock_hz: u64) -> u64 {
+    total_ns - cmd_line_ns(clock_hz)
+}
+
+impl BusTiming {
+    /// The data rate derived from mode, clock and width: clock x width / 8 bytes per second,
+    /// twice that in DDR modes.
+    pub fn derived_bytes_per_sec(&self) -> u64 {
+        let edges = if self.mode.ddr() { 2 } else { 1 };
+        self.clock_hz * u64::from(self.width) * edges / 8
+    }
+    /// The command phase (CMD23 + CMD18/CMD25 with their responses): the fixed part plus
+    /// [`CMD_PHASE_CYCLES`] at the bus clock, so a slower clock makes every command slower.
+    pub fn cmd_ns(&self) -> u64 {
+        self.cmd_fixed_ns + cmd_line_ns(self.clock_hz)
+    }
+    /// The data rate the bus moves data at: the override if set, else the derived rate.
+    pub fn bytes_per_sec(&self) -> u64 {
+        if self.rate_override > 0 {
+            self.rate_override
+        } else {
+            self.derived_bytes_per_sec()
+        }
+    }
+}
+
+/// The card (eMMC or SD) behind the bus.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardTiming {
+    /// Read access time when the data is in the card's read-ahead buffer (sequential reads).
+    pub read_latency_seq_ns: u64,
+    /// Read access time of a NAND page read (random reads).
+    pub read_latency_random_ns: u64,
+    /// NAND dies the card can read from at once. Only command queueing (CQE) can use more than
+    /// one: without it the card sees one command at a time.
+    pub nand_dies: u32,
+    /// Share of random reads (parts per million) that hit a card-side buffer without a NAND read.
+    pub random_read_hit_ppm: u32,
+    /// Bytes the card prefetches after a read (its read-ahead buffer).
+    pub read_ahead_bytes: u64,
+    /// Rate at which the card accepts write data into its cache, bytes per second (the data
+    /// phase runs at the lower of this and the bus bandwidth).
+    pub write_accept_bytes_per_sec: u64,
+    /// Busy time after a write's data, before the card answers (write into cache).
+    pub write_busy_ns: u64,
+    /// Volatile write cache size, bytes (0 = the card has none).
+    pub cache_bytes: u64,
+    /// Bytes the card keeps in its volatile cache before it starts programming them (gathering a
+    /// multi-plane program unit); only more data or a flush makes it program them. This is what
+    /// a power cut loses from a cache that was not flushed.
+    pub cache_hold_bytes: u64,
+    /// Rate at which the card programs NAND (draining the cache, or cache-less writes).
+    pub nand_program_bytes_per_sec: u64,
+    /// Reliable write (CMD23 bit 31): fixed commit time after the data is programmed.
+    pub reliable_write_fixed_ns: u64,
+    /// Reliable write: program rate of the written data itself.
+    pub reliable_write_bytes_per_sec: u64,
+    /// After a random (non-sequential) write into the cache the card releases DAT0 once the
+    /// data is buffered, but keeps working on it (mapping-table update) for this long: a CMD13
+    /// (`mmc_blk_card_busy`, the 2020 legacy path's software busy wait) is answered only then.
+    /// Hardware busy detection (hsq, ADMA3 chains) never waits for it: the card takes the next
+    /// write into its cache meanwhile. Fitted to the hsq-introduction series (legacy random
+    /// write 35.96 MiB/s against sequential 69.68).
+    pub random_write_commit_ns: u64,
+    /// CMD6 FLUSH_CACHE: fixed time on top of draining the cache.
+    pub flush_fixed_ns: u64,
+    /// CMD38 with the DISCARD (or TRIM) argument (REQ_OP_DISCARD, fio's trim): the card's busy
+    /// time per command after CMD35/CMD36 set the range. The card only unmaps the range (a
+    /// mapping-table update, no NAND erase). Typical value, not measured: no calibration series
+    /// has trims; JEDEC eMMC 5.1 bounds it by 300 ms x TRIM_MULT (EXT_CSD[232]), the kernel's
+    /// `mmc_erase_timeout`.
+    #[serde(default = "default_trim_ns")]
+    pub trim_ns: u64,
+    /// The card supports reliable write (so the host may advertise FUA).
+    pub reliable_write: bool,
+}
+
+/// A typical eMMC discard (CMD38 DISCARD): 2 ms of card busy per command. Not measured (no
+/// calibration series has trims); well inside the JEDEC bound of 300 ms x TRIM_MULT.
+pub const TYPICAL_TRIM_NS: u64 = 2_000_000;
+
+fn default_trim_ns() -> u64 {
+    TYPICAL_TRIM_NS
+}
+
+/// Software costs of the kernel's mmc_test module (drivers/mmc/core/mmc_test.c), which drives
+/// the host directly, without blk-mq or fio.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MmcTestTiming {
+    /// `mmc_test_nonblock_transfer` loop: building the request and `mmc_start_req`, per transfer.
+    pub start_ns: u64,
+    /// Waking the test thread on completion (`mmc_wait_for_req_done`).
+    pub wait_done_ns: u64,
+}
+
+/// One measured platform.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Platform {
+    pub name: &'static str,
+    /// One line for `--list-platforms`.
+    pub description: &'static str,
+    /// The patch series whose measurements this preset reproduces.
+    pub source: &'static str,
+    /// The host controller driver, which the explanations name.
+    pub controller: Controller,
+    /// Host switches the platform runs with unless the scenario says otherwise.
+    pub defaults: HostConfig,
+    pub host: HostTiming,
+    pub bus: BusTiming,
+    pub card: CardTiming,
+    pub mmc_test: MmcTestTiming,
+    /// How the service times vary around the fitted means ([`crate::variation`]).
+    pub variation: VariationTiming,
+}
+
+/// The host controller driver of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Controller {
+    /// SDHCI (drivers/mmc/host/sdhci.c): ADMA2 descriptors, ADMA3 chains.
+    Sdhci,
+    /// The ARM PL180 MMCI (drivers/mmc/host/mmci.c): one DMA job and one interrupt per request.
+    Mmci,
+}
+
+impl Controller {
+    /// The name the page and the explanations use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Controller::Sdhci => "SDHCI",
+            Controller::Mmci => "MMCI",
+        }
+    }
+}

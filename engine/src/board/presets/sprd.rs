@@ -1,0 +1,80 @@
+//! Spreadtrum: sdhci-sprd with ADMA3 and an HS400 ES eMMC (the packed-request RFC, 2020).
+
+use super::{KIB, MB, MHZ, MIB};
+use super::{PHONE_HSQ, PHONE_MMC_TEST, TLC_EMMC_2020};
+use crate::board::platform::*;
+
+/// Spreadtrum SDHCI with ADMA3 and an HS400 ES eMMC (Baolin Wang's packed-request RFC, 2020).
+///
+/// Fitted to the 8 figures of the RFC's table (20 psync jobs of 4 KiB):
+/// - non-packed sequential read 60.68 MiB/s = 64 us per request with a window of 3 (hsq allows
+///   in_flight <= 2 + the one being queued): software per request ~170 us for reads, ~140 us
+///   for writes (`issue + dma + irq + completion + rerun`);
+/// - non-packed random read 31.36 MiB/s = 125 us per request, bus-bound: a 100 us NAND read;
+/// - packed sequential read 229.6 MiB/s = 17 us per request: 8 requests per ADMA3 chain, each
+///   still CMD23 + CMD18 (3 us) + 10.24 us of data at 400 MB/s + 2 us read-ahead hit.
+pub const SPRD_HS400ES_2020: Platform = Platform {
+    name: "sprd-hs400es-2020",
+    description:
+        "Spreadtrum sdhci-sprd, ADMA3, eMMC HBG4a2 at HS400 ES, hsq (packed-request RFC, 2020)",
+    source:
+        "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
+    controller: Controller::Sdhci,
+    defaults: PHONE_HSQ,
+    host: HostTiming {
+        submit_ns: 20_000,
+        // queue_rq runs under mq->busy, one at a time: it must stay below the 17 us per request
+        // of the packed sequential read, so issue + map is small (8 us).
+        issue_ns: 4_000,
+        dma_map_ns: 4_000,
+        // Fitted: non-packed reads need ~30 us more software per request than writes
+        // (64.4 vs 56 us per request at a window of 3).
+        dma_unmap_read_ns: 34_000,
+        dma_unmap_write_ns: 4_000,
+        dma_per_kib_ns: 0,
+        irq_to_next_cmd_ns: 8_000,
+        // Completion pass up to in_flight-- (`mmc_blk_hsq_req_done`): with the refused request
+        // re-dispatched by the next fio submission (reap + submit, 30 us), it completes the
+        // ~170 us (reads) / ~140 us (writes) of software per request that sets the non-packed
+        // floor at a window of 3 (MODEL.md: 155 us on average).
+        completion_ns: 98_000,
+        rerun_ns: 70_000,
+        reap_ns: 10_000,
+        legacy_wakeup_ns: 19_000,
+        legacy_completion_ns: 16_000,
+        // Fitted to the packed sequential read (229.6 MiB/s = 17 us per request): building the
+        // chain's descriptors and the single completion pass cost ~6 us per chain of 8.
+        adma3_chain_ns: 6_000,
+        max_req_bytes: 512 * KIB,
+        max_packed: 8,
+    },
+    bus: BusTiming {
+        mode: BusMode::Hs400Es,
+        clock_hz: 200 * MHZ,
+        width: 8,
+        rate_override: 0,
+        cmd_fixed_ns: cmd_fixed_for(3_000, 200 * MHZ),
+    },
+    card: CardTiming {
+        read_latency_seq_ns: 2_000,
+        // Non-packed random read is bus-bound at 125 us per request: 8 + 3 + 10.24 + ~100 us.
+        read_latency_random_ns: 103_000,
+        nand_dies: 4,
+        random_read_hit_ppm: 0,
+        read_ahead_bytes: 512 * KIB,
+        write_accept_bytes_per_sec: 400 * MB,
+        write_busy_ns: 7_000,
+        cache_bytes: 4 * MIB,
+        // Not measured; above the 177 MB/s of the packed 4 KiB writes so they never fill the cache.
+        cache_hold_bytes: 512 * KIB,
+        nand_program_bytes_per_sec: 200 * MB,
+        reliable_write_fixed_ns: 227_000,
+        reliable_write_bytes_per_sec: 160 * MB,
+        random_write_commit_ns: 72_000,
+        flush_fixed_ns: 200_000,
+        trim_ns: TYPICAL_TRIM_NS,
+        reliable_write: true,
+    },
+    mmc_test: PHONE_MMC_TEST,
+    variation: TLC_EMMC_2020,
+};

@@ -1,0 +1,90 @@
+//! ST-Ericsson U300: an ARM PL180 MMCI and an SD card (the non-blocking request series, 2011).
+
+use super::MIB;
+use crate::board::platform::*;
+use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+
+/// The MLC SD card and the single-core ARM926 of the U300 (2011): two page types, a slower and
+/// steadier program, one CPU (the woken thread waits more often).
+pub const MLC_SD_2011: VariationTiming = VariationTiming {
+    nand_page_tr_pct: [80, 120, 0],
+    read_retry_ppm: 100,
+    program_sigma_milli: 200,
+    gc_every_bytes: 4 * MIB,
+    gc_pause_ns: 5_000_000,
+    sw_shape_milli: 8_000,
+    preempt_ppm: 500,
+    preempt_ns: 2_000_000,
+};
+
+/// ST-Ericsson U300 (ARM926) with an ARM PL180 MMCI and an SD card (Per Forlin's non-blocking
+/// request series, 2011), measured with mmc_test cases 37-40.
+///
+/// - 4 KiB write blocking 2818 KiB/s = 1.42 ms per request: the SD card dominates;
+/// - non-blocking hides dma map + unmap: 18 us (read) / 9 us (write) + 3.55 us per KiB on an
+///   ARM926 without L2 (MODEL.md), matching the measured gains (23 us per 4 KiB write);
+/// - 63.5 KiB read 8069 KiB/s: ~111 us per KiB on the bus (~9.2 MB/s through the MMCI FIFO/DMA);
+/// - 63.5 KiB write 4749 KiB/s: the card programs at ~12 MB/s after the data.
+pub const U300_MMCI_2011: Platform = Platform {
+    name: "u300-mmci-2011",
+    description: "ST-Ericsson U300 (ARM926), PL180 MMCI + DMA, SD card, legacy path (non-blocking series, 2011)",
+    source: "Per Forlin, '[PATCH v8 00/12] use nonblock mmc requests to minimize latency', tested by Linus Walleij, 2011-07-01",
+    controller: Controller::Mmci,
+    defaults: HostConfig {
+        mmc_path: MmcPath::Legacy,
+        nonblocking: true,
+        hsq_depth: HsqDepth::Fixed(2),
+        hsq_dispatch: HsqDispatch::Fifo,
+        packed: 0,
+        fua: false,
+        cache: false,
+    },
+    host: HostTiming {
+        submit_ns: 30_000,
+        issue_ns: 30_000,
+        // MODEL.md: map + unmap 18 us (read) / 9 us (write) + 3.55 us per KiB on the ARM926.
+        dma_map_ns: 4_500,
+        dma_unmap_read_ns: 13_500,
+        dma_unmap_write_ns: 4_500,
+        dma_per_kib_ns: 3_550,
+        irq_to_next_cmd_ns: 20_000,
+        completion_ns: 30_000,
+        rerun_ns: 30_000,
+        reap_ns: 20_000,
+        legacy_wakeup_ns: 0,
+        legacy_completion_ns: 0,
+        adma3_chain_ns: 0,
+        max_req_bytes: 127 * 512,
+        max_packed: 0,
+    },
+    // SD 25 MHz 4-bit (MMCI DMA): 12.5 MB/s nominal, 9.2 MB/s effective.
+    bus: BusTiming {
+        mode: BusMode::Legacy,
+        clock_hz: 18_400_000,
+        width: 4,
+        rate_override: 0,
+        cmd_fixed_ns: cmd_fixed_for(40_000, 18_400_000),
+    },
+    card: CardTiming {
+        read_latency_seq_ns: 480_000,
+        read_latency_random_ns: 600_000,
+        nand_dies: 1,
+        random_read_hit_ppm: 0,
+        read_ahead_bytes: 0,
+        write_accept_bytes_per_sec: 9_200_000,
+        // 4 KiB blocking write 1.419 ms vs 63.5 KiB 13.37 ms: the card programs 11.4 MB/s after
+        // the data, plus ~523 us per write.
+        write_busy_ns: 523_000,
+        cache_bytes: 0,
+        cache_hold_bytes: 0,
+        nand_program_bytes_per_sec: 11_430_000,
+        reliable_write_fixed_ns: 523_000,
+        reliable_write_bytes_per_sec: 11_430_000,
+        random_write_commit_ns: 0,
+        flush_fixed_ns: 0,
+        trim_ns: TYPICAL_TRIM_NS,
+        reliable_write: false,
+    },
+    mmc_test: MmcTestTiming { start_ns: 15_000, wait_done_ns: 15_000 },
+    variation: MLC_SD_2011,
+};

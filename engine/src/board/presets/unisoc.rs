@@ -1,0 +1,149 @@
+//! Unisoc: sdhci-sprd with an eMMC, measured for the FUA patch (2022) and the dynamic hsq
+//! depth (2023).
+
+use super::{KIB, MB, MHZ, MIB};
+use super::{PHONE_HSQ, PHONE_MMC_TEST, TLC_EMMC_2020};
+use crate::board::platform::*;
+use crate::vocab::{HostConfig, HsqDepth};
+
+/// Unisoc SDHCI with an eMMC with write cache and reliable write (Wenchao Chen's FUA patch, 2022).
+///
+/// One synchronous job (AndroBench on F2FS, see engine/data/measurements.toml): every part of
+/// the path is serial, so the per-request software time adds straight to each I/O.
+/// - random write FUA off 70.32 MiB/s = 55.5 us, FUA on 12.68 MiB/s = 308 us: a reliable write
+///   adds ~250 us per 4 KiB (commit + program);
+/// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;
+/// - random read 98.81 MiB/s = 39.5 us, below a NAND read: AndroBench reads back the file it has
+///   just written, so most reads hit the card's buffer (`random_read_hit_ppm`).
+pub const UNISOC_FUA_2022: Platform = Platform {
+    name: "unisoc-fua-2022",
+    description:
+        "Unisoc sdhci-sprd, eMMC with cache + reliable write, hsq, one sync job (FUA patch, 2022)",
+    source:
+        "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
+    controller: Controller::Sdhci,
+    defaults: PHONE_HSQ,
+    host: HostTiming {
+        // One synchronous job: all of it is on the critical path. Fitted with the random read
+        // (39.5 us per 4 KiB read = ~18 us software + 3 us command + 14.5 us data + 2 us access).
+        submit_ns: 4_000,
+        issue_ns: 3_000,
+        dma_map_ns: 1_000,
+        dma_unmap_read_ns: 1_000,
+        dma_unmap_write_ns: 1_000,
+        dma_per_kib_ns: 0,
+        irq_to_next_cmd_ns: 4_000,
+        completion_ns: 3_000,
+        rerun_ns: 10_000,
+        reap_ns: 2_000,
+        legacy_wakeup_ns: 19_000,
+        legacy_completion_ns: 16_000,
+        adma3_chain_ns: 6_000,
+        max_req_bytes: 512 * KIB,
+        max_packed: 8,
+    },
+    bus: BusTiming {
+        mode: BusMode::Hs400,
+        clock_hz: 141 * MHZ,
+        width: 8,
+        rate_override: 0,
+        cmd_fixed_ns: cmd_fixed_for(3_000, 141 * MHZ),
+    },
+    card: CardTiming {
+        read_latency_seq_ns: 2_000,
+        read_latency_random_ns: 60_000,
+        nand_dies: 4,
+        // AndroBench reads back the file it has just written: nearly every 4 KiB random read is
+        // served from the card's buffer (98.81 MiB/s = 39.5 us per read leaves no room for a
+        // NAND read).
+        random_read_hit_ppm: 980_000,
+        read_ahead_bytes: 512 * KIB,
+        write_accept_bytes_per_sec: 282 * MB,
+        // 4 KiB random write FUA off: 55.5 us = ~18 us software + 3 + 14.5 + 20 us busy.
+        write_busy_ns: 20_000,
+        // Small cache: the 512 KiB sequential write (200.5 MiB/s = 210 MB/s) runs at NAND speed.
+        cache_bytes: 2 * MIB,
+        cache_hold_bytes: 512 * KIB,
+        nand_program_bytes_per_sec: 210 * MB,
+        // 4 KiB FUA write 308 us and 512 KiB FUA write 3.345 ms give 263 us + size / 171 MB/s.
+        reliable_write_fixed_ns: 263_000,
+        reliable_write_bytes_per_sec: 171 * MB,
+        random_write_commit_ns: 0,
+        flush_fixed_ns: 200_000,
+        trim_ns: TYPICAL_TRIM_NS,
+        reliable_write: true,
+    },
+    mmc_test: PHONE_MMC_TEST,
+    variation: TLC_EMMC_2020,
+};
+
+/// Unisoc SDHCI with an eMMC, hsq without packing (Wenchao Chen's dynamic hsq depth, 2023).
+///
+/// 8 psync jobs. From MODEL.md's fit: 332 MB/s effective bus, 96.5 us software per request,
+/// 60 us NAND read, writes into the cache at 14.6 us + size / 193 MB/s, NAND program 174 MB/s.
+/// - 4 KiB random write fixed 82.87 MiB/s = 47 us = (96.5 + 45) / 3: software-bound with a
+///   window of 3, so a window of 6 (dynamic depth 5) helps until the bus (45 us) binds: +4.6%;
+/// - 4 KiB random read 48.03 MiB/s = 81 us: bus-bound (60 us NAND read), no gain from depth.
+pub const UNISOC_HSQ_2023: Platform = Platform {
+    name: "unisoc-hsq-2023",
+    description:
+        "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
+    source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
+    controller: Controller::Sdhci,
+    defaults: HostConfig {
+        hsq_depth: HsqDepth::Dynamic,
+        ..PHONE_HSQ
+    },
+    host: HostTiming {
+        submit_ns: 10_000,
+        // 96.5 us software per request at a window of 3 (MODEL.md), split along the path.
+        issue_ns: 4_000,
+        dma_map_ns: 3_000,
+        dma_unmap_read_ns: 3_000,
+        dma_unmap_write_ns: 3_000,
+        dma_per_kib_ns: 0,
+        irq_to_next_cmd_ns: 6_000,
+        // in_flight-- comes 71.5 us after the IRQ gap in the fixed-time fit; the refused
+        // request is re-dispatched by the next fio submission 15 us later (reap + submit):
+        // 96.5 us in all. With software times that vary (Gamma, CV 0.2) a window of 3 loses
+        // what the slowest of its completions costs, so the mean refits to 58 us (fixed depth
+        // 82.9 MiB/s, dynamic +3.7 %).
+        completion_ns: 58_000,
+        rerun_ns: 40_000,
+        reap_ns: 5_000,
+        legacy_wakeup_ns: 19_000,
+        legacy_completion_ns: 30_000,
+        adma3_chain_ns: 6_000,
+        max_req_bytes: 512 * KIB,
+        max_packed: 8,
+    },
+    bus: BusTiming {
+        mode: BusMode::Hs400,
+        clock_hz: 166 * MHZ,
+        width: 8,
+        rate_override: 0,
+        cmd_fixed_ns: cmd_fixed_for(3_000, 166 * MHZ),
+    },
+    card: CardTiming {
+        read_latency_seq_ns: 2_000,
+        read_latency_random_ns: 60_000,
+        nand_dies: 4,
+        random_read_hit_ppm: 0,
+        read_ahead_bytes: 512 * KIB,
+        // Writes into the cache take 14.6 us + size / 193 MB/s (MODEL.md).
+        write_accept_bytes_per_sec: 193 * MB,
+        write_busy_ns: 14_600,
+        cache_bytes: 4 * MIB,
+        // 512 KiB sequential write 165.67 MiB/s = 174 MB/s: the cache is full, NAND sets the pace.
+        cache_hold_bytes: 512 * KIB,
+        nand_program_bytes_per_sec: 174 * MB,
+        reliable_write_fixed_ns: 227_000,
+        reliable_write_bytes_per_sec: 160 * MB,
+        random_write_commit_ns: 0,
+        flush_fixed_ns: 200_000,
+        trim_ns: TYPICAL_TRIM_NS,
+        reliable_write: true,
+    },
+    mmc_test: PHONE_MMC_TEST,
+    variation: TLC_EMMC_2020,
+};

@@ -1,0 +1,152 @@
+//! The eMMC card (the other end of drivers/mmc/core/mmc_ops.c and block.c): read access (read-ahead buffer vs NAND read), the volatile write cache drained to
+//! NAND in the background, reliable writes (CMD23 bit 31, what REQ_FUA becomes in
+//! `mmc_blk_rw_rq_prep`) and CMD6 FLUSH_CACHE (`mmc_flush_cache`).
+//!
+//! The card is passive: the host asks it, at a given time, how long an operation holds the bus
+//! and the busy line, and the card updates its state (cache contents, read-ahead windows).
+//!
+//! `read.rs` is the read path, `write.rs` cached and reliable writes, `cache.rs` the cache and
+//! NAND (drain, flush, power cut).
+
+mod cache;
+mod read;
+mod write;
+
+use write::{end_slot, WRITE_STREAMS};
+
+use std::collections::VecDeque;
+
+use crate::board::CardTiming;
+use crate::rng::Rng;
+use crate::variation::{CardVariation, VariationTiming};
+use crate::vocab::Cause;
+
+/// A write acknowledged from the volatile cache, not yet programmed to NAND.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CachedExtent {
+    pub offset: u64,
+    pub len: u64,
+    /// Bytes of it still only in the cache.
+    pub remaining: u64,
+    /// Id of the request that wrote it.
+    pub req: u64,
+}
+
+/// Read-ahead windows the card keeps (LRU).
+const READ_WINDOWS: usize = 4;
+
+/// The card's state: cache contents, read-ahead windows, NAND dies.
+#[derive(Debug)]
+pub struct Card {
+    t: CardTiming,
+    /// Cache in use (the host's `cache=` and the card's own capacity).
+    cache_enabled: bool,
+    /// Dirty extents in program order.
+    cache: VecDeque<CachedExtent>,
+    dirty: u64,
+    /// Time up to which background programming has been accounted.
+    drained_to: u64,
+    /// Sub-byte remainder of the drain (in byte-ns units), so the drain never drifts: under
+    /// 1e9, plus under 512 bytes' worth while a partial sector waits (so always far below 2^64).
+    drain_carry: u64,
+    /// Read-ahead windows [start, end), most recent first.
+    windows: [(u64, u64); READ_WINDOWS],
+    rng: Rng,
+    /// NAND read and program times, housekeeping pauses (their own random stream).
+    var: CardVariation,
+    /// When each NAND die is free again (command-queued reads only).
+    die_free: Vec<u64>,
+    /// Bytes programmed to NAND (cache drains, direct writes, reliable writes).
+    programmed_bytes: u64,
+    /// Where recent writes ended (one per write stream), to tell sequential writes: a ring,
+    /// most recent first from `write_head`.
+    write_ends: [u64; WRITE_STREAMS],
+    write_head: usize,
+    /// How many of `write_ends` fall in each of 256 hash slots: a write whose slot is empty
+    /// continues no stream, known without a scan (most random writes).
+    write_end_slots: [u8; 256],
+    /// The card answers CMD13 "ready" only from this time (random-write commit)...
+    commit_until: u64,
+    /// ...plus the varying commit time of the last random write, of this mean, while it is not
+    /// drawn yet: only a CMD13 or a discard looks at it, so it is drawn then (once), and runs
+    /// that never look (hsq, CQE) spend no draw on it.
+    commit_undrawn: Option<u64>,
+    /// Bytes at the front of the cache a flush in progress still has to program: the card
+    /// programs them at NAND speed as time passes, hold size or not, and has programmed all of
+    /// them by `flush_done`. A power cut before then loses what is left.
+    flush_owed: u64,
+    /// When the flush in progress has programmed everything it owes.
+    flush_done: u64,
+    /// What the last read or write drew that lengthens it (see [`Card::take_cause`]).
+    cause: Cause,
+}
+
+impl Card {
+    pub fn new(
+        t: CardTiming,
+        v: VariationTiming,
+        cache_enabled: bool,
+        rng: Rng,
+        var_rng: Rng,
+    ) -> Card {
+        Card {
+            t,
+            cache_enabled: cache_enabled && t.cache_bytes > 0,
+            cache: VecDeque::new(),
+            dirty: 0,
+            drained_to: 0,
+            drain_carry: 0,
+            windows: [(u64::MAX, u64::MAX); READ_WINDOWS],
+            rng,
+            var: CardVariation::new(v, var_rng),
+            die_free: vec![0; t.nand_dies.max(1) as usize],
+            programmed_bytes: 0,
+            write_ends: [u64::MAX; WRITE_STREAMS],
+            write_head: 0,
+            write_end_slots: {
+                let mut slots = [0u8; 256];
+                slots[end_slot(u64::MAX)] = WRITE_STREAMS as u8;
+                slots
+            },
+            commit_until: 0,
+            commit_undrawn: None,
+            flush_owed: 0,
+            flush_done: 0,
+            cause: Cause::None,
+        }
+    }
+
+    pub fn timing(&self) -> &CardTiming {
+        &self.t
+    }
+    pub fn cache_capacity(&self) -> u64 {
+        if self.cache_enabled {
+            self.t.cache_bytes
+        } else {
+            0
+        }
+    }
+
+    /// When a CMD13 sent at `t` is answered "ready for data" (`mmc_blk_card_busy`).
+    pub fn status_ready(&mut self, t: u64) -> u64 {
+        t.max(self.commit_until())
+    }
+
+    /// CMD38 DISCARD at `now` for [offset, offset + len): the card unmaps the range (its
+    /// read-ahead of the range is dropped: the data is gone) and is busy for its trim time.
+    /// Data still in the volatile cache is programmed as before: the model keeps no mapping
+    /// table, so later reads and writes of the range cost what they did.
+    pub fn discard(&mut self, now: u64, offset: u64, len: u64) -> u64 {
+        self.drain_to(now);
+        let end = offset.saturating_add(len);
+        for w in self.windows.iter_mut() {
+            if w.0 < end && offset < w.1 {
+                *w = (u64::MAX, u64::MAX);
+            }
+        }
+        now.max(self.commit_until()) + self.t.trim_ns
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,184 @@
+use super::*;
+use crate::board::SPRD_HS400ES_2020;
+use crate::vocab::xfer_ns;
+
+#[test]
+fn write_streams_are_recognised_as_a_most_recent_first_list_would() {
+    // The former list: most recent first, a hit moves to the front, a miss drops the last.
+    use rand::RngExt as _;
+    let mut list = [u64::MAX; WRITE_STREAMS];
+    let mut seq = |offset: u64, end: u64| match list.iter().position(|&e| e == offset) {
+        Some(i) => {
+            list[..=i].rotate_right(1);
+            list[0] = end;
+            true
+        }
+        None => {
+            list.rotate_right(1);
+            list[0] = end;
+            false
+        }
+    };
+    let mut c = card();
+    let mut rng = crate::rng::stream(8, 8);
+    // 40 streams (more than the card tracks) writing 4 KiB at a time, and random writes.
+    let mut heads: Vec<u64> = (0..40u64).map(|s| s << 30).collect();
+    let mut hits = 0;
+    for n in 0..100_000 {
+        let offset = if rng.random_range(0..4u32) == 0 {
+            rng.random_range(0..1u64 << 20) * 4096 + 1
+        } else {
+            let active = rng.random_range(1..=40usize);
+            let s = rng.random_range(0..active);
+            let o = heads[s];
+            heads[s] += 4096;
+            o
+        };
+        let want = seq(offset, offset + 4096);
+        assert_eq!(c.sequential_write(offset, 4096), want, "write {n}");
+        hits += u32::from(want);
+    }
+    assert!(hits > 10_000, "{hits}");
+}
+
+fn card() -> Card {
+    Card::new(
+        SPRD_HS400ES_2020.card,
+        VariationTiming::FIXED,
+        true,
+        crate::rng::stream(1, 1),
+        crate::rng::stream(1, 2),
+    )
+}
+
+#[test]
+fn sequential_reads_hit_read_ahead() {
+    let mut c = card();
+    let first = c.read_access(1 << 30, 4096);
+    let second = c.read_access((1 << 30) + 4096, 4096);
+    assert_eq!(first, c.t.read_latency_random_ns);
+    assert_eq!(second, c.t.read_latency_seq_ns);
+}
+
+#[test]
+fn a_discard_is_busy_for_the_trim_time_and_unmaps_the_read_ahead() {
+    let mut c = card();
+    c.read_access(1 << 30, 4096);
+    let end = c.discard(1_000_000, 1 << 30, 1 << 20);
+    assert_eq!(end, 1_000_000 + c.t.trim_ns);
+    // The data read ahead was discarded: the next read goes to NAND again.
+    let next = c.read_access((1 << 30) + 4096, 4096);
+    assert_eq!(next, c.t.read_latency_random_ns);
+}
+
+#[test]
+fn cache_fills_then_stalls_at_nand_speed() {
+    let mut c = card();
+    let cap = c.t.cache_bytes;
+    let mut t = 0;
+    // Fill far past capacity in one go: later writes stall.
+    let mut stalled = false;
+    for i in 0..(8 * cap / 65536) {
+        let (s, _e, busy) = c.write(t, i * 65536, 65536, false, 400_000_000, i);
+        if s > t {
+            stalled = true;
+        }
+        t = busy;
+    }
+    assert!(stalled);
+    assert!(c.dirty_at(t) <= cap);
+}
+
+#[test]
+fn looking_at_the_dirty_bytes_agrees_with_draining() {
+    use rand::RngExt as _;
+    let mut c = card();
+    let mut rng = crate::rng::stream(7, 7);
+    let (mut t, mut written) = (0, 0);
+    for i in 0..2000u64 {
+        let len = 512 * (1 + rng.random_range(0..256u64));
+        let (_, _, busy) = c.write(t, i * (1 << 20), len, false, 400_000_000, i);
+        written += len;
+        t = busy + rng.random_range(0..200_000u64);
+        let seen = c.dirty_at(t);
+        assert_eq!(c.dirty_at(t), seen, "looking twice gives the same answer");
+        assert_eq!(c.programmed_at(t) + seen, written);
+        c.drain_to(t);
+        assert_eq!(seen, c.dirty, "at {t} after write {i}");
+    }
+    let end = c.flush(t);
+    assert_eq!(c.programmed_at(end), written);
+}
+
+#[test]
+fn flush_empties_the_cache() {
+    let mut c = card();
+    let (_, _, busy) = c.write(0, 0, 1 << 20, false, 400_000_000, 1);
+    let end = c.flush(busy);
+    assert!(end >= busy + xfer_ns(1 << 20, c.t.nand_program_bytes_per_sec) / 2);
+    assert_eq!(c.dirty_at(end), 0);
+    c.drain_to(end);
+    assert_eq!(c.cached_extents().count(), 0);
+}
+
+#[test]
+fn a_cut_during_a_flush_loses_what_it_had_not_programmed() {
+    let mut c = card();
+    let mut t = 0;
+    for i in 0..8u64 {
+        let (_, _, busy) = c.write(t, i * 4096, 4096, false, 400_000_000, i);
+        t = busy;
+    }
+    let dirty = c.dirty_at(t);
+    assert!(dirty > 0);
+    let end = c.flush(t);
+    let drain_end = t + xfer_ns(dirty, c.t.nand_program_bytes_per_sec);
+    assert!(end >= drain_end);
+    // Halfway through, about half is programmed, in program order.
+    let mid = t + (drain_end - t) / 2;
+    let left = c.dirty_at(mid);
+    assert!(
+        left > 0 && left < dirty,
+        "{left} of {dirty} left at mid-flush"
+    );
+    let mut cut = card();
+    let mut t2 = 0;
+    for i in 0..8u64 {
+        let (_, _, busy) = cut.write(t2, i * 4096, 4096, false, 400_000_000, i);
+        t2 = busy;
+    }
+    cut.flush(t2);
+    let lost = cut.power_cut(mid);
+    assert_eq!(lost.iter().map(|e| e.remaining).sum::<u64>(), left);
+    assert_eq!(lost.last().map(|e| e.req), Some(7));
+    // Once the flush has programmed everything, nothing is left to lose.
+    assert_eq!(c.dirty_at(drain_end), 0);
+    assert!(c.power_cut(drain_end).is_empty());
+}
+
+#[test]
+fn power_cut_loses_the_held_cache_only() {
+    let mut c = card();
+    let hold = c.hold();
+    let mut t = 0;
+    for i in 0..64u64 {
+        let (_, _, busy) = c.write(t, i * 4096, 4096, false, 400_000_000, i);
+        t = busy + 1_000_000;
+    }
+    let lost = c.power_cut(t);
+    let bytes: u64 = lost.iter().map(|e| e.remaining).sum();
+    assert!(bytes > 0 && bytes <= hold, "lost {bytes} of hold {hold}");
+    assert_eq!(
+        lost.last().map(|e| e.req),
+        Some(63),
+        "the newest writes are the ones lost"
+    );
+}
+
+#[test]
+fn reliable_write_waits_for_nand() {
+    let mut c = card();
+    let (_, _, normal) = c.write(0, 0, 4096, false, 400_000_000, 1);
+    let (_, _, reliable) = c.write(1_000_000, 8192, 4096, true, 400_000_000, 2);
+    assert!(reliable - 1_000_000 > normal + 200_000);
+}

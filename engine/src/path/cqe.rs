@@ -1,0 +1,135 @@
+//! eMMC 5.1 command queueing through the CQE (drivers/mmc/host/cqhci-core.c): a WHAT-IF mode,
+//! not in the measured patch series. Up to 31 data tasks are queued on the card (CMD44/CMD45,
+//! sent by the controller), the card reads ahead for queued tasks and reports which are ready,
+//! (on up to `nand_dies` dies at once), the controller executes them one at a time (CMD46/CMD47 + data) with no software between
+//! tasks, and a write's busy time no longer blocks the bus. Each task completes with its own
+//! interrupt (`cqhci_irq` -> `cqhci_finish_mrq`).
+
+use crate::sim::{Event, ReqIdx, Simulator};
+use crate::vocab::Op;
+
+/// The CQE's task list (`struct cqhci_host` slots) and its bus.
+#[derive(Debug, Default)]
+pub struct Cqe {
+    /// Queued tasks: (request, time the card has it ready for execution).
+    tasks: Vec<(ReqIdx, u64)>,
+    /// The bus is executing a task until then.
+    bus_free_at: u64,
+    /// Tasks executed or executing and not yet completed.
+    executing: u32,
+}
+
+impl Cqe {
+    /// `cqhci_request`: a task queued on the card, ready for execution at `ready`.
+    pub fn queue(&mut self, req: ReqIdx, ready: u64) {
+        self.tasks.push((req, ready));
+    }
+
+    /// When the bus is free of the executing task.
+    pub fn bus_free_at(&self) -> u64 {
+        self.bus_free_at
+    }
+
+    /// The task the controller executes next: the lowest ready time, then the oldest.
+    pub fn take_next(&mut self) -> Option<(ReqIdx, u64)> {
+        let pos = (0..self.tasks.len()).min_by_key(|&i| self.tasks[i].1)?;
+        Some(self.tasks.remove(pos))
+    }
+
+    /// A task is executing; the bus is free again at `free`.
+    pub fn executing_until(&mut self, free: u64) {
+        self.bus_free_at = free;
+        self.executing += 1;
+    }
+
+    /// A task completed (`cqhci_finish_mrq`).
+    pub fn task_done(&mut self) {
+        self.executing -= 1;
+    }
+
+    pub fn has_tasks(&self) -> bool {
+        !self.tasks.is_empty()
+    }
+
+    /// Queued tasks, in queueing order.
+    pub fn queued(&self) -> impl Iterator<Item = &ReqIdx> {
+        self.tasks.iter().map(|(r, _)| r)
+    }
+}
+
+impl Simulator {
+    /// `cqhci_request`: write the task descriptor and ring the doorbell; the controller queues
+    /// the task on the card (CMD44 + CMD45), and the card starts reading for a read task.
+    pub(crate) fn cqe_request(&mut self, req: ReqIdx) {
+        let queued = self.now + 2 * self.bus.cmd_ns();
+        let r = self.reqs.get(req);
+        let ready = match r.op {
+            Op::Read => {
+                let (off, len) = (r.offset, r.len);
+                self.card.queued_read_ready(queued, off, len)
+            }
+            _ => queued,
+        };
+        self.cqe.queue(req, ready);
+        self.cqe_pump();
+    }
+
+    /// The controller picks the ready task (lowest ready time, then oldest) when the bus is free.
+    pub(crate) fn cqe_pump(&mut self) {
+        if self.recovery.active() {
+            return;
+        }
+        if self.now < self.cqe.bus_free_at() {
+            self.host_schedule_start(self.cqe.bus_free_at());
+            return;
+        }
+        let Some((req, ready)) = self.cqe.take_next() else {
+            return;
+        };
+        let t0 = self.now.max(ready.saturating_sub(self.bus.cmd_ns()));
+        let is_read = self.reqs.get(req).op == Op::Read;
+        let free = self.bus_transfer_ready(req, t0, None, false, is_read.then_some(ready));
+        self.cqe.executing_until(free);
+        let end = self.reqs.get(req).phases.end;
+        self.q.push(end, Event::CqeTaskDone { req });
+        if self.cqe.has_tasks() {
+            self.host_schedule_start(free);
+        }
+    }
+
+    /// `Event::CqeTaskDone`: the task's completion interrupt.
+    pub(crate) fn cqe_task_done(&mut self, req: ReqIdx) {
+        self.cqe.task_done();
+        self.stats.interrupts += 1;
+        self.stats.batch_hist[1] += 1;
+        self.account_bus_phases(req);
+        if self.reqs.get(req).crc_error {
+            self.recovery_start(req);
+            return;
+        }
+        let completion = self.jitter.software(self.platform.host.completion_ns);
+        let t = self.now + completion + self.dma_unmap_cost(req);
+        self.q.push(t, Event::Completed { req });
+        self.cqe_pump();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_ready_task_runs_first_ties_oldest_first() {
+        let mut c = Cqe::default();
+        c.queue(1, 500);
+        c.queue(2, 100);
+        c.queue(3, 100);
+        assert_eq!(c.take_next(), Some((2, 100)));
+        assert_eq!(c.take_next(), Some((3, 100)));
+        c.executing_until(900);
+        assert_eq!(c.bus_free_at(), 900);
+        assert_eq!(c.take_next(), Some((1, 500)));
+        assert!(!c.has_tasks());
+        c.task_done();
+    }
+}

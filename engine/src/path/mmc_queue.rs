@@ -1,0 +1,271 @@
+//! The mmc block queue (drivers/mmc/core/queue.c and block.c): `mmc_mq_queue_rq` decides the
+//! issue type, keeps `in_flight` per type and refuses with BLK_STS_RESOURCE when the host's
+//! window is full; `mmc_blk_mq_issue_rq` builds the request (CMD23 + CMD18/CMD25, REQ_FUA ->
+//! reliable write) and runs pre_req (`dma_map_sg`); the completion side (`mmc_blk_hsq_req_done`,
+//! `mmc_blk_mq_post_req`, `mmc_blk_mq_dec_in_flight`) ends the request.
+
+use crate::sim::{Event, ReqIdx, Simulator};
+use crate::vocab::{Cause, HostConfig, HsqDepth, MmcPath, Op, Stage};
+use crate::vocab::{CQE_TASKS, HSQ_NORMAL_DEPTH, HSQ_PACKED_QUEUE_DEPTH};
+
+/// `struct mmc_queue`: the in-flight counts per issue type and the window they are held to.
+#[derive(Debug)]
+pub struct MmcQueue {
+    /// `mq->in_flight[MMC_ISSUE_ASYNC]`: reads and writes past queue_rq, not yet completed.
+    in_flight_async: u32,
+    /// `mq->in_flight[MMC_ISSUE_SYNC]`: flushes and discards.
+    in_flight_sync: u32,
+    /// `mq->busy`: a queue_rq is running ("parallel dispatch is not supported").
+    busy: bool,
+    /// `host->hsq_depth`: the hsq window is depth + 1.
+    hsq_depth: u32,
+    /// Which host queue sits below (the window depends on it).
+    path: MmcPath,
+    /// hsq with the packed-request RFC: `HSQ_PACKED_QUEUE_DEPTH`.
+    packed: bool,
+    /// Legacy non-blocking (one request prepared while another is on the bus).
+    nonblocking: bool,
+}
+
+impl MmcQueue {
+    pub fn new(cfg: &HostConfig) -> MmcQueue {
+        let hsq_depth = match cfg.hsq_depth {
+            HsqDepth::Fixed(n) => n,
+            HsqDepth::Dynamic => HSQ_NORMAL_DEPTH,
+        };
+        MmcQueue {
+            in_flight_async: 0,
+            in_flight_sync: 0,
+            busy: false,
+            hsq_depth,
+            path: cfg.mmc_path,
+            packed: cfg.packed > 0,
+            nonblocking: cfg.nonblocking,
+        }
+    }
+
+    /// `mq->in_flight` over both issue types.
+    pub fn total_in_flight(&self) -> u32 {
+        self.in_flight_async + self.in_flight_sync
+    }
+
+    /// `host->hsq_depth`.
+    pub fn hsq_depth(&self) -> u32 {
+        self.hsq_depth
+    }
+
+    /// `mmc_hsq_modify_threshold` sets `host->hsq_depth`.
+    pub fn set_hsq_depth(&mut self, depth: u32) {
+        self.hsq_depth = depth;
+    }
+
+    /// Requests the queue accepts at once: `host->hsq_depth + 1` for hsq (`mmc_mq_queue_rq`
+    /// refuses once `in_flight > hsq_depth`), `HSQ_PACKED_QUEUE_DEPTH` packed, the CQE's data
+    /// tasks, 1 or 2 on the legacy path.
+    pub fn window(&self) -> u32 {
+        match self.path {
+            MmcPath::Hsq if self.packed => HSQ_PACKED_QUEUE_DEPTH,
+            MmcPath::Hsq => self.hsq_depth + 1,
+            MmcPath::Legacy => {
+                if self.nonblocking {
+                    2
+                } else {
+                    1
+                }
+            }
+            MmcPath::Cqe => CQE_TASKS,
+        }
+    }
+
+    /// `mq->busy`: a queue_rq is running in some dispatch context.
+    pub fn busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The refusal rule of `mmc_mq_queue_rq`: a flush (MMC_ISSUE_SYNC) waits for everything in
+    /// flight, a read or write for a free place in the window and no flush in flight. On
+    /// acceptance counts the request in flight and marks the queue busy; false means
+    /// BLK_STS_RESOURCE.
+    pub fn try_queue(&mut self, op: Op) -> bool {
+        if op.is_sync() {
+            if self.total_in_flight() > 0 {
+                return false;
+            }
+            self.in_flight_sync += 1;
+        } else {
+            if self.in_flight_sync > 0 || self.in_flight_async >= self.window() {
+                return false;
+            }
+            self.in_flight_async += 1;
+        }
+        self.busy = true;
+        true
+    }
+
+    /// The synchronous part of `mmc_mq_queue_rq` is over (`mq->busy = false`).
+    pub fn issue_done(&mut self) {
+        self.busy = false;
+    }
+
+    /// `mmc_blk_mq_dec_in_flight`.
+    pub fn complete(&mut self, op: Op) {
+        if op.is_sync() {
+            self.in_flight_sync -= 1;
+        } else {
+            self.in_flight_async -= 1;
+        }
+    }
+}
+
+impl Simulator {
+    /// `mmc_mq_queue_rq`: Ok(cost of the synchronous issue path) or Err = BLK_STS_RESOURCE.
+    pub(crate) fn mmc_queue_rq(&mut self, req: ReqIdx) -> Result<u64, ()> {
+        if !self.mq.try_queue(self.reqs.get(req).op) {
+            return Err(());
+        }
+        self.reqs.get_mut(req).in_mmc = true;
+        let cost = self.platform.host.issue_ns + self.dma_map_cost(req);
+        self.series
+            .set_inflight(self.now, self.mq.total_in_flight() as u64);
+        Ok(cost)
+    }
+
+    /// pre_req (`mmc_pre_req` -> `dma_map_sg`) of one request.
+    pub(crate) fn dma_map_cost(&self, req: ReqIdx) -> u64 {
+        let r = self.reqs.get(req);
+        let h = &self.platform.host;
+        match r.op {
+            Op::Flush | Op::Discard => 0,
+            _ => h.dma_map_ns + h.dma_per_kib_ns * r.len / 2048,
+        }
+    }
+
+    /// post_req (`mmc_post_req` -> `dma_unmap_sg`) of one request.
+    pub(crate) fn dma_unmap_cost(&self, req: ReqIdx) -> u64 {
+        let r = self.reqs.get(req);
+        let h = &self.platform.host;
+        let fixed = match r.op {
+            Op::Read => h.dma_unmap_read_ns,
+            Op::Write => h.dma_unmap_write_ns,
+            Op::Flush | Op::Discard => return 0,
+        };
+        fixed + h.dma_per_kib_ns * r.len / 2048
+    }
+
+    /// End of `mmc_blk_mq_issue_rq`: the request goes to the host's queue.
+    pub(crate) fn mmc_issue_done(&mut self, req: ReqIdx, last: bool) {
+        // What the request finds ahead of it in hsq: the slots waiting and those on the bus.
+        let cause = if self.cfg.mmc_path == MmcPath::Hsq && self.trace.enabled() {
+            Cause::QueuedBehind {
+                ahead: (self.hsq.queued().count() + self.host.active().len()) as u32,
+            }
+        } else {
+            Cause::None
+        };
+        self.stage_cause(req, Stage::HostQueue, self.now, cause);
+        if self.reqs.get(req).op.is_sync() {
+            // `mmc_blk_issue_flush` -> `mmc_wait_for_req` (and `mmc_blk_issue_discard_rq` ->
+            // `mmc_erase` -> `mmc_wait_for_cmd`): straight to the controller, which is idle
+            // because nothing else is in flight.
+            self.legacy_request(req);
+            return;
+        }
+        match self.cfg.mmc_path {
+            MmcPath::Hsq => self.hsq_request(req, last),
+            MmcPath::Legacy => self.legacy_request(req),
+            MmcPath::Cqe => self.cqe_request(req),
+        }
+    }
+
+    /// `mmc_mq_commit_rqs` -> `mmc_hsq_commit_rqs`: the dispatch round is over.
+    pub(crate) fn mmc_commit_rqs(&mut self) {
+        if self.cfg.mmc_path == MmcPath::Hsq {
+            self.hsq_commit_rqs();
+        }
+    }
+
+    /// `Event::Completed`: post_req and `blk_mq_complete_request` are done; in_flight--.
+    pub(crate) fn mmc_complete(&mut self, req: ReqIdx) {
+        self.mq.complete(self.reqs.get(req).op);
+        self.series
+            .set_inflight(self.now, self.mq.total_in_flight() as u64);
+        self.set_stage(req, Stage::Complete);
+        self.blk_mq_end_request(req);
+        // fio's thread wakes in its system call: sometimes another task holds the CPU first.
+        let reap = self.jitter.wakeup(self.platform.host.reap_ns);
+        self.reqs.get_mut(req).preempted_ns = self.jitter.last_preempt_ns;
+        self.q.push(self.now + reap, Event::Reaped { req });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::HSQ_PERFORMANCE_DEPTH;
+
+    fn cfg(mmc_path: MmcPath, hsq_depth: HsqDepth, packed: u32, nonblocking: bool) -> HostConfig {
+        HostConfig {
+            mmc_path,
+            nonblocking,
+            hsq_depth,
+            hsq_dispatch: crate::vocab::HsqDispatch::Fifo,
+            packed,
+            fua: true,
+            cache: true,
+        }
+    }
+
+    #[test]
+    fn the_window_follows_the_host_queue() {
+        let hsq = |d, p| MmcQueue::new(&cfg(MmcPath::Hsq, d, p, false)).window();
+        assert_eq!(hsq(HsqDepth::Fixed(1), 0), 2);
+        assert_eq!(hsq(HsqDepth::Dynamic, 0), HSQ_NORMAL_DEPTH + 1);
+        assert_eq!(hsq(HsqDepth::Fixed(1), 8), HSQ_PACKED_QUEUE_DEPTH);
+        let legacy = |nb| MmcQueue::new(&cfg(MmcPath::Legacy, HsqDepth::Fixed(1), 0, nb)).window();
+        assert_eq!((legacy(false), legacy(true)), (1, 2));
+        let cqe = MmcQueue::new(&cfg(MmcPath::Cqe, HsqDepth::Fixed(1), 0, false));
+        assert_eq!(cqe.window(), CQE_TASKS);
+    }
+
+    #[test]
+    fn queue_rq_refuses_when_the_window_is_full() {
+        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(1), 0, false));
+        assert!(q.try_queue(Op::Write));
+        assert!(q.busy());
+        q.issue_done();
+        assert!(!q.busy());
+        assert!(q.try_queue(Op::Read));
+        assert!(!q.try_queue(Op::Write), "window of 2 is full");
+        q.set_hsq_depth(HSQ_PERFORMANCE_DEPTH);
+        assert!(
+            q.try_queue(Op::Write),
+            "a deeper threshold opens the window"
+        );
+        assert_eq!(q.total_in_flight(), 3);
+    }
+
+    #[test]
+    fn a_flush_waits_for_everything_and_blocks_everything() {
+        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(4), 0, false));
+        assert!(q.try_queue(Op::Write));
+        assert!(!q.try_queue(Op::Flush), "a write is in flight");
+        q.complete(Op::Write);
+        assert!(q.try_queue(Op::Flush));
+        assert!(!q.try_queue(Op::Read), "the flush is in flight");
+        q.complete(Op::Flush);
+        assert_eq!(q.total_in_flight(), 0);
+        assert!(q.try_queue(Op::Read));
+    }
+
+    #[test]
+    fn a_discard_is_synchronous_like_a_flush() {
+        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(4), 0, false));
+        assert!(q.try_queue(Op::Read));
+        assert!(!q.try_queue(Op::Discard), "a read is in flight");
+        q.complete(Op::Read);
+        assert!(q.try_queue(Op::Discard));
+        assert!(!q.try_queue(Op::Write), "the discard is in flight");
+        q.complete(Op::Discard);
+        assert!(q.try_queue(Op::Write));
+    }
+}

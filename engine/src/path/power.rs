@@ -1,0 +1,68 @@
+//! Power loss (what `mmc_blk` and the card's cache lose; no kernel function: the supply fails):
+//! the supply fails at a point of simulated time. The card loses whatever sits only
+//! in its volatile cache; requests in flight fail. What matters to a user is which writes the
+//! jobs had already been told were done (acknowledged) and are now gone: a write acknowledged
+//! from the cache (no FUA, no flush since) can be lost; a reliable write (REQ_FUA with the host
+//! advertising FUA), a write covered by a completed flush, or any write with the cache off
+//! cannot.
+
+use crate::report::PowerCutReport;
+use crate::sim::Simulator;
+
+impl Simulator {
+    /// `Event::PowerCut` (or the caller's plug): the power fails now. The run ends; the report
+    /// says which acknowledged writes were lost.
+    pub(crate) fn power_fail(&mut self) {
+        if self.power_cut.is_some() {
+            return;
+        }
+        let now = self.now;
+        let lost = self.card.power_cut(now);
+        // A request still in the slab has not been reaped by its job: not acknowledged.
+        let live: std::collections::HashSet<u64> = self.reqs.iter().map(|(_, r)| r.id).collect();
+        let mut report = PowerCutReport {
+            at_ns: now,
+            ..Default::default()
+        };
+        let mut lost_reqs = std::collections::BTreeSet::new();
+        for e in lost.iter().filter(|e| !live.contains(&e.req)) {
+            lost_reqs.insert(e.req);
+            report.lost_acked_bytes += e.remaining;
+            report.lost_ranges_total += 1;
+            if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
+                report
+                    .lost_ranges
+                    .push((e.offset + (e.len - e.remaining), e.remaining));
+            }
+        }
+        report.lost_acked_writes = lost_reqs.len() as u64;
+        report.truncated = report.lost_ranges_total > report.lost_ranges.len() as u64;
+        report.lost_requests = lost_reqs
+            .iter()
+            .take(PowerCutReport::MAX_RANGES)
+            .copied()
+            .collect();
+        report.acked_writes = self.jobs.iter().map(|j| j.acked_writes()).sum::<u64>()
+            + self.mmc_test.as_ref().map_or(0, |t| t.acked_writes());
+        report.acked_reliable_writes = self.acked_reliable_writes;
+        let ids: Vec<_> = self.reqs.iter().map(|(i, _)| i).collect();
+        report.failed_in_flight = ids.len() as u64;
+        let mut mmc_test_failed = 0;
+        for i in ids {
+            let r = self.reqs.get_mut(i);
+            r.failed = true;
+            let job = r.job as usize;
+            if r.from_mmc_test {
+                mmc_test_failed += 1;
+            } else if let Some(j) = self.jobs.get_mut(job) {
+                j.count_error();
+            }
+        }
+        // mmc_test: the transfer size in progress is reported like any other, cut short.
+        if let Some(t) = self.mmc_test.as_mut() {
+            t.cut(now, mmc_test_failed);
+        }
+        self.q.clear();
+        self.power_cut = Some(report);
+    }
+}

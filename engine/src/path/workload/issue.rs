@@ -1,0 +1,231 @@
+//! fio's job threads issuing (fio's `do_io`, `td_io_queue`; the kernel's `bio_split_to_limits`):
+//! phases (`stonewall`, `wait_for`), the system call that builds the
+//! bio (`pread`/`pwrite`, `fsync`; libaio/io_uring queue their next I/O at once), `zonemode=zbd`
+//! adjustments, and the block layer's split of an I/O into requests (`bio_split_to_limits`).
+
+use super::{zbd, SplitIo, Step, ZbdIo};
+use crate::scenario::iolog::LogOp;
+use crate::sim::request::Request;
+use crate::sim::{Event, Simulator};
+use crate::vocab::{Op, Stage};
+
+impl Simulator {
+    /// The jobs of the first phase enter their first system call at time 0 (plus `startdelay`),
+    /// with the first step, so a caller can turn tracing on before.
+    pub(crate) fn workload_start(&mut self) {
+        self.start_phase(0);
+    }
+
+    /// Starts every job of stonewall phase `phase` now (but not those still waiting for a
+    /// section with `wait_for`).
+    pub(super) fn start_phase(&mut self, phase: u32) {
+        self.phase_started = self.phase_started.max(phase);
+        self.start_ready();
+    }
+
+    /// Whether every clone of job section `s` has finished.
+    pub(super) fn section_done(&self, s: u32) -> bool {
+        self.jobs
+            .iter()
+            .filter(|x| x.section == s)
+            .all(|x| x.finished)
+    }
+
+    /// Starts the jobs whose phase has begun and whose `wait_for` section is done.
+    pub(super) fn start_ready(&mut self) {
+        let now = self.now;
+        for j in 0..self.jobs.len() {
+            let waits = self.jobs[j].waits_for;
+            if waits.is_some_and(|s| !self.section_done(s)) {
+                continue;
+            }
+            let job = &mut self.jobs[j];
+            if job.phase > self.phase_started || job.t_start.is_some() {
+                continue;
+            }
+            let t = now + job.startdelay_ns;
+            job.t_start = Some(t);
+            job.deadline_at = job.deadline().unwrap_or(u64::MAX);
+            if let Some(r) = &mut job.replay {
+                r.pass_t0 = t;
+            }
+            job.issuing = true;
+            self.q.push(t, Event::JobIssue { job: j as u32 });
+        }
+    }
+
+    /// The trace job `j` replays (empty if none).
+    pub(super) fn log_of(&self, j: usize) -> &[LogOp] {
+        match &self.jobs[j].replay {
+            Some(r) => &self.iologs[r.log].ops,
+            None => &[],
+        }
+    }
+
+    /// `Event::JobIssue`: the job thread enters pread/pwrite (or fsync) for its next I/O; the
+    /// bio reaches blk-mq `submit_ns` later.
+    pub(crate) fn job_issue(&mut self, j: u32) {
+        let now = self.now;
+        let ju = j as usize;
+        self.jobs[ju].issuing = false;
+        match self.jobs[ju].step(now, self.log_of(ju)) {
+            Step::Issue => {}
+            Step::At(t) => {
+                self.jobs[ju].issuing = true;
+                self.q.push(t, Event::JobIssue { job: j });
+                return;
+            }
+            Step::Wait => return,
+            Step::Done => return self.job_finished(j),
+        }
+        self.issue_now(j);
+    }
+
+    /// The job's next I/O, now (its [`Job::step`] said `Issue`).
+    pub(super) fn issue_now(&mut self, j: u32) {
+        let now = self.now;
+        let ju = j as usize;
+        let li = self.jobs[ju].replay.as_ref().map(|r| r.log);
+        let log: &[LogOp] = li.map_or(&[], |i| &self.iologs[i].ops);
+        let (op, offset, len, fua) = self.jobs[ju].next_io(now, log);
+        self.jobs[ju].inflight += 1;
+        let (offset, len) = match self.zbd_adjust_block(ju, op, offset, len) {
+            ZbdIo::Device(o, l) => (o, l),
+            ZbdIo::Eof => {
+                // fio's io_u_eof: no zone left for this job; it ends once its I/Os are reaped.
+                self.jobs[ju].inflight -= 1;
+                self.jobs[ju].stopped = true;
+                return self.job_kick(j);
+            }
+            ZbdIo::Reset(o, l) => {
+                // A trim on an emulated zone resets its write pointer: nothing reaches the
+                // device; the thread goes on with its next I/O.
+                self.jobs[ju].complete(now, now, op, o, l, false);
+                return self.job_queue_next(j, now);
+            }
+        };
+        if op != Op::Flush {
+            self.data_ios += 1;
+            // The run's I/O budget is spent: every job stops issuing (a time-based run ends
+            // early, and the report says so).
+            if self.data_ios == crate::scenario::check::MAX_TOTAL_IOS {
+                self.stats.io_budget_reached = true;
+                self.jobs.iter_mut().for_each(|job| job.stopped = true);
+            }
+        }
+        self.submit_io(j, op, offset, len, fua);
+        self.job_queue_next(j, now);
+    }
+
+    /// `zonemode=zbd`: the I/O fio's `zbd_adjust_block` makes of `(offset, len)`.
+    pub(super) fn zbd_adjust_block(&mut self, ju: usize, op: Op, offset: u64, len: u64) -> ZbdIo {
+        let job = &self.jobs[ju];
+        let Some(zones) = self.zbd.as_mut().filter(|_| job.zbd) else {
+            return ZbdIo::Device(offset, len);
+        };
+        let io = zbd::Io {
+            base: job.base,
+            region: job.region,
+            offset,
+            len,
+            min_bs: job.min_bs,
+            random: job.perm.is_some(),
+        };
+        match op {
+            Op::Write => zones
+                .write(io)
+                .map_or(ZbdIo::Eof, |(o, l)| ZbdIo::Device(o, l)),
+            Op::Read if !job.read_beyond_wp => zones
+                .read(io)
+                .map_or(ZbdIo::Eof, |(o, l)| ZbdIo::Device(o, l)),
+            Op::Discard => zones.trim(io).map_or(ZbdIo::Eof, |o| ZbdIo::Reset(o, len)),
+            _ => ZbdIo::Device(offset, len),
+        }
+    }
+
+    /// After an I/O is submitted: an async engine queues its next one right away.
+    pub(super) fn job_queue_next(&mut self, j: u32, now: u64) {
+        let ju = j as usize;
+        if self.jobs[ju].inflight >= self.jobs[ju].outstanding_max {
+            return;
+        }
+        let submit = self.platform.host.submit_ns;
+        match self.jobs[ju].step(now, self.log_of(ju)) {
+            Step::Issue => {
+                self.jobs[ju].issuing = true;
+                self.q.push(now + submit, Event::JobIssue { job: j });
+            }
+            Step::At(t) => {
+                self.jobs[ju].issuing = true;
+                self.q.push(t.max(now + submit), Event::JobIssue { job: j });
+            }
+            Step::Wait | Step::Done => {}
+        }
+    }
+
+    /// Builds the request(s) of one I/O. An I/O larger than the queue's limits is split as
+    /// `bio_split_to_limits` splits it: into requests of at most `max_req_bytes` (the smaller
+    /// of max_sectors and max_segments x max_seg_size on the platform), all carrying the I/O's
+    /// id; the I/O completes when its last request does.
+    pub(super) fn submit_io(&mut self, j: u32, op: Op, offset: u64, len: u64, fua: bool) {
+        let now = self.now;
+        let max = self.platform.host.max_req_bytes.max(512);
+        // A discard is not split by max_sectors (its limit is max_discard_sectors, which the
+        // kernel sizes from the card's erase timeout: one request per trim here).
+        let parts = if len > max && op.has_data() {
+            len.div_ceil(max)
+        } else {
+            1
+        };
+        let io = self.next_req_id;
+        if parts > 1 {
+            self.stats.split_ios += 1;
+            self.stats.split_requests += parts;
+            self.split.insert(
+                io,
+                SplitIo {
+                    left: parts as u32,
+                    offset,
+                    len,
+                    failed: false,
+                },
+            );
+        }
+        let submit = self.platform.host.submit_ns;
+        for k in 0..parts {
+            let id = self.next_req_id;
+            self.next_req_id += 1;
+            let part_off = offset + k * max;
+            let part_len = if parts > 1 {
+                max.min(len - k * max)
+            } else {
+                len
+            };
+            let req = self.reqs.insert(Request {
+                id,
+                part: k as u16,
+                job: j,
+                op,
+                offset: part_off,
+                len: part_len,
+                fua,
+                t_issue: now,
+                stage: Stage::Submit,
+                t_stage: now,
+                tag: None,
+                cpu: crate::path::blk_mq::job_cpu(j),
+                in_mmc: false,
+                chain: None,
+                phases: Default::default(),
+                failed: false,
+                crc_error: false,
+                retries: 0,
+                from_mmc_test: false,
+                passed_over: 0,
+                preempted_ns: 0,
+            });
+            self.trace_stage(req, Stage::Submit, now);
+            self.q.push(now + submit, Event::BlkMqInsert { req });
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! fio's completions (`io_u_queued_complete`, `account_io_completion`): reaping an I/O (clat,
+//! the steady-state check, `thinktime`), the next system call, and the end of a job
+//! (`exitall`, the next `stonewall` phase).
+
+use super::{steadystate, IoRecord, Job, Step, MAX_IO_RECORDS};
+use crate::sim::{Event, ReqIdx, Simulator};
+use crate::vocab::{Cause, Op, Stage};
+
+impl Job {
+    /// A whole I/O is done at `now` (all its requests, if the block layer split it).
+    pub(super) fn complete(
+        &mut self,
+        now: u64,
+        t_issue: u64,
+        op: Op,
+        offset: u64,
+        len: u64,
+        failed: bool,
+    ) {
+        self.inflight -= 1;
+        self.last_done = now;
+        let t0 = self.stats_t0();
+        // I/Os completed during `ramp_time` are left out of the statistics.
+        let counted = now >= t0;
+        if let Some(rec) = self.records.as_mut().filter(|r| r.len() < MAX_IO_RECORDS) {
+            rec.push(IoRecord {
+                t_issue,
+                t_done: now,
+                op,
+                offset,
+                len,
+                counted,
+            });
+        }
+        if failed {
+            self.errors += 1;
+            return;
+        }
+        if op != Op::Flush && self.think_ns > 0 {
+            self.since_think += 1;
+            if self.since_think >= self.think_blocks {
+                self.since_think = 0;
+                self.think_until = now + self.think_ns;
+            }
+        }
+        if !counted {
+            return;
+        }
+        // fio's steady-state check: the intervals that ended before this completion.
+        if let (Some(ss), Some(start)) = (self.ss.as_mut(), self.t_start) {
+            let dirs = [
+                Some(&self.read),
+                Some(&self.write),
+                self.trim.as_ref().map(|t| &t.stats),
+            ];
+            let mut t = steadystate::Totals::default();
+            for d in dirs.into_iter().flatten() {
+                t.ios += d.total_ios;
+                t.bytes += d.io_bytes;
+                t.lat_sum_ns += d.clat.mean() * d.clat.count() as f64;
+                t.lat_n += d.clat.count();
+            }
+            if ss.check(now.saturating_sub(start), t) {
+                // fio_mark_td_terminate: the job stops issuing and ends.
+                self.stopped = true;
+            }
+        }
+        let clat = now - t_issue;
+        let d = match op {
+            Op::Read => &mut self.read,
+            Op::Write => &mut self.write,
+            Op::Discard => &mut self.trim.get_or_insert_with(Default::default).stats,
+            Op::Flush => return,
+        };
+        d.io_bytes += len;
+        d.total_ios += 1;
+        d.runtime_ns = now - t0;
+        d.clat.record(clat);
+    }
+}
+
+impl Simulator {
+    /// `Event::Reaped`: fio's thread sees the completion; account clat, then issue again. A
+    /// request of a split I/O only counts its bytes until the I/O's last request is reaped.
+    pub(crate) fn job_reaped(&mut self, req: ReqIdx) {
+        let now = self.now;
+        let cause = match self.reqs.get(req).preempted_ns {
+            0 => Cause::None,
+            ns => Cause::Preempted { ns },
+        };
+        self.stage_cause(req, Stage::Done, now, cause);
+        let r = self.reqs.remove(req);
+        if r.op.has_data() {
+            self.series.record_completion(now, r.len, r.op == Op::Write);
+        }
+        if r.op != Op::Flush {
+            self.bytes_done += r.len;
+        }
+        let (mut offset, mut len, mut failed) = (r.offset, r.len, r.failed);
+        if let Some(s) = (!self.split.is_empty())
+            .then(|| self.split.get_mut(&r.io()))
+            .flatten()
+        {
+            s.left -= 1;
+            s.failed |= r.failed;
+            if s.left > 0 {
+                return;
+            }
+            (offset, len, failed) = (s.offset, s.len, s.failed);
+            self.split.remove(&r.io());
+        }
+        if !failed
+            && r.op == Op::Write
+            && r.fua
+            && self.cfg.fua
+            && self.card.timing().reliable_write
+        {
+            self.acked_reliable_writes += 1;
+        }
+        self.jobs[r.job as usize].complete(now, r.t_issue, r.op, offset, len, failed);
+        self.job_kick(r.job);
+    }
+
+    /// Starts the job's next system call if it may issue and none is pending.
+    pub(crate) fn job_kick(&mut self, j: u32) {
+        let now = self.now;
+        let ju = j as usize;
+        if self.jobs[ju].issuing {
+            return;
+        }
+        match self.jobs[ju].step(now, self.log_of(ju)) {
+            // The thread is running: it enters its next system call right away.
+            Step::Issue => self.issue_now(j),
+            Step::At(t) => {
+                self.jobs[ju].issuing = true;
+                self.q.push(t, Event::JobIssue { job: j });
+            }
+            Step::Wait => {}
+            Step::Done => self.job_finished(j),
+        }
+    }
+
+    /// Job `j` has nothing left: once every job of its phase is done, the next phase
+    /// (the jobs after a `stonewall`) starts.
+    pub(super) fn job_finished(&mut self, j: u32) {
+        let job = &mut self.jobs[j as usize];
+        if job.finished {
+            return;
+        }
+        job.finished = true;
+        let phase = job.phase;
+        if job.exitall {
+            // `exitall`: fio terminates every job of the group; each stops issuing, ends when
+            // its I/Os in flight are reaped, and the report covers what it did until then.
+            let group = job.group;
+            let stop: Vec<u32> = (0..self.jobs.len() as u32)
+                .filter(|&k| {
+                    let x = &self.jobs[k as usize];
+                    x.group == group && !x.finished
+                })
+                .collect();
+            for &k in &stop {
+                self.jobs[k as usize].stopped = true;
+            }
+            for k in stop {
+                self.job_kick(k);
+            }
+        }
+        let phase_done = self
+            .jobs
+            .iter()
+            .filter(|x| x.phase == phase)
+            .all(|x| x.finished);
+        if phase_done && self.jobs.iter().any(|x| x.phase == phase + 1) {
+            self.start_phase(phase + 1);
+        } else if self
+            .jobs
+            .iter()
+            .any(|x| x.waits_for.is_some() && x.t_start.is_none())
+        {
+            self.start_ready();
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! What the current run shows: where the time went, what a switch changed, how two runs
+//! differ, each figure taken from the report.
+
+use crate::report::Report;
+use crate::vocab::{HostConfig, HsqDepth, MmcPath, Stage};
+
+/// The per-request costs a run so far shows, from its simulated events: what the summary and
+/// the comparison cite, so their claims can be checked against the same numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Costs {
+    /// Requests completed.
+    pub ios: u64,
+    /// Time per request on the bus and in the card (command, access, data, busy), us.
+    pub bus_us: f64,
+    /// Host software per request (queue_rq, interrupt + completion, completion), us.
+    pub software_us: f64,
+    /// Share of the simulated time the bus carried something, percent.
+    pub busy_pct: f64,
+    /// Requests completed per host interrupt.
+    pub per_irq: f64,
+    /// Bus idle time per request, us (simulated time the bus was idle / requests).
+    pub idle_us: f64,
+    /// Requests `mmc_mq_queue_rq` refused.
+    pub requeues: u64,
+    /// MiB/s over the simulated time so far.
+    pub mib_s: f64,
+}
+
+/// [`Costs`] of a report; None before the first request completes.
+pub fn costs(rep: &Report) -> Option<Costs> {
+    let m = rep.merged();
+    let ios = m.read.total_ios + m.write.total_ios;
+    let s = &rep.sim;
+    if ios == 0 || s.simulated_ns == 0 {
+        return None;
+    }
+    let per = |st: Stage| s.stage(st) as f64 / ios as f64 / 1000.0;
+    let busy_pct = s.bus_busy_pct();
+    Some(Costs {
+        ios,
+        bus_us: per(Stage::Command)
+            + per(Stage::CardAccess)
+            + per(Stage::Data)
+            + per(Stage::CardBusy),
+        software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
+        busy_pct,
+        per_irq: ios as f64 / s.interrupts.max(1) as f64,
+        idle_us: s.simulated_ns as f64 * (1.0 - busy_pct / 100.0) / ios as f64 / 1000.0,
+        requeues: s.requeues,
+        mib_s: (m.read.io_bytes + m.write.io_bytes) as f64
+            / 1_048_576.0
+            / (s.simulated_ns as f64 / 1e9),
+    })
+}
+
+/// "longer than", "shorter than" or "about as long as": `a` against `b`, within 5 %.
+pub fn relation(a: f64, b: f64) -> &'static str {
+    if a > b * 1.05 {
+        "longer than"
+    } else if a < b * 0.95 {
+        "shorter than"
+    } else {
+        "about as long as"
+    }
+}
+
+/// "more", "fewer" or "about as many": `a` against `b`, within 1 % (and 2 of them).
+pub fn more_fewer(a: u64, b: u64) -> &'static str {
+    let (x, y) = (a as f64, b as f64);
+    if (x - y).abs() <= (0.01 * x.max(y)).max(2.0) {
+        "about as many"
+    } else if x > y {
+        "more"
+    } else {
+        "fewer"
+    }
+}
+
+/// Sentences describing what the finished (or running) run shows, from its simulated figures.
+/// Every comparison word is computed from the numbers the sentence cites ([`relation`]).
+pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(c) = costs(rep) else {
+        return out;
+    };
+    let s = &rep.sim;
+    let (bus, software, busy_pct, per_irq) = (c.bus_us, c.software_us, c.busy_pct, c.per_irq);
+    out.push(format!(
+        "Each request spends {bus:.1} us on the bus and card, and {software:.1} us in host software \
+         (queue_rq, interrupt and completion): host software is {} the bus time. The bus is busy \
+         {busy_pct:.0}% of the time.",
+        relation(software, bus)
+    ));
+    if cfg.packed > 0 {
+        let paid = if per_irq >= 1.05 {
+            "the interrupt and completion pass are paid once per chain instead of once per request"
+        } else {
+            "few chains form, so nearly every request still pays its own interrupt"
+        };
+        out.push(format!(
+            "Packed: {per_irq:.1} requests per interrupt on average (chains of up to {}): {paid}.",
+            cfg.packed
+        ));
+    } else if cfg.mmc_path == MmcPath::Hsq {
+        let window = match cfg.hsq_depth {
+            HsqDepth::Fixed(d) => format!("{}", d + 1),
+            HsqDepth::Dynamic => "3 (6 while 4 KiB writes queue up)".to_string(),
+        };
+        if busy_pct < 80.0 {
+            out.push(format!(
+                "One request per interrupt, a window of {window} requests: after each transfer the bus \
+                 waits for the interrupt and the completion pass that starts the next request, \
+                 {:.1} us idle per request on average, so the bus idles between transfers. Batching \
+                 (packed) or a deeper window can hide that wait.",
+                c.idle_us
+            ));
+        } else {
+            out.push(format!("A window of {window} requests: the bus is busy {busy_pct:.0}% of the time, so the bus and card are the bottleneck here and more depth or batching would gain little."));
+        }
+    }
+    if s.requeues > 0 {
+        out.push(format!(
+            "mmc_mq_queue_rq refused requests {} times (BLK_STS_RESOURCE): the window was full.",
+            s.requeues
+        ));
+    }
+    let m = rep.merged();
+    let busy = s.stage(Stage::CardBusy) as f64 / c.ios as f64 / 1000.0;
+    if busy > 100.0 {
+        let why = if !cfg.cache {
+            "the card has no write cache in use (cache=0, or an SD card), so it programs each write before it answers"
+        } else if cfg.fua
+            && rep.jobs.iter().any(|j| j.write.total_ios > 0)
+            && s.stage(Stage::CardBusy) > 0
+            && m.flushes == 0
+        {
+            "reliable writes (REQ_FUA with the host advertising FUA) wait for NAND programming"
+        } else {
+            "cache flushes (or reliable writes) wait for NAND programming"
+        };
+        out.push(format!("Card busy averages {busy:.0} us per request: {why}, and nothing else can use the bus meanwhile."));
+    }
+    if let Some(p) = &rep.power_cut {
+        if p.lost_acked_writes > 0 {
+            out.push(format!(
+                "Power cut: {} writes the jobs had been told were done ({} KiB) were only in the card's \
+                 volatile cache and are lost. FUA (reliable write) or a flush would have kept them.",
+                p.lost_acked_writes,
+                p.lost_acked_bytes / 1024
+            ));
+        } else {
+            out.push("Power cut: no acknowledged write was lost.".to_string());
+        }
+    }
+    out
+}
+
+/// Sentences comparing B with A (same workload and seed), each with the numbers it rests on;
+/// the comparison words come from the numbers ([`relation`], [`more_fewer`]). Empty until
+/// both sides have completed a request.
+pub fn compare_summary(a: &Report, b: &Report) -> Vec<String> {
+    let (Some(ca), Some(cb)) = (costs(a), costs(b)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let ratio = cb.mib_s / ca.mib_s.max(1e-9);
+    let speed = if ratio >= 1.02 {
+        format!("B moves {ratio:.2}x the data per second of A")
+    } else if ratio <= 0.98 {
+        format!(
+            "B moves {:.0}% less data per second than A",
+            (1.0 - ratio) * 100.0
+        )
+    } else {
+        "B and A move about the same data per second".to_string()
+    };
+    out.push(format!(
+        "{speed} ({:.2} vs {:.2} MiB/s).",
+        cb.mib_s, ca.mib_s
+    ));
+    out.push(format!(
+        "Requests per interrupt: {:.2} in B, {:.2} in A; bus busy {:.0}% in B, {:.0}% in A; bus idle per \
+         request {:.1} us in B, {:.1} us in A.",
+        cb.per_irq, ca.per_irq, cb.busy_pct, ca.busy_pct, cb.idle_us, ca.idle_us
+    ));
+    if ca.requeues + cb.requeues > 0 {
+        out.push(format!(
+            "B had {} refusals (BLK_STS_RESOURCE) {} A: {} vs {}.",
+            more_fewer(cb.requeues, ca.requeues),
+            if more_fewer(cb.requeues, ca.requeues) == "about as many" {
+                "as"
+            } else {
+                "than"
+            },
+            cb.requeues,
+            ca.requeues
+        ));
+    }
+    out
+}
+
+/// Microseconds, for the "why was it slow" sentences.
+pub(super) fn us(ns: u64) -> String {
+    let us = ns as f64 / 1e3;
+    if us >= 10_000.0 {
+        format!("{:.1} ms", us / 1e3)
+    } else {
+        format!("{us:.0} µs")
+    }
+}

@@ -1,0 +1,312 @@
+//! The typed document: fio's JSON objects (fields in fio's order) filled from a report.
+
+use super::{blocks, runtime_ms, Block, FioFormatter, OrderedMap};
+use crate::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
+use crate::scenario::options::OptionScope;
+use crate::{DirStats, Report, Scenario, Stage};
+use serde::{Deserialize, Serialize};
+
+/// The whole document (fio `show_run_stats` with `--output-format=json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioDoc {
+    #[serde(rename = "fio version")]
+    pub fio_version: String,
+    pub timestamp: u64,
+    pub timestamp_ms: u64,
+    pub time: String,
+    pub platform: String,
+    #[serde(rename = "global options")]
+    pub global_options: OrderedMap<String>,
+    pub jobs: Vec<FioJob>,
+}
+
+/// One reported job (fio `show_thread_status_json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioJob {
+    pub jobname: String,
+    pub groupid: u64,
+    pub error: u64,
+    /// I/Os of this job that ended in an error (fio's `total_err`).
+    #[serde(default)]
+    pub total_err: u64,
+    pub eta: u64,
+    pub elapsed: u64,
+    #[serde(rename = "job options")]
+    pub job_options: OrderedMap<String>,
+    pub read: FioDir,
+    pub write: FioDir,
+    pub trim: FioDir,
+    pub sync: FioSync,
+    /// The simulator's own figures.
+    pub mmcsim: FioMmcsim,
+}
+
+/// fio's per-direction object. The model has no submission latency, so `slat_ns` is zero and
+/// `lat_ns` equals `clat_ns` (without percentiles, as fio prints it by default).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioDir {
+    pub io_bytes: u64,
+    pub io_kbytes: u64,
+    pub bw_bytes: u64,
+    pub bw: u64,
+    pub iops: f64,
+    pub runtime: u64,
+    pub total_ios: u64,
+    pub short_ios: u64,
+    pub drop_ios: u64,
+    pub slat_ns: FioLat,
+    pub clat_ns: FioLat,
+    pub lat_ns: FioLat,
+}
+
+/// fio's `{min, max, mean, stddev, N[, percentile]}` latency object, in ns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioLat {
+    pub min: u64,
+    pub max: u64,
+    pub mean: f64,
+    pub stddev: f64,
+    #[serde(rename = "N")]
+    pub n: u64,
+    /// fio's percentile list (keys `"%f"` of the percentile), when there are samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percentile: Option<OrderedMap<u64>>,
+    /// `--output-format=json+`: the histogram's non-empty bins (bin value in ns -> count).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bins: Option<OrderedMap<u64>>,
+}
+
+/// fio's `sync` object: the flushes (`fsync=N`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioSync {
+    pub total_ios: u64,
+    pub lat_ns: FioLat,
+}
+
+/// Each job's `"mmcsim"` object: the run's simulator-side figures ([`crate::SimStats`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioMmcsim {
+    pub simulated_ns: u64,
+    pub events: u64,
+    pub interrupts: u64,
+    pub bus_commands: u64,
+    pub requeues: u64,
+    pub avg_batch: f64,
+    pub batch_hist: Vec<u64>,
+    /// By stage name, in [`Stage::ALL`] order.
+    pub stage_ns: OrderedMap<u64>,
+    pub bus_busy_ns: u64,
+    pub crc_errors: u64,
+    pub retries: u64,
+    pub card_resets: u64,
+    /// I/Os the block layer split (`bio_split_to_limits`) and the requests they became.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub split_ios: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub split_requests: u64,
+    /// The run stopped at the I/O budget before its runtime was over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub io_budget_reached: bool,
+    /// I/Os that ended in an error, over every job (normal output's `io_errors`).
+    #[serde(default)]
+    pub io_errors: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_cut: Option<FioPowerCut>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+/// What a power cut cost ([`crate::PowerCutReport`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioPowerCut {
+    pub at_ns: u64,
+    pub acked_writes: u64,
+    pub lost_acked_writes: u64,
+    pub lost_acked_bytes: u64,
+    pub failed_in_flight: u64,
+    pub acked_reliable_writes: u64,
+    pub lost_ranges: Vec<FioRange>,
+    /// Ranges lost in all; `lost_ranges` lists the first 64.
+    #[serde(default)]
+    pub lost_ranges_total: u64,
+    /// `lost_ranges` lists only the first of `lost_ranges_total`.
+    #[serde(default)]
+    pub lost_ranges_truncated: bool,
+}
+
+/// A lost byte range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FioRange {
+    pub offset: u64,
+    pub len: u64,
+}
+
+/// fio prints `%f`: a non-finite value (never produced by the model) is written as 0.
+fn finite(v: f64) -> f64 {
+    if v.is_finite() {
+        v
+    } else {
+        0.0
+    }
+}
+
+impl FioLat {
+    fn of(h: &LatencyHistogram, with_percentiles: bool) -> Self {
+        let percentile = (with_percentiles && h.count() > 0).then(|| {
+            FIO_PERCENTILES
+                .iter()
+                .map(|&p| (format!("{:.6}", p), h.percentile(p)))
+                .collect()
+        });
+        FioLat {
+            min: h.min(),
+            max: h.max(),
+            mean: finite(h.mean()),
+            stddev: finite(h.stddev()),
+            n: h.count(),
+            percentile,
+            bins: None,
+        }
+    }
+    /// An empty latency object (fio's zeros for what the model does not time).
+    fn zero() -> Self {
+        FioLat::of(&LatencyHistogram::new(), false)
+    }
+}
+
+impl FioDir {
+    pub fn of(d: &DirStats) -> Self {
+        FioDir {
+            io_bytes: d.io_bytes,
+            io_kbytes: d.io_bytes / 1024,
+            bw_bytes: d.bw_bytes() as u64,
+            bw: (d.bw_bytes() / 1024.0) as u64,
+            iops: finite(d.iops()),
+            runtime: runtime_ms(d.runtime_ns),
+            total_ios: d.total_ios,
+            short_ios: 0,
+            drop_ios: 0,
+            slat_ns: FioLat::zero(),
+            clat_ns: FioLat::of(&d.clat, true),
+            lat_ns: FioLat::of(&d.clat, false),
+        }
+    }
+}
+
+impl FioPowerCut {
+    pub fn of(p: &crate::PowerCutReport) -> Self {
+        FioPowerCut {
+            at_ns: p.at_ns,
+            acked_writes: p.acked_writes,
+            lost_acked_writes: p.lost_acked_writes,
+            lost_acked_bytes: p.lost_acked_bytes,
+            failed_in_flight: p.failed_in_flight,
+            acked_reliable_writes: p.acked_reliable_writes,
+            lost_ranges: p
+                .lost_ranges
+                .iter()
+                .map(|&(offset, len)| FioRange { offset, len })
+                .collect(),
+            lost_ranges_total: p.lost_ranges_total,
+            lost_ranges_truncated: p.truncated,
+        }
+    }
+}
+
+impl FioMmcsim {
+    pub fn of(rep: &Report) -> Self {
+        let s = &rep.sim;
+        FioMmcsim {
+            simulated_ns: s.simulated_ns,
+            events: s.events,
+            interrupts: s.interrupts,
+            bus_commands: s.bus_commands,
+            requeues: s.requeues,
+            avg_batch: finite(s.avg_batch()),
+            batch_hist: s.batch_hist.clone(),
+            stage_ns: Stage::ALL
+                .iter()
+                .map(|&st| (st.name().to_string(), s.stage(st)))
+                .collect(),
+            bus_busy_ns: s.bus_busy_ns,
+            crc_errors: s.crc_errors,
+            retries: s.retries,
+            card_resets: s.resets,
+            split_ios: s.split_ios,
+            split_requests: s.split_requests,
+            io_budget_reached: s.io_budget_reached,
+            io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
+            power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
+        }
+    }
+}
+
+/// The options of one scope as fio's `"job options"` / `"global options"` object.
+fn options_of(scn: &Scenario, want: impl Fn(OptionScope) -> bool) -> OrderedMap<String> {
+    scn.to_options()
+        .into_iter()
+        .filter(|(s, _, _)| want(*s))
+        .map(|(_, k, v)| (k, v))
+        .collect()
+}
+
+impl FioJob {
+    fn of(scn: &Scenario, b: &Block, mmcsim: &FioMmcsim) -> Self {
+        let spec_idx = b
+            .spec
+            .and_then(|sp| scn.jobs.iter().position(|j| std::ptr::eq(j, sp)));
+        let job_options = match spec_idx {
+            Some(i) => options_of(scn, |s| s == OptionScope::Job(i)),
+            None => OrderedMap::default(),
+        };
+        FioJob {
+            jobname: b.job.name.clone(),
+            groupid: u64::from(b.job.groupid),
+            error: if b.job.errors > 0 { 5 } else { 0 },
+            total_err: b.job.errors,
+            eta: 0,
+            elapsed: b.job.runtime_ns.div_ceil(1_000_000_000),
+            job_options,
+            read: FioDir::of(&b.job.read),
+            write: FioDir::of(&b.job.write),
+            trim: FioDir::of(&b.job.trim),
+            sync: FioSync {
+                total_ios: b.job.flushes,
+                lat_ns: FioLat::zero(),
+            },
+            mmcsim: mmcsim.clone(),
+        }
+    }
+}
+
+impl FioDoc {
+    /// The document of a run.
+    pub fn of(scn: &Scenario, rep: &Report) -> Self {
+        let mmcsim = FioMmcsim::of(rep);
+        FioDoc {
+            fio_version: format!("mmcsim-{}", env!("CARGO_PKG_VERSION")),
+            timestamp: 0,
+            timestamp_ms: 0,
+            time: "simulated".to_string(),
+            platform: rep.platform.clone(),
+            global_options: options_of(scn, |s| s == OptionScope::Global),
+            jobs: blocks(scn, rep)
+                .iter()
+                .map(|b| FioJob::of(scn, b, &mmcsim))
+                .collect(),
+        }
+    }
+
+    /// The document in fio's layout, with a trailing newline.
+    pub fn to_text(&self) -> String {
+        let mut out = Vec::with_capacity(4096);
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, FioFormatter::new());
+        // Writing into a Vec cannot fail, and every map key is a string.
+        self.serialize(&mut ser)
+            .expect("fio JSON serializes into memory");
+        out.push(b'\n');
+        String::from_utf8(out).expect("serde_json writes UTF-8")
+    }
+}

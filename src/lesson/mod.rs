@@ -1,0 +1,221 @@
+//! The lesson: the landing pair (the 2020 packed-request RFC's 20 jobs of 4 KiB reads, packed=0
+//! against packed=8) and one guided tour per series, laid out by one scaffold ([`tour`]) from the
+//! series' script (`src/series/`), whose texts carry numbers computed by running the very pair
+//! the page shows.
+//!
+//! Plain logic, no browser code: the page ([`state`], `view.rs`) renders a [`Tour`]'s steps and sends their
+//! [`TourAction`]s to the Watch; the native tests check that every number a step states is the
+//! simulation's.
+
+use mmcsim_engine::Scenario;
+
+use crate::series::{self, Figures, Prediction, TourInput, TourScript, TryIt};
+pub use crate::series::{TourAction, TourStep};
+use crate::shell::session::RunError;
+
+pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod view;
+
+/// The two or three plain sentences of the landing.
+pub const LANDING_TEXT: [&str; 3] = [
+    "Every read or write a program makes costs the host an interrupt and a pass of kernel software, \
+     while the storage bus waits.",
+    "Batching (the 2020 packed-request patch) hands the controller a chain of requests and pays that \
+     cost once per chain instead of once per request; the same patch also lets more requests queue \
+     (the tour separates the two).",
+    "Below, the same 20 programs read 4 KiB blocks twice: A one request per interrupt, B chains of up \
+     to 8. Watch the gaps on each bus strip.",
+];
+
+/// The tour entry of the landing (the 2020 RFC).
+pub const LANDING_SERIES: &str = "sprd-hs400es-2020";
+
+/// The landing pair: the 2020 headline case (4 KiB reads, 20 jobs) at the tour size.
+pub fn landing_pair() -> (Scenario, Scenario) {
+    series::of_platform(LANDING_SERIES)
+        .expect("the 2020 series is in the registry")
+        .tour_pair()
+}
+
+/// A tour: the pair it keeps on screen, its steps, its prediction, the numbers behind them.
+#[derive(Clone, Debug)]
+pub struct Tour {
+    pub platform: &'static str,
+    pub title: String,
+    pub a: Scenario,
+    pub b: Scenario,
+    /// The 2020 RFC's "window only" side.
+    pub window: Option<Scenario>,
+    pub fa: Figures,
+    pub fb: Figures,
+    pub fw: Option<Figures>,
+    pub unit: &'static str,
+    pub prediction: Prediction,
+    pub steps: Vec<TourStep>,
+    /// The step that asks the prediction.
+    pub predict_step: usize,
+    /// What "try it yourself" changes.
+    pub try_it: TryIt,
+}
+
+impl Tour {
+    /// The pair "try it yourself" opens in the Lab.
+    pub fn try_pair(&self) -> (Scenario, Scenario) {
+        self.try_it.pair(&self.a, &self.b)
+    }
+}
+
+/// The series whose tour the links of `platform` open: the first of that platform with one.
+fn series_of(platform: &str) -> Option<&'static series::SeriesData> {
+    series::ALL
+        .iter()
+        .copied()
+        .find(|s| s.series.platform == platform && s.tour.is_some())
+}
+
+/// The tour of a platform's series, its numbers computed by running its pair (and what else
+/// its script runs) to the end.
+pub fn tour(platform: &str) -> Result<Tour, RunError> {
+    let (data, run) = series_of(platform)
+        .and_then(|s| s.tour.map(|t| (s, t)))
+        .ok_or_else(|| RunError {
+            option: None,
+            message: format!("no tour for {platform}"),
+        })?;
+    let (a, b) = data.tour_pair();
+    let script = run(&TourInput {
+        data,
+        case: data.headline_case(),
+        a,
+        b,
+    })?;
+    Ok(scaffold(data.series.platform, data.series.change, script))
+}
+
+/// The steps every tour has, around the series' own: Play, Pause, Show, Predict, Run to the
+/// end, the script's extra steps, the recap with "try it yourself".
+fn scaffold(platform: &'static str, title: &str, s: TourScript) -> Tour {
+    let speed = s.speed;
+    let mut steps = vec![
+        TourStep::new(
+            s.intro,
+            &format!("Press Play: both run in slow motion ({speed}), in lockstep."),
+            &format!("Play at {speed}"),
+            TourAction::Play(speed),
+        ),
+        TourStep::new(s.watch_for, s.pause_press, "Pause", TourAction::Pause),
+        TourStep::new(
+            s.cause,
+            s.focus_press,
+            "Show the column",
+            TourAction::Focus(s.layer),
+        ),
+        TourStep::new(
+            s.prediction.question.clone(),
+            "Pick an answer: the simulation then answers it.",
+            "",
+            TourAction::Predict,
+        ),
+        TourStep::new(
+            s.end,
+            "Press Run to the end.",
+            "Run to the end",
+            TourAction::RunToEnd,
+        ),
+    ];
+    steps.extend(s.extra);
+    steps.push(TourStep::new(
+        s.recap,
+        &s.try_it.press(),
+        &s.try_it.button(),
+        TourAction::TryIt,
+    ));
+    let predict_step = steps
+        .iter()
+        .position(|s| s.action == TourAction::Predict)
+        .unwrap_or(0);
+    let (window, fw) = s.window.unzip();
+    Tour {
+        platform,
+        title: title.to_string(),
+        a: s.a,
+        b: s.b,
+        window,
+        fa: s.fa,
+        fb: s.fb,
+        fw,
+        unit: s.unit,
+        prediction: s.prediction,
+        steps,
+        predict_step,
+        try_it: s.try_it,
+    }
+}
+
+/// The platforms that have a tour, in the gallery's order (the key of the tours' links; a
+/// platform whose board two series share is listed for each).
+pub fn tour_names() -> Vec<&'static str> {
+    series::ALL.iter().map(|s| s.series.platform).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::session::Session;
+
+    #[test]
+    fn every_series_has_a_tour_whose_numbers_are_the_simulations() {
+        for p in tour_names() {
+            let t = tour(p).unwrap();
+            assert!(t.steps.len() >= 6, "{p}");
+            assert_eq!(t.steps[t.predict_step].action, TourAction::Predict);
+            assert!(t.steps.iter().any(|s| s.action == TourAction::RunToEnd));
+            // The run-to-end step states the simulated figures, as the view shows them.
+            let end = t
+                .steps
+                .iter()
+                .find(|s| s.action == TourAction::RunToEnd)
+                .unwrap();
+            assert!(
+                end.see
+                    .contains(&format!("A {:.1} {}", t.fa.figure, t.unit)),
+                "{}",
+                end.see
+            );
+            assert!(t.prediction.closest() < t.prediction.choices.len());
+            assert!(
+                t.steps.last().unwrap().action == TourAction::TryIt,
+                "ends with try it"
+            );
+            // "Try it yourself" opens a pair the simulator runs, other than the tour's.
+            let (ta, tb) = t.try_pair();
+            assert!(
+                (ta.clone(), tb.clone()) != (t.a.clone(), t.b.clone()),
+                "{p}"
+            );
+            assert!(
+                Session::start(&ta).is_ok() && Session::start(&tb).is_ok(),
+                "{p}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_2020_tour_separates_window_and_chaining() {
+        let t = tour(LANDING_SERIES).unwrap();
+        let (fa, fw, fb) = (t.fa.figure, t.fw.unwrap().figure, t.fb.figure);
+        assert!(fa < fw && fw < fb, "{fa} {fw} {fb}");
+        assert!(t.fb.per_irq > 2.0 && t.fa.per_irq < 1.1);
+        assert!(t.fa.bus_busy_pct < t.fb.bus_busy_pct);
+        let s = &t.steps[t
+            .steps
+            .iter()
+            .position(|s| s.action == TourAction::WindowOnly(true))
+            .unwrap()];
+        assert!(s.see.contains(&format!("{fw:.1}")), "{}", s.see);
+        assert!(s.see.contains("cannot tell them apart"));
+        // "will B be 2x, 4x or 8x faster": the answer is one of them.
+        assert!(t.prediction.ratio > 2.0, "{}", t.prediction.ratio);
+    }
+}

@@ -1,0 +1,136 @@
+//! The open tour as the page holds it: the step shown, the prediction picked, whether the pair
+//! ran to the end, and what a step's button asks of the page ([`Effect`]). Plain logic, tested
+//! natively; the page (`shell/app.rs`) does the effects and keeps the URL in step.
+
+use std::rc::Rc;
+
+use mmcsim_engine::Scenario;
+
+use super::{tour, Tour, TourAction};
+use crate::shell::session::RunError;
+use crate::watch::command::{Target, WatchAction};
+use crate::watch::speed::speed_index;
+
+/// The open tour: its content, the step shown, the prediction picked.
+#[derive(Clone)]
+pub struct TourState {
+    pub tour: Rc<Tour>,
+    pub step: usize,
+    pub answer: Option<usize>,
+    /// The run-to-end step's action was taken (the answer can be shown).
+    pub ran: bool,
+}
+
+/// What a tour step's button asks of the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// A command for "Watch the pipeline".
+    Watch(WatchAction),
+    /// B becomes this scenario (host switches of A's workload), and the pair runs to the end.
+    SetB(Scenario),
+    /// Open the Lab with this pair.
+    TryIt(Scenario, Scenario),
+}
+
+impl TourState {
+    /// The tour of `platform`, standing at `step`.
+    pub fn open(platform: &str, step: usize) -> Result<TourState, RunError> {
+        let t = tour(platform)?;
+        Ok(TourState {
+            step: step.min(t.steps.len() - 1),
+            tour: Rc::new(t),
+            answer: None,
+            ran: false,
+        })
+    }
+
+    /// Goes to step `k` (the last at most).
+    pub fn go(&mut self, k: usize) {
+        self.step = k.min(self.tour.steps.len() - 1);
+    }
+
+    /// The reader picked choice `i` of the prediction: the next step.
+    pub fn predict(&mut self, i: usize) {
+        self.answer = Some(i);
+        self.go(self.step + 1);
+    }
+
+    /// The current step's action, then the next step (the prediction waits for its answer).
+    pub fn act(&mut self) -> Option<Effect> {
+        let tour = self.tour.clone();
+        let action = tour.steps[self.step].action;
+        let effect = match action {
+            TourAction::Play(speed) => Some(Effect::Watch(WatchAction::Play(speed_index(speed)))),
+            TourAction::Pause => Some(Effect::Watch(WatchAction::Pause)),
+            TourAction::Focus(l) => Some(Effect::Watch(WatchAction::Focus(Some(Target::Layer(l))))),
+            TourAction::Predict => None,
+            TourAction::RunToEnd => Some(Effect::Watch(WatchAction::Seek(None))),
+            TourAction::Follow { t_ns, id } => Some(Effect::Watch(WatchAction::Moment {
+                t: Some(t_ns),
+                speed: None,
+                play: false,
+                focus: Some(Target::Request { b: false, id }),
+            })),
+            TourAction::WindowOnly(on) => {
+                let b = if on {
+                    tour.window.clone()
+                } else {
+                    Some(tour.b.clone())
+                };
+                b.map(Effect::SetB)
+            }
+            TourAction::TryIt => {
+                let (a, b) = tour.try_pair();
+                Some(Effect::TryIt(a, b))
+            }
+        };
+        if action == TourAction::RunToEnd {
+            self.ran = true;
+        }
+        if self.step + 1 < tour.steps.len() && action != TourAction::Predict {
+            self.step += 1;
+        }
+        effect
+    }
+
+    /// "You predicted ...", once the prediction is answered and the pair ran to the end
+    /// (`finished`: the view's run has ended).
+    pub fn answer_text(&self, finished: bool) -> Option<String> {
+        let tour = &self.tour;
+        let i = self.answer?;
+        if self.step <= tour.predict_step || !(self.ran || finished) {
+            return None;
+        }
+        let p = &tour.prediction;
+        let answer = p.answer(i, tour.fa.figure, tour.fb.figure, tour.unit);
+        Some(format!("You predicted \"{}\". {answer}", p.choices[i].1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson::LANDING_SERIES;
+
+    #[test]
+    fn a_tour_steps_through_its_actions_and_answers_after_the_run() {
+        let mut t = TourState::open(LANDING_SERIES, 99).unwrap();
+        assert_eq!(t.step, t.tour.steps.len() - 1, "clamped to the last step");
+        t.go(0);
+        assert!(matches!(
+            t.act(),
+            Some(Effect::Watch(WatchAction::Play(Some(_))))
+        ));
+        assert_eq!(t.step, 1);
+        t.go(t.tour.predict_step);
+        assert_eq!(t.act(), None, "the prediction waits for its answer");
+        assert_eq!(t.step, t.tour.predict_step);
+        t.predict(0);
+        assert_eq!(t.answer_text(false), None, "not before the run");
+        assert_eq!(t.act(), Some(Effect::Watch(WatchAction::Seek(None))));
+        assert!(t.answer_text(false).unwrap().starts_with("You predicted"));
+        assert!(matches!(t.act(), Some(Effect::SetB(_))), "window only");
+        t.go(usize::MAX);
+        assert!(matches!(t.act(), Some(Effect::TryIt(..))));
+    }
+}

@@ -1,0 +1,102 @@
+//! The lesson at the head of "Watch the pipeline": the landing's sentences and its buttons, or
+//! the open tour's step with its buttons and the prediction's choices.
+
+use yew::prelude::*;
+
+use super::state::TourState;
+use super::{TourAction, LANDING_SERIES, LANDING_TEXT};
+
+#[derive(Properties, Clone)]
+pub struct LessonProps {
+    /// The landing's sentences are shown (a visit without a query string).
+    pub landing: bool,
+    /// The open tour.
+    pub tour: Option<TourState>,
+    /// The view's run has ended (the prediction's answer can be shown).
+    pub finished: bool,
+    /// Start the tour of a platform (None: close the tour).
+    pub on_tour: Callback<Option<&'static str>>,
+    /// Go to a step of the open tour.
+    pub on_step: Callback<usize>,
+    /// Do what the current step's button says.
+    pub on_act: Callback<()>,
+    /// The reader's answer to the prediction.
+    pub on_predict: Callback<usize>,
+}
+
+impl PartialEq for LessonProps {
+    fn eq(&self, o: &Self) -> bool {
+        let same_tour = match (&self.tour, &o.tour) {
+            (Some(a), Some(b)) => {
+                std::rc::Rc::ptr_eq(&a.tour, &b.tour)
+                    && (a.step, a.answer, a.ran) == (b.step, b.answer, b.ran)
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        same_tour
+            && (self.landing, self.finished) == (o.landing, o.finished)
+            && self.on_tour == o.on_tour
+            && self.on_step == o.on_step
+            && self.on_act == o.on_act
+            && self.on_predict == o.on_predict
+    }
+}
+
+/// The landing, or the open tour.
+#[function_component(Lesson)]
+pub fn lesson(props: &LessonProps) -> Html {
+    if let Some(t) = &props.tour {
+        return tour_view(props, t);
+    }
+    let start = props.on_tour.reform(|_| Some(LANDING_SERIES));
+    html! {
+        <div class="lesson" id="lesson">
+            if props.landing {
+                <div class="lesson-text">
+                    { for LANDING_TEXT.iter().map(|p| html! { <p>{ *p }</p> }) }
+                </div>
+            }
+            <div class="lesson-actions">
+                <button id="start-tour" class="button primary" onclick={start}>{ "Start the tour ▸" }</button>
+                <a class="button secondary" href="#lab">{ "Open the Lab" }</a>
+            </div>
+        </div>
+    }
+}
+
+fn tour_view(props: &LessonProps, t: &TourState) -> Html {
+    let tour = &t.tour;
+    let n = tour.steps.len();
+    let s = &tour.steps[t.step];
+    let k = t.step;
+    let answer = t.answer_text(props.finished);
+    html! {
+        <div class="lesson tour" id="tour" data-tour={tour.platform} data-step={(k + 1).to_string()} role="group" aria-label="Tour">
+            <div class="tour-head">
+                <b>{ format!("Tour: {}", tour.title) }</b>
+                <span class="muted">{ format!(" · step {} of {n}", k + 1) }</span>
+                <button class="link" id="tour-close" onclick={props.on_tour.reform(|_| None)}>{ "close" }</button>
+            </div>
+            <p class="tour-see" id="tour-see">{ &s.see }</p>
+            if let Some(answer) = answer {
+                <p class="tour-answer" id="tour-answer">{ answer }</p>
+            }
+            <p class="tour-press">{ &s.press }</p>
+            <div class="tour-actions">
+                <button class="button secondary" id="tour-back" disabled={k == 0}
+                        onclick={props.on_step.reform(move |_| k.saturating_sub(1))}>{ "◂ Back" }</button>
+                if s.action == TourAction::Predict {
+                    { for tour.prediction.choices.iter().enumerate().map(|(i, (_, l))| html! {
+                        <button class="button primary predict" data-choice={i.to_string()}
+                                onclick={props.on_predict.reform(move |_| i)}>{ l.clone() }</button>
+                    }) }
+                } else {
+                    <button class="button primary" id="tour-act" onclick={props.on_act.reform(|_| ())}>{ s.button.clone() }</button>
+                }
+                <button class="button secondary" id="tour-next" disabled={k + 1 >= n}
+                        onclick={props.on_step.reform(move |_| k + 1)}>{ "Next ▸" }</button>
+            </div>
+        </div>
+    }
+}

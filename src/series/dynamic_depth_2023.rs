@@ -1,0 +1,89 @@
+//! hsq's dynamic depth (2023, `unisoc-hsq-2023`): depth 5 while two or more 4 KiB writes are
+//! queued, else 2, so the mmc queue window grows from 3 to 6 requests.
+
+use mmcsim_engine::calibration::SERIES;
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::{HsqDepth, MmcPath};
+
+use super::script::{StepAction as S, TryIt, WalkStep};
+use super::throughput::{run, Parts};
+use super::words::{less_more, refusal_words, speed_words};
+use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
+use crate::shell::session::RunError;
+
+pub static DATA: SeriesData = SeriesData {
+    series: &SERIES[3],
+    headline: Headline::Case { rw: "randwrite", bs: 4096 },
+    kernel: "The patch adds mmc_hsq_modify_threshold: at every pump hsq counts the 4 KiB writes it \
+             holds and raises its depth from 2 to 5 while two or more are queued, so \
+             the mmc queue window (depth + 1) grows from 3 to 6 requests and the next write can wait \
+             in an hsq slot instead of in blk-mq.",
+    walk: &[
+        WalkStep::plain(S::Load(false), "Load the fixed-depth run: 8 jobs of 4 KiB random writes, hsq_depth=2."),
+        WalkStep::says(S::Play("200 µs/s"), |s| match s.figs {
+            Some((fa, _)) => format!("Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full ({} refusals over the run).", fa.requeues),
+            None => "Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full.".to_string(),
+        }),
+        WalkStep::plain(S::Pause, "Pause on a bounce: mmc_mq_queue_rq returned BLK_STS_RESOURCE."),
+        WalkStep::plain(S::Highlight(Layer::MmcQueue), "The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth."),
+        WalkStep::plain(S::Load(true), "Load the dynamic run (hsq_depth=dynamic)."),
+        WalkStep::says(S::RunToEnd, |s| match s.figs {
+            Some((fa, fb)) => format!("Run it to the end: simulated at {} MiB per job, {}. The gain comes from the bus, idle A {:.1} vs B {:.1} µs per request; {}.", TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, s.unit), fa.idle_us, fb.idle_us, refusal_words(fa, fb)),
+            None => "Run it to the end and compare with the measured figures.".to_string(),
+        }),
+        WalkStep::plain(S::Compare, "Fill the whole table: only the 4 KiB random writes change."),
+    ],
+    tour: Some(tour),
+    suggest_b: Some(|cfg, b| {
+        if cfg.mmc_path != MmcPath::Hsq {
+            return false;
+        }
+        b.hsq_depth = Some(match cfg.hsq_depth {
+            HsqDepth::Dynamic => HsqDepth::Fixed(2),
+            HsqDepth::Fixed(_) => HsqDepth::Dynamic,
+        });
+        true
+    }),
+};
+
+fn tour(input: &TourInput) -> Result<TourScript, RunError> {
+    let r = run(input)?;
+    let (fa, fb, unit) = (r.fa, r.fb, r.unit);
+    let (ca, cb) = r.columns;
+    let parts = Parts {
+        speed: "200 µs/s",
+        intro: format!(
+            "A ({ca}) and B ({cb}): 8 programs doing 4 KiB random writes. A keeps at most 3 requests in the mmc \
+             queue; B raises the window to 6 while small writes are queued."
+        ),
+        watch_for: "Watch blk-mq: when the mmc queue is full, requests bounce back (refused, retry later) and wait.".to_string(),
+        layer: Layer::MmcQueue,
+        cause: format!(
+            "The cause, over the whole run: the gain comes from the bus, idle A {:.1} vs B {:.1} µs per request \
+             (busy A {:.0} % vs B {:.0} %): with the wider window the next write already waits in an hsq slot \
+             when the interrupt pumps. {}. Per request {:.1} vs {:.1} µs on the bus and card, \
+             {:.1} vs {:.1} µs in host software stages (issue, interrupt, completion, waits included).",
+            fa.idle_us, fb.idle_us, fa.bus_busy_pct, fb.bus_busy_pct, refusal_words(&fa, &fb),
+            fa.bus_us, fb.bus_us, fa.software_us, fb.software_us
+        ),
+        question: "Before B runs to the end: how much faster will B be than A?",
+        choices: &[1.0, 2.0, 4.0],
+        recap: format!(
+            "A deeper window keeps the next small write queued in hsq, so the bus waits {} between writes \
+             (idle A {:.1} vs B {:.1} µs per request): {}.",
+            less_more(fb.idle_us, fa.idle_us),
+            fa.idle_us,
+            fb.idle_us,
+            speed_words(fa.figure, fb.figure, unit)
+        ),
+        try_it: TryIt {
+            option: "hsq_depth",
+            value: "5",
+            both: false,
+            press: None,
+            button: None,
+            pair: None,
+        },
+    };
+    Ok(r.script(parts, Vec::new(), None))
+}

@@ -1,0 +1,93 @@
+//! Non-blocking requests (2011, `u300-mmci-2011`): the next request is DMA-mapped while the
+//! current one is on the bus; measured with the kernel's mmc_test cases 37-40.
+
+use mmcsim_engine::calibration::SERIES;
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::Scenario;
+
+use super::script::{StepAction as S, TryIt, WalkStep};
+use super::throughput::{run, Parts};
+use super::words::{bus_state, speed_words};
+use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
+use crate::shell::session::RunError;
+
+pub static DATA: SeriesData = SeriesData {
+    series: &SERIES[2],
+    headline: Headline::Case { rw: "write", bs: 4096 },
+    kernel: "Per Forlin's series splits mmc_start_req into pre_req and post_req host hooks \
+             (mmci: dma_map_sg and dma_unmap_sg): while one request is on the bus the next one is \
+             already mapped, so the CPU work of a slow ARM926 overlaps the transfer instead of \
+             following it. Measured with the kernel's mmc_test cases 37-40.",
+    walk: &[
+        WalkStep::plain(S::Load(false), "Load the blocking run: mmc_test case 37 (writes, each request prepared after the previous one ends)."),
+        WalkStep::plain(S::Play("5 ms/s"), "Play it slowly: map, transfer, wait, unmap, then the next request."),
+        WalkStep::says(S::Pause, |s| match s.figs {
+            Some((fa, _)) => format!("Pause after a transfer and read the bus strip: {}. The CPU maps the next buffer in {:.0} µs of host software per request.", bus_state(fa), fa.software_us),
+            None => "Pause after a transfer and read the bus strip while the CPU maps the next buffer.".to_string(),
+        }),
+        WalkStep::plain(S::Highlight(Layer::HostQueue), "The legacy host queue holds one request; non-blocking prepares the next one during the transfer."),
+        WalkStep::plain(S::Load(true), "Load the non-blocking run: mmc_test case 38."),
+        WalkStep::says(S::RunToEnd, |s| match s.figs {
+            Some((fa, fb)) => format!("Run it to the end: simulated at {} MiB per job, {}: {}.", TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, s.unit), bus_state(fa)),
+            None => "Run it to the end and compare with the measured figures.".to_string(),
+        }),
+        WalkStep::plain(S::Compare, "Fill the whole table: the four mmc_test figures the patch was tested with."),
+    ],
+    tour: Some(tour),
+    suggest_b: None,
+};
+
+/// "Try it yourself": the read cases, mmc_test 39 against 40.
+fn read_cases(a: &Scenario, b: &Scenario) -> (Scenario, Scenario) {
+    let (mut a, mut b) = (a.clone(), b.clone());
+    a.mmc_test = Some(39);
+    b.mmc_test = Some(40);
+    (a, b)
+}
+
+fn tour(input: &TourInput) -> Result<TourScript, RunError> {
+    let r = run(input)?;
+    let (fa, fb, unit) = (r.fa, r.fb, r.unit);
+    let (ca, cb) = r.columns;
+    let parts = Parts {
+        speed: "5 ms/s",
+        intro: format!(
+            "A ({ca}) and B ({cb}): the kernel's mmc_test writing to an SD card on a slow ARM926. A prepares \
+             (DMA-maps) each request after the previous one ends; B while it is on the bus."
+        ),
+        watch_for: format!(
+            "In A the CPU maps a buffer, then the transfer runs, then the CPU unmaps; B overlaps the map with the \
+             transfer. Read A's bus strip: {}.",
+            bus_state(&fa)
+        ),
+        layer: Layer::HostQueue,
+        cause: format!(
+            "The cause, over the whole run: per request A spends {:.0} µs on the bus and card and {:.0} µs in host \
+             software; the bus is busy {:.0} % in A and {:.0} % in B. {}",
+            fa.bus_us, fa.software_us, fa.bus_busy_pct, fb.bus_busy_pct,
+            if fa.bus_us > fa.software_us {
+                "The card, not the CPU, dominates."
+            } else {
+                "The CPU, not the card, dominates."
+            }
+        ),
+        question: "Before B runs to the end: how much faster will B be than A?",
+        choices: &[1.0, 2.0, 4.0],
+        recap: format!(
+            "Preparing the next request during the transfer hides only the CPU's share: {}.",
+            speed_words(fa.figure, fb.figure, unit)
+        ),
+        try_it: TryIt {
+            option: "mmc_test",
+            value: "39/40",
+            both: true,
+            press: Some(
+                "Try it yourself: press the button to open the Lab with the read cases (mmc_test 39 \
+                 against 40), then Run: does preparing ahead help reads more?",
+            ),
+            button: Some("Try mmc_test 39/40"),
+            pair: Some(read_cases),
+        },
+    };
+    Ok(r.script(parts, Vec::new(), None))
+}

@@ -1,0 +1,122 @@
+//! The packed-request RFC (2020, `sprd-hs400es-2020`): ADMA3 chains of up to 8 requests, one
+//! interrupt per chain. The landing pair and the first tour.
+
+use mmcsim_engine::calibration::SERIES;
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::{HsqDepth, Scenario};
+
+use super::script::{StepAction as S, TourAction, TourStep, TryIt, WalkStep};
+use super::throughput::{run, Parts};
+use super::words::{bus_state, less_more, run_figures, shorter_longer};
+use super::{Headline, SeriesData, TourInput, TourScript};
+use crate::shell::session::RunError;
+
+pub static DATA: SeriesData = SeriesData {
+    series: &SERIES[0],
+    headline: Headline::Case { rw: "read", bs: 4096 },
+    kernel: "The RFC adds ADMA3 to sdhci (sdhci-sprd): the controller walks one chain of command \
+             and ADMA2 descriptors for several requests and raises one interrupt at the end. \
+             mmc_hsq_pump_requests hands it up to 8 queued requests at once, so the interrupt and \
+             completion cost (sdhci_irq, mmc_hsq_finalize_request) is paid once per chain.",
+    walk: &[
+        WalkStep::plain(S::Load(false), "Load the non-packed run: 20 psync jobs of 4 KiB sequential reads, packed=0."),
+        WalkStep::says(S::Play("50 µs/s"), |s| match s.figs {
+            Some((fa, _)) => format!("Play it slowly: each request spends {:.1} µs on the bus and card; over the run {}.", fa.bus_us, bus_state(fa)),
+            None => "Play it slowly: each request crosses the bus; watch the bus strip between transfers.".to_string(),
+        }),
+        WalkStep::says(S::Pause, |s| match s.figs {
+            Some((fa, _)) => format!("Pause and read the bus strip: {}, while the host handles the interrupt and pumps the next request.", bus_state(fa)),
+            None => "Pause and read the bus strip between two transfers: the host handles the interrupt and pumps the next request.".to_string(),
+        }),
+        WalkStep::plain(S::Highlight(Layer::Controller), "That gap is host software: sdhci_irq, mmc_hsq_finalize_request, then mmc_hsq_pump_requests for the next one."),
+        WalkStep::plain(S::Load(true), "Now load the packed run (packed=8): the controller takes chains of up to 8 requests, one interrupt each."),
+        WalkStep::says(S::RunToEnd, |s| format!("Run it to the end and compare with the authors' table below ({}).", s.authors())),
+        WalkStep::plain(S::Compare, "Fill the whole table: every workload of the series, both columns, simulated here."),
+    ],
+    tour: Some(tour),
+    suggest_b: None,
+};
+
+/// "Window only" of the 2020 RFC: no chains, but the mmc queue window the RFC opens for packed
+/// requests (`HSQ_PACKED_QUEUE_DEPTH`, 64 requests: hsq_depth=63, the window being depth + 1).
+pub fn window_only(a: &Scenario) -> Scenario {
+    let mut w = a.clone();
+    w.host.packed = Some(0);
+    w.host.hsq_depth = Some(HsqDepth::Fixed(63));
+    w
+}
+
+fn tour(input: &TourInput) -> Result<TourScript, RunError> {
+    let r = run(input)?;
+    let (fa, fb, unit) = (r.fa, r.fb, r.unit);
+    let (ca, cb) = r.columns;
+    let parts = Parts {
+        speed: "50 µs/s",
+        intro: format!(
+            "A ({ca}) and B ({cb}) are the same 20 programs reading 4 KiB blocks, side by side at time 0. \
+             A sends one request per interrupt; B sends chains of up to 8."
+        ),
+        watch_for: "Each request (a dot) crosses the bus in a blink, then A's bus strip stays white while the host \
+                    handles the interrupt; B's dots leave the controller in groups with one interrupt per group."
+            .to_string(),
+        layer: Layer::Controller,
+        cause: format!(
+            "The cause, over the whole run: in A each request spends {:.1} µs on the bus and card but {:.1} µs \
+             in host software, with {:.2} requests per interrupt, so the bus is busy only {:.0} % of the time. \
+             In B: {:.2} requests per interrupt (one software pass per chain), bus busy {:.0} %: the white \
+             gaps on B's bus strip are {} A's (idle A {:.1} vs B {:.1} µs per request).",
+            fa.bus_us, fa.software_us, fa.per_irq, fa.bus_busy_pct, fb.per_irq, fb.bus_busy_pct,
+            shorter_longer(fb.idle_us, fa.idle_us), fa.idle_us, fb.idle_us
+        ),
+        question: "Before B runs to the end: how much faster will B be than A?",
+        choices: &[1.0, 2.0, 4.0, 8.0],
+        recap: format!(
+            "Batching pays the interrupt and the software pass once per chain, so the bus waits {} for the host \
+             (idle A {:.1} vs B {:.1} µs per request).",
+            less_more(fb.idle_us, fa.idle_us),
+            fa.idle_us,
+            fb.idle_us
+        ),
+        try_it: TryIt {
+            option: "packed",
+            value: "4",
+            both: false,
+            press: None,
+            button: None,
+            pair: None,
+        },
+    };
+    let w = window_only(&r.a);
+    let f = run_figures(r.case, &w)?;
+    let gain = fb.figure - fa.figure;
+    let win = f.figure - fa.figure;
+    let pct = |x: f64| x / gain * 100.0;
+    let extra = vec![
+        TourStep::new(
+            format!(
+                "The RFC does two things: it chains requests and it widens the mmc queue window to \
+                 HSQ_PACKED_QUEUE_DEPTH (64). \"Window only\" (packed=0, hsq_depth=63) gives {:.1} {unit}: of the \
+                 gain from A to B ({gain:+.1} {unit}), the window gives {win:+.1} ({:.0} %) and chaining {:+.1} ({:.0} %) \
+                 in the model. The published measurement changed both at once, so it cannot tell them apart.",
+                f.figure,
+                pct(win),
+                fb.figure - f.figure,
+                pct(fb.figure - f.figure)
+            ),
+            "Press the button: B becomes \"window only\" and both run to the end; the next step puts B back.",
+            "Show window only as B",
+            TourAction::WindowOnly(true),
+        ),
+        TourStep::new(
+            format!(
+                "B was \"window only\": {:.1} {unit}, {:.2} requests per interrupt, bus busy {:.0} %. Chains raise \
+                 requests per interrupt to {:.2} and the bus to {:.0} %.",
+                f.figure, f.per_irq, f.bus_busy_pct, fb.per_irq, fb.bus_busy_pct
+            ),
+            "Press the button to put B (packed=8) back and run both to the end.",
+            "Back to B",
+            TourAction::WindowOnly(false),
+        ),
+    ];
+    Ok(r.script(parts, extra, Some((w, f))))
+}

@@ -1,0 +1,283 @@
+//! The vocabulary a series file is written in: the gallery walk-through's steps
+//! ([`WalkStep`], their [`StepAction`]s and texts), and what a tour says ([`TourScript`]: its
+//! sentences, [`Prediction`] and [`TryIt`]) for the one scaffold in [`crate::lesson`] to lay out
+//! as [`TourStep`]s.
+
+use mmcsim_engine::calibration::Case;
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::Scenario;
+
+use super::words::Figures;
+
+/// What a walk-through step does when the reader presses its button.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepAction {
+    /// Load the entry's headline case, column A (`false`) or B (`true`), as the scenario.
+    Load(bool),
+    /// Start the run in slow motion at this speed (a label of the time controls, "50 µs/s").
+    Play(&'static str),
+    /// Pause the running simulation.
+    Pause,
+    /// Point at a layer of the pipeline.
+    Highlight(Layer),
+    /// Run to the end at full speed.
+    RunToEnd,
+    /// Schedule the power cut at this time (`power_cut=`) and run.
+    PlugAt(&'static str),
+    /// Fill the authors' table (the engine runs every case of the series).
+    Compare,
+}
+
+/// The headline pair's figures (A, B) run to the end at the tour's size: the walk-through's
+/// comparison words and the numbers beside them come from these.
+pub type PairFigures = (Figures, Figures);
+
+/// What a walk-through text may be formatted from: the headline case (its measured figures),
+/// the series' unit, and, once the pair has run, its simulated figures.
+pub struct Says<'a> {
+    pub case: Option<&'static Case>,
+    pub unit: &'static str,
+    pub figs: Option<&'a PairFigures>,
+}
+
+impl Says<'_> {
+    /// The authors' figures of the headline case: "70.32 vs 12.68 MiB/s".
+    pub fn authors(&self) -> String {
+        let (ma, mb) = self.case.map_or((0.0, 0.0), |c| c.measured);
+        format!("{ma} vs {mb} {}", self.unit)
+    }
+}
+
+/// A walk-through step's text.
+#[derive(Clone, Copy)]
+pub enum Text {
+    /// Makes no claim about any figure.
+    Plain(&'static str),
+    /// Formatted from the figures (without the simulated ones it says what to look at, and no
+    /// more).
+    Says(fn(&Says) -> String),
+}
+
+/// One step of a series' gallery walk-through, as written in its file.
+#[derive(Clone, Copy)]
+pub struct WalkStep {
+    pub action: StepAction,
+    pub text: Text,
+}
+
+impl WalkStep {
+    pub const fn plain(action: StepAction, text: &'static str) -> WalkStep {
+        WalkStep {
+            action,
+            text: Text::Plain(text),
+        }
+    }
+    pub const fn says(action: StepAction, text: fn(&Says) -> String) -> WalkStep {
+        WalkStep {
+            action,
+            text: Text::Says(text),
+        }
+    }
+    /// The step's text from what is known.
+    pub fn text(&self, says: &Says) -> String {
+        match self.text {
+            Text::Plain(t) => t.to_string(),
+            Text::Says(f) => f(says),
+        }
+    }
+}
+
+/// What a tour step does on the page.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TourAction {
+    /// Play the pair at this speed label (of [`crate::watch::speed::SPEEDS`]).
+    Play(&'static str),
+    Pause,
+    /// Point at a column of both pipelines.
+    Focus(Layer),
+    /// Ask the prediction (the step's choices answer it; no button).
+    Predict,
+    /// Run the pair to the end in the view, at full speed.
+    RunToEnd,
+    /// Stand at `t_ns` (re-simulating up to there), paused, and follow request `id` of side A
+    /// (its "why was it slow" in What is happening).
+    Follow {
+        t_ns: u64,
+        id: u64,
+    },
+    /// B becomes "window only" (true) or B again (false), run to the end.
+    WindowOnly(bool),
+    /// Open the Lab with B as the step suggests.
+    TryIt,
+}
+
+/// One tour step: what the reader sees now, then what to press.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TourStep {
+    pub see: String,
+    pub press: String,
+    /// The button's label.
+    pub button: String,
+    pub action: TourAction,
+}
+
+impl TourStep {
+    pub fn new(see: String, press: &str, button: &str, action: TourAction) -> TourStep {
+        TourStep {
+            see,
+            press: press.to_string(),
+            button: button.to_string(),
+            action,
+        }
+    }
+}
+
+/// A prediction question and its answer from the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    pub question: String,
+    /// The choices, as B/A factors and their labels.
+    pub choices: Vec<(f64, String)>,
+    /// B/A from the simulation.
+    pub ratio: f64,
+}
+
+impl Prediction {
+    /// The choice closest to the simulated ratio (on a log scale).
+    pub fn closest(&self) -> usize {
+        let d = |f: f64| (f.ln() - self.ratio.ln()).abs();
+        (0..self.choices.len())
+            .min_by(|&i, &j| d(self.choices[i].0).total_cmp(&d(self.choices[j].0)))
+            .unwrap_or(0)
+    }
+    /// The answer to choice `picked`, with the simulated numbers.
+    pub fn answer(&self, picked: usize, fa: f64, fb: f64, unit: &str) -> String {
+        let best = self.closest();
+        let verdict = if picked == best {
+            "Right".to_string()
+        } else {
+            format!(
+                "Not quite: the closest answer is \"{}\"",
+                self.choices[best].1
+            )
+        };
+        format!(
+            "{verdict}. Simulated: A {fa:.1} {unit}, B {fb:.1} {unit}, B/A = {:.2}x.",
+            self.ratio
+        )
+    }
+}
+
+/// A pair made from the tour's pair (A, B).
+pub type PairFn = fn(&Scenario, &Scenario) -> (Scenario, Scenario);
+
+/// What "try it yourself" changes, at the end of a tour.
+#[derive(Clone, Copy, Debug)]
+pub struct TryIt {
+    /// The option and its value, as the button says ("Try packed=4").
+    pub option: &'static str,
+    pub value: &'static str,
+    /// On both sides (else on B only).
+    pub both: bool,
+    /// The step's "press" sentence and the button's label, when not the usual ones.
+    pub press: Option<&'static str>,
+    pub button: Option<&'static str>,
+    /// The pair, when the change is not `option=value` applied as text (the 2011 read cases).
+    pub pair: Option<PairFn>,
+}
+
+impl TryIt {
+    /// The pair it opens in the Lab from the tour's pair.
+    pub fn pair(&self, a: &Scenario, b: &Scenario) -> (Scenario, Scenario) {
+        use mmcsim_engine::scenario::options::apply_text;
+        if let Some(pair) = self.pair {
+            return pair(a, b);
+        }
+        let (k, v) = (self.option, self.value);
+        let nb = apply_text(b, k, v).unwrap_or_else(|_| b.clone());
+        let na = if self.both {
+            apply_text(a, k, v).unwrap_or_else(|_| a.clone())
+        } else {
+            a.clone()
+        };
+        (na, nb)
+    }
+    /// The step's "press" sentence.
+    pub fn press(&self) -> String {
+        let (k, v) = (self.option, self.value);
+        match (self.press, self.both) {
+            (Some(p), _) => p.to_string(),
+            (None, true) => format!(
+                "Try it yourself: press the button to open the Lab with {k}={v} on both sides, then Run: does the \
+                 change still cost (or pay) as much?"
+            ),
+            (None, false) => format!(
+                "Try it yourself: press the button to open the Lab with B's {k} set to {v}, then Run: how much of \
+                 the gain is left?"
+            ),
+        }
+    }
+    pub fn button(&self) -> String {
+        match self.button {
+            Some(b) => b.to_string(),
+            None => format!("Try {}={}", self.option, self.value),
+        }
+    }
+}
+
+/// What a series' tour says, its numbers read off runs of its pair: the scaffold
+/// ([`crate::lesson::tour`]) lays it out as Play, Pause, Show, Predict, Run to the end, the
+/// series' own steps, and the recap with "try it yourself".
+#[derive(Clone, Debug)]
+pub struct TourScript {
+    pub a: Scenario,
+    pub b: Scenario,
+    pub fa: Figures,
+    pub fb: Figures,
+    /// The unit of `fa.figure` and `fb.figure`.
+    pub unit: &'static str,
+    /// The slow-motion speed (a label of [`crate::watch::speed::SPEEDS`]).
+    pub speed: &'static str,
+    /// The first step: what A and B are.
+    pub intro: String,
+    /// The Pause step: what to watch for, and its press sentence.
+    pub watch_for: String,
+    pub pause_press: &'static str,
+    /// The Show step: the column, the cause over the run, its press sentence.
+    pub layer: Layer,
+    pub cause: String,
+    pub focus_press: &'static str,
+    pub prediction: Prediction,
+    /// The run-to-end step.
+    pub end: String,
+    /// The series' own steps after the run to the end.
+    pub extra: Vec<TourStep>,
+    /// The last step's text (before "try it yourself").
+    pub recap: String,
+    pub try_it: TryIt,
+    /// The 2020 RFC's "window only" side.
+    pub window: Option<(Scenario, Figures)>,
+}
+
+/// The usual press sentence of the Pause step.
+pub const PAUSE_PRESS: &str =
+    "Press Pause to freeze both sides and read the bus strips under the pipelines.";
+/// The usual press sentence of the Show step.
+pub const FOCUS_PRESS: &str =
+    "Press Show to outline the column where this happens in both pipelines.";
+
+/// Prediction choices as B/A factors: "about the same", "B 2x faster", "B 2x slower".
+pub fn faster(fs: &[f64]) -> Vec<(f64, String)> {
+    fs.iter()
+        .map(|&f| {
+            let l = if (f - 1.0).abs() < 0.01 {
+                "about the same".to_string()
+            } else if f > 1.0 {
+                format!("B {f}x faster")
+            } else {
+                format!("B {}x slower", (1.0 / f).round())
+            };
+            (f, l)
+        })
+        .collect()
+}

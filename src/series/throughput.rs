@@ -1,0 +1,121 @@
+//! What the tours of series with a throughput table share: the headline pair run to the end,
+//! the run-to-end sentence with the simulated and the authors' figures, the recap's tail.
+
+use mmcsim_engine::calibration::Case;
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::Scenario;
+
+use super::script::{faster, Prediction, TourScript, TourStep, TryIt, FOCUS_PRESS, PAUSE_PRESS};
+use super::words::{run_figures, Figures};
+use super::TourInput;
+use crate::shell::session::RunError;
+
+/// A throughput tour's pair, run to the end.
+pub struct Run {
+    pub case: &'static Case,
+    pub a: Scenario,
+    pub b: Scenario,
+    pub fa: Figures,
+    pub fb: Figures,
+    /// B/A of the case's figure.
+    pub ratio: f64,
+    pub unit: &'static str,
+    /// The column labels A, B.
+    pub columns: (&'static str, &'static str),
+}
+
+/// Runs the pair of `input` (a series with a table) to the end.
+pub fn run(input: &TourInput) -> Result<Run, RunError> {
+    let case = input.case.ok_or_else(|| RunError {
+        option: None,
+        message: format!("{} has no table", input.data.series.id),
+    })?;
+    let fa = run_figures(case, &input.a)?;
+    let fb = run_figures(case, &input.b)?;
+    Ok(Run {
+        case,
+        a: input.a.clone(),
+        b: input.b.clone(),
+        ratio: fb.figure / fa.figure.max(1e-9),
+        fa,
+        fb,
+        unit: input.data.series.unit.name(),
+        columns: input.data.series.columns,
+    })
+}
+
+/// The sentences of a throughput tour that differ from series to series.
+pub struct Parts {
+    pub speed: &'static str,
+    pub intro: String,
+    pub watch_for: String,
+    pub layer: Layer,
+    pub cause: String,
+    pub question: &'static str,
+    /// The prediction's choices, as B/A factors.
+    pub choices: &'static [f64],
+    /// The recap's first sentence(s).
+    pub recap: String,
+    pub try_it: TryIt,
+}
+
+impl Run {
+    /// The run-to-end sentence: the simulated figures of the pair and the authors'.
+    fn end(&self) -> String {
+        let unit = self.unit;
+        let (ma, mb) = self.case.measured;
+        format!(
+            "Both sides finish in the view you are looking at; the A/B table under the pipelines shows the totals{}. \
+             Simulated {}: A {:.1} {unit}, B {:.1} {unit} (B/A {:.2}x). The authors measured {ma} vs {mb} {unit} \
+             ({:.2}x).",
+            if self.a.mmc_test.is_some() {
+                " (all five mmc_test transfer sizes together; the figure here is the 4 KiB entry)"
+            } else {
+                ""
+            },
+            self.case.label(),
+            self.fa.figure,
+            self.fb.figure,
+            self.ratio,
+            mb / ma
+        )
+    }
+
+    /// The tour's script from the series' sentences (`extra` steps after the run to the end,
+    /// `window`: the 2020 RFC's window-only side).
+    pub fn script(
+        self,
+        parts: Parts,
+        extra: Vec<TourStep>,
+        window: Option<(Scenario, Figures)>,
+    ) -> TourScript {
+        let recap = format!(
+            "Recap: {} In this pair B/A is {:.2}x ({:.1} vs {:.1} {}).",
+            parts.recap, self.ratio, self.fa.figure, self.fb.figure, self.unit
+        );
+        TourScript {
+            end: self.end(),
+            prediction: Prediction {
+                question: parts.question.to_string(),
+                choices: faster(parts.choices),
+                ratio: self.ratio,
+            },
+            a: self.a,
+            b: self.b,
+            fa: self.fa,
+            fb: self.fb,
+            unit: self.unit,
+            speed: parts.speed,
+            intro: parts.intro,
+            watch_for: parts.watch_for,
+            pause_press: PAUSE_PRESS,
+            layer: parts.layer,
+            cause: parts.cause,
+            focus_press: FOCUS_PRESS,
+            extra,
+            recap,
+            try_it: parts.try_it,
+            window,
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The figures a finished run gives (per request, per side) and the words the texts say about
+//! them: every comparison word is chosen from the two numbers printed beside it
+//! (`claims.rs` checks that they agree).
+
+use mmcsim_engine::calibration::Case;
+use mmcsim_engine::{Report, Scenario, Stage};
+
+use crate::shell::session::{RunError, Session};
+
+/// What a finished run says about batching, per side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figures {
+    /// The case's figure in the series' unit (MiB/s or KiB/s).
+    pub figure: f64,
+    /// Requests per interrupt (0 before the first).
+    pub per_irq: f64,
+    pub bus_busy_pct: f64,
+    /// Per request: bus and card, and host software (issue, interrupt, completion), µs.
+    pub bus_us: f64,
+    pub software_us: f64,
+    /// Bus idle time per request, µs.
+    pub idle_us: f64,
+    /// Requests `mmc_mq_queue_rq` refused (BLK_STS_RESOURCE).
+    pub requeues: u64,
+}
+
+impl Figures {
+    /// The figures of a report (`figure` from the case when given, else total MiB/s).
+    pub fn of(report: &Report, figure: Option<f64>) -> Figures {
+        let m = report.merged();
+        let ios = (m.read.total_ios + m.write.total_ios).max(1) as f64;
+        let s = &report.sim;
+        let per = |st: Stage| s.stage(st) as f64 / ios / 1000.0;
+        Figures {
+            figure: figure.unwrap_or_else(|| report.total_mib_s()),
+            // Requests handed to the controller per interrupt (the engine's batch histogram):
+            // right from the first interrupt, where completed requests lag behind.
+            per_irq: s.avg_batch(),
+            bus_busy_pct: s.bus_busy_pct(),
+            bus_us: per(Stage::Command)
+                + per(Stage::CardAccess)
+                + per(Stage::Data)
+                + per(Stage::CardBusy),
+            software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
+            idle_us: s.simulated_ns as f64 * (1.0 - s.bus_busy_pct() / 100.0) / ios / 1000.0,
+            requeues: s.requeues,
+        }
+    }
+}
+
+/// At or above this share of busy time the bus strip reads as solid: the bus and card are the
+/// bottleneck, and a text may not call the bus idle.
+pub const BUS_BOUND_PCT: f64 = 80.0;
+
+/// How the bus spends a run, in words that follow its busy share: "idle ... between transfers"
+/// only when it is, "busy" with the figure otherwise.
+pub fn bus_state(f: &Figures) -> String {
+    if f.bus_busy_pct >= BUS_BOUND_PCT {
+        format!(
+            "the bus is busy {:.0} % of the time (idle {:.1} µs per request): the bus and card are the bottleneck",
+            f.bus_busy_pct, f.idle_us
+        )
+    } else {
+        format!(
+            "the bus is idle {:.1} µs per request between transfers (busy {:.0} % of the time)",
+            f.idle_us, f.bus_busy_pct
+        )
+    }
+}
+
+/// "B 1.05x faster (A 82.9 vs B 87.1 MiB/s)": the word from the two figures (within 1 %:
+/// "about as fast").
+pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
+    let r = fb / fa.max(1e-9);
+    let word = if r >= 1.01 {
+        format!("B {r:.2}x faster")
+    } else if r <= 0.99 {
+        format!("B {:.2}x slower", 1.0 / r.max(1e-9))
+    } else {
+        "B about as fast".to_string()
+    };
+    format!("{word} (A {fa:.1} vs B {fb:.1} {unit})")
+}
+
+/// Refusals of B against A, the word from the counts: "B had about as many refusals
+/// (BLK_STS_RESOURCE) as A (A 16372 vs B 16369)".
+pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
+    let w = mmcsim_engine::explain::more_fewer(fb.requeues, fa.requeues);
+    let (w, than) = if w == "about as many" {
+        (w, "as")
+    } else {
+        (w, "than")
+    };
+    format!(
+        "B had {w} refusals (BLK_STS_RESOURCE) {than} A (A {} vs B {})",
+        fa.requeues, fb.requeues
+    )
+}
+
+/// Runs a scenario to its end (unwatched: no trace) and reads its figures.
+pub fn run_figures(case: &Case, scn: &Scenario) -> Result<Figures, RunError> {
+    let mut s = Session::start(scn)?;
+    while !s.run_events(1 << 20) {}
+    let r = s.report();
+    Ok(Figures::of(&r, case.figure(scn, &r)))
+}
+
+/// "shorter than" / "longer than" / "about as long as" for `b` against `a` (within 5 %).
+pub fn shorter_longer(b: f64, a: f64) -> &'static str {
+    mmcsim_engine::explain::relation(b, a)
+}
+
+/// "less" / "more" / "about as long" for a wait `b` against `a` (within 5 %).
+pub fn less_more(b: f64, a: f64) -> &'static str {
+    match mmcsim_engine::explain::relation(b, a) {
+        "longer than" => "longer",
+        "shorter than" => "less",
+        _ => "about as long",
+    }
+}
+
+/// Milliseconds from 10 ms up, else microseconds (as the results table writes latencies).
+pub fn lat(us: f64) -> String {
+    if us >= 10_000.0 {
+        format!("{:.1} ms", us / 1e3)
+    } else {
+        format!("{us:.0} µs")
+    }
+}

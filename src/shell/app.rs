@@ -1,0 +1,266 @@
+//! The page: the lesson and the tour at the head of "Watch the pipeline", the Lab (scenario
+//! form, Run/Stop, progress, chart and results of the one watched run), the tools, the gallery.
+//!
+//! The page holds what its panels share: the scenario pair ([`Pair`]), the open tour
+//! ([`TourState`]: the URL carries its step, and it drives the pair and the Watch), the watched
+//! run as it stands, and the URL. The panels are components ([`Lesson`], [`Watch`], [`Lab`],
+//! the Sweep, the gallery) that draw it, own their own state (the Lab its form, the Watch its
+//! sides and clock, the gallery its tables) and report edits; the message handling is in
+//! `app_update.rs`. There is one simulation: the Watch's. Play runs it at a speed, Run plays
+//! it to the end at full speed, and the Watch reports how it stands (`Msg::RunState`) for the
+//! results. The URL carries the scenario and the view ([`crate::watch::moment`]).
+
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use mmcsim_engine::{HostOptions, Scenario};
+use yew::prelude::*;
+
+use crate::gallery::view::GalleryPanel;
+use crate::gallery::StepAction;
+use crate::lab::{FormCmd, Lab};
+use crate::lesson::state::TourState;
+use crate::lesson::view::Lesson;
+use crate::shell::engine_bridge as bridge;
+use crate::shell::pair::Pair;
+use crate::shell::url::{anchor, scroll_to, url_search, write_url};
+use crate::tools::sweep::SweepView;
+use crate::watch::command::{Commands, WatchAction};
+use crate::watch::{moment, RunState, Watch};
+
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// Read the scenario from the page's URL query and keep the URL in step with the controls
+    /// (off in tests, whose page URL belongs to the test runner).
+    #[prop_or(true)]
+    pub use_url: bool,
+}
+
+impl Default for AppProps {
+    fn default() -> Self {
+        AppProps { use_url: true }
+    }
+}
+
+pub enum Msg {
+    /// The Lab's form channel (once, when the Lab is created).
+    LabReady(Callback<FormCmd>),
+    /// A control's text as entered: `(option name, text, job section shown)`.
+    Control(String, String, usize),
+    /// Run: the watched simulation plays to its end at full speed.
+    Run,
+    /// Stop: pause the watched simulation where it is.
+    Stop,
+    /// How the watched run stands (from the Watch).
+    RunState(RunState),
+    /// B's host switches of an A/B comparison (None: off), from the pipeline view.
+    B(Option<HostOptions>),
+    /// A whole scenario (gallery, job file, scheduled power cut): A, and B of an A/B pair.
+    Load(Scenario, Option<Scenario>),
+    /// A gallery entry's pair: loaded as `Load`, with a history entry (Back returns).
+    Open(Scenario, Option<Scenario>),
+    /// Cut the power of the running simulation now.
+    PullPlug,
+    /// A gallery walk-through step for the page.
+    Walk(StepAction),
+    /// A command for "Watch the pipeline" (a walk-through step).
+    Watch(WatchAction),
+    /// The Board panel edits B (true) or A.
+    BoardSide(bool),
+    /// A board parameter's text for B: `(parameter name, text)`.
+    BoardB(String, String),
+    /// A platform file read onto B's board.
+    BoardBFile(Scenario),
+    /// Start the tour of a series (None: close the tour).
+    Tour(Option<&'static str>),
+    /// Go to a step of the open tour.
+    TourStep(usize),
+    /// Do what the current tour step's button says.
+    TourAct,
+    /// The reader's answer to the tour's prediction question.
+    Predict(usize),
+    /// The browser's back/forward: restore the tour and step of the URL.
+    PopState,
+}
+
+pub struct App {
+    /// A, and B of an A/B comparison.
+    pub(super) pair: Pair,
+    /// The Lab's form channel: what the rest of the page did that the form follows.
+    pub(super) lab: Option<Callback<FormCmd>>,
+    /// Messages that concern no single control (URL query, starting a run).
+    pub(super) notices: Vec<String>,
+    /// The watched run as it stands (the one run the page shows).
+    pub(super) run: Option<RunState>,
+    /// The scenario the shown run is of (A, B).
+    pub(super) ran: Option<(Rc<Scenario>, Option<Rc<Scenario>>)>,
+    /// The commands sent to "Watch the pipeline" (its `command` prop is the last).
+    pub(super) watch: Commands,
+    /// The landing lesson is shown (a visit without a query string).
+    pub(super) landing: bool,
+    pub(super) tour: Option<TourState>,
+    use_url: bool,
+    _popstate: Option<EventListener>,
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = AppProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let use_url = ctx.props().use_url;
+        let search = if use_url { url_search() } else { String::new() };
+        let (rest, moment, view_errors) = moment::split_query(&search);
+        let landing = use_url && search.trim_start_matches('?').is_empty();
+        let (mut scenario, mut b, errs) = bridge::scenarios_from_query(&rest);
+        if landing {
+            let (a, lb) = crate::lesson::landing_pair();
+            scenario = a;
+            b = Some(lb);
+        }
+        let notices = errs
+            .into_iter()
+            .chain(view_errors)
+            .map(|e| format!("URL: {e}"))
+            .collect();
+        let popstate = use_url.then(|| {
+            let link = ctx.link().clone();
+            let w = web_sys::window().expect("a window");
+            EventListener::new(&w, "popstate", move |_| link.send_message(Msg::PopState))
+        });
+        let mut app = App {
+            lab: None,
+            pair: Pair::new(scenario, b),
+            notices,
+            run: None,
+            ran: None,
+            watch: Commands::default(),
+            landing,
+            tour: None,
+            use_url,
+            _popstate: popstate,
+        };
+        if moment.compare && app.pair.b_host.is_none() && app.pair.b_other.is_none() {
+            app.pair.b_host = Some(crate::watch::live::suggest_b(&app.pair.a));
+        }
+        if let Some(t) = moment.tour.as_deref() {
+            app.open_tour(t, moment.step);
+        }
+        let play = landing || (!moment.paused && (moment.t.is_some() || moment.speed.is_some()));
+        // No speed in the link: the first play derives one at which a request can be followed.
+        let speed = moment.speed;
+        if play || moment.t.is_some() || moment.focus.is_some() || speed.is_some() {
+            app.watch.send(WatchAction::Moment {
+                t: moment.t,
+                speed,
+                play,
+                focus: moment.focus,
+            });
+        }
+        app
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, first: bool) {
+        if first && self.use_url {
+            // The page is drawn after the browser looked for the anchor: go there now.
+            if let Some(id) = anchor() {
+                scroll_to(&id);
+            }
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        self.handle(ctx, msg)
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let touring = self.tour.is_some();
+        html! {
+            <div class={classes!("page", self.landing.then_some("landing"), touring.then_some("touring"))}>
+                <header class="top">
+                    <h1>{ "mmcsim" }</h1>
+                    <p class="tagline">{ "The Linux eMMC block I/O path, simulated event by event in your browser" }</p>
+                    <nav class="top-nav">
+                        <a href="#watch">{ "Lesson" }</a>
+                        <a href="#lab" id="lab-link">{ "Lab: your own scenario" }</a>
+                        <a class="top-link" href="#gallery">{ "Gallery" }</a>
+                    </nav>
+                </header>
+                { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
+                <Watch a={self.pair.a.clone()} b={self.pair.b_link()} on_b={link.callback(Msg::B)}
+                       command={self.watch.last()} link_base={AttrValue::from(self.link_query())}
+                       on_run={link.callback(Msg::RunState)} compact={self.landing || touring}>
+                    <Lesson landing={self.landing} tour={self.tour.clone()}
+                            finished={self.run.as_ref().is_some_and(|r| r.finished)}
+                            on_tour={link.callback(Msg::Tour)} on_step={link.callback(Msg::TourStep)}
+                            on_act={link.callback(|()| Msg::TourAct)} on_predict={link.callback(Msg::Predict)} />
+                </Watch>
+                { self.lab(ctx) }
+                <SweepView scenario={Rc::new(self.pair.a.clone())} />
+                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
+                              on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />
+                <footer class="foot">
+                    { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
+                </footer>
+            </div>
+        }
+    }
+}
+
+impl App {
+    /// The Lab, with what it edits.
+    fn lab(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let a = Rc::new(self.pair.a.clone());
+        let ran = self.ran.clone().unwrap_or_else(|| (a.clone(), None));
+        html! {
+            <Lab scenario={a} b={self.pair.b_link().map(Rc::new)} b_view={self.pair.b_scenario().map(Rc::new)}
+                 run={self.run.clone()} {ran} on_ready={link.callback(Msg::LabReady)}
+                 on_control={link.callback(|(n, t, j)| Msg::Control(n, t, j))}
+                 on_board_b={link.callback(|(n, t)| Msg::BoardB(n, t))} on_board_b_file={link.callback(Msg::BoardBFile)}
+                 on_board_side={link.callback(Msg::BoardSide)}
+                 on_run={link.callback(|()| Msg::Run)} on_stop={link.callback(|()| Msg::Stop)}
+                 on_load={link.callback(|(a, b)| Msg::Load(a, b))} on_pull={link.callback(|()| Msg::PullPlug)} />
+        }
+    }
+
+    /// Tells the Lab's form what the page did (before the Lab exists there is no form to tell:
+    /// it starts from the scenario it is created with).
+    pub(super) fn form(&self, cmd: FormCmd) {
+        if let Some(lab) = &self.lab {
+            lab.emit(cmd);
+        }
+    }
+
+    /// The link query of the page: the scenario (and B), the tour and its step.
+    pub(super) fn link_query(&self) -> String {
+        let scn = bridge::url_query_ab(&self.pair.a, self.pair.b_link().as_ref());
+        let m = moment::Moment {
+            tour: self.tour.as_ref().map(|t| t.tour.platform.to_string()),
+            step: self.tour.as_ref().map_or(0, |t| t.step),
+            ..Default::default()
+        };
+        moment::join(&scn, &m)
+    }
+
+    /// Keeps the URL in step with the page (a tour step makes a history entry).
+    pub(super) fn sync_url(&self, push: bool) {
+        if self.use_url {
+            write_url(&self.link_query(), push);
+        }
+    }
+
+    /// Opens the tour of `platform` at `step`: its pair is loaded and stays on screen.
+    pub(super) fn open_tour(&mut self, platform: &str, step: usize) {
+        match TourState::open(platform, step) {
+            Ok(t) => {
+                self.pair = Pair::of_tour(&t.tour.a, &t.tour.b);
+                self.form(FormCmd::SetTexts(Rc::new(self.pair.a.clone())));
+                self.run = None;
+                self.tour = Some(t);
+            }
+            Err(e) => self.notices.push(format!("Tour: {e}")),
+        }
+    }
+}

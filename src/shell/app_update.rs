@@ -1,0 +1,237 @@
+//! What the page does with its messages: each panel's edits reach the state the panels share
+//! ([`Pair`], the tour), the Lab's form hears what concerns it ([`FormCmd`]), then the URL
+//! follows.
+
+use std::rc::Rc;
+
+use mmcsim_engine::Scenario;
+use yew::prelude::*;
+
+use super::app::{App, Msg};
+use crate::gallery::StepAction;
+use crate::lab::FormCmd;
+use crate::lesson::state::Effect;
+use crate::shell::engine_bridge as bridge;
+use crate::shell::pair::Pair;
+use crate::shell::url::{scroll_to, url_search};
+use crate::watch::command::WatchAction;
+use crate::watch::{moment, RunState};
+
+impl App {
+    /// One message; true when the page is drawn again.
+    pub(super) fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::LabReady(lab) => {
+                self.lab = Some(lab);
+                false
+            }
+            Msg::Control(name, text, job) => {
+                match bridge::apply_control_in(&self.pair.a, job, &name, &text) {
+                    Ok(next) => {
+                        self.pair.a = next;
+                        self.form(FormCmd::Accepted(name, Rc::new(self.pair.a.clone())));
+                        self.sync_url(false);
+                    }
+                    Err(message) => self.form(FormCmd::Rejected(name, message)),
+                }
+                true
+            }
+            Msg::Run => self.run(),
+            Msg::Stop => self.send(WatchAction::Pause),
+            Msg::RunState(r) => self.run_state(r),
+            Msg::B(host) => {
+                if host.is_none() {
+                    self.form(FormCmd::CompareOff);
+                }
+                self.pair.set_b_host(host);
+                self.sync_url(false);
+                true
+            }
+            Msg::Load(a, b) => self.load(a, b),
+            Msg::Open(a, b) => {
+                self.load(a, b);
+                self.sync_url(true);
+                true
+            }
+            Msg::PullPlug => self.send(WatchAction::PullPlug),
+            Msg::Walk(action) => self.walk(ctx, action),
+            Msg::Watch(action) => self.send(action),
+            Msg::BoardSide(_) | Msg::BoardB(..) | Msg::BoardBFile(_) => self.board(msg),
+            Msg::Tour(_) | Msg::TourStep(_) | Msg::TourAct | Msg::Predict(_) | Msg::PopState => {
+                self.tour_msg(ctx, msg)
+            }
+        }
+    }
+
+    fn send(&mut self, action: WatchAction) -> bool {
+        self.watch.send(action);
+        true
+    }
+
+    /// Run: the engine's refusal of a combination at the control it names, else the view
+    /// plays to the end.
+    fn run(&mut self) -> bool {
+        self.notices.clear();
+        if let Err(e) = crate::shell::session::Session::start(&self.pair.a) {
+            match e
+                .option
+                .filter(|o| bridge::controls().contains(&o.as_str()))
+            {
+                Some(option) => self.form(FormCmd::Refuse(option, e.message)),
+                None => self.notices.push(e.message),
+            }
+            return true;
+        }
+        self.watch.send(WatchAction::Seek(None));
+        if let Some(r) = self.run.as_mut() {
+            r.playing = !r.finished;
+        }
+        true
+    }
+
+    /// How the watched run stands; a plug pulled in the view cuts the scenario there too (its
+    /// link, the Lab's `power_cut` field, any re-simulation of the view).
+    fn run_state(&mut self, r: RunState) -> bool {
+        if let Some(at) = r.a.power_cut.as_ref().map(|p| p.at_ns) {
+            if self.pair.record_cut(at) {
+                self.sync_url(false);
+            }
+        }
+        self.ran = Some((
+            Rc::new(self.pair.a.clone()),
+            self.pair.b_scenario().map(Rc::new),
+        ));
+        self.run = Some(r);
+        true
+    }
+
+    /// A whole scenario, and B of a pair.
+    fn load(&mut self, a: Scenario, b: Option<Scenario>) -> bool {
+        self.notices.clear();
+        self.pair = Pair::new(a, b);
+        self.form(FormCmd::Load {
+            a: Rc::new(self.pair.a.clone()),
+            board_b: self.pair.b_host.is_some(),
+        });
+        self.run = None;
+        self.sync_url(false);
+        true
+    }
+
+    /// A gallery walk-through step the page does itself.
+    fn walk(&mut self, ctx: &Context<Self>, action: StepAction) -> bool {
+        match action {
+            StepAction::RunToEnd => ctx.link().send_message(Msg::Run),
+            StepAction::PlugAt(t) => {
+                if let Ok(next) = crate::tools::exports::with_power_cut(&self.pair.a, t) {
+                    let link = ctx.link();
+                    link.send_message(Msg::Load(next, self.pair.b_link()));
+                    link.send_message(Msg::Run);
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+
+    /// The Board panel: which side it edits, B's parameters and platform files.
+    fn board(&mut self, msg: Msg) -> bool {
+        match msg {
+            Msg::BoardSide(b) => {
+                if b {
+                    self.pair.compare();
+                }
+            }
+            Msg::BoardB(name, text) => {
+                let Some(base) = self.pair.b_scenario() else {
+                    return false;
+                };
+                match bridge::apply_control(&base, &name, &text) {
+                    Ok(next) => {
+                        self.pair.b_board = next.board;
+                        self.form(FormCmd::BoardB(name, None));
+                    }
+                    Err(message) => {
+                        self.form(FormCmd::BoardB(name, Some(message)));
+                        return true;
+                    }
+                }
+            }
+            Msg::BoardBFile(b) => {
+                if b.platform != self.pair.a.platform || self.pair.b_host.is_none() {
+                    self.notices.push(format!(
+                        "B's board is on A's platform ({}); the file is for {}.",
+                        self.pair.a.platform, b.platform
+                    ));
+                    return true;
+                }
+                self.pair.b_board = b.board;
+                self.form(FormCmd::BBoardLoaded);
+            }
+            _ => return false,
+        }
+        self.sync_url(false);
+        true
+    }
+
+    /// The tour: open, close, step, act, predict, back/forward.
+    fn tour_msg(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Tour(None) => self.tour = None,
+            Msg::Tour(Some(p)) => {
+                self.open_tour(p, 0);
+                self.landing = false;
+                self.sync_url(true);
+                scroll_to("watch");
+                return true;
+            }
+            Msg::TourStep(k) => {
+                if let Some(t) = self.tour.as_mut() {
+                    t.go(k);
+                }
+            }
+            Msg::TourAct => {
+                let Some(t) = self.tour.as_mut() else {
+                    return true;
+                };
+                match t.act() {
+                    Some(Effect::Watch(a)) => {
+                        self.watch.send(a);
+                    }
+                    Some(Effect::SetB(b)) => {
+                        self.pair.b_host = Some(b.host);
+                        self.pair.b_other = None;
+                        self.watch.send(WatchAction::Seek(None));
+                    }
+                    Some(Effect::TryIt(a, b)) => {
+                        ctx.link().send_message(Msg::Load(a, Some(b)));
+                        scroll_to("lab");
+                    }
+                    None => {}
+                }
+            }
+            Msg::Predict(i) => {
+                if let Some(t) = self.tour.as_mut() {
+                    t.predict(i);
+                }
+            }
+            Msg::PopState => {
+                let (_, m, _) = moment::split_query(&url_search());
+                let open = self.tour.as_ref().map(|t| t.tour.platform);
+                match m.tour.as_deref() {
+                    Some(p) if open == Some(p) => {
+                        if let Some(t) = self.tour.as_mut() {
+                            t.go(m.step);
+                        }
+                    }
+                    Some(p) => self.open_tour(p, m.step),
+                    None => self.tour = None,
+                }
+                return true;
+            }
+            _ => return false,
+        }
+        self.sync_url(true);
+        true
+    }
+}

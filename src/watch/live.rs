@@ -1,0 +1,171 @@
+//! What "Watch the pipeline" says around the animation: B of an A/B comparison and the first
+//! B to suggest, the short description of a side's host switches, and what to watch for in a
+//! scenario.
+//!
+//! Plain logic, no browser code, so it builds natively. The watched simulations themselves are
+//! [`crate::shell::session::Session`]s on the shared clock of [`crate::watch::clock`].
+
+use mmcsim_engine::{HostConfig, HostOptions, HsqDepth, MmcPath, Rw, Scenario};
+
+/// Scenario B of an A/B comparison: A's workload, platform and seed with B's host switches
+/// ("two host configurations on the same workload and seed").
+pub fn b_scenario(a: &Scenario, b_host: &HostOptions) -> Scenario {
+    Scenario {
+        host: b_host.clone(),
+        ..a.clone()
+    }
+}
+
+/// A first B side for a scenario: the host change its platform's patch series measured, flipped
+/// against A: the series' own where it names one (`SeriesData::suggest_b`: FUA, dynamic hsq
+/// depth), else the path's (non-blocking requests on legacy, packed chains where the
+/// controller chains, else CQE).
+pub fn suggest_b(a: &Scenario) -> HostOptions {
+    let mut h = a.host.clone();
+    let Ok(cfg) = a.host_config() else { return h };
+    let max_packed = a.platform().map(|p| p.host.max_packed).unwrap_or(0);
+    if crate::series::suggest_b(&a.platform, &cfg, &mut h) {
+        return h;
+    }
+    match cfg.mmc_path {
+        MmcPath::Legacy => h.nonblocking = Some(!cfg.nonblocking),
+        MmcPath::Hsq if max_packed > 0 => {
+            h.packed = Some(if cfg.packed > 0 { 0 } else { max_packed })
+        }
+        _ => {
+            h.mmc_path = Some(if cfg.mmc_path == MmcPath::Cqe {
+                MmcPath::Hsq
+            } else {
+                MmcPath::Cqe
+            })
+        }
+    }
+    h
+}
+
+/// "hsq · packed=8 · fua=0" style description of a side's host switches.
+pub fn host_label(c: &HostConfig) -> String {
+    let mut out = c.mmc_path.name().to_string();
+    match c.mmc_path {
+        MmcPath::Hsq => {
+            out += &format!(" · packed={}", c.packed);
+            if c.packed == 0 {
+                out += &match c.hsq_depth {
+                    HsqDepth::Dynamic => " · hsq_depth=dynamic".to_string(),
+                    HsqDepth::Fixed(d) => format!(" · hsq_depth={d}"),
+                };
+            }
+        }
+        MmcPath::Legacy => out += &format!(" · nonblocking={}", c.nonblocking as u8),
+        MmcPath::Cqe => out += " (what-if)",
+    }
+    out + &format!(" · fua={}", c.fua as u8)
+}
+
+/// What to watch for in this scenario, in plain words: where in the pipeline view the effect
+/// of its host switches shows. (The engine's `explain` texts say what each layer is; these say
+/// where to look.)
+pub fn watch_hints(scn: &Scenario, cfg: &HostConfig) -> Vec<String> {
+    let writes = scn
+        .jobs
+        .iter()
+        .any(|j| !matches!(j.rw, Rw::Read | Rw::RandRead));
+    let sync_writes = scn
+        .jobs
+        .iter()
+        .any(|j| j.sync && !matches!(j.rw, Rw::Read | Rw::RandRead));
+    let small_writes = scn
+        .jobs
+        .iter()
+        .any(|j| j.bs <= 4096 && !matches!(j.rw, Rw::Read | Rw::RandRead));
+    let mut out = Vec::new();
+    match cfg.mmc_path {
+        MmcPath::Hsq if cfg.packed > 0 => out.push(format!(
+            "Packed: hsq hands the SDHCI controller up to {} requests as one ADMA3 chain (a CMD descriptor and an \
+             ADMA2 table each). They cross the bus one after another, then a single interrupt (the IRQ lamp) \
+             completes them all: one software pass per chain instead of per request, so the bus strip has \
+             few idle gaps.",
+            cfg.packed
+        )),
+        MmcPath::Hsq => {
+            out.push(
+                "One request at a time leaves its hsq slot for the bus. Each completion interrupt runs the software \
+                 that finishes it and pumps the next (mmc_hsq_finalize_request, mmc_hsq_pump_requests): the \
+                 orange stretches on the host CPU row are the idle gaps on the bus row."
+                    .to_string(),
+            );
+            if cfg.hsq_depth == HsqDepth::Dynamic {
+                out.push(if small_writes {
+                    "Dynamic depth: while at least two queued slots hold 4 KiB writes, mmc_hsq_modify_threshold raises \
+                     hsq_depth to 5, so the mmc queue window widens from 3 to 6 (watch the window column flash)."
+                        .to_string()
+                } else {
+                    "Dynamic depth only changes for 4 KiB writes: with this workload the window stays at 3.".to_string()
+                });
+            }
+        }
+        MmcPath::Legacy => out.push(if cfg.nonblocking {
+            "Legacy, non-blocking: the next request is prepared (dma_map_sg) while the current one is on the bus, \
+             so only the map/unmap time is hidden; the card still serves one request at a time."
+                .to_string()
+        } else {
+            "Legacy, blocking: map, transfer, wait, unmap, then the next request: one request in the whole host path."
+                .to_string()
+        }),
+        MmcPath::Cqe => out.push(
+            "CQE is a what-if: none of the measured patch series used command queueing. Tasks queue on the card and \
+             run back to back without host software between them."
+                .to_string(),
+        ),
+    }
+    if sync_writes && cfg.fua {
+        out.push(
+            "FUA: each synchronous write goes out as a reliable write (diamond). The card holds DAT0 busy until the \
+             data is programmed into NAND (long card-busy stretches in the bus strip), and nothing else can use \
+             the bus meanwhile."
+                .to_string(),
+        );
+    } else if sync_writes {
+        out.push(
+            "FUA is off: synchronous writes complete as soon as they are in the card's volatile cache (watch the \
+             cache fill), which a power cut can lose."
+                .to_string(),
+        );
+    } else if writes && cfg.cache {
+        out.push("Writes land in the card's volatile cache and are programmed to NAND in the background.".to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::test_support::scenario;
+
+    #[test]
+    fn b_starts_as_the_change_the_platforms_series_measured() {
+        assert_eq!(suggest_b(&scenario(&[])).packed, Some(8));
+        assert_eq!(suggest_b(&scenario(&[("packed", "8")])).packed, Some(0));
+        let fua = scenario(&[("platform", "unisoc-fua-2022"), ("fua", "1")]);
+        assert_eq!(suggest_b(&fua).fua, Some(false));
+        let b = b_scenario(&fua, &suggest_b(&fua));
+        assert_eq!(
+            (b.jobs.clone(), b.platform.clone()),
+            (fua.jobs, fua.platform)
+        );
+    }
+
+    #[test]
+    fn host_labels_name_the_switches_of_the_path() {
+        let cfg = |opts: &[(&str, &str)]| scenario(opts).host_config().unwrap();
+        let packed = host_label(&cfg(&[("packed", "8")]));
+        assert!(packed.starts_with("hsq · packed=8 · fua="), "{packed}");
+        let dynamic = host_label(&cfg(&[("packed", "0"), ("hsq_depth", "dynamic")]));
+        assert!(
+            dynamic.starts_with("hsq · packed=0 · hsq_depth=dynamic · fua="),
+            "{dynamic}"
+        );
+        let legacy = host_label(&cfg(&[("mmc_path", "legacy")]));
+        assert!(legacy.starts_with("legacy · nonblocking="), "{legacy}");
+    }
+}

@@ -1,0 +1,207 @@
+//! Links to a moment: the view keys a link carries beside the scenario (`t=216us`,
+//! `speed=50us`, `paused=1`, `compare=1`, `focus=bus`, `tour=sprd-hs400es-2020`, `step=3`),
+//! split off the query before the engine's scenario decoder sees it, so they are never
+//! "unknown option" to it.
+//!
+//! Plain logic, no browser code. A bad view key gives one message, as a bad scenario key does,
+//! and the rest of the link still loads.
+
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::scenario::units::{format_time_ns, parse_bool, parse_time_ns};
+
+use crate::watch::command::Target;
+use crate::watch::speed::SPEEDS;
+
+/// The view keys, in the order a link writes them.
+pub const VIEW_KEYS: [&str; 7] = ["t", "speed", "paused", "compare", "focus", "tour", "step"];
+
+/// The view a link restores.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Moment {
+    /// Simulated time to stand at, ns.
+    pub t: Option<u64>,
+    /// Index of [`SPEEDS`].
+    pub speed: Option<usize>,
+    pub paused: bool,
+    /// Show the A/B comparison (B as the link's `b.` keys, or the suggested B).
+    pub compare: bool,
+    pub focus: Option<Target>,
+    /// A tour (its platform) and its step, 0-based.
+    pub tour: Option<String>,
+    pub step: usize,
+}
+
+/// The name of a layer in links.
+pub fn layer_key(l: Layer) -> &'static str {
+    match l {
+        Layer::Jobs => "jobs",
+        Layer::BlkMq => "blkmq",
+        Layer::MmcQueue => "mmcqueue",
+        Layer::HostQueue => "hostqueue",
+        Layer::Controller => "controller",
+        Layer::Bus => "bus",
+        Layer::Card => "card",
+    }
+}
+
+/// A speed in links: simulated time per real second ("50us"), or "max".
+pub fn speed_key(i: usize) -> String {
+    match SPEEDS.get(i).and_then(|s| s.sim_ns_per_s) {
+        Some(ns) => format_time_ns(ns),
+        None => "max".to_string(),
+    }
+}
+
+fn parse_speed(v: &str) -> Result<usize, String> {
+    if v == "max" {
+        return Ok(SPEEDS.len() - 1);
+    }
+    let ns = parse_time_ns(v)?;
+    SPEEDS
+        .iter()
+        .position(|s| s.sim_ns_per_s == Some(ns))
+        .ok_or_else(|| {
+            let all: Vec<String> = (0..SPEEDS.len()).map(speed_key).collect();
+            format!("'{v}' is not a speed; accepted: {}", all.join(", "))
+        })
+}
+
+fn parse_focus(v: &str) -> Result<Target, String> {
+    if let Some(l) = Layer::ALL.iter().find(|&&l| layer_key(l) == v) {
+        return Ok(Target::Layer(*l));
+    }
+    let (side, id) = v.split_once(':').unwrap_or(("a", v));
+    match (side, id.parse::<u64>()) {
+        ("a" | "b", Ok(id)) => Ok(Target::Request { b: side == "b", id }),
+        _ => {
+            let layers: Vec<&str> = Layer::ALL.iter().map(|&l| layer_key(l)).collect();
+            Err(format!(
+                "'{v}' is not a focus; accepted: {}, or a request as a:ID or b:ID",
+                layers.join(", ")
+            ))
+        }
+    }
+}
+
+/// Splits a query (with or without '?') into the scenario's part, for the engine's decoder,
+/// and the moment its view keys describe, with one message per bad view key.
+pub fn split_query(q: &str) -> (String, Moment, Vec<String>) {
+    let q = q.strip_prefix('?').unwrap_or(q);
+    let mut rest = Vec::new();
+    let mut m = Moment::default();
+    let mut errors = Vec::new();
+    for part in q.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        if !VIEW_KEYS.contains(&k) {
+            rest.push(part);
+            continue;
+        }
+        let v = v.replace("%3A", ":").replace("%3a", ":");
+        let r: Result<(), String> = match k {
+            "t" => parse_time_ns(&v).map(|t| m.t = Some(t)),
+            "speed" => parse_speed(&v).map(|s| m.speed = Some(s)),
+            "paused" => parse_bool(&v).map(|b| m.paused = b),
+            "compare" => parse_bool(&v).map(|b| m.compare = b),
+            "focus" => parse_focus(&v).map(|f| m.focus = Some(f)),
+            "tour" => match crate::lesson::tour_names().iter().find(|&&n| n == v) {
+                Some(n) => {
+                    m.tour = Some(n.to_string());
+                    Ok(())
+                }
+                None => Err(format!(
+                    "'{v}' is not a tour; accepted: {}",
+                    crate::lesson::tour_names().join(", ")
+                )),
+            },
+            _ => match v.parse::<usize>() {
+                Ok(s) if s >= 1 => {
+                    m.step = s - 1;
+                    Ok(())
+                }
+                _ => Err(format!("'{v}' is not a step; accepted: 1, 2, 3, ...")),
+            },
+        };
+        if let Err(e) = r {
+            errors.push(format!("{k}: {e} (view key left out)"));
+        }
+    }
+    (rest.join("&"), m, errors)
+}
+
+impl Moment {
+    /// The view keys of this moment, for a link (after the scenario's keys).
+    pub fn query(&self) -> String {
+        let mut out = Vec::new();
+        if let Some(t) = self.t {
+            out.push(format!("t={}", format_time_ns(t)));
+        }
+        if let Some(s) = self.speed {
+            out.push(format!("speed={}", speed_key(s)));
+        }
+        if self.paused {
+            out.push("paused=1".to_string());
+        }
+        if self.compare {
+            out.push("compare=1".to_string());
+        }
+        match self.focus {
+            Some(Target::Layer(l)) => out.push(format!("focus={}", layer_key(l))),
+            Some(Target::Request { b, id }) => {
+                out.push(format!("focus={}:{id}", if b { "b" } else { "a" }))
+            }
+            None => {}
+        }
+        if let Some(t) = &self.tour {
+            out.push(format!("tour={t}"));
+            out.push(format!("step={}", self.step + 1));
+        }
+        out.join("&")
+    }
+}
+
+/// A whole link query: the scenario's keys, then the moment's.
+pub fn join(scenario: &str, moment: &Moment) -> String {
+    let m = moment.query();
+    match (scenario.is_empty(), m.is_empty()) {
+        (_, true) => scenario.to_string(),
+        (true, false) => m,
+        _ => format!("{scenario}&{m}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmcsim_engine::scenario::url::decode_query;
+
+    #[test]
+    fn view_keys_are_split_off_and_round_trip() {
+        let q = "?numjobs=20&t=216us&speed=50us&paused=1&compare=1&focus=bus&tour=sprd-hs400es-2020&step=3&b.packed=8";
+        let (rest, m, errors) = split_query(q);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(rest, "numjobs=20&b.packed=8");
+        assert!(
+            decode_query(&rest).errors.is_empty(),
+            "no unknown option left"
+        );
+        assert_eq!(m.t, Some(216_000));
+        assert_eq!(m.speed.map(|i| SPEEDS[i].sim_ns_per_s), Some(Some(50_000)));
+        assert!(m.paused && m.compare);
+        assert_eq!(m.focus, Some(Target::Layer(Layer::Bus)));
+        assert_eq!((m.tour.as_deref(), m.step), (Some("sprd-hs400es-2020"), 2));
+        let (_, again, _) = split_query(&m.query());
+        assert_eq!(again, m);
+        let (_, r, _) = split_query("focus=b:42");
+        assert_eq!(r.focus, Some(Target::Request { b: true, id: 42 }));
+    }
+
+    #[test]
+    fn a_bad_view_key_is_reported_and_the_rest_loads() {
+        let (rest, m, errors) = split_query("t=soon&bs=8k&speed=3us&tour=nope&paused=1");
+        assert_eq!(rest, "bs=8k");
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].starts_with("t: "), "{errors:?}");
+        assert!(m.paused && m.t.is_none() && m.tour.is_none());
+        assert_eq!(join("bs=8k", &m), "bs=8k&paused=1");
+    }
+}

@@ -1,0 +1,250 @@
+//! The sides of "Watch the pipeline": A's watched session and, in an A/B comparison, B's, with
+//! what the view draws of them (snapshot, bus strip, a request's life, the charts' data, the
+//! summary and the A/B table), read from the sessions in the components' types, and each
+//! side's pipeline and bus strip.
+//!
+//! The clock that moves the sessions is [`crate::watch::clock`]; the component around them, with the
+//! time controls and the commands, is [`crate::watch`].
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use mmcsim_components::{
+    delta_rows, BusTimeline, ChartData, DeltaRow, Focus, LifeView, Pipeline, SideChart,
+};
+use mmcsim_engine::explain::{compare_summary, effect_summary, Layer};
+use mmcsim_engine::metrics::SeriesPoint;
+use mmcsim_engine::Segment;
+use mmcsim_engine::Snapshot;
+use mmcsim_engine::{Report, Scenario};
+use yew::prelude::*;
+
+use crate::shell::session::Session;
+use crate::watch::frames::Staggered;
+use crate::watch::live::host_label;
+
+/// One side: its session and what was last read of it.
+pub struct Side {
+    pub session: Session,
+    /// Where every request is now: the tokens glide towards it.
+    pub snap: Rc<Snapshot>,
+    /// What the pipeline's counters show: the snapshot of the tokens' glide ago, so a count
+    /// changes when the token that causes it arrives, not when it sets off.
+    pub shown: Rc<Snapshot>,
+    /// The snapshots read in the last glide, with the time each was read at (ms).
+    recent: VecDeque<(f64, Rc<Snapshot>)>,
+    pub strip: Rc<Vec<Segment>>,
+    /// Engine events when the strip was read (it is read again only when events ran).
+    strip_events: u64,
+    /// The platform preset (names the controller column).
+    platform: AttrValue,
+}
+
+impl Side {
+    fn new(mut session: Session, platform: &str) -> Side {
+        let snap = Rc::new(session.snapshot());
+        Side {
+            platform: AttrValue::from(platform.to_string()),
+            shown: snap.clone(),
+            recent: VecDeque::new(),
+            snap,
+            strip: Rc::new(session.timeline()),
+            strip_events: session.events(),
+            session,
+        }
+    }
+
+    /// The side's pipeline, its live readout and its bus strip.
+    pub fn view(
+        &self,
+        side_b: bool,
+        p: &Pointing,
+        readout: Option<crate::series::Figures>,
+    ) -> Html {
+        let name = if side_b { "b" } else { "a" };
+        let cfg = self.session.host_config();
+        let title = if p.ab {
+            format!("{} · {}", name.to_uppercase(), host_label(&cfg))
+        } else {
+            host_label(&cfg)
+        };
+        let selected = match p.selected {
+            Some((s, Focus::Request(id))) if s == side_b => Some(id),
+            _ => None,
+        };
+        html! {
+            <div class={classes!("side", name)}>
+                <Pipeline snap={self.snap.clone()} shown={self.shown.clone()} {cfg} side={name} {title} platform={self.platform.clone()} {selected} focus={p.focus} compact={p.compact} glide={p.glide}
+                          on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
+                <p class="readout" data-side={name} aria-live="off">
+                    if let Some(f) = readout {
+                        <span class="per-irq"><b>{ if f.per_irq > 0.0 { format!("{:.2}", f.per_irq) } else { "–".to_string() } }</b>{ " requests per interrupt" }</span>
+                        <span class="busy">{ " · bus busy " }<b>{ format!("{:.0} %", f.bus_busy_pct) }</b></span>
+                    }
+                </p>
+                <BusTimeline segments={self.strip.clone()} now={self.session.now()} window_ns={p.window_ns} side={name} />
+            </div>
+        }
+    }
+
+    /// Reads the snapshot at `at_ms`, and the bus strip if events ran since the last read.
+    /// The counters show the latest snapshot read `lag_ms` or longer ago (the tokens' glide:
+    /// the tokens that set off then have arrived); with no lag, this one.
+    fn read(&mut self, at_ms: f64, lag_ms: f64) {
+        self.snap = Rc::new(self.session.snapshot());
+        self.recent.push_back((at_ms, self.snap.clone()));
+        let due = at_ms - lag_ms;
+        while self.recent.len() > 1 && self.recent[1].0 <= due {
+            self.recent.pop_front();
+        }
+        if let Some((_, s)) = self.recent.front().filter(|r| r.0 <= due) {
+            self.shown = s.clone();
+        }
+        if self.session.events() != self.strip_events {
+            self.strip = Rc::new(self.session.timeline());
+            self.strip_events = self.session.events();
+        }
+    }
+}
+
+/// A, and B of an A/B comparison.
+pub struct Sides {
+    pub a: Side,
+    pub b: Option<Side>,
+}
+
+/// What the charts, the summary and the A/B table show of the sides, refreshed about twice a
+/// second while playing.
+#[derive(Default)]
+pub struct Figures {
+    pub charts: Staggered<ChartData, 5>,
+    pub summary: Rc<Vec<String>>,
+    pub deltas: Rc<Vec<DeltaRow>>,
+    /// What to watch for in the scenario (set when the sides start).
+    pub hints: Rc<Vec<String>>,
+    /// The sides' reports so far (A, B): the page's results table shows the same run.
+    pub reports: Option<(Rc<Report>, Option<Rc<Report>>)>,
+    /// A's throughput series (the page's chart).
+    pub series: Rc<Vec<SeriesPoint>>,
+    /// Requests per interrupt and bus busy so far, per side (the readout under each pipeline).
+    pub readout: [Option<crate::series::Figures>; 2],
+}
+
+/// What both sides' pipelines share: the selection, the column in focus, the strip's window
+/// and where the pointer's hover and clicks go (kept callbacks: the pipelines' memoised parts
+/// compare them).
+pub struct Pointing<'a> {
+    /// B is shown beside A (the titles say which is which).
+    pub ab: bool,
+    /// (side B?, focus) clicked or chosen by a command.
+    pub selected: Option<(bool, Focus)>,
+    pub focus: Option<Layer>,
+    pub window_ns: u64,
+    /// The pipelines' compact variant (the landing's pair).
+    pub compact: bool,
+    /// Tokens glide between stages (slow speeds).
+    pub glide: bool,
+    pub on_hover: &'a Callback<Option<Layer>>,
+    pub on_select: &'a [Callback<Focus>; 2],
+}
+
+impl Sides {
+    /// Watched sessions of A and B at time zero, or A's refusal. B's refusal leaves B out and
+    /// is returned beside A (A still plays).
+    pub fn start(a: &Scenario, b: Option<&Scenario>) -> Result<(Sides, Option<String>), String> {
+        let platform = a.platform.clone();
+        let a = Side::new(Session::watched(a).map_err(|e| e.message)?, &platform);
+        Ok(match b.map(Session::watched) {
+            None => (Sides { a, b: None }, None),
+            Some(Ok(b)) => (
+                Sides {
+                    a,
+                    b: Some(Side::new(b, &platform)),
+                },
+                None,
+            ),
+            Some(Err(e)) => (Sides { a, b: None }, Some(e.message)),
+        })
+    }
+
+    /// Whether a side's counters still lag behind its tokens.
+    pub fn behind(&self) -> bool {
+        let behind = |s: &Side| !Rc::ptr_eq(&s.shown, &s.snap);
+        behind(&self.a) || self.b.as_ref().is_some_and(behind)
+    }
+
+    /// The tokens have arrived (paused): the counters show where they are.
+    pub fn settle(&mut self) {
+        for s in std::iter::once(&mut self.a).chain(self.b.as_mut()) {
+            s.shown = s.snap.clone();
+            s.recent.clear();
+        }
+    }
+
+    /// The sessions, for the clock.
+    pub fn sessions(&mut self) -> (&mut Session, Option<&mut Session>) {
+        (&mut self.a.session, self.b.as_mut().map(|b| &mut b.session))
+    }
+
+    /// The later side's simulated time, ns.
+    pub fn latest_ns(&self) -> u64 {
+        let b = self.b.as_ref().map_or(0, |b| b.session.now());
+        self.a.session.now().max(b)
+    }
+
+    pub fn finished(&self) -> bool {
+        self.a.session.is_finished() && self.b.as_ref().is_none_or(|b| b.session.is_finished())
+    }
+
+    /// Reads what is drawn every frame, at `at_ms`; the counters lag `lag_ms` behind (see
+    /// [`Side::read`]).
+    pub fn read(&mut self, at_ms: f64, lag_ms: f64) {
+        self.a.read(at_ms, lag_ms);
+        if let Some(b) = self.b.as_mut() {
+            b.read(at_ms, lag_ms);
+        }
+    }
+
+    /// The selected request's life so far on side A or B (None when no request is selected or
+    /// its trace is no longer kept).
+    pub fn life(&self, selected: Option<(bool, Focus)>) -> Option<Rc<LifeView>> {
+        let Some((side_b, Focus::Request(id))) = selected else {
+            return None;
+        };
+        let s = if side_b {
+            &self.b.as_ref()?.session
+        } else {
+            &self.a.session
+        };
+        LifeView::from_trace(id, s.trace_of(id)?, s.now()).map(Rc::new)
+    }
+
+    /// Fresh chart data (see [`Staggered::refresh`]), the engine's summary of A and the A/B
+    /// table, at `now_ms`.
+    pub fn refresh(&self, f: &mut Figures, now_ms: f64, stagger: bool) {
+        let (a, b) = (&self.a.session, self.b.as_ref().map(|b| &b.session));
+        let ra = a.report();
+        let rb = b.map(Session::report);
+        let charts = ChartData {
+            a: SideChart::of(a.series(), &ra),
+            b: b.zip(rb.as_ref())
+                .map(|(b, r)| SideChart::of(b.series(), r)),
+        };
+        f.charts.refresh(charts, now_ms, stagger);
+        let mut summary = effect_summary(&ra, &a.host_config());
+        if let Some(rb) = &rb {
+            summary.extend(compare_summary(&ra, rb));
+        }
+        f.summary = Rc::new(summary);
+        f.deltas = Rc::new(
+            rb.as_ref()
+                .map(|rb| delta_rows(&ra, rb))
+                .unwrap_or_default(),
+        );
+        let live =
+            |r: &Report| (r.sim.simulated_ns > 0).then(|| crate::series::Figures::of(r, None));
+        f.readout = [Some(&ra).and_then(live), rb.as_ref().and_then(live)];
+        f.series = Rc::new(a.series());
+        f.reports = Some((Rc::new(ra), rb.map(Rc::new)));
+    }
+}

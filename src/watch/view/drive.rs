@@ -1,0 +1,313 @@
+//! How the Watch drives its sides: building them, the commands of the page, play, pause,
+//! speed, seeking, and each animation frame (the clock's slice, then what to draw).
+
+use super::*;
+
+impl Watch {
+    pub(super) fn build(&mut self, ctx: &Context<Self>) {
+        let p = ctx.props();
+        self.frame = None;
+        self.playing = false;
+        self.clock.reset();
+        self.selected = None;
+        self.life = None;
+        self.history.clear();
+        self.play_after_seek = false;
+        (self.sides, self.error, self.b_error) = match Sides::start(&p.a, p.b.as_ref()) {
+            Ok((s, b_err)) => (Some(s), None, b_err.map(|e| format!("B: {e}").into())),
+            Err(e) => (None, Some(e), None),
+        };
+        self.figures.hints = Rc::new(match &self.sides {
+            Some(s) => live::watch_hints(&p.a, &s.a.session.host_config()),
+            None => Vec::new(),
+        });
+        self.refresh_charts(false);
+    }
+
+    /// Whether tokens glide from stage to stage (CSS transition of [`GLIDE_MS`]): at 1 ms/s
+    /// and slower, unless the reader asked for reduced motion. Faster, tokens move nearly
+    /// every frame: gliding would only repaint the view.
+    pub(super) fn glides(&self) -> bool {
+        !self.reduced_motion && self.clock.rate_ns().is_some_and(|r| r <= 1_000_000)
+    }
+
+    /// How long the pipeline's counters lag behind the tokens' targets, ms: the glide, so a
+    /// count changes when its token arrives.
+    pub(super) fn counter_lag_ms(&self) -> f64 {
+        if self.glides() {
+            GLIDE_MS
+        } else {
+            0.0
+        }
+    }
+
+    /// Reads the snapshots (at `at_ms`, a frame's timestamp or now), the strips and the
+    /// selected request's life.
+    pub(super) fn refresh_views(&mut self, at_ms: f64) {
+        let lag = self.counter_lag_ms();
+        let Some(sides) = self.sides.as_mut() else {
+            return;
+        };
+        sides.read(at_ms, lag);
+        self.life = sides.life(self.selected);
+    }
+
+    /// New chart data, summary and A/B table. While playing, the four charts take the new
+    /// data one per frame (each redraw is a whole canvas); otherwise all at once.
+    pub(super) fn refresh_charts(&mut self, stagger: bool) {
+        if let Some(s) = &self.sides {
+            s.refresh(&mut self.figures, now_ms(), stagger);
+        }
+    }
+
+    /// Tells the page how the run stands (its results, chart and progress show it).
+    pub(super) fn report(&mut self, ctx: &Context<Self>) {
+        let Some(s) = &self.sides else { return };
+        self.seen_ns = self.seen_ns.max(s.latest_ns());
+        let Some((a, b)) = self.figures.reports.clone() else {
+            return;
+        };
+        ctx.props().on_run.emit(RunState {
+            a,
+            b,
+            series: self.figures.series.clone(),
+            now_ns: s.a.session.now(),
+            progress: s.a.session.progress(),
+            playing: self.playing,
+            finished: self.finished(),
+            deltas: self.figures.deltas.clone(),
+        });
+    }
+
+    /// Goes to simulated time `t` (re-simulating from zero when `t` is past: the engine is
+    /// deterministic, so the same moment comes back), then pauses there.
+    pub(super) fn seek(&mut self, ctx: &Context<Self>, t: Option<u64>) {
+        if let (Some(t), Some(s)) = (t, &self.sides) {
+            if s.latest_ns() > t {
+                let seen = self.seen_ns;
+                let history = std::mem::take(&mut self.history);
+                self.build(ctx);
+                self.seen_ns = seen;
+                self.history = history;
+            }
+        }
+        if self.sides.is_some() {
+            self.clock.seek(t);
+            self.playing = true;
+            self.schedule(ctx);
+            // The page knows at once that the run goes on (its Stop, its plug).
+            self.report(ctx);
+        }
+    }
+
+    /// The link to what the view shows now.
+    pub(super) fn moment_link(&self, ctx: &Context<Self>) -> String {
+        let p = ctx.props();
+        let m = crate::watch::moment::Moment {
+            t: self.sides.as_ref().map(|s| s.a.session.now()),
+            // The derived speed is derived again from the link's scenario: no key for it.
+            speed: self.clock.following().is_none().then(|| self.clock.speed()),
+            paused: !self.playing,
+            focus: self.selected.map(|(b, f)| match f {
+                Focus::Request(id) => Target::Request { b, id },
+                Focus::Layer(l) => Target::Layer(l),
+                _ => Target::Layer(Layer::Bus),
+            }),
+            ..Default::default()
+        };
+        let w = web_sys::window();
+        let origin = w
+            .as_ref()
+            .and_then(|w| w.location().href().ok())
+            .map(|h| h.split(['?', '#']).next().unwrap_or_default().to_string())
+            .unwrap_or_default();
+        format!("{origin}?{}", crate::watch::moment::join(&p.link_base, &m))
+    }
+
+    pub(super) fn finished(&self) -> bool {
+        self.sides.as_ref().is_none_or(Sides::finished)
+    }
+
+    pub(super) fn schedule(&mut self, ctx: &Context<Self>) {
+        let link = ctx.link().clone();
+        self.frame = Some(request_animation_frame(move |ts| {
+            link.send_message(Msg::Frame(ts))
+        }));
+    }
+
+    /// The first play of a scenario whose speed nobody chose: the speed at which one request
+    /// can be followed, derived from a look-ahead run of the scenario ([`crate::watch::follow`]).
+    pub(super) fn first_play_speed(&mut self, ctx: &Context<Self>) {
+        if self.speed_chosen || self.clock.following().is_some() {
+            return;
+        }
+        let p = ctx.props();
+        if let Some(f) = crate::watch::follow::follow_speed(&p.a, p.b.as_ref()) {
+            self.clock.set_follow(f.sim_ns_per_s);
+            self.follow_note = Some(f.note().into());
+        }
+    }
+
+    /// Starts the frames (a finished run starts again from time zero first).
+    pub(super) fn play(&mut self, ctx: &Context<Self>) {
+        self.first_play_speed(ctx);
+        if self.finished() {
+            self.build(ctx);
+        }
+        if self.sides.is_some() {
+            self.playing = true;
+            // Step back returns over single steps; after playing it finds the step before by
+            // re-simulating (crate::watch::clock::previous_step).
+            self.history.clear();
+            self.clock.resume();
+            self.schedule(ctx);
+            self.report(ctx);
+        }
+    }
+
+    /// A new speed (the reader's, a link's or a tour's); timed speeds continue from where the
+    /// sides are.
+    pub(super) fn set_speed(&mut self, i: usize) {
+        self.speed_chosen = true;
+        self.clock.set_speed(i);
+        if let Some(s) = self.sides.as_mut() {
+            let (a, b) = s.sessions();
+            self.clock.follow(a, b.as_deref());
+        }
+    }
+
+    pub(super) fn pause(&mut self) {
+        self.playing = false;
+        self.play_after_seek = false;
+        self.frame = None;
+        self.refresh_charts(false);
+    }
+
+    /// Acts on the page's command, once per `seq`.
+    pub(super) fn command(&mut self, ctx: &Context<Self>) {
+        let Some(c) = ctx
+            .props()
+            .command
+            .filter(|c| Some(c.seq) != self.command_seq)
+        else {
+            return;
+        };
+        self.command_seq = Some(c.seq);
+        // The reader follows the walk-through to the view it acts on.
+        if let Some(el) = self.node.cast::<web_sys::Element>() {
+            el.scroll_into_view();
+        }
+        match c.action {
+            WatchAction::Play(speed) => {
+                if let Some(i) = speed {
+                    self.set_speed(i);
+                }
+                if !self.playing {
+                    self.play(ctx);
+                }
+            }
+            WatchAction::Pause if self.playing => {
+                self.pause();
+                self.report(ctx);
+            }
+            WatchAction::Pause => {}
+            WatchAction::Speed(i) => self.set_speed(i),
+            WatchAction::Seek(t) => self.seek(ctx, t),
+            WatchAction::Moment {
+                t,
+                speed,
+                play,
+                focus,
+            } => {
+                if let Some(i) = speed {
+                    self.set_speed(i);
+                }
+                match t {
+                    Some(t) => {
+                        if play {
+                            self.first_play_speed(ctx);
+                        }
+                        self.seek(ctx, Some(t));
+                        self.play_after_seek = play;
+                    }
+                    None if play => self.play(ctx),
+                    None => {}
+                }
+                self.selected = focus.map(|t| match t {
+                    Target::Layer(l) => (false, Focus::Layer(l)),
+                    Target::Request { b, id } => (b, Focus::Request(id)),
+                });
+                self.refresh_views(now_ms());
+            }
+            WatchAction::PullPlug => self.pull_plug(ctx),
+            WatchAction::Focus(target) => {
+                self.selected = target.map(|t| match t {
+                    Target::Layer(l) => (false, Focus::Layer(l)),
+                    Target::Request { b, id } => (b, Focus::Request(id)),
+                });
+                self.refresh_views(now_ms());
+            }
+        }
+    }
+
+    /// One animation frame while playing (or seeking).
+    pub(super) fn on_frame(&mut self, ctx: &Context<Self>, ts: f64) {
+        let Some(sides) = self.sides.as_mut() else {
+            return;
+        };
+        // A frame that draws a chart (and refreshes the page's results) draws more: the
+        // engine's share is what the last such frame left.
+        let t0 = now_ms();
+        let chart = self.figures.charts.pending() || self.figures.charts.due(t0);
+        self.frames.begin(t0, chart);
+        let (a, b) = sides.sessions();
+        let draw_ms = self.frames.last_draw_ms(chart);
+        let arrived = self.clock.frame(ts, draw_ms, a, b, now_ms);
+        let t1 = now_ms();
+        let done = self.finished();
+        // As fast as possible, a frame that draws a chart keeps the picture of the last one
+        // (it changes every frame anyway): the chart and the engine fill it.
+        let keep_picture =
+            chart && self.clock.rate_ns().is_none() && self.clock.seeking().is_none() && !done;
+        if !keep_picture {
+            // The frame's timestamp: the tokens' transitions started this frame start at it.
+            self.refresh_views(ts);
+        }
+        let mut fresh = true;
+        if done || arrived {
+            self.refresh_charts(false);
+        } else if !self.figures.charts.feed() && self.figures.charts.due(now_ms()) {
+            self.refresh_charts(true);
+        } else {
+            fresh = false;
+        }
+        self.frames.advanced(t1, now_ms());
+        if arrived && self.play_after_seek && !done {
+            self.play_after_seek = false;
+            self.clock.resume();
+            let (a, b) = self.sides.as_mut().map(Sides::sessions).expect("sides");
+            self.clock.follow(a, b.as_deref());
+            self.schedule(ctx);
+        } else if done || arrived {
+            self.playing = false;
+        } else {
+            self.schedule(ctx);
+        }
+        if fresh {
+            self.report(ctx);
+        }
+    }
+
+    /// B's control as entered: B's host switches, or the error at the control.
+    pub(super) fn b_control(&mut self, ctx: &Context<Self>, name: &str, text: &str) {
+        let p = ctx.props();
+        let base = p.b.clone().unwrap_or_else(|| p.a.clone());
+        match bridge::apply_control(&base, name, text) {
+            Ok(next) => {
+                self.b_error = None;
+                p.on_b.emit(Some(next.host));
+            }
+            Err(e) => self.b_error = Some(format!("B: {e}").into()),
+        }
+    }
+}
