@@ -10,6 +10,7 @@
 //! `#[cfg(test)]` items, comments and string literals are skipped. A path through a `lib.rs`
 //! re-export (`crate::Report`, `crate::platform::…`) counts as an import of the module it names.
 
+mod doc_paths;
 mod resolve;
 mod rust;
 

@@ -1,0 +1,79 @@
+//! Every file or folder `docs/ARCHITECTURE.md` names in backticks (`card/`, `sim/event.rs`,
+//! `src/series/mod.rs`) exists in the repository: a map that sends a newcomer to a file that
+//! moved is worse than no map. A name matches when some tracked path ends with it; names with a
+//! placeholder (`<name>`, `*`) are recipes, not paths, and are skipped.
+
+use std::fs;
+use std::path::Path;
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ARCHITECTURE.md");
+/// The folders a map of the code may send a reader to.
+const TREES: &[&str] = &[
+    "engine",
+    "cli",
+    "src",
+    "components",
+    "fit",
+    "worker",
+    "bench",
+    "tests",
+    "static",
+    "scripts",
+    "docs",
+];
+
+/// Every file and folder below the trees, as `/`-joined paths relative to the root, folders
+/// ending in `/`.
+fn repository_paths() -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = format!("{rel}/{name}");
+            if e.path().is_dir() {
+                out.push(format!("{path}/"));
+                walk(&e.path(), &path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in TREES {
+        out.push(format!("{t}/"));
+        walk(&Path::new(ROOT).join(t), t, &mut out);
+    }
+    out
+}
+
+/// The backticked names that look like a source file or a folder of the code.
+fn named_paths(doc: &str) -> Vec<String> {
+    doc.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| !s.contains(['<', '*', ' ', '{', '(', ':', '=', '"']))
+        .filter(|s| s.ends_with(".rs") || s.ends_with(".mjs") || (s.ends_with('/') && s.len() > 1))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_path_the_architecture_map_names_exists() {
+    let doc = fs::read_to_string(DOC).expect("docs/ARCHITECTURE.md");
+    let paths = repository_paths();
+    let missing: Vec<String> = named_paths(&doc)
+        .into_iter()
+        .filter(|name| {
+            !paths
+                .iter()
+                .any(|p| p == name || p.ends_with(&format!("/{name}")))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/ARCHITECTURE.md names files or folders that do not exist: {missing:?}"
+    );
+}
