@@ -25,7 +25,11 @@
 //!    below. Every `match` lists the variants without a wildcard, so the compiler names each
 //!    arm still missing.
 //! 3. If the user chooses it by name: an `MmcPath` variant (`vocab/host.rs`, with its `ALL`
-//!    and `name`), which [`HostPath::of`] maps.
+//!    and `name`), which [`HostPath::of`] maps; the explanation (`tools/explain/info.rs`) and
+//!    the page's pictures match on `MmcPath` too, and `scenario/check.rs` says which switches
+//!    apply to it.
+//!
+//! Nothing else in `path/` or `sim/` branches on the host path.
 
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::{Cause, HostConfig, MmcPath};
