@@ -182,7 +182,7 @@ impl Simulator {
                 self.mmc_test_transfer_done(req);
                 return;
             }
-            HostPath::Legacy { .. } if h.legacy_wakeup_ns > 0 => h.legacy_completion_ns,
+            HostPath::Legacy { .. } if self.legacy_thread() => h.legacy_completion_ns,
             HostPath::Legacy { .. } | HostPath::Hsq { .. } | HostPath::Cqe => h.completion_ns,
         };
         let completion = self.jitter.software(completion);
