@@ -8,7 +8,7 @@
 use crate::path::bus::SegmentKind;
 use crate::sim::request::BusPhases;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::{Cause, MmcPath, Op, Stage};
+use crate::vocab::{Cause, Op, Stage};
 
 /// The controller's state (`struct sdhci_host`): what it executes and when its IRQ handler is
 /// done.
@@ -294,15 +294,8 @@ impl Simulator {
         let Some(done) = self.host.irq(gen, self.now, gap) else {
             return;
         };
-        // The 2020 legacy path: the next request waits for the dispatching thread.
-        let legacy = self.cfg.mmc_path == MmcPath::Legacy
-            && self.platform.host.legacy_wakeup_ns > 0
-            && !done.iter().any(|&r| self.reqs.get(r).from_mmc_test);
-        let gap = if legacy {
-            self.legacy_wait_done(&done)
-        } else {
-            gap
-        };
+        // The path's gap (the 2020 legacy path: the next request waits for its thread).
+        let gap = self.ctl_irq_gap(&done, gap);
         self.stats.interrupts += 1;
         let n = done.len().min(self.stats.batch_hist.len() - 1);
         self.stats.batch_hist[n] += 1;
@@ -312,39 +305,11 @@ impl Simulator {
             self.account_bus_phases(req);
             if self.reqs.get(req).crc_error {
                 self.recovery_start(req);
-            } else if self.reqs.get(req).from_mmc_test {
-                self.mmc_test_transfer_done(req);
             } else {
-                let completion = if legacy {
-                    self.platform.host.legacy_completion_ns
-                } else {
-                    self.platform.host.completion_ns
-                };
-                let completion = self.jitter.software(completion);
-                let t = self.now + gap + completion + self.dma_unmap_cost(req);
-                self.q.push(t, Event::Completed { req });
+                self.ctl_req_done(req, gap);
             }
         }
         self.host_schedule_start(self.now + gap);
-    }
-
-    /// `mmc_blk_mq_req_done` -> `wake_up(&mq->wait)`: the thread sleeping in `mmc_blk_rw_wait`
-    /// wakes; after a write it polls the card once (`mmc_blk_card_busy`: CMD13 on the bus, then
-    /// it sleeps for the answer and wakes again). Returns how long after the interrupt the
-    /// thread can start the next request; the controller is held until then.
-    fn legacy_wait_done(&mut self, done: &[ReqIdx]) -> u64 {
-        let wake = self.platform.host.legacy_wakeup_ns;
-        let mut t = self.now + self.jitter.wakeup(wake);
-        if done.iter().any(|&r| self.reqs.get(r).op == Op::Write) {
-            let cmd = self.bus.cmd_ns();
-            let id = self.reqs.get(done[0]).id;
-            self.bus.record(SegmentKind::Command, t, t + cmd, Some(id));
-            self.stats.bus_commands += 1;
-            self.stats.busy_polls += 1;
-            t = self.card.status_ready(t + cmd) + self.jitter.wakeup(wake);
-        }
-        self.host.hold_until(t);
-        t - self.now
     }
 
     /// Schedules a `HostStart` at `t` unless one is pending at or before `t` (that one
@@ -362,12 +327,9 @@ impl Simulator {
             self.host_schedule_start(self.host.irq_busy_until());
             return;
         }
+        // The direct queue first (flushes, discards, retries on every path), then the path's.
         self.legacy_pump();
-        match self.cfg.mmc_path {
-            MmcPath::Hsq => self.hsq_pump(),
-            MmcPath::Legacy => {}
-            MmcPath::Cqe => self.cqe_pump(),
-        }
+        self.ctl_pump();
     }
 }
 

@@ -5,10 +5,16 @@
 //! is prepared (`dma_map_sg`) while the current one is on the bus and started from the
 //! completion, so only the preparation time is hidden. The window in `mmc_queue` is 1 request
 //! when blocking and 2 when non-blocking; this queue holds the prepared one.
+//! The 2020 legacy path (`legacy_wakeup_ns` > 0): the next request waits for the dispatching
+//! thread to wake from `mmc_blk_rw_wait` (`legacy_wait_done`).
+//! The queue is also the mmc core's direct queue on every path: flushes, discards and retries
+//! (`mmc_wait_for_req`) wait here for the controller.
 
 use std::collections::VecDeque;
 
+use crate::path::bus::SegmentKind;
 use crate::sim::{ReqIdx, Simulator};
+use crate::vocab::Op;
 
 /// Requests prepared for the controller (`mmc_start_request` callers waiting their turn).
 #[derive(Debug, Default)]
@@ -54,6 +60,25 @@ impl Simulator {
         if let Some(req) = self.legacy.pop() {
             self.host_start(vec![req], false);
         }
+    }
+
+    /// `mmc_blk_mq_req_done` -> `wake_up(&mq->wait)`: the thread sleeping in `mmc_blk_rw_wait`
+    /// wakes; after a write it polls the card once (`mmc_blk_card_busy`: CMD13 on the bus, then
+    /// it sleeps for the answer and wakes again). Returns how long after the interrupt the
+    /// thread can start the next request; the controller is held until then.
+    pub(crate) fn legacy_wait_done(&mut self, done: &[ReqIdx]) -> u64 {
+        let wake = self.platform.host.legacy_wakeup_ns;
+        let mut t = self.now + self.jitter.wakeup(wake);
+        if done.iter().any(|&r| self.reqs.get(r).op == Op::Write) {
+            let cmd = self.bus.cmd_ns();
+            let id = self.reqs.get(done[0]).id;
+            self.bus.record(SegmentKind::Command, t, t + cmd, Some(id));
+            self.stats.bus_commands += 1;
+            self.stats.busy_polls += 1;
+            t = self.card.status_ready(t + cmd) + self.jitter.wakeup(wake);
+        }
+        self.host.hold_until(t);
+        t - self.now
     }
 }
 

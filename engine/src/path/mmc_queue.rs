@@ -4,9 +4,9 @@
 //! reliable write) and runs pre_req (`dma_map_sg`); the completion side (`mmc_blk_hsq_req_done`,
 //! `mmc_blk_mq_post_req`, `mmc_blk_mq_dec_in_flight`) ends the request.
 
+use super::controller::HostPath;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::{Cause, HostConfig, HsqDepth, MmcPath, Op, Stage};
-use crate::vocab::{CQE_TASKS, HSQ_NORMAL_DEPTH, HSQ_PACKED_QUEUE_DEPTH};
+use crate::vocab::{HsqDepth, Op, Stage, HSQ_NORMAL_DEPTH};
 
 /// `struct mmc_queue`: the in-flight counts per issue type and the window they are held to.
 #[derive(Debug)]
@@ -19,17 +19,14 @@ pub struct MmcQueue {
     busy: bool,
     /// `host->hsq_depth`: the hsq window is depth + 1.
     hsq_depth: u32,
-    /// Which host queue sits below (the window depends on it).
-    path: MmcPath,
-    /// hsq with the packed-request RFC: `HSQ_PACKED_QUEUE_DEPTH`.
-    packed: bool,
-    /// Legacy non-blocking (one request prepared while another is on the bus).
-    nonblocking: bool,
+    /// Which host path sits below (`mq->use_cqe`, `host->hsq_enabled`): the window depends on
+    /// it, and the seam (`controller.rs`) dispatches on it.
+    path: HostPath,
 }
 
 impl MmcQueue {
-    pub fn new(cfg: &HostConfig) -> MmcQueue {
-        let hsq_depth = match cfg.hsq_depth {
+    pub fn new(path: HostPath, hsq_depth: HsqDepth) -> MmcQueue {
+        let hsq_depth = match hsq_depth {
             HsqDepth::Fixed(n) => n,
             HsqDepth::Dynamic => HSQ_NORMAL_DEPTH,
         };
@@ -38,10 +35,14 @@ impl MmcQueue {
             in_flight_sync: 0,
             busy: false,
             hsq_depth,
-            path: cfg.mmc_path,
-            packed: cfg.packed > 0,
-            nonblocking: cfg.nonblocking,
+            path,
         }
+    }
+
+    /// The host path below.
+    #[inline(always)]
+    pub fn host_path(&self) -> HostPath {
+        self.path
     }
 
     /// `mq->in_flight` over both issue types.
@@ -59,22 +60,9 @@ impl MmcQueue {
         self.hsq_depth = depth;
     }
 
-    /// Requests the queue accepts at once: `host->hsq_depth + 1` for hsq (`mmc_mq_queue_rq`
-    /// refuses once `in_flight > hsq_depth`), `HSQ_PACKED_QUEUE_DEPTH` packed, the CQE's data
-    /// tasks, 1 or 2 on the legacy path.
+    /// Requests the queue accepts at once ([`HostPath::window`]).
     pub fn window(&self) -> u32 {
-        match self.path {
-            MmcPath::Hsq if self.packed => HSQ_PACKED_QUEUE_DEPTH,
-            MmcPath::Hsq => self.hsq_depth + 1,
-            MmcPath::Legacy => {
-                if self.nonblocking {
-                    2
-                } else {
-                    1
-                }
-            }
-            MmcPath::Cqe => CQE_TASKS,
-        }
+        self.path.window(self.hsq_depth)
     }
 
     /// `mq->busy`: a queue_rq is running in some dispatch context.
@@ -154,14 +142,7 @@ impl Simulator {
 
     /// End of `mmc_blk_mq_issue_rq`: the request goes to the host's queue.
     pub(crate) fn mmc_issue_done(&mut self, req: ReqIdx, last: bool) {
-        // What the request finds ahead of it in hsq: the slots waiting and those on the bus.
-        let cause = if self.cfg.mmc_path == MmcPath::Hsq && self.trace.enabled() {
-            Cause::QueuedBehind {
-                ahead: (self.hsq.queued().count() + self.host.active().len()) as u32,
-            }
-        } else {
-            Cause::None
-        };
+        let cause = self.ctl_queued_behind();
         self.stage_cause(req, Stage::HostQueue, self.now, cause);
         if self.reqs.get(req).op.is_sync() {
             // `mmc_blk_issue_flush` -> `mmc_wait_for_req` (and `mmc_blk_issue_discard_rq` ->
@@ -170,18 +151,12 @@ impl Simulator {
             self.legacy_request(req);
             return;
         }
-        match self.cfg.mmc_path {
-            MmcPath::Hsq => self.hsq_request(req, last),
-            MmcPath::Legacy => self.legacy_request(req),
-            MmcPath::Cqe => self.cqe_request(req),
-        }
+        self.ctl_request(req, last);
     }
 
-    /// `mmc_mq_commit_rqs` -> `mmc_hsq_commit_rqs`: the dispatch round is over.
+    /// `mmc_mq_commit_rqs` (-> `mmc_hsq_commit_rqs`): the dispatch round is over.
     pub(crate) fn mmc_commit_rqs(&mut self) {
-        if self.cfg.mmc_path == MmcPath::Hsq {
-            self.hsq_commit_rqs();
-        }
+        self.ctl_commit_rqs();
     }
 
     /// `Event::Completed`: post_req and `blk_mq_complete_request` are done; in_flight--.
@@ -201,35 +176,27 @@ impl Simulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::HSQ_PERFORMANCE_DEPTH;
+    use crate::vocab::{CQE_TASKS, HSQ_PACKED_QUEUE_DEPTH, HSQ_PERFORMANCE_DEPTH};
 
-    fn cfg(mmc_path: MmcPath, hsq_depth: HsqDepth, packed: u32, nonblocking: bool) -> HostConfig {
-        HostConfig {
-            mmc_path,
-            nonblocking,
-            hsq_depth,
-            hsq_dispatch: crate::vocab::HsqDispatch::Fifo,
-            packed,
-            fua: true,
-            cache: true,
-        }
-    }
+    const HSQ: HostPath = HostPath::Hsq { packed: false };
 
     #[test]
     fn the_window_follows_the_host_queue() {
-        let hsq = |d, p| MmcQueue::new(&cfg(MmcPath::Hsq, d, p, false)).window();
-        assert_eq!(hsq(HsqDepth::Fixed(1), 0), 2);
-        assert_eq!(hsq(HsqDepth::Dynamic, 0), HSQ_NORMAL_DEPTH + 1);
-        assert_eq!(hsq(HsqDepth::Fixed(1), 8), HSQ_PACKED_QUEUE_DEPTH);
-        let legacy = |nb| MmcQueue::new(&cfg(MmcPath::Legacy, HsqDepth::Fixed(1), 0, nb)).window();
+        let hsq = |d, packed| MmcQueue::new(HostPath::Hsq { packed }, d).window();
+        assert_eq!(hsq(HsqDepth::Fixed(1), false), 2);
+        assert_eq!(hsq(HsqDepth::Dynamic, false), HSQ_NORMAL_DEPTH + 1);
+        assert_eq!(hsq(HsqDepth::Fixed(1), true), HSQ_PACKED_QUEUE_DEPTH);
+        let legacy = |nonblocking| {
+            MmcQueue::new(HostPath::Legacy { nonblocking }, HsqDepth::Fixed(1)).window()
+        };
         assert_eq!((legacy(false), legacy(true)), (1, 2));
-        let cqe = MmcQueue::new(&cfg(MmcPath::Cqe, HsqDepth::Fixed(1), 0, false));
+        let cqe = MmcQueue::new(HostPath::Cqe, HsqDepth::Fixed(1));
         assert_eq!(cqe.window(), CQE_TASKS);
     }
 
     #[test]
     fn queue_rq_refuses_when_the_window_is_full() {
-        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(1), 0, false));
+        let mut q = MmcQueue::new(HSQ, HsqDepth::Fixed(1));
         assert!(q.try_queue(Op::Write));
         assert!(q.busy());
         q.issue_done();
@@ -246,7 +213,7 @@ mod tests {
 
     #[test]
     fn a_flush_waits_for_everything_and_blocks_everything() {
-        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(4), 0, false));
+        let mut q = MmcQueue::new(HSQ, HsqDepth::Fixed(4));
         assert!(q.try_queue(Op::Write));
         assert!(!q.try_queue(Op::Flush), "a write is in flight");
         q.complete(Op::Write);
@@ -259,7 +226,7 @@ mod tests {
 
     #[test]
     fn a_discard_is_synchronous_like_a_flush() {
-        let mut q = MmcQueue::new(&cfg(MmcPath::Hsq, HsqDepth::Fixed(4), 0, false));
+        let mut q = MmcQueue::new(HSQ, HsqDepth::Fixed(4));
         assert!(q.try_queue(Op::Read));
         assert!(!q.try_queue(Op::Discard), "a read is in flight");
         q.complete(Op::Read);

@@ -5,6 +5,9 @@
 //!                                          recovery (errors), power (power cut), mmc_test
 //! ```
 //!
+//! `controller` is the seam between the mmc queue and the host paths (hsq, legacy, cqe,
+//! mmc_test): the one place that dispatches on which path is in use.
+//!
 //! Each layer is a struct with private state and methods named after the kernel function they
 //! model; the wiring between them is `impl Simulator` blocks (`sim/` and each layer's file), so
 //! the path and the simulator share a floor.
@@ -13,6 +16,8 @@ pub(crate) mod workload;
 
 pub(crate) mod blk_mq;
 pub(crate) mod mmc_queue;
+
+pub(crate) mod controller;
 
 pub(crate) mod cqe;
 pub(crate) mod hsq;

@@ -11,7 +11,6 @@ use crate::path::bus::SegmentKind;
 use crate::rng::Rng;
 use crate::scenario::ErrorInjection;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::MmcPath;
 use crate::vocab::Stage;
 
 /// `MMC_MAX_RETRIES` (block.c).
@@ -84,13 +83,7 @@ impl Simulator {
             // Retries used up: the request ends with an I/O error.
             r.failed = true;
             self.recovery.finish();
-            if r.from_mmc_test {
-                self.mmc_test_transfer_done(req);
-                self.host_schedule_start(self.now);
-                return;
-            }
-            let t = self.now + self.platform.host.completion_ns + self.dma_unmap_cost(req);
-            self.q.push(t, Event::Completed { req });
+            self.ctl_req_failed(req);
             self.host_schedule_start(self.now);
             return;
         }
@@ -104,16 +97,13 @@ impl Simulator {
                 .record(SegmentKind::HostGap, t, t + CARD_RESET_NS, None);
             t += CARD_RESET_NS;
         }
-        // Retry: the request goes back to the front of the host's queue.
+        // Retry: the request goes back to the front of its queue (a flush or discard to the
+        // direct queue).
         self.set_stage(req, Stage::HostQueue);
-        if self.reqs.get(req).from_mmc_test
-            || self.reqs.get(req).op.is_sync()
-            || self.cfg.mmc_path != MmcPath::Hsq
-        {
+        if self.reqs.get(req).op.is_sync() {
             self.legacy.push_front(req);
         } else {
-            let tag = self.reqs.get(req).tag.unwrap_or(0);
-            self.hsq.requeue_front(req, tag);
+            self.ctl_requeue_front(req);
         }
         self.recovery.finish();
         self.host.hold_until(t);

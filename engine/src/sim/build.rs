@@ -7,6 +7,7 @@ use crate::metrics::TimeSeries;
 use crate::path::blk_mq::BlkMq;
 use crate::path::bus::Bus;
 use crate::path::card::Card;
+use crate::path::controller::HostPath;
 use crate::path::cqe::Cqe;
 use crate::path::host::HostCtl;
 use crate::path::hsq::Hsq;
@@ -60,7 +61,7 @@ impl Simulator {
             cfg,
             jobs,
             blk: BlkMq::new(cfg.packed > 0, &mut stream(4)),
-            mq: MmcQueue::new(&cfg),
+            mq: MmcQueue::new(HostPath::of(&cfg, scn.mmc_test.is_some()), cfg.hsq_depth),
             hsq: Hsq::new(cfg.packed, cfg.hsq_dispatch),
             legacy: Legacy::default(),
             cqe: Cqe::default(),

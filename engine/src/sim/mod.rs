@@ -2,7 +2,7 @@
 //! Each layer's behaviour lives in `crate::path`, in the module named after it (`workload`,
 //! `blk_mq`, `mmc_queue`, `hsq`, `legacy`, `cqe`, `host`, `bus`, `card`, `recovery`, `power`,
 //! `mmc_test`), as methods on the layer's own struct plus the wiring (`impl Simulator`) that
-//! calls them; `build.rs` builds the layers from a scenario and this module dispatches events to
+//! calls them, the host paths behind one seam (`controller`); `build.rs` builds the layers from a scenario and this module dispatches events to
 //! them. The public API (step, run until, snapshot, report, trace, timeline) is all in `api.rs`.
 
 mod api;

@@ -3,7 +3,7 @@
 
 use super::Simulator;
 use crate::vocab::Stage;
-use crate::vocab::{HsqDepth, MmcPath, Op, CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, MMC_QUEUE_DEPTH};
+use crate::vocab::{HsqDepth, Op, MMC_QUEUE_DEPTH};
 
 /// One live request.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,8 +52,8 @@ pub struct Snapshot {
     /// `mq->in_flight` (async + sync) and the window the host allows.
     pub in_flight: u32,
     pub window: u32,
-    /// Slots of the host queue: hsq's [`HSQ_NUM_SLOTS`] (indexed by tag), the CQE's
-    /// [`CQHCI_NUM_SLOTS`] task slots, or on the legacy path its window (the request on the
+    /// Slots of the host queue: hsq's [`HSQ_NUM_SLOTS`](crate::vocab::HSQ_NUM_SLOTS) (indexed
+    /// by tag), the CQE's [`CQHCI_NUM_SLOTS`](crate::vocab::CQHCI_NUM_SLOTS) task slots, or on the legacy path its window (the request on the
     /// controller and the prepared one).
     pub slots_total: u16,
     /// Current `host->hsq_depth` and whether it is dynamic.
@@ -136,11 +136,7 @@ impl Simulator {
         let ids = |v: &mut dyn Iterator<Item = &super::ReqIdx>| {
             v.map(|&i| self.reqs.get(i).id).collect::<Vec<_>>()
         };
-        let host_queue = match self.cfg.mmc_path {
-            MmcPath::Hsq => ids(&mut self.hsq.queued()),
-            MmcPath::Legacy => ids(&mut self.legacy.queued()),
-            MmcPath::Cqe => ids(&mut self.cqe.queued()),
-        };
+        let host_queue = self.ctl_queued();
         let on_host = ids(&mut self.host.active().iter());
         Snapshot {
             now_ns: now,
@@ -152,11 +148,7 @@ impl Simulator {
             requeues: self.stats.requeues,
             in_flight: self.mq.total_in_flight(),
             window: self.mq.window(),
-            slots_total: match self.cfg.mmc_path {
-                MmcPath::Hsq => HSQ_NUM_SLOTS,
-                MmcPath::Cqe => CQHCI_NUM_SLOTS,
-                MmcPath::Legacy => self.mq.window() as u16,
-            },
+            slots_total: self.mq.host_path().slots_total(self.mq.window()),
             hsq_depth: self.mq.hsq_depth(),
             hsq_dynamic: self.cfg.hsq_depth == HsqDepth::Dynamic,
             hsq_depth_changes: self.hsq.depth_changes(),
@@ -179,6 +171,7 @@ impl Simulator {
 mod tests {
     use super::*;
     use crate::scenario::{JobSpec, Rw, Scenario};
+    use crate::vocab::{MmcPath, CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS};
 
     fn scenario(path: MmcPath, nonblocking: bool) -> Scenario {
         let mut s = Scenario {
@@ -212,6 +205,25 @@ mod tests {
             assert_eq!(snap.slots_total, slots, "{path:?}");
             assert_eq!(snap.window, sim.mmc_window());
             assert_eq!(snap.tags_total, MMC_QUEUE_DEPTH);
+        }
+    }
+
+    #[test]
+    fn an_mmc_test_run_shows_the_legacy_window() {
+        for (case, slots) in [(37, 1), (38, 2)] {
+            let mut scn = scenario(MmcPath::Legacy, false);
+            (scn.host.mmc_path, scn.host.nonblocking) = (None, None);
+            scn.jobs.clear();
+            scn.mmc_test = Some(case);
+            let mut sim = Simulator::new(&scn).expect("valid");
+            sim.run_events(200);
+            let snap = sim.snapshot();
+            assert_eq!(
+                (snap.slots_total, snap.window),
+                (slots, slots as u32),
+                "case {case}"
+            );
+            assert!(snap.host_queue.len() <= 1, "{:?}", snap.host_queue);
         }
     }
 

@@ -1,0 +1,282 @@
+//! The controller seam: which host path sits under the mmc queue (`mq->use_cqe`,
+//! `host->hsq_enabled`, or mmc_test's own `mmc_start_req`), and the one place that dispatches on
+//! it. The mmc queue, the host's interrupt, the recovery work and the snapshot call the methods
+//! here; none of them asks which path is in use.
+//!
+//! Static dispatch: [`HostPath`] is a `Copy` tag with the path's static configuration, built
+//! once from the resolved host switches, and every method is one `match` on it, inlined into
+//! the event loop. The paths' state stays on `Simulator` (`hsq`, `legacy`, `cqe`), each in its
+//! own file: a path's methods are `impl Simulator` blocks that reach the host, bus and card, so
+//! an object owning the state (or a `Box<dyn ...>`) would be borrowed from the simulator it
+//! needs, and would put an indirect call on every request's way.
+//!
+//! The direct queue is not a path: flushes and discards (`mmc_blk_issue_flush`,
+//! `mmc_blk_issue_discard_rq` -> `mmc_wait_for_req`) and retries of them go to the legacy
+//! queue on every path (`mmc_issue_done`, `recovery_step`), and `host_start_event` pumps it
+//! before the path's own queue.
+//!
+//! # Adding a host path
+//!
+//! 1. `path/<name>.rs`: its state struct (a field on `Simulator`, built in `sim/build.rs`) and
+//!    its `impl Simulator` methods: take a request, pump when the controller is free, and, if
+//!    it completes requests by other means than the host's transfer interrupt, an event of its
+//!    own in `sim/event.rs` (as `Event::CqeTaskDone` for the CQE); `mod <name>;` in `path/mod.rs`.
+//! 2. Here: one [`HostPath`] variant, its case in [`HostPath::of`], and one arm in each method
+//!    below. Every `match` lists the variants without a wildcard, so the compiler names each
+//!    arm still missing.
+//! 3. If the user chooses it by name: an `MmcPath` variant (`vocab/host.rs`, with its `ALL`
+//!    and `name`), which [`HostPath::of`] maps; the explanation (`tools/explain/info.rs`) and
+//!    the page's pictures match on `MmcPath` too, and `scenario/check.rs` says which switches
+//!    apply to it.
+//!
+//! Nothing else in `path/` or `sim/` branches on the host path.
+
+use crate::sim::{Event, ReqIdx, Simulator};
+use crate::vocab::{Cause, HostConfig, MmcPath};
+use crate::vocab::{CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH};
+
+/// The host path under the mmc queue, with what of its configuration the dispatch needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostPath {
+    /// The host software queue (`mmc_hsq.c`); `packed`: the packed-request RFC (ADMA3 chains).
+    Hsq { packed: bool },
+    /// The legacy path (`core/block.c`, `mmc_blk_mq_issue_rw_rq`); `nonblocking`: the next
+    /// request is prepared during the transfer (`mmc_start_req` with pre_req/post_req).
+    Legacy { nonblocking: bool },
+    /// eMMC command queueing through the CQE (`cqhci-core.c`, a what-if).
+    Cqe,
+    /// The kernel's mmc_test module: the legacy queue, driven by the test thread (its own
+    /// `mrq->done`); the even cases are the non-blocking ones.
+    MmcTest { nonblocking: bool },
+}
+
+impl HostPath {
+    /// The path of a run: mmc_test's when it runs a test case (its switches are the legacy
+    /// path's, see `sim/build.rs`), else the one `mmc_path=` names.
+    pub fn of(cfg: &HostConfig, mmc_test: bool) -> HostPath {
+        let nonblocking = cfg.nonblocking;
+        if mmc_test {
+            return HostPath::MmcTest { nonblocking };
+        }
+        match cfg.mmc_path {
+            MmcPath::Hsq => HostPath::Hsq {
+                packed: cfg.packed > 0,
+            },
+            MmcPath::Legacy => HostPath::Legacy { nonblocking },
+            MmcPath::Cqe => HostPath::Cqe,
+        }
+    }
+
+    /// Requests the mmc queue accepts at once: `host->hsq_depth + 1` for hsq
+    /// (`mmc_mq_queue_rq` refuses once `in_flight > hsq_depth`), `HSQ_PACKED_QUEUE_DEPTH`
+    /// packed, the CQE's data tasks, 1 or 2 on the legacy path.
+    #[inline]
+    pub fn window(self, hsq_depth: u32) -> u32 {
+        match self {
+            HostPath::Hsq { packed: true } => HSQ_PACKED_QUEUE_DEPTH,
+            HostPath::Hsq { packed: false } => hsq_depth + 1,
+            HostPath::Legacy { nonblocking } | HostPath::MmcTest { nonblocking } => {
+                if nonblocking {
+                    2
+                } else {
+                    1
+                }
+            }
+            HostPath::Cqe => CQE_TASKS,
+        }
+    }
+
+    /// The slots the snapshot draws for the path's queue: hsq's and the CQE's slot arrays, the
+    /// window on the legacy path.
+    pub fn slots_total(self, window: u32) -> u16 {
+        match self {
+            HostPath::Hsq { .. } => HSQ_NUM_SLOTS,
+            HostPath::Cqe => CQHCI_NUM_SLOTS,
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } => window as u16,
+        }
+    }
+}
+
+impl Simulator {
+    #[inline(always)]
+    fn host_path(&self) -> HostPath {
+        self.mq.host_path()
+    }
+
+    /// A read or write leaves `mmc_blk_mq_issue_rq` for the path's queue (`last`: the last of
+    /// the dispatch round).
+    #[inline]
+    pub(crate) fn ctl_request(&mut self, req: ReqIdx, last: bool) {
+        match self.host_path() {
+            HostPath::Hsq { .. } => self.hsq_request(req, last),
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } => self.legacy_request(req),
+            HostPath::Cqe => self.cqe_request(req),
+        }
+    }
+
+    /// `mmc_mq_commit_rqs`: the dispatch round is over (`mmc_hsq_commit_rqs`; no hook on the
+    /// other paths).
+    #[inline]
+    pub(crate) fn ctl_commit_rqs(&mut self) {
+        match self.host_path() {
+            HostPath::Hsq { .. } => self.hsq_commit_rqs(),
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Cqe => {}
+        }
+    }
+
+    /// The controller is free: the path's queue starts what it can (after the direct queue).
+    #[inline]
+    pub(crate) fn ctl_pump(&mut self) {
+        match self.host_path() {
+            HostPath::Hsq { .. } => self.hsq_pump(),
+            // The legacy queue is the direct queue, pumped already.
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } => {}
+            HostPath::Cqe => self.cqe_pump(),
+        }
+    }
+
+    /// What a request entering the path's queue finds ahead of it, for the trace: in hsq the
+    /// slots waiting and those on the bus.
+    #[inline]
+    pub(crate) fn ctl_queued_behind(&self) -> Cause {
+        match self.host_path() {
+            HostPath::Hsq { .. } if self.trace.enabled() => Cause::QueuedBehind {
+                ahead: (self.hsq.queued().count() + self.host.active().len()) as u32,
+            },
+            HostPath::Hsq { .. }
+            | HostPath::Legacy { .. }
+            | HostPath::Cqe
+            | HostPath::MmcTest { .. } => Cause::None,
+        }
+    }
+
+    /// The 2020 legacy path: the next request waits for the dispatching thread
+    /// (`legacy_wakeup_ns` > 0; not mmc_test's thread, which has its own `mrq->done`).
+    #[inline]
+    fn legacy_thread(&self) -> bool {
+        match self.host_path() {
+            HostPath::Legacy { .. } => self.platform.host.legacy_wakeup_ns > 0,
+            HostPath::Hsq { .. } | HostPath::Cqe | HostPath::MmcTest { .. } => false,
+        }
+    }
+
+    /// The transfer interrupt finished `done`: how long after it the controller can start the
+    /// next request (`gap`, or the legacy thread's wake-up and busy poll).
+    #[inline]
+    pub(crate) fn ctl_irq_gap(&mut self, done: &[ReqIdx], gap: u64) -> u64 {
+        if self.legacy_thread() {
+            self.legacy_wait_done(done)
+        } else {
+            gap
+        }
+    }
+
+    /// `mrq->done` for a request the transfer interrupt finished without error: mmc_test's
+    /// `mmc_wait_done`, else the completion work (`mmc_blk_mq_req_done` / `mmc_hsq_finalize`
+    /// -> post_req -> `blk_mq_complete_request`), `gap` after the interrupt.
+    #[inline]
+    pub(crate) fn ctl_req_done(&mut self, req: ReqIdx, gap: u64) {
+        let h = &self.platform.host;
+        let completion = match self.host_path() {
+            HostPath::MmcTest { .. } => {
+                self.mmc_test_transfer_done(req);
+                return;
+            }
+            HostPath::Legacy { .. } if self.legacy_thread() => h.legacy_completion_ns,
+            HostPath::Legacy { .. } | HostPath::Hsq { .. } | HostPath::Cqe => h.completion_ns,
+        };
+        let completion = self.jitter.software(completion);
+        let t = self.now + gap + completion + self.dma_unmap_cost(req);
+        self.q.push(t, Event::Completed { req });
+    }
+
+    /// `mrq->done` for a request whose retries are used up (it ends with an I/O error).
+    pub(crate) fn ctl_req_failed(&mut self, req: ReqIdx) {
+        match self.host_path() {
+            HostPath::MmcTest { .. } => self.mmc_test_transfer_done(req),
+            HostPath::Hsq { .. } | HostPath::Legacy { .. } | HostPath::Cqe => {
+                let t = self.now + self.platform.host.completion_ns + self.dma_unmap_cost(req);
+                self.q.push(t, Event::Completed { req });
+            }
+        }
+    }
+
+    /// The recovery work retries a read or write: it goes back to the front of the path's
+    /// queue (hsq's slot; the legacy queue on the others, the CQE's too).
+    pub(crate) fn ctl_requeue_front(&mut self, req: ReqIdx) {
+        match self.host_path() {
+            HostPath::Hsq { .. } => {
+                let tag = self.reqs.get(req).tag.unwrap_or(0);
+                self.hsq.requeue_front(req, tag);
+            }
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Cqe => {
+                self.legacy.push_front(req);
+            }
+        }
+    }
+
+    /// The requests waiting in the path's queue, by id (the snapshot's `host_queue`).
+    pub(crate) fn ctl_queued(&self) -> Vec<u64> {
+        let ids = |v: &mut dyn Iterator<Item = &ReqIdx>| {
+            v.map(|&i| self.reqs.get(i).id).collect::<Vec<_>>()
+        };
+        match self.host_path() {
+            HostPath::Hsq { .. } => ids(&mut self.hsq.queued()),
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } => ids(&mut self.legacy.queued()),
+            HostPath::Cqe => ids(&mut self.cqe.queued()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::{HsqDepth, HsqDispatch};
+
+    fn cfg(mmc_path: MmcPath, packed: u32, nonblocking: bool) -> HostConfig {
+        HostConfig {
+            mmc_path,
+            nonblocking,
+            hsq_depth: HsqDepth::Fixed(1),
+            hsq_dispatch: HsqDispatch::Fifo,
+            packed,
+            fua: true,
+            cache: true,
+        }
+    }
+
+    #[test]
+    fn the_path_follows_the_switches_and_mmc_test_comes_first() {
+        let of = |p, packed, nb, t| HostPath::of(&cfg(p, packed, nb), t);
+        assert_eq!(
+            of(MmcPath::Hsq, 8, true, false),
+            HostPath::Hsq { packed: true }
+        );
+        assert_eq!(
+            of(MmcPath::Hsq, 0, true, false),
+            HostPath::Hsq { packed: false }
+        );
+        let legacy = HostPath::Legacy { nonblocking: true };
+        assert_eq!(of(MmcPath::Legacy, 0, true, false), legacy);
+        assert_eq!(of(MmcPath::Cqe, 0, false, false), HostPath::Cqe);
+        let mmc_test = HostPath::MmcTest { nonblocking: false };
+        assert_eq!(of(MmcPath::Legacy, 0, false, true), mmc_test);
+    }
+
+    #[test]
+    fn the_window_and_the_slots_follow_the_path() {
+        let hsq = |packed| HostPath::Hsq { packed };
+        assert_eq!(hsq(false).window(1), 2);
+        assert_eq!(hsq(true).window(1), HSQ_PACKED_QUEUE_DEPTH);
+        assert_eq!(hsq(false).slots_total(2), HSQ_NUM_SLOTS);
+        for nonblocking in [false, true] {
+            let n = 1 + nonblocking as u32;
+            let legacy = HostPath::Legacy { nonblocking };
+            let mmc_test = HostPath::MmcTest { nonblocking };
+            assert_eq!((legacy.window(7), mmc_test.window(7)), (n, n));
+            assert_eq!(legacy.slots_total(n), n as u16);
+        }
+        assert_eq!(HostPath::Cqe.window(1), CQE_TASKS);
+        assert_eq!(HostPath::Cqe.slots_total(CQE_TASKS), CQHCI_NUM_SLOTS);
+    }
+}
