@@ -228,7 +228,6 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             mmcsim_fit::read_case(f, &text, runtime)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    check_fit_work(&cases, iters, names.len())?;
     let result = mmcsim_fit::fit(&cases, platform.as_deref(), &names, iters)?;
     if let Some(path) = out {
         let text = mmcsim_engine::scenario::board_file::to_toml(&result.board)
@@ -236,26 +235,6 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
         std::fs::write(&path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
     }
     Ok(mmcsim_fit::render(&result, &cases))
-}
-
-/// A fit's whole work within [`MAX_COMMAND_EVENTS`]: every case is simulated at each of the
-/// optimiser's evaluations (at most two per iteration, plus the first simplex and the two
-/// reports), so the estimate is the cases' estimated events times that many evaluations.
-fn check_fit_work(cases: &[mmcsim_fit::Case], iters: u64, free: usize) -> Result<(), String> {
-    use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
-    let per_eval = cases
-        .iter()
-        .map(|c| estimated_events(&c.scn))
-        .fold(0u64, u64::saturating_add);
-    let evals = iters.saturating_mul(2).saturating_add(free as u64 + 3);
-    let events = per_eval.saturating_mul(evals);
-    if events > MAX_COMMAND_EVENTS {
-        return Err(format!(
-            "fit: {} case(s) x about {evals} evaluations would simulate about {events} events in all (each evaluation runs every case: {per_eval} events); at most {MAX_COMMAND_EVENTS} for one command, about 10 minutes of CPU (fewer RESULTS files, a lower --max_iters or --fit_runtime)",
-            cases.len()
-        ));
-    }
-    Ok(())
 }
 
 fn main() {
