@@ -158,7 +158,15 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
                 }
                 cli.sweeps.push(value(key, v)?.to_string())
             }
-            "shard" => cli.shard = Some(parse_shard(key, value(key, v)?)?),
+            "shard" => {
+                if cli.shard.is_some() {
+                    return Err(format!(
+                        "{}: given twice; accepted: one --shard=I/N per command",
+                        key
+                    ));
+                }
+                cli.shard = Some(parse_shard(key, value(key, v)?)?)
+            }
             "merge" => cli.merge = true,
             "trace-max-events" => {
                 let v = value(key, v)?;

@@ -28,6 +28,16 @@ pub fn usage(fio_args: &[String]) -> String {
          \x20 --trace_max_events=N         at most N trace events (default 200000; the note says when cut)\n\
          \x20 --write_csv=FILE             the time series as CSV: t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight\n\
          \x20 --write_jobfile=FILE         the scenario as a fio job file (runs again with: mmcsim FILE)\n\
+         \x20 --platform_file=FILE         start from a platform file (TOML, as --write_platform writes)\n\
+         \x20 --write_platform=FILE        the effective platform as a platform file (TOML)\n\
+         \x20 --sweep=KEY=VALUES           run every point of an option's list or range (at most two\n\
+         \x20                              --sweep, 10000 points): packed=0,2,4,8, hsq_depth=1..16, nand_read_us=50..200:25\n\
+         \x20 --shard=I/N                  run every N-th point of the sweep starting at the I-th\n\
+         \x20 --merge FILE...              join the shards' --output-format=json outputs into one sweep\n\
+         \x20 --output-format=csv          a sweep as CSV, one line per point\n\
+         \x20 -                            read a job file from standard input (as fio)\n\
+         \x20 Input files are regular files of at most 16 MiB; a run, a sweep or a fit is refused when its\n\
+         \x20 estimated work passes its bound (the message names the estimate and the limit).\n\
          \x20 --list-platforms             list the measured platform presets\n\
          \x20 --calibration                simulate every measured case and compare (--size= shortens runs)\n\
          \x20 --help, --version\n",

@@ -6,6 +6,7 @@ mod args;
 mod calibration;
 mod exports;
 mod help;
+mod input;
 mod logs;
 mod normal;
 mod num2str;
@@ -14,6 +15,7 @@ mod sweep;
 mod tests;
 
 use args::{Cli, Format};
+use mmcsim_engine::scenario::check::MAX_INPUT_BYTES;
 use mmcsim_engine::scenario::jobfile::JobFileEnv;
 use mmcsim_engine::scenario::options::ScenarioBuilder;
 use mmcsim_engine::Scenario;
@@ -28,8 +30,7 @@ use std::io::Write;
 fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
     let mut base = Scenario::default();
     if let Some(path) = &cli.platform_file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("platform_file '{}': {}", path, e))?;
+        let text = input::read(path.as_ref(), &format!("platform_file '{}'", path), false)?;
         mmcsim_engine::scenario::board_file::apply_toml(&mut base, path, &text)
             .map_err(|e| e.to_string())?;
     }
@@ -37,14 +38,27 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
     b.args(&cli.fio_args).map_err(|e| e.to_string())?;
     let mut dirs = vec![std::path::PathBuf::from(".")];
     for path in &cli.job_files {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("job file '{}': {}", path, e))?;
+        let text = input::read(path.as_ref(), &format!("job file '{}'", path), true)?;
         let dir = std::path::Path::new(path)
             .parent()
             .map(|d| d.to_path_buf())
             .unwrap_or_default();
-        let include =
-            |name: &str| std::fs::read_to_string(resolve(&dir, name)).map_err(|e| e.to_string());
+        // All of a job file's includes together are capped as one input: a file included
+        // again and again is read each time.
+        let included = std::cell::Cell::new(text.len() as u64);
+        let include = |name: &str| {
+            let t = input::read(&resolve(&dir, name), "include", false)
+                .map_err(|e| e.trim_start_matches("include: ").to_string())?;
+            included.set(included.get() + t.len() as u64);
+            if included.get() > MAX_INPUT_BYTES {
+                return Err(format!(
+                    "the job file and its includes come to more than {} MiB; accepted: at most {} MiB in all",
+                    MAX_INPUT_BYTES >> 20,
+                    MAX_INPUT_BYTES >> 20
+                ));
+            }
+            Ok(t)
+        };
         let var = |name: &str| std::env::var(name).ok();
         let env = JobFileEnv {
             include: &include,
@@ -60,20 +74,23 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
             .map(|d| resolve(d, &name))
             .find(|p| p.exists())
             .unwrap_or_else(|| std::path::PathBuf::from(&name));
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("read_iolog '{}': {}", name, e))?;
+        let text = input::read(&path, &format!("read_iolog '{}'", name), false)?;
         let log = mmcsim_engine::scenario::iolog::parse(&name, &text).map_err(|e| e.to_string())?;
         if log.skipped_trims > 0 {
             eprintln!(
                 "mmcsim: read_iolog '{}': {} trims/discards left out (replaying trims is not modelled; rw=trim is)",
-                name, log.skipped_trims
+                mmcsim_engine::scenario::bounded_message(name.clone()),
+                log.skipped_trims
             );
         }
         b.attach_iolog(log);
     }
     if let Some(notes) = b.notes_text() {
         for line in notes.lines() {
-            eprintln!("mmcsim: {}", line);
+            eprintln!(
+                "mmcsim: {}",
+                mmcsim_engine::scenario::bounded_message(line.to_string())
+            );
         }
     }
     b.finish_with_warnings().map_err(|e| e.to_string())
@@ -109,9 +126,7 @@ fn run(cli: &Cli) -> Result<String, String> {
             .job_files
             .iter()
             .map(|p| {
-                std::fs::read_to_string(p)
-                    .map(|t| (p.clone(), t))
-                    .map_err(|e| format!("merge '{}': {}", p, e))
+                input::read(p.as_ref(), &format!("merge '{}'", p), false).map(|t| (p.clone(), t))
             })
             .collect::<Result<Vec<_>, _>>()?;
         return Ok(sweep::render(&sweep::merge(&files)?, cli.format));
@@ -198,10 +213,18 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             }
         }
     }
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(format!(
+                "fit: '{}' is named twice; accepted: each parameter once, e.g. --fit=nand_read_us,bus_clock_mhz",
+                n
+            ));
+        }
+    }
     let cases = files
         .iter()
         .map(|f| {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("results '{f}': {e}"))?;
+            let text = input::read(f.as_ref(), &format!("results '{f}'"), false)?;
             mmcsim_fit::read_case(f, &text, runtime)
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -223,7 +246,8 @@ fn main() {
         match run_fit(&argv[1..]) {
             Ok(text) => print!("{text}"),
             Err(msg) => {
-                let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg.replace('\n', " "));
+                let msg = mmcsim_engine::scenario::bounded_message(msg);
+                let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg);
                 std::process::exit(2);
             }
         }

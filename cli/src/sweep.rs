@@ -9,7 +9,10 @@
 //! output can be joined with `--merge`.
 
 use crate::args::Format;
-pub use mmcsim_engine::scenario::sweep::{parse_dim, point_scenario, points, Dim, Row, MAX_POINTS};
+pub use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
+pub use mmcsim_engine::scenario::sweep::{
+    parse_dim, point_count, point_scenario, point_values, Dim, Row,
+};
 pub use mmcsim_engine::tools::sweep::run_point;
 use mmcsim_engine::Scenario;
 use rayon::prelude::*;
@@ -29,27 +32,34 @@ pub struct SweepDoc {
     pub rows: Vec<Row>,
 }
 
-/// Runs the sweep's points (the shard's, if any) in parallel.
+/// Runs the sweep's points (the shard's, if any) in parallel. The grid's size is checked before
+/// any point is built, each point is checked before any runs, and the estimated events of all
+/// the points run together stay within [`MAX_COMMAND_EVENTS`].
 pub fn run(
     base: &Scenario,
     dims: Vec<Dim>,
     shard: Option<(usize, usize)>,
 ) -> Result<SweepDoc, String> {
-    let all = points(&dims);
-    if all.len() > MAX_POINTS {
-        return Err(format!("sweep: {} points; at most {MAX_POINTS}", all.len()));
-    }
-    let mine: Vec<(usize, Vec<String>)> = all
-        .iter()
-        .cloned()
-        .enumerate()
-        .filter(|(i, _)| shard.is_none_or(|(k, n)| i % n == k - 1))
+    let total = point_count(&dims)?;
+    let mine: Vec<(usize, Vec<String>)> = (0..total)
+        .filter(|i| shard.is_none_or(|(k, n)| i % n == k - 1))
+        .map(|i| (i, point_values(&dims, i)))
         .collect();
     // Every point is checked before any runs: a bad one stops the sweep with its message.
     let scns = mine
         .iter()
         .map(|(_, v)| point_scenario(base, &dims, v))
         .collect::<Result<Vec<_>, _>>()?;
+    let events = scns
+        .iter()
+        .map(estimated_events)
+        .fold(0u64, u64::saturating_add);
+    if events > MAX_COMMAND_EVENTS {
+        return Err(format!(
+            "sweep: its {} points would simulate about {events} events in all (the sum of each point's estimate); at most {MAX_COMMAND_EVENTS} for one command, about 10 minutes of CPU (fewer points, a smaller size or runtime, or --shard=I/N run separately)",
+            scns.len()
+        ));
+    }
     let rows = mine
         .into_par_iter()
         .zip(scns.into_par_iter())
@@ -58,18 +68,42 @@ pub fn run(
     Ok(SweepDoc {
         dims,
         base: base.to_args(),
-        points: all.len(),
+        points: total,
         shard: shard.map(|(i, n)| format!("{i}/{n}")),
         rows,
     })
 }
 
-/// Joins shards' JSON outputs (texts with their file names) into one sweep.
+/// Joins shards' JSON outputs (texts with their file names) into one sweep. Each file must be
+/// a sweep of at most `MAX_POINTS` points whose dimensions make that many, with rows inside it.
 pub fn merge(files: &[(String, String)]) -> Result<SweepDoc, String> {
     let mut out: Option<SweepDoc> = None;
     for (name, text) in files {
         let doc: SweepDoc = serde_json::from_str(text)
             .map_err(|e| format!("merge: '{name}' is not a sweep JSON output: {e}"))?;
+        let grid = point_count(&doc.dims).map_err(|e| format!("merge: '{name}': {e}"))?;
+        if doc.points != grid {
+            return Err(format!(
+                "merge: '{name}' says {} points but its dimensions make {grid}; accepted: a sweep JSON output of mmcsim",
+                doc.points
+            ));
+        }
+        if let Some(r) = doc
+            .rows
+            .iter()
+            .find(|r| r.index >= grid || r.values.len() != doc.dims.len())
+        {
+            return Err(format!(
+                "merge: '{name}': row {} is not a point of its {grid}-point sweep",
+                r.index
+            ));
+        }
+        if doc.rows.len() > grid {
+            return Err(format!(
+                "merge: '{name}' has {} rows for {grid} points",
+                doc.rows.len()
+            ));
+        }
         match &mut out {
             None => out = Some(SweepDoc { shard: None, ..doc }),
             Some(o) => {
@@ -77,6 +111,8 @@ pub fn merge(files: &[(String, String)]) -> Result<SweepDoc, String> {
                     return Err(format!("merge: '{name}' is a different sweep"));
                 }
                 o.rows.extend(doc.rows);
+                o.rows.sort_by_key(|r| r.index);
+                o.rows.dedup_by_key(|r| r.index);
             }
         }
     }
@@ -176,6 +212,7 @@ pub fn render(doc: &SweepDoc, format: Format) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mmcsim_engine::scenario::sweep::{points, MAX_POINTS};
     use mmcsim_engine::Simulator;
 
     #[test]
@@ -214,6 +251,38 @@ mod tests {
         let p = points(&dims);
         assert_eq!(p.len(), 6);
         assert_eq!(p[1], ["0", "8k"]);
+    }
+
+    #[test]
+    fn grids_are_counted_not_built_and_points_are_built_alone() {
+        let big = parse_dim("randseed=1..10000").unwrap();
+        let e = point_count(&[big.clone(), parse_dim("bs=4k,8k").unwrap()]).unwrap_err();
+        assert_eq!(e, "sweep: 20000 points (10000 x 2); at most 10000");
+        assert!(point_count(&[big.clone(), big.clone()])
+            .unwrap_err()
+            .contains("randseed is swept twice"));
+        assert!(point_count(&[
+            big.clone(),
+            parse_dim("bs=4k").unwrap(),
+            parse_dim("packed=0").unwrap()
+        ])
+        .unwrap_err()
+        .contains("3 dimensions; at most 2"));
+        // 10^8 would-be points: `points` stops past the limit instead of building them.
+        let many = Dim {
+            key: "bs".to_string(),
+            values: vec!["4k".to_string(); 10_000],
+        };
+        assert_eq!(points(&[big.clone(), many]).len(), MAX_POINTS + 1);
+        let dims = [
+            parse_dim("packed=0,8").unwrap(),
+            parse_dim("bs=4k,8k,16k").unwrap(),
+        ];
+        let all = points(&dims);
+        for (i, p) in all.iter().enumerate() {
+            assert_eq!(&point_values(&dims, i), p);
+        }
+        assert_eq!(point_count(&dims), Ok(6));
     }
 
     #[test]

@@ -63,7 +63,8 @@ fn bad_input_is_one_line_and_status_2() {
         &["--output-format=xml"],
         "accepted: normal, json, json+, csv",
     );
-    bad(&["-"], "job file '-'");
+    // `-` reads a job file from stdin (empty here), as fio does.
+    bad(&["-"], "mmcsim: -: No job(s) defined");
     bad(&["--=3"], "unexpected argument");
 }
 

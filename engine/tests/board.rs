@@ -160,6 +160,15 @@ fn bad_values_and_files_get_one_message_naming_the_field_and_range() {
             "b.toml: gpu: not a section",
         ),
         ("platform = \n", "b.toml: not TOML"),
+        // A boolean is a number only for a 0-or-1 parameter (it read as 1 MHz).
+        (
+            "platform = \"sprd-hs400es-2020\"\n[bus]\nbus_clock_mhz = true\n",
+            "b.toml: bus.bus_clock_mhz: true is not a number; accepted:",
+        ),
+        (
+            "platform = \"sprd-hs400es-2020\"\n[card]\nnand_read_us = false\n",
+            "b.toml: card.nand_read_us: false is not a number; accepted: 0..=100000 us",
+        ),
     ];
     for (text, want) in cases {
         let e = apply_toml(&mut s, "b.toml", text).unwrap_err().to_string();

@@ -260,3 +260,41 @@ fn empty_values_reset_and_b_can_unset_what_a_sets() {
     assert_eq!(q, "power_cut=50ms&randseed=137&b.power_cut=");
     assert_eq!(decoded(&q).b, Some(b));
 }
+
+#[test]
+fn output_file_options_are_never_taken_from_a_link_nor_put_in_one() {
+    let d = decoded(
+        "rw=read&write_iolog=%2Fhome%2Fu%2F.bashrc&job1.write_bw_log=x&b.write_lat_log=y&write_iops_log&writeiolog=z",
+    );
+    for j in
+        d.a.jobs
+            .iter()
+            .chain(d.b.iter().flat_map(|b| b.jobs.iter()))
+    {
+        assert_eq!(j.write_iolog, None);
+    }
+    let named: Vec<String> = d.errors.iter().map(|e| e.to_string()).collect();
+    for key in [
+        "write_iolog",
+        "job1.write_bw_log",
+        "b.write_lat_log",
+        "write_iops_log",
+    ] {
+        assert!(
+            named
+                .iter()
+                .any(|e| e.starts_with(&format!("{key}: writes a file"))),
+            "{key}: {named:?}"
+        );
+    }
+    assert_eq!(d.a.jobs[0].rw, Rw::Read);
+    // A scenario that has them (from a job file) never carries them into its link.
+    let mut s = Scenario::default();
+    s.jobs[0].write_iolog = Some("/tmp/x.log".to_string());
+    let q = encode_query(&s, None);
+    assert!(!q.contains("write_iolog"), "{q}");
+    let mut b = s.clone();
+    b.jobs[0].write_iolog = Some("/tmp/y.log".to_string());
+    let q = encode_query(&s, Some(&b));
+    assert!(!q.contains("write_iolog"), "{q}");
+}

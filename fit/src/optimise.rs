@@ -6,6 +6,7 @@ use crate::params::Free;
 use crate::MAX_TRUSTED_RMS;
 use argmin::core::{CostFunction, Error, Executor, State};
 use argmin::solver::neldermead::NelderMead;
+use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
 use mmcsim_engine::Scenario;
 
 struct Problem<'a> {
@@ -128,6 +129,26 @@ fn doubts(
     warnings
 }
 
+/// The fit's whole work within [`MAX_COMMAND_EVENTS`]: every case is simulated at each of the
+/// optimiser's evaluations (at most two per iteration, plus the first simplex and the two
+/// reports), so the estimate is the cases' estimated events times that many evaluations. The
+/// CLI and the page's worker both go through here.
+pub fn check_work(cases: &[Case], max_iters: u64, free: usize) -> Result<(), String> {
+    let per_eval = cases
+        .iter()
+        .map(|c| estimated_events(&c.scn))
+        .fold(0u64, u64::saturating_add);
+    let evals = max_iters.saturating_mul(2).saturating_add(free as u64 + 3);
+    let events = per_eval.saturating_mul(evals);
+    if events > MAX_COMMAND_EVENTS {
+        return Err(format!(
+            "fit: {} case(s) x about {evals} evaluations would simulate about {events} events in all (each evaluation runs every case: {per_eval} events); at most {MAX_COMMAND_EVENTS} for one command, about 10 minutes of CPU (fewer RESULTS files, a lower --max_iters or --fit_runtime)",
+            cases.len()
+        ));
+    }
+    Ok(())
+}
+
 /// Fits `names` (or [`DEFAULT_FIT`](crate::DEFAULT_FIT)) on top of `platform` (or the nearest
 /// preset).
 pub fn fit(
@@ -139,6 +160,7 @@ pub fn fit(
     if cases.is_empty() {
         return Err("fit: no RESULTS files given (fio --output-format=json outputs)".to_string());
     }
+    check_work(cases, max_iters, names.len().max(crate::DEFAULT_FIT.len()))?;
     let mut warnings = Vec::new();
     let base_name = base_preset(cases, platform, &mut warnings)?;
     let preset = mmcsim_engine::platform::by_name(&base_name).ok_or_else(|| {

@@ -57,6 +57,12 @@ impl Free {
                     "fit: {n} is a count, a mode or a switch; only continuous parameters are fitted"
                 ));
             }
+            if free.names.contains(&row.name) {
+                return Err(format!(
+                    "fit: {} is named twice; accepted: each parameter once, e.g. --fit=nand_read_us,bus_mb_s",
+                    row.name
+                ));
+            }
             let (min, max) = p.range();
             let v = match row.name {
                 // 0 = derived: start from the rate the bus runs at.

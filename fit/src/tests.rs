@@ -146,3 +146,27 @@ fn a_fit_with_too_few_figures_says_so() {
         .unwrap_err()
         .contains("no \"jobs\""));
 }
+
+#[test]
+fn the_whole_fit_is_bounded_and_each_parameter_named_once() {
+    let text = result(&["--platform=unisoc-hsq-2023", "--rw=randread", "--size=4m"]);
+    let case = read_case("r.json", &text, None).unwrap();
+    let e = fit(
+        std::slice::from_ref(&case),
+        None,
+        &["nand_read_us".into(), "nand_read_us".into()],
+        10,
+    )
+    .err()
+    .unwrap();
+    assert!(e.contains("nand_read_us is named twice"), "{e}");
+    // 100 000 iterations of 100 cases: far past the command's bound, refused before any run.
+    let cases = vec![case; 100];
+    let t = std::time::Instant::now();
+    let e = fit(&cases, None, &[], 100_000).err().unwrap();
+    assert!(
+        e.contains("evaluations would simulate about") && e.contains("at most 4800000000"),
+        "{e}"
+    );
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+}

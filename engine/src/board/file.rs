@@ -128,6 +128,17 @@ pub fn read_toml(
                     format!("not a {section} parameter; accepted: {}", names.join(", ")),
                 ));
             };
+            // A boolean is a value only for a 0-or-1 parameter: `bus_clock_mhz = true` would
+            // otherwise read as 1 MHz.
+            if let (toml::Value::Boolean(b), false) = (v, param.unit == Unit::Bool) {
+                return Err(at(
+                    &field,
+                    format!(
+                        "{b} is not a number; accepted: {}",
+                        param.accepted_with_unit()
+                    ),
+                ));
+            }
             let text = value_text(v).ok_or_else(|| at(&field, "not a number".to_string()))?;
             set(Setting::Param(param, &text)).map_err(|m| at(&field, m))?;
         }

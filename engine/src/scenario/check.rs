@@ -6,6 +6,8 @@
 //! accepted scenario's time and memory bounded. Each refusal names the option, the limit and
 //! what is accepted. Each bound has one name, in `limits` (re-exported here).
 
+use super::iolog::LogOpKind;
+use super::job::Rw;
 use super::table::Access;
 use super::{
     error::{clip, ScenarioError},
@@ -16,10 +18,10 @@ use super::{
 };
 use crate::platform::Platform;
 
-use super::limits::EVENTS_PER_FLUSH;
+use super::limits::{EVENTS_PER_FLUSH, QUEUE_WALK_PER_EVENT};
 pub use super::limits::{
-    EVENTS_PER_IO, MAX_BS, MAX_DEVICE_BYTES, MAX_EVENTS, MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING,
-    MAX_RUNTIME_NS, MAX_TIME_NS, MAX_TOTAL_IOS,
+    EVENTS_PER_IO, MAX_BS, MAX_COMMAND_EVENTS, MAX_DEVICE_BYTES, MAX_EVENTS, MAX_INPUT_BYTES,
+    MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING, MAX_RUNTIME_NS, MAX_TIME_NS, MAX_TOTAL_IOS,
 };
 
 /// Checks the scenario as a whole: the platform exists, the host switches fit it, the jobs make
@@ -100,12 +102,17 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
             "no job to run; give --name=NAME or a job file",
         ));
     }
+    let max_req = max_req_bytes(p);
     let (mut clones, mut outstanding) = (0u64, 0u64);
     for j in &scn.jobs {
         check_job_region(j)?;
         check_job_modes(j)?;
         clones += u64::from(j.numjobs);
-        outstanding += u64::from(j.numjobs) * u64::from(j.outstanding());
+        // Every request of a split I/O is in memory at once.
+        outstanding = outstanding.saturating_add(
+            (u64::from(j.numjobs) * u64::from(j.outstanding()))
+                .saturating_mul(job_requests_per_io(j, max_req)),
+        );
     }
     check_totals(scn, p, clones, outstanding)
 }
@@ -217,22 +224,27 @@ fn check_totals(
         return Err(ScenarioError::new(
             "iodepth",
             format!(
-                "{outstanding} I/Os outstanding in total (numjobs x iodepth); at most {MAX_OUTSTANDING}"
+                "{outstanding} requests outstanding in total (numjobs x iodepth x the requests of one I/O: an I/O larger than max_req_kib={} is split); at most {MAX_OUTSTANDING} (lower iodepth, numjobs or bs)",
+                fmt_kib(p.host.max_req_bytes)
             ),
         ));
     }
     let est = estimate(scn, p);
     if est.events > MAX_EVENTS {
-        let (option, lower) = if est.time_bound {
-            ("runtime", "lower runtime")
-        } else {
-            ("size", "lower size or numjobs, or set runtime=")
+        let (option, lower) = match (est.time_bound, est.split) {
+            (true, false) => ("runtime", "lower runtime"),
+            (true, true) => ("runtime", "lower runtime or bs, or raise max_req_kib"),
+            (false, false) => ("size", "lower size or numjobs, or set runtime="),
+            (false, true) => (
+                "size",
+                "lower size or bs, or raise max_req_kib, or set runtime=",
+            ),
         };
         return Err(ScenarioError::new(
             option,
             format!(
-                "the jobs would simulate about {} I/Os ({} events); at most {MAX_EVENTS} events, about 10 s of CPU ({lower})",
-                est.ios, est.events
+                "the jobs would simulate about {} requests ({} events; an I/O larger than max_req_kib={} is split into several requests); at most {MAX_EVENTS} events, about 10 s of CPU ({lower})",
+                est.ios, est.events, fmt_kib(p.host.max_req_bytes)
             ),
         ));
     }
@@ -241,15 +253,19 @@ fn check_totals(
 
 /// What [`estimated_events`] found.
 struct Estimate {
+    /// Requests (an I/O split by the block layer counts each of its requests).
     ios: u64,
     events: u64,
     /// The time bound (runtime or power_cut), not the sizes, limits the count.
     time_bound: bool,
+    /// Some job's I/Os are split into several requests.
+    split: bool,
 }
 
 /// An upper estimate of the simulator events `scn` takes (see [`MAX_EVENTS`]), for the
-/// checks and for callers that budget work (the page, `--calibration`). Sized jobs count
-/// `size / bs` I/Os per clone; jobs bounded by `runtime=` (and any run with `power_cut=`)
+/// checks and for callers that budget work (the page, `--calibration`). It counts requests,
+/// not I/Os: an I/O larger than the host's `max_req_kib` is split into several requests, each
+/// simulated. Sized jobs count `size / bs` I/Os per clone, each its requests; jobs bounded by `runtime=` (and any run with `power_cut=`)
 /// count at most what the bus could carry in that time: every request holds the bus for at
 /// least its command or its data transfer, whichever is longer.
 pub fn estimated_events(scn: &Scenario) -> u64 {
@@ -272,20 +288,50 @@ fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
         let data = crate::vocab::xfer_ns(bs, bus.bytes_per_sec());
         data.max(bus.cmd_ns()).max(1)
     };
+    let max_req = max_req_bytes(p);
+    // A request holds the bus for its own length: at most the host's largest request.
     let min_req_ns = scn
         .jobs
         .iter()
-        .map(|j| req_ns(j.min_bs()))
+        .map(|j| req_ns(j.min_bs().min(max_req)))
         .min()
         .unwrap_or(1);
     let sized = |j: &JobSpec| {
         let per = match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
-            Some(log) => (log.ops.len() as u64).saturating_mul(u64::from(j.loops.max(1))),
-            None => j.io_bytes() / j.min_bs().max(1),
+            Some(log) => {
+                let reqs = log
+                    .ops
+                    .iter()
+                    .map(|op| requests_of(op.len, max_req, op.kind != LogOpKind::Flush))
+                    .fold(0u64, u64::saturating_add);
+                let all = reqs.saturating_mul(u64::from(j.loops.max(1)));
+                j.number_ios.map_or(all, |n| {
+                    // n ops at most, each at most the largest op's requests.
+                    let most = log
+                        .ops
+                        .iter()
+                        .map(|op| requests_of(op.len, max_req, true))
+                        .max()
+                        .unwrap_or(1);
+                    all.min(n.saturating_mul(most))
+                })
+            }
+            None => {
+                let ios = j.io_bytes() / j.min_bs().max(1);
+                let ios = j.number_ios.map_or(ios, |n| ios.min(n));
+                ios.saturating_mul(job_requests_per_io(j, max_req))
+                    .min(ios.saturating_add(j.io_bytes() / max_req))
+            }
         };
-        let per = j.number_ios.map_or(per, |n| per.min(n));
         per.saturating_mul(u64::from(j.numjobs))
     };
+    // Each I/O the engine's budget lets through may be split into this many requests.
+    let most_parts = scn
+        .jobs
+        .iter()
+        .map(|j| job_requests_per_io(j, max_req))
+        .max()
+        .unwrap_or(1);
     let (mut untimed, mut timed, mut longest) = (0u64, 0u64, 0u64);
     for j in &scn.jobs {
         match j.runtime_ns {
@@ -306,11 +352,11 @@ fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
         }
     }
     // The jobs stop issuing at the I/O budget, whatever their runtime.
-    let by_time = (longest / min_req_ns + 1).min(MAX_TOTAL_IOS);
+    let by_time = (longest / min_req_ns + 1).min(MAX_TOTAL_IOS.saturating_mul(most_parts));
     let mut time_bound = timed > by_time;
     let mut ios = untimed
         .saturating_add(timed.min(by_time))
-        .min(untimed.max(MAX_TOTAL_IOS));
+        .min(untimed.max(MAX_TOTAL_IOS.saturating_mul(most_parts)));
     if let Some(cut) = scn.power_cut_ns {
         let by_cut = cut / min_req_ns + 1;
         if by_cut < ios {
@@ -322,6 +368,10 @@ fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
     let mut events = ios
         .saturating_mul(EVENTS_PER_IO)
         .saturating_add(flushes.saturating_mul(EVENTS_PER_FLUSH));
+    if most_parts > 1 {
+        // The requests of a split I/O are queued together (see QUEUE_WALK_PER_EVENT).
+        events = events.saturating_add(ios.saturating_mul(most_parts) / QUEUE_WALK_PER_EVENT);
+    }
     if let Some(e) = &scn.inject_error {
         // Each failed transfer is retried (at most 5 times): at most 1 + 5 x rate attempts.
         let extra = u128::from(events) * u128::from(e.rate_ppm) * 5 / 1_000_000;
@@ -331,7 +381,38 @@ fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
         ios,
         events,
         time_bound,
+        split: most_parts > 1,
     }
+}
+
+/// Bytes as KiB, with a decimal for half a KiB (`0.5`, `127.5`, `512`).
+fn fmt_kib(bytes: u64) -> String {
+    if bytes.is_multiple_of(1024) {
+        (bytes / 1024).to_string()
+    } else {
+        format!("{}", bytes as f64 / 1024.0)
+    }
+}
+
+/// The host's largest request (`max_req_kib`), at least one sector, as the engine splits.
+fn max_req_bytes(p: &Platform) -> u64 {
+    p.host.max_req_bytes.max(512)
+}
+
+/// Requests one I/O of `len` bytes becomes: the block layer splits a data I/O larger than the
+/// host's largest request (`bio_split_to_limits`); a discard or a flush stays one request.
+fn requests_of(len: u64, max_req: u64, data: bool) -> u64 {
+    if data && len > max_req {
+        len.div_ceil(max_req)
+    } else {
+        1
+    }
+}
+
+/// Requests the job's largest I/O becomes (a trim-only job's discards are not split).
+fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
+    let data = !matches!(j.rw, Rw::Trim | Rw::RandTrim);
+    requests_of(j.max_bs(), max_req, data)
 }
 
 /// Options that have no effect in this configuration, one line each (the CLI prints them on

@@ -54,8 +54,29 @@ pub fn bounded_message(m: String) -> String {
     } else {
         m
     };
-    let m = m.replace(['\n', '\r'], " ");
-    clip_to(&m, MAX_MESSAGE_CHARS)
+    clip_to(&escape_controls(&m), MAX_MESSAGE_CHARS)
+}
+
+/// `s` safe to print on a terminal: line breaks and tabs as spaces, every other control
+/// character (ESC, BEL, the C1 controls such as CSI) as a visible escape (`\x1b`, `\u{9b}`),
+/// so an echoed value can neither start a new line nor drive the terminal (set its title,
+/// move the cursor, clear the screen).
+pub fn escape_controls(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() && (c as u32) < 0x80 => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl ScenarioError {
@@ -63,7 +84,7 @@ impl ScenarioError {
     /// [`MAX_MESSAGE_CHARS`]) so no input makes an unbounded message.
     pub fn new(option: impl Into<String>, message: impl Into<String>) -> Self {
         ScenarioError {
-            option: Some(clip(&option.into()).replace(['\n', '\r'], " ")),
+            option: Some(escape_controls(&clip(&option.into()))),
             message: bounded_message(message.into()),
         }
     }

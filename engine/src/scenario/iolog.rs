@@ -112,6 +112,17 @@ pub fn parse(name: &str, text: &str) -> Result<IoLog, ScenarioError> {
             format!("{name}: the trace has no read, write or flush to replay"),
         ));
     }
+    let limit = super::limits::MAX_TIME_NS;
+    if let Some(op) = log.ops.iter().find(|o| o.t_ns > limit) {
+        return Err(ScenarioError::new(
+            "read_iolog",
+            format!(
+                "{name}: an I/O is issued {} s after the first; accepted: traces of at most {} s (one day) of issue times",
+                op.t_ns / 1_000_000_000,
+                limit / 1_000_000_000
+            ),
+        ));
+    }
     Ok(log)
 }
 
@@ -349,6 +360,21 @@ fn queued_event(log: &mut IoLog, name: &str, n: usize, tok: &[&str]) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_times_past_a_day_are_refused() {
+        for v3 in [
+            "fio version 3 iolog\n0 f add\n18446744073709551615 f write 0 4096\n",
+            "fio version 3 iolog\n0 f add\n0 f write 0 4096\n86400000001 f write 0 4096\n",
+        ] {
+            let e = parse("t", v3).unwrap_err().to_string();
+            assert!(e.contains("at most 86400 s (one day)"), "{e}");
+        }
+        let v2 = "fio version 2 iolog\nf add\nf write 0 4096\nf wait 18446744073709551615\nf write 0 4096\n";
+        assert!(parse("w", v2).is_err());
+        let day = "fio version 3 iolog\n0 f add\n86400000000 f write 0 4096\n";
+        assert_eq!(parse("d", day).unwrap().ops[0].t_ns, 86_400_000_000_000);
+    }
 
     #[test]
     fn reads_each_format_and_names_a_bad_line() {

@@ -57,7 +57,10 @@ pub mod sweep;
 pub mod url;
 
 pub use check::{check, estimated_events, warnings};
-pub use error::{bounded_message, clip, clip_to, ScenarioError, MAX_ECHO_CHARS, MAX_MESSAGE_CHARS};
+pub use error::{
+    bounded_message, clip, clip_to, escape_controls, ScenarioError, MAX_ECHO_CHARS,
+    MAX_MESSAGE_CHARS,
+};
 pub use host::{HostConfig, HostOptions, HsqDepth, HsqDispatch, MmcPath};
 pub use job::{IoEngine, JobSpec, RandomDistribution, Rw};
 pub use options::{apply_option, OptionScope};

@@ -93,22 +93,67 @@ pub fn parse_dim(spec: &str) -> Result<Dim, String> {
     })
 }
 
-/// Every point's values, the first dimension outermost.
-pub fn points(dims: &[Dim]) -> Vec<Vec<String>> {
-    let mut out = vec![Vec::new()];
+/// Most dimensions one sweep may have.
+pub const MAX_DIMS: usize = 2;
+
+/// The number of points of `dims` (the product of their value counts), checked before any point
+/// is built: more than [`MAX_DIMS`] dimensions, a key swept twice, or more than [`MAX_POINTS`]
+/// points is refused, whatever the product would be.
+pub fn point_count(dims: &[Dim]) -> Result<usize, String> {
+    if dims.len() > MAX_DIMS {
+        return Err(format!(
+            "sweep: {} dimensions; at most {MAX_DIMS}",
+            dims.len()
+        ));
+    }
+    for (i, d) in dims.iter().enumerate() {
+        if dims[..i].iter().any(|e| e.key == d.key) {
+            return Err(format!(
+                "sweep: {} is swept twice; give each option one --sweep (a list or a range)",
+                d.key
+            ));
+        }
+    }
+    let mut n: usize = 1;
     for d in dims {
-        out = out
-            .into_iter()
-            .flat_map(|p| {
-                d.values.iter().map(move |v| {
-                    let mut q = p.clone();
-                    q.push(v.clone());
-                    q
-                })
-            })
-            .collect();
+        n = n.saturating_mul(d.values.len());
+    }
+    if n > MAX_POINTS {
+        let axes: Vec<String> = dims.iter().map(|d| d.values.len().to_string()).collect();
+        return Err(format!(
+            "sweep: {} points ({}); at most {MAX_POINTS}",
+            if n == usize::MAX {
+                "too many".to_string()
+            } else {
+                n.to_string()
+            },
+            axes.join(" x ")
+        ));
+    }
+    Ok(n)
+}
+
+/// The values of point `index` (0-based, the first dimension outermost), built alone: a shard
+/// builds only its own points.
+pub fn point_values(dims: &[Dim], index: usize) -> Vec<String> {
+    let mut rest = index;
+    let mut out = vec![String::new(); dims.len()];
+    for (k, d) in dims.iter().enumerate().rev() {
+        let n = d.values.len().max(1);
+        out[k] = d.values[rest % n].clone();
+        rest /= n;
     }
     out
+}
+
+/// Every point's values, the first dimension outermost. Callers check [`point_count`] first;
+/// past [`MAX_POINTS`] this stops at `MAX_POINTS + 1` points, so no grid is built whole.
+pub fn points(dims: &[Dim]) -> Vec<Vec<String>> {
+    let n = dims
+        .iter()
+        .fold(1usize, |n, d| n.saturating_mul(d.values.len()))
+        .min(MAX_POINTS + 1);
+    (0..n).map(|i| point_values(dims, i)).collect()
 }
 
 /// The scenario of one point: `base` with the point's options applied and checked.

@@ -115,8 +115,16 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// Parses a fio time into ns: `10` (seconds, fio's default unit for `runtime=`), `500ms`,
 /// `250us`, `2m`, `1h`, `1.5s`. Suffixes: ns/nsec, us/usec, ms/msec, s/sec, m/min, h, d.
 pub fn parse_time_ns(text: &str) -> Result<u64, String> {
-    parse_with_suffix(text, TIME_SUFFIXES, 1_000_000_000)
-        .ok_or_else(|| format!("'{}' is not a time; accepted: seconds or a number with ns, us, ms, s, m or h, e.g. 30, 500ms", text))
+    let ns = parse_with_suffix(text, TIME_SUFFIXES, 1_000_000_000)
+        .ok_or_else(|| format!("'{}' is not a time; accepted: seconds or a number with ns, us, ms, s, m or h, e.g. 30, 500ms", text))?;
+    // A time that is not zero but rounds to 0 ns would read as "0 = none" without a word.
+    if ns == 0 && text.chars().any(|c| ('1'..='9').contains(&c)) {
+        return Err(format!(
+            "'{}' is below 1 ns, the model's resolution; accepted: 0 or a time of at least 1ns",
+            text
+        ));
+    }
+    Ok(ns)
 }
 
 /// Parses a fio boolean: 1/0, true/false, yes/no, on/off (case-insensitive).

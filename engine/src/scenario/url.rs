@@ -22,6 +22,8 @@
 //! still loads. When the result breaks a limit ([`check`]),
 //! the option the limit names is left at its default (A) or at A's value (B), with an error
 //! stating the limit. Nothing here panics, whatever the input.
+//! Options that write files ([`OUTPUT_FILE_OPTIONS`]: `write_iolog=`, `write_bw_log=`, ...) are
+//! never read from a link nor written into one, each left out with a notice naming it.
 
 use super::apply::{apply_option, lookup, reset_option, resolve, OptionScope};
 use super::check::check;
@@ -30,6 +32,22 @@ use super::{
     job::JobSpec,
     spec::Scenario,
 };
+
+/// The options that write a file where the run happens: a link never sets them (see
+/// [`decode_query`]) and never carries them ([`encode_query`]), so copying a shared link's
+/// command line cannot overwrite a file.
+pub const OUTPUT_FILE_OPTIONS: &[&str] = &[
+    "write_iolog",
+    "write_bw_log",
+    "write_lat_log",
+    "write_iops_log",
+    "write_hist_log",
+];
+
+/// Whether `name` (an option's canonical name) is one of [`OUTPUT_FILE_OPTIONS`].
+pub fn is_output_file_option(name: &str) -> bool {
+    OUTPUT_FILE_OPTIONS.contains(&name)
+}
 
 /// Most `key=value` pairs read from one query string; the rest is ignored with an error.
 pub const MAX_QUERY_ENTRIES: usize = 512;
@@ -54,6 +72,9 @@ fn options_of(s: &Scenario) -> (Pairs, Vec<Pairs>) {
     let mut global = Vec::new();
     let mut jobs = vec![Vec::new(); s.jobs.len()];
     for (scope, k, v) in s.to_options() {
+        if is_output_file_option(&k) {
+            continue;
+        }
         match scope {
             OptionScope::Global => global.push((k, v)),
             OptionScope::Job(i) => jobs[i].push((k, v)),
@@ -209,6 +230,12 @@ fn entry(written: String, value: Option<String>) -> Result<(bool, Entry), Scenar
     };
     let (key, value) = (key.to_string(), value);
     check_entry(&key, value.as_deref()).map_err(|e| named(e, &written))?;
+    if lookup(&key).is_some_and(|o| is_output_file_option(o.name)) {
+        return Err(ScenarioError::new(
+            written.as_str(),
+            "writes a file, so a link cannot set it (left out: the page's command line never carries it); give it on your own command line or in a job file",
+        ));
+    }
     Ok((
         is_b,
         Entry {

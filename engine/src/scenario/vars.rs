@@ -9,6 +9,23 @@ pub const MB_MEMORY: u64 = 4096;
 /// `$ncpus`: CPUs of the modelled SoC (the Unisoc and Qualcomm boards have 8).
 pub const NCPUS: u64 = 8;
 
+/// Longest line a job file's variables may expand to: a short `${VAR}` repeated on one line
+/// must not multiply a large variable into gigabytes.
+pub const MAX_EXPANDED_LINE: usize = 1 << 20;
+
+/// `out` with `v` appended, within [`MAX_EXPANDED_LINE`].
+fn grow(out: &mut String, v: &str) -> Result<(), String> {
+    if out.len() + v.len() > MAX_EXPANDED_LINE {
+        return Err(format!(
+            "the line's variables expand to more than {} KiB; accepted: lines of at most {} KiB once expanded",
+            MAX_EXPANDED_LINE >> 10,
+            MAX_EXPANDED_LINE >> 10
+        ));
+    }
+    out.push_str(v);
+    Ok(())
+}
+
 /// Replaces fio's variables in one job-file line. `env` looks up an environment variable; an
 /// unset one is an error naming it (fio would pass the text on and fail later, less clearly).
 pub fn expand(line: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
@@ -26,7 +43,7 @@ pub fn expand(line: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String
                 .ok_or_else(|| format!("'${{' without a closing '}}' in '{line}'"))?;
             let name = &body[..end];
             let v = env(name).ok_or_else(|| format!("environment variable '{name}' is not set"))?;
-            out.push_str(&v);
+            grow(&mut out, &v)?;
             rest = &body[end + 1..];
             continue;
         }
@@ -43,7 +60,7 @@ pub fn expand(line: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String
         match value {
             Some(v) => out.push_str(&v.to_string()),
             None => match env(word).filter(|_| !word.is_empty()) {
-                Some(v) => out.push_str(&v),
+                Some(v) => grow(&mut out, &v)?,
                 None => {
                     out.push('$');
                     out.push_str(word);
@@ -59,6 +76,18 @@ pub fn expand(line: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_variable_repeated_on_a_line_cannot_multiply_it_past_the_cap() {
+        let big = "x".repeat(64 << 10);
+        let env = |n: &str| (n == "BIG").then(|| big.clone());
+        let line = format!("name={}", "${BIG}".repeat(100));
+        let e = expand(&line, &env).unwrap_err();
+        assert!(e.contains("more than 1024 KiB"), "{e}");
+        let line = format!("name={}", "$BIG".repeat(100));
+        assert!(expand(&line, &env).is_err());
+        assert_eq!(expand("a=${BIG}", &env).unwrap().len(), 2 + (64 << 10));
+    }
 
     #[test]
     fn expands_environment_variables_and_fio_keywords() {

@@ -1,0 +1,75 @@
+//! Reading the command's input files: each at most [`MAX_INPUT_BYTES`], and only regular files
+//! (a device, a FIFO or a directory is refused before it is read), or `-` for stdin where the
+//! input may come from there (a job file, as fio reads one).
+
+use mmcsim_engine::scenario::check::MAX_INPUT_BYTES;
+use std::io::Read;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Most bytes one command reads over all its input files together (many merge or fit result
+/// files, a job file's includes and traces): four times one file's cap.
+pub const MAX_TOTAL_INPUT_BYTES: u64 = 4 * MAX_INPUT_BYTES;
+
+/// Bytes read so far by this command.
+static READ_SO_FAR: AtomicU64 = AtomicU64::new(0);
+
+/// The cap as text for messages.
+fn cap() -> String {
+    format!("{} MiB", MAX_INPUT_BYTES >> 20)
+}
+
+/// Reads at most the cap from `r`; more is refused with `what` named.
+fn read_capped(r: impl Read, what: &str) -> Result<String, String> {
+    let mut buf = Vec::new();
+    r.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("{what}: {e}"))?;
+    if buf.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{what}: larger than {}; accepted: input files of at most {} ({MAX_INPUT_BYTES} bytes)",
+            cap(),
+            cap()
+        ));
+    }
+    let total = READ_SO_FAR.fetch_add(buf.len() as u64, Ordering::Relaxed) + buf.len() as u64;
+    if total > MAX_TOTAL_INPUT_BYTES {
+        return Err(format!(
+            "{what}: the command's input files come to more than {} MiB in all; accepted: at most {} MiB of input per command",
+            MAX_TOTAL_INPUT_BYTES >> 20,
+            MAX_TOTAL_INPUT_BYTES >> 20
+        ));
+    }
+    String::from_utf8(buf).map_err(|_| format!("{what}: not UTF-8 text"))
+}
+
+/// The text of the file at `path`, read for `what` (e.g. "job file 'x.fio'"). `stdin_ok`: `-`
+/// reads standard input.
+pub fn read(path: &std::path::Path, what: &str, stdin_ok: bool) -> Result<String, String> {
+    if stdin_ok && path.as_os_str() == "-" {
+        return read_capped(std::io::stdin().lock(), what);
+    }
+    let meta = std::fs::metadata(path).map_err(|e| format!("{what}: {e}"))?;
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device, FIFO or socket)"
+        };
+        return Err(format!(
+            "{what}: {kind}; accepted: a regular file of at most {}{}",
+            cap(),
+            if stdin_ok { ", or - for stdin" } else { "" }
+        ));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{what}: {} bytes, larger than {}; accepted: input files of at most {} ({MAX_INPUT_BYTES} bytes)",
+            meta.len(),
+            cap(),
+            cap()
+        ));
+    }
+    let f = std::fs::File::open(path).map_err(|e| format!("{what}: {e}"))?;
+    // The file may grow between the two looks: the read is capped too.
+    read_capped(f, what)
+}
