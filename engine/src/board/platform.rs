@@ -258,7 +258,7 @@ pub struct Platform {
     /// The host controller driver, which the explanations name.
     pub controller: Controller,
     /// Host switches the platform runs with unless the scenario says otherwise.
-    pub defaults: HostConfig,
+    pub switches: HostConfig,
     pub host: HostTiming,
     pub bus: BusTiming,
     pub card: CardTiming,

@@ -216,7 +216,7 @@ pub fn value_text_in(scn: &Scenario, job: usize, key: &str) -> String {
 /// text is the page's).
 pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<String> {
     match lookup(key)?.access {
-        Access::Host { preset, .. } => Some(preset(&platform.defaults)),
+        Access::Host { preset, .. } => Some(preset(&platform.switches)),
         Access::Platform(p) => Some(super::board::preset_text(platform, &p)),
         _ => None,
     }

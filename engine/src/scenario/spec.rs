@@ -149,7 +149,7 @@ impl Scenario {
     /// Host switches with the platform defaults filled in.
     pub fn host_config(&self) -> Result<HostConfig, ScenarioError> {
         let p = self.platform()?;
-        let d = &p.defaults;
+        let d = &p.switches;
         Ok(HostConfig {
             mmc_path: self.host.mmc_path.unwrap_or(d.mmc_path),
             nonblocking: self.host.nonblocking.unwrap_or(d.nonblocking),

@@ -81,7 +81,7 @@ fn many_scenarios() -> Vec<crate::Scenario> {
                     scn.jobs[0].numjobs = numjobs;
                     scn.jobs[0].size = 256 << 10;
                     if packed > 0 {
-                        if p.host.max_packed < packed || p.defaults.mmc_path != MmcPath::Hsq {
+                        if p.host.max_packed < packed || p.switches.mmc_path != MmcPath::Hsq {
                             continue;
                         }
                         scn.host.packed = Some(packed);
