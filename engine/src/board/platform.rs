@@ -257,7 +257,8 @@ pub struct Platform {
     pub source: &'static str,
     /// The host controller driver, which the explanations name.
     pub controller: Controller,
-    /// Host switches the platform runs with unless the scenario says otherwise.
+    /// Host switches the platform runs with unless the scenario overrides them (the rows of
+    /// `scenario::table::host`; `Scenario::effective_platform` applies the overrides).
     pub switches: HostConfig,
     pub host: HostTiming,
     pub bus: BusTiming,

@@ -185,8 +185,8 @@ mod tests {
             platform: "sprd-hs400es-2020".into(),
             ..Scenario::default()
         };
-        s.host.mmc_path = Some(path);
-        s.host.nonblocking = Some(nonblocking);
+        s.set_switch::<MmcPath>("mmc_path", Some(path));
+        s.set_switch::<bool>("nonblocking", Some(nonblocking));
         s.jobs = vec![JobSpec {
             name: "w".into(),
             rw: Rw::RandWrite,
