@@ -324,7 +324,7 @@ mod tests {
             .unwrap();
         let size = 16 << 20;
         let mut base = case.scenario(false, size);
-        base.host.hsq_depth = None;
+        base.set_switch::<mmcsim_engine::HsqDepth>("hsq_depth", None);
         let doc = run(&base, vec![parse_dim("hsq_depth=2,dynamic").unwrap()], None).unwrap();
         let single = |b: bool| {
             let s = case.scenario(b, size);

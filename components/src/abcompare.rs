@@ -276,7 +276,7 @@ mod tests {
     fn report_after(events: u64, packed: u32) -> Report {
         let mut scn = mmcsim_engine::Scenario::default();
         scn.jobs[0].numjobs = 20;
-        scn.host.packed = Some(packed);
+        scn.set_switch::<u32>("packed", Some(packed));
         let mut sim = mmcsim_engine::Simulator::new(&scn).unwrap();
         sim.run_events(events);
         sim.report()

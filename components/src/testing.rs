@@ -9,7 +9,7 @@ pub(crate) fn twenty_jobs(rw: Rw, packed: u32) -> Scenario {
         platform: "sprd-hs400es-2020".into(),
         ..Scenario::default()
     };
-    scn.host.packed = Some(packed);
+    scn.set_switch::<u32>("packed", Some(packed));
     scn.jobs = vec![JobSpec {
         name: "t".into(),
         rw,

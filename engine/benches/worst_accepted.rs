@@ -80,7 +80,7 @@ fn main() {
                     }],
                     ..Scenario::default()
                 };
-                s.host.mmc_path = Some(MmcPath::Cqe);
+                s.set_switch::<MmcPath>("mmc_path", Some(MmcPath::Cqe));
                 s
             }),
             1,
@@ -99,7 +99,7 @@ fn main() {
                     }],
                     ..Scenario::default()
                 };
-                s.host.mmc_path = Some(MmcPath::Cqe);
+                s.set_switch::<MmcPath>("mmc_path", Some(MmcPath::Cqe));
                 s
             }),
             1,
@@ -118,7 +118,7 @@ fn main() {
                     }],
                     ..Scenario::default()
                 };
-                s.host.fua = Some(false);
+                s.set_switch::<bool>("fua", Some(false));
                 s
             }),
             1,
@@ -134,7 +134,7 @@ fn main() {
                     }],
                     ..Scenario::default()
                 };
-                s.host.packed = Some(8);
+                s.set_switch::<u32>("packed", Some(8));
                 s
             }),
             1,

@@ -50,11 +50,11 @@ pub use path::bus::{Segment, SegmentKind};
 pub use path::workload::{IoRecord, MAX_IO_RECORDS};
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
-pub use scenario::{HostOptions, IoEngine, JobSpec, Rw, Scenario, ScenarioError};
+pub use scenario::{IoEngine, JobSpec, Overrides, Rw, Scenario, ScenarioError};
 pub use sim::observe::{JobView, RequestView, Snapshot};
 pub use sim::{run, Simulator};
 pub use vocab::{
-    Cause, HostConfig, HsqDepth, HsqDispatch, MmcPath, Op, Stage, TraceEvent, CQE_TASKS,
-    CQHCI_NUM_SLOTS, HSQ_NORMAL_DEPTH, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH,
+    Cause, HostConfig, HsqDepth, HsqDispatch, MmcPath, Op, Stage, SwitchValue, TraceEvent,
+    CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NORMAL_DEPTH, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH,
     HSQ_PERFORMANCE_DEPTH, MMC_QUEUE_DEPTH,
 };

@@ -36,7 +36,7 @@ fn every_physical_field_of_a_platform_is_a_board_parameter() {
         &mut fields,
     );
     let covered: Vec<&str> = params().map(|(_, p)| p.field).collect();
-    for f in fields.iter().filter(|f| !f.starts_with("defaults.")) {
+    for f in fields.iter().filter(|f| !f.starts_with("switches.")) {
         assert!(
             covered.contains(&f.as_str()),
             "platform field {f} has no row in scenario::board::PARAMS"
@@ -75,7 +75,7 @@ fn doubling_the_nand_read_in_a_platform_file_slows_random_reads_by_one_nand_read
     let mut s = Scenario::default();
     apply_toml(&mut s, "board.toml", &doubled).unwrap();
     assert_eq!(s.platform, "sprd-hs400es-2020");
-    assert_eq!(s.board.len(), 1);
+    assert_eq!(s.overrides.len(), 1);
     assert_eq!(
         s.effective_platform().unwrap().card.read_latency_random_ns,
         206_000
@@ -121,7 +121,7 @@ fn a_scenario_at_preset_values_writes_nothing_new() {
         Scenario::default(),
     )
     .unwrap();
-    assert!(s.board.is_empty());
+    assert!(s.overrides.is_empty());
     assert_eq!(
         s.to_args(),
         vec![
@@ -197,14 +197,14 @@ proptest! {
             let v = min + x % (max - min + 1);
             // Values between a unit's accepted ones (a 2-bit bus) are not written.
             if v != (param.get)(preset) && param.unit.parse(&param.unit.format(v)) == Some(v) {
-                s.board.insert(row.name.to_string(), v);
+                s.overrides.insert(row.name.to_string(), v);
             }
         }
         let text = to_toml(&s).unwrap();
         let mut back = Scenario::default();
         apply_toml(&mut back, "f", &text).unwrap();
         prop_assert_eq!(&back, &s, "{}", text);
-        prop_assert_eq!(parse_args(&s.to_args(), Scenario::default()).map(|x| x.board), Ok(s.board.clone()));
+        prop_assert_eq!(parse_args(&s.to_args(), Scenario::default()).map(|x| x.overrides), Ok(s.overrides.clone()));
     }
 }
 
@@ -251,7 +251,7 @@ fn the_bus_rate_is_derived_from_mode_clock_and_width() {
     )
     .unwrap();
     assert!(s.to_args().contains(&"--bus_mode=hs200".to_string()));
-    assert!(!s.board.contains_key("bus_mb_s"), "{:?}", s.board);
+    assert!(!s.overrides.contains_key("bus_mb_s"), "{:?}", s.overrides);
     // Modes and widths outside eMMC's are one message each.
     let e = parse_args(&["--bus_width=2"], Scenario::default()).unwrap_err();
     assert!(e.to_string().contains("1, 4, 8"), "{e}");
@@ -342,11 +342,11 @@ fn the_readmes_what_if_link_loads_as_written() {
         assert_eq!(p.bus.bytes_per_sec(), 290_000_000);
     }
     assert_eq!(
-        b.host.hsq_depth,
+        b.switch::<mmcsim_engine::HsqDepth>("hsq_depth"),
         Some(mmcsim_engine::scenario::HsqDepth::Fixed(2))
     );
     assert_eq!(
-        d.a.host_config().unwrap().hsq_depth,
+        d.a.effective_platform().unwrap().switches.hsq_depth,
         mmcsim_engine::scenario::HsqDepth::Dynamic,
         "A keeps the 2023 board's dynamic depth"
     );

@@ -51,14 +51,20 @@ fn scenario(g: &mut Gen, path: Path) -> Scenario {
         randseed: g.next(),
         ..Scenario::default()
     };
-    s.host.mmc_path = Some(match path {
-        Path::Hsq | Path::Packed => MmcPath::Hsq,
-        Path::Legacy => MmcPath::Legacy,
-        Path::Cqe => MmcPath::Cqe,
-    });
-    s.host.packed = Some(if matches!(path, Path::Packed) { 8 } else { 0 });
-    s.host.fua = Some(!g.next().is_multiple_of(3));
-    s.host.cache = Some(!g.next().is_multiple_of(5));
+    s.set_switch::<MmcPath>(
+        "mmc_path",
+        Some(match path {
+            Path::Hsq | Path::Packed => MmcPath::Hsq,
+            Path::Legacy => MmcPath::Legacy,
+            Path::Cqe => MmcPath::Cqe,
+        }),
+    );
+    s.set_switch::<u32>(
+        "packed",
+        Some(if matches!(path, Path::Packed) { 8 } else { 0 }),
+    );
+    s.set_switch::<bool>("fua", Some(!g.next().is_multiple_of(3)));
+    s.set_switch::<bool>("cache", Some(!g.next().is_multiple_of(5)));
     let bs = g.pick(&[4096u64, 8192, 16384]);
     let ioengine = g.pick(&[IoEngine::Psync, IoEngine::Libaio]);
     s.jobs = vec![JobSpec {

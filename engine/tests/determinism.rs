@@ -8,7 +8,7 @@ fn scenario(seed: u64) -> Scenario {
         randseed: seed,
         ..Scenario::default()
     };
-    s.host.hsq_depth = Some(HsqDepth::Dynamic);
+    s.set_switch::<HsqDepth>("hsq_depth", Some(HsqDepth::Dynamic));
     s.jobs = vec![
         JobSpec {
             name: "w".into(),

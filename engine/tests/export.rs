@@ -429,5 +429,5 @@ fn scenario_and_platform_serialize_and_the_scenario_reads_back() {
     assert_eq!(back, s);
     let p = serde_json::to_value(s.platform().unwrap()).unwrap();
     assert_eq!(p["name"], "unisoc-fua-2022");
-    assert_eq!(p["defaults"]["fua"], true);
+    assert_eq!(p["switches"]["fua"], true);
 }

@@ -276,7 +276,7 @@ fn a_job_option_set_for_one_job_leaves_the_other_as_it_was() {
     assert_eq!((edited.jobs[0].numjobs, edited.jobs[1].numjobs), (2, 4));
     let edited = apply_text_in(&edited, OptionScope::Job(1), "packed", "4").unwrap();
     assert_eq!(
-        edited.host.packed,
+        edited.switch::<u32>("packed"),
         Some(4),
         "a host switch is the scenario's in any scope"
     );

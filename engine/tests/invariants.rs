@@ -68,16 +68,19 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     ..Scenario::default()
                 };
                 let u300 = platform == "u300-mmci-2011";
-                s.host.mmc_path = Some(path);
-                s.host.packed = Some(if path == MmcPath::Hsq && !u300 {
-                    packed
-                } else {
-                    0
-                });
-                s.host.hsq_depth = Some(depth);
-                s.host.fua = Some(fua);
-                s.host.cache = Some(cache);
-                s.host.nonblocking = Some(nonblocking);
+                s.set_switch::<MmcPath>("mmc_path", Some(path));
+                s.set_switch::<u32>(
+                    "packed",
+                    Some(if path == MmcPath::Hsq && !u300 {
+                        packed
+                    } else {
+                        0
+                    }),
+                );
+                s.set_switch::<HsqDepth>("hsq_depth", Some(depth));
+                s.set_switch::<bool>("fua", Some(fua));
+                s.set_switch::<bool>("cache", Some(cache));
+                s.set_switch::<bool>("nonblocking", Some(nonblocking));
                 if u300 {
                     for j in &mut jobs {
                         j.bs = j.bs.min(32768);

@@ -56,9 +56,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 randseed: seed,
                 ..Scenario::default()
             };
-            s.host.fua = Some(fua);
-            s.host.cache = Some(cache);
-            s.host.packed = Some(packed);
+            s.set_switch::<bool>("fua", Some(fua));
+            s.set_switch::<bool>("cache", Some(cache));
+            s.set_switch::<u32>("packed", Some(packed));
             s.jobs = vec![job];
             s.power_cut_ns = Some(cut);
             s
@@ -135,7 +135,7 @@ fn fua_scenario(fua: bool) -> Scenario {
         power_cut_ns: Some(50_000_000),
         ..Scenario::default()
     };
-    s.host.fua = Some(fua);
+    s.set_switch::<bool>("fua", Some(fua));
     s.jobs = vec![JobSpec {
         name: "w".into(),
         rw: Rw::RandWrite,

@@ -76,7 +76,7 @@ fn globals_before_name_are_inherited_and_job_options_stay_in_their_job() {
     assert_eq!((s.jobs[1].bs, s.jobs[1].rw), (8192, Rw::Read));
     assert_eq!(s.platform, "unisoc-hsq-2023");
     assert_eq!(
-        s.host.packed,
+        s.switch::<u32>("packed"),
         Some(8),
         "a scenario-wide option in a job section still applies"
     );
@@ -88,11 +88,15 @@ fn host_switches() {
         "--mmc_path=legacy --nonblocking=0 --hsq_depth=dynamic --fua=off --cache=1 --mmc_test=39",
     )
     .unwrap();
-    assert_eq!(s.host.mmc_path, Some(MmcPath::Legacy));
-    assert_eq!(s.host.nonblocking, Some(false));
-    assert_eq!(s.host.hsq_depth, Some(HsqDepth::Dynamic));
+    assert_eq!(s.switch::<MmcPath>("mmc_path"), Some(MmcPath::Legacy));
+    assert_eq!(s.switch::<bool>("nonblocking"), Some(false));
+    assert_eq!(s.switch::<HsqDepth>("hsq_depth"), Some(HsqDepth::Dynamic));
     assert_eq!(
-        (s.host.fua, s.host.cache, s.mmc_test),
+        (
+            s.switch::<bool>("fua"),
+            s.switch::<bool>("cache"),
+            s.mmc_test
+        ),
         (Some(false), Some(true), Some(39))
     );
 }

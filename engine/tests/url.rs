@@ -1,8 +1,9 @@
 //! Scenario links (`scenario::url`): round trips, defaults left out, randseed always present,
 //! partial loading of bad links, limits, and decoding arbitrary text without panicking.
 
+use mmcsim_engine::scenario::board;
 use mmcsim_engine::scenario::url::{decode_query, encode_query, DecodedQuery};
-use mmcsim_engine::{HostOptions, JobSpec, Rw, Scenario, Simulator};
+use mmcsim_engine::{JobSpec, Rw, Scenario, Simulator};
 use proptest::prelude::*;
 
 #[allow(dead_code)]
@@ -20,20 +21,24 @@ fn arb_pair() -> impl Strategy<Value = (Scenario, Scenario)> {
             let mut b = a.clone();
             for c in changes {
                 match c {
-                    0 => b.host.packed = other.host.packed,
+                    0 => b.set_switch::<u32>("packed", other.switch::<u32>("packed")),
                     1 => b.platform = other.platform.clone(),
                     2 => b.jobs[0] = other.jobs[0].clone(),
                     3 => b.jobs = other.jobs.clone(),
                     4 => b.power_cut_ns = other.power_cut_ns,
                     5 => b.randseed = other.randseed,
-                    6 => b.host = other.host.clone(),
+                    6 => {
+                        // B's host switches become other's; its board stays.
+                        b.overrides.retain(|k, _| board::param(k).is_some());
+                        b.overrides.extend(other.switch_overrides());
+                    }
                     _ => b.jobs.truncate(1),
                 }
             }
             // A board value equal to B's (new) preset is no override: the canonical form.
             b.normalize_board();
             if Simulator::new(&b).is_err() {
-                b.host.packed = Some(0);
+                b.set_switch::<u32>("packed", Some(0));
             }
             (a, b)
         })
@@ -104,20 +109,13 @@ fn the_packed_comparison_link() {
         (j.rw, j.bs, j.numjobs, j.size),
         (Rw::RandRead, 4096, 20, 512 << 20)
     );
-    assert_eq!(a.host.packed, Some(8));
+    assert_eq!(a.switch::<u32>("packed"), Some(8));
     assert_eq!(a.randseed, mmcsim_engine::scenario::DEFAULT_RANDSEED);
     let b = d.b.expect("a B side");
-    assert_eq!(b.host.packed, Some(0));
-    assert_eq!(
-        b,
-        Scenario {
-            host: HostOptions {
-                packed: Some(0),
-                ..a.host.clone()
-            },
-            ..a.clone()
-        }
-    );
+    assert_eq!(b.switch::<u32>("packed"), Some(0));
+    let mut want = a.clone();
+    want.set_switch::<u32>("packed", Some(0));
+    assert_eq!(b, want);
     // And back: the same link, with the seed made explicit.
     assert_eq!(
         encode_query(a, Some(&b)),
@@ -177,7 +175,11 @@ fn bad_values_are_named_and_the_rest_loads() {
     assert_eq!(d.a.jobs[0].bs, 4096);
     let b = d.b.unwrap();
     assert_eq!(
-        (b.host.cache, b.host.packed, b.jobs[0].numjobs),
+        (
+            b.switch::<bool>("cache"),
+            b.switch::<u32>("packed"),
+            b.jobs[0].numjobs
+        ),
         (Some(true), None, 20)
     );
 }
@@ -192,7 +194,10 @@ fn limits_leave_the_option_at_its_default_with_the_limit_stated() {
         "{}",
         d.errors[0]
     );
-    assert_eq!((d.a.host.packed, d.a.jobs[0].rw), (None, Rw::Write));
+    assert_eq!(
+        (d.a.switch::<u32>("packed"), d.a.jobs[0].rw),
+        (None, Rw::Write)
+    );
 
     let d = decoded("size=1t&bs=512&b.platform=u300-mmci-2011&b.packed=8&b.bs=1m");
     assert!(
@@ -212,7 +217,7 @@ fn limits_leave_the_option_at_its_default_with_the_limit_stated() {
         "{:?}",
         d.errors
     );
-    assert_eq!(b.host.packed, None, "left as in A");
+    assert_eq!(b.switch::<u32>("packed"), None, "left as in A");
 }
 
 #[test]

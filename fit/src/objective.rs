@@ -7,7 +7,9 @@ use mmcsim_engine::{Scenario, Simulator};
 pub fn simulate(case: &Case, board: &Scenario) -> Result<Vec<f64>, String> {
     let mut s = case.scn.clone();
     s.platform = board.platform.clone();
-    s.board = board.board.clone();
+    // The case's host switches stay (its workload and switches are measured; the board is
+    // fitted): only the board parameters are the board's.
+    s.put_board_of(board);
     let mut sim = Simulator::new(&s).map_err(|e| format!("{}: {}", case.file, e))?;
     sim.run_to_end();
     let r = sim.report();

@@ -103,7 +103,7 @@ impl Free {
             at_edge.push(
                 (v as f64 - min as f64) < span * 1e-4 || (max as f64 - v as f64) < span * 1e-4,
             );
-            s.board.insert(name.to_string(), v);
+            s.overrides.insert(name.to_string(), v);
         }
         s.normalize_board();
         (s, at_edge)

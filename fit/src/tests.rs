@@ -41,7 +41,7 @@ fn three_perturbed_parameters_are_fitted_back_within_5_percent() {
             read_case(&format!("case{i}.json"), &text, None).unwrap()
         })
         .collect();
-    assert!(cases.iter().all(|c| c.scn.board.is_empty()));
+    assert!(cases.iter().all(|c| c.scn.board().next().is_none()));
     let names: Vec<String> = ["nand_read_us", "card_write_busy_us", "bus_mb_s"]
         .map(String::from)
         .to_vec();

@@ -38,10 +38,13 @@ pub static DATA: SeriesData = SeriesData {
         if cfg.mmc_path != MmcPath::Hsq {
             return false;
         }
-        b.hsq_depth = Some(match cfg.hsq_depth {
-            HsqDepth::Dynamic => HsqDepth::Fixed(2),
-            HsqDepth::Fixed(_) => HsqDepth::Dynamic,
-        });
+        b.set_switch(
+            "hsq_depth",
+            Some(match cfg.hsq_depth {
+                HsqDepth::Dynamic => HsqDepth::Fixed(2),
+                HsqDepth::Fixed(_) => HsqDepth::Dynamic,
+            }),
+        );
         true
     }),
 };

@@ -42,7 +42,7 @@ pub static FIFO_SERIES: Series = Series {
 pub fn fifo_pair(size: u64) -> (Scenario, Scenario) {
     let side = |d: HsqDispatch| {
         let mut s = ALLWINNER_NO_HSQ.scenario(Some(MmcPath::Hsq));
-        s.host.hsq_dispatch = Some(d);
+        s.set_switch::<HsqDispatch>("hsq_dispatch", Some(d));
         for j in &mut s.jobs {
             j.size = size;
         }

@@ -36,7 +36,7 @@ pub static DATA: SeriesData = SeriesData {
     ],
     tour: Some(tour),
     suggest_b: Some(|cfg, b| {
-        b.fua = Some(!cfg.fua);
+        b.set_switch("fua", Some(!cfg.fua));
         true
     }),
 };

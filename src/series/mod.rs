@@ -25,7 +25,7 @@
 
 use mmcsim_engine::calibration::{authors_size, Case, Series, CASES};
 use mmcsim_engine::scenario::url::encode_query;
-use mmcsim_engine::{HostConfig, HostOptions, Scenario};
+use mmcsim_engine::{HostConfig, Scenario};
 
 use crate::shell::session::RunError;
 
@@ -120,9 +120,9 @@ pub struct SeriesData {
     pub suggest_b: Option<SuggestFn>,
 }
 
-/// Sets B's host switch of a series' change against A's configuration; false when the
-/// change does not apply to A's path.
-pub type SuggestFn = fn(&HostConfig, &mut HostOptions) -> bool;
+/// Sets B's host switch of a series' change against A's configuration (on B, a scenario whose
+/// host switches start as A's); false when the change does not apply to A's path.
+pub type SuggestFn = fn(&HostConfig, &mut Scenario) -> bool;
 
 impl SeriesData {
     /// Index in [`CASES`] of the headline case.
@@ -206,7 +206,7 @@ pub fn by_id(id: &str) -> Option<&'static SeriesData> {
 
 /// The change the series of `platform` suggest as B against `cfg` (the first that applies),
 /// set in `b`; false when none does.
-pub fn suggest_b(platform: &str, cfg: &HostConfig, b: &mut HostOptions) -> bool {
+pub fn suggest_b(platform: &str, cfg: &HostConfig, b: &mut Scenario) -> bool {
     ALL.iter()
         .filter(|s| s.series.platform == platform)
         .filter_map(|s| s.suggest_b)

@@ -41,8 +41,8 @@ pub static DATA: SeriesData = SeriesData {
 /// requests (`HSQ_PACKED_QUEUE_DEPTH`, 64 requests: hsq_depth=63, the window being depth + 1).
 pub fn window_only(a: &Scenario) -> Scenario {
     let mut w = a.clone();
-    w.host.packed = Some(0);
-    w.host.hsq_depth = Some(HsqDepth::Fixed(63));
+    w.set_switch::<u32>("packed", Some(0));
+    w.set_switch::<HsqDepth>("hsq_depth", Some(HsqDepth::Fixed(63)));
     w
 }
 

@@ -13,7 +13,7 @@
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use mmcsim_engine::{HostOptions, Scenario};
+use mmcsim_engine::{Overrides, Scenario};
 use yew::prelude::*;
 
 use crate::gallery::view::GalleryPanel;
@@ -54,7 +54,7 @@ pub enum Msg {
     /// How the watched run stands (from the Watch).
     RunState(RunState),
     /// B's host switches of an A/B comparison (None: off), from the pipeline view.
-    B(Option<HostOptions>),
+    B(Option<Overrides>),
     /// A whole scenario (gallery, job file, scheduled power cut): A, and B of an A/B pair.
     Load(Scenario, Option<Scenario>),
     /// A gallery entry's pair: loaded as `Load`, with a history entry (Back returns).
@@ -140,8 +140,8 @@ impl Component for App {
             use_url,
             _popstate: popstate,
         };
-        if moment.compare && app.pair.b_host.is_none() && app.pair.b_other.is_none() {
-            app.pair.b_host = Some(crate::watch::live::suggest_b(&app.pair.a));
+        if moment.compare && app.pair.b.is_none() && app.pair.b_other.is_none() {
+            app.pair.b = Some(crate::watch::live::suggest_b(&app.pair.a));
         }
         if let Some(t) = moment.tour.as_deref() {
             app.open_tour(t, moment.step);

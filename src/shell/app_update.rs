@@ -39,11 +39,11 @@ impl App {
             Msg::Run => self.run(),
             Msg::Stop => self.send(WatchAction::Pause),
             Msg::RunState(r) => self.run_state(r),
-            Msg::B(host) => {
-                if host.is_none() {
+            Msg::B(b) => {
+                if b.is_none() {
                     self.form(FormCmd::CompareOff);
                 }
-                self.pair.set_b_host(host);
+                self.pair.set_b_switches(b);
                 self.sync_url(false);
                 true
             }
@@ -111,7 +111,7 @@ impl App {
         self.pair = Pair::new(a, b);
         self.form(FormCmd::Load {
             a: Rc::new(self.pair.a.clone()),
-            board_b: self.pair.b_host.is_some(),
+            board_b: self.pair.b.is_some(),
         });
         self.run = None;
         self.sync_url(false);
@@ -148,7 +148,7 @@ impl App {
                 };
                 match bridge::apply_control(&base, &name, &text) {
                     Ok(next) => {
-                        self.pair.b_board = next.board;
+                        self.pair.set_b_board(&next);
                         self.form(FormCmd::BoardB(name, None));
                     }
                     Err(message) => {
@@ -158,14 +158,14 @@ impl App {
                 }
             }
             Msg::BoardBFile(b) => {
-                if b.platform != self.pair.a.platform || self.pair.b_host.is_none() {
+                if b.platform != self.pair.a.platform || self.pair.b.is_none() {
                     self.notices.push(format!(
                         "B's board is on A's platform ({}); the file is for {}.",
                         self.pair.a.platform, b.platform
                     ));
                     return true;
                 }
-                self.pair.b_board = b.board;
+                self.pair.set_b_board(&b);
                 self.form(FormCmd::BBoardLoaded);
             }
             _ => return false,
@@ -199,8 +199,7 @@ impl App {
                         self.watch.send(a);
                     }
                     Some(Effect::SetB(b)) => {
-                        self.pair.b_host = Some(b.host);
-                        self.pair.b_other = None;
+                        self.pair.set_b_switches(Some(b.overrides));
                         self.watch.send(WatchAction::Seek(None));
                     }
                     Some(Effect::TryIt(a, b)) => {

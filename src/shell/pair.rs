@@ -1,30 +1,27 @@
-//! The scenario the page shows: A, and B of an A/B comparison, kept as the page edits it (B's
-//! host switches and board over A's workload), or a B that differs in more than those. Plain
-//! logic, tested natively.
+//! The scenario the page shows: A, and B of an A/B comparison, kept as the page edits it (A
+//! plus one override map: B's host switches and board over A's workload), or a B that differs
+//! in more than those. Plain logic, tested natively.
 
-use std::collections::BTreeMap;
-
-use mmcsim_engine::{HostOptions, Scenario};
+use mmcsim_engine::{Overrides, Scenario};
 
 /// A, and B as the page keeps it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pair {
     /// The last scenario the parser accepted in full: what Run simulates.
     pub a: Scenario,
-    /// B's host switches when comparing (B = A's workload and seed with these; URL `b.` keys).
-    pub b_host: Option<HostOptions>,
-    /// B's board overrides when comparing (B runs on A's preset with these instead of A's).
-    pub b_board: BTreeMap<String, u64>,
+    /// B's overrides when comparing: B = A's workload, preset and seed with this map (host
+    /// switches and board parameters) instead of A's (URL `b.` keys).
+    pub b: Option<Overrides>,
     /// B that differs from A in more than the host switches (the 2011 series: mmc_test 37
     /// against 38): watched beside A all the same, and kept for the link.
     pub b_other: Option<Scenario>,
 }
 
-/// B differs from A only in its host switches and board (what the A/B view compares).
+/// B differs from A only in its overrides, host switches and board (what the A/B view
+/// compares).
 pub fn host_only(a: &Scenario, b: &Scenario) -> bool {
     Scenario {
-        host: a.host.clone(),
-        board: a.board.clone(),
+        overrides: a.overrides.clone(),
         ..b.clone()
     } == *a
 }
@@ -34,29 +31,21 @@ impl Pair {
     pub fn new(a: Scenario, b: Option<Scenario>) -> Pair {
         let same = b.as_ref().filter(|b| host_only(&a, b));
         Pair {
-            b_host: same.map(|b| b.host.clone()),
-            b_board: same.map(|b| b.board.clone()).unwrap_or_default(),
+            b: same.map(|b| b.overrides.clone()),
             b_other: b.filter(|b| !host_only(&a, b)),
             a,
         }
     }
 
-    /// A tour's pair (B's board kept even when B differs in more than its host).
+    /// A tour's pair.
     pub fn of_tour(a: &Scenario, b: &Scenario) -> Pair {
-        let same = host_only(a, b);
-        Pair {
-            a: a.clone(),
-            b_host: same.then(|| b.host.clone()),
-            b_board: b.board.clone(),
-            b_other: (!same).then(|| b.clone()),
-        }
+        Pair::new(a.clone(), Some(b.clone()))
     }
 
-    /// B of the A/B comparison: A with B's host switches and board.
+    /// B of the A/B comparison: A with B's overrides.
     pub fn b_scenario(&self) -> Option<Scenario> {
-        self.b_host.as_ref().map(|h| {
-            let mut b = crate::watch::live::b_scenario(&self.a, h);
-            b.board = self.b_board.clone();
+        self.b.as_ref().map(|m| {
+            let mut b = crate::watch::live::b_scenario(&self.a, m);
             b.normalize_board();
             b
         })
@@ -68,20 +57,42 @@ impl Pair {
         self.b_scenario().or_else(|| self.b_other.clone())
     }
 
-    /// B's host switches (None: comparison off, B's board cleared).
-    pub fn set_b_host(&mut self, host: Option<HostOptions>) {
-        if host.is_none() {
-            self.b_board.clear();
-        }
-        self.b_host = host;
+    /// B's host switches, those of `b` (None: comparison off, B's board cleared too). B's
+    /// board stays as the Board panel left it: the view's B controls and its first suggestion
+    /// set switches only.
+    pub fn set_b_switches(&mut self, b: Option<Overrides>) {
+        self.b = b.map(|m| {
+            let mut next = Scenario {
+                overrides: m,
+                ..Scenario::default()
+            };
+            let board = Scenario {
+                overrides: self.b.take().unwrap_or_default(),
+                ..Scenario::default()
+            };
+            next.put_board_of(&board);
+            next.overrides
+        });
         self.b_other = None;
+    }
+
+    /// B's board, that of `b` (the Board panel's B side, a platform file for B); B's host
+    /// switches stay. Nothing while not comparing.
+    pub fn set_b_board(&mut self, b: &Scenario) {
+        if let Some(m) = self.b.as_mut() {
+            let mut next = Scenario {
+                overrides: std::mem::take(m),
+                ..Scenario::default()
+            };
+            next.put_board_of(b);
+            *m = next.overrides;
+        }
     }
 
     /// Comparing starts with B = A (the Board panel then edits B's board).
     pub fn compare(&mut self) {
-        if self.b_host.is_none() {
-            self.b_host = Some(self.a.host.clone());
-            self.b_board = self.a.board.clone();
+        if self.b.is_none() {
+            self.b = Some(self.a.overrides.clone());
             self.b_other = None;
         }
     }
@@ -110,11 +121,45 @@ mod tests {
         let a = scenario(&[("rw", "randwrite")]);
         let b = scenario(&[("rw", "randwrite"), ("hsq_depth", "5")]);
         let p = Pair::new(a.clone(), Some(b.clone()));
-        assert!(p.b_host.is_some() && p.b_other.is_none());
+        assert!(p.b.is_some() && p.b_other.is_none());
         assert_eq!(p.b_link(), Some(b));
         let other = scenario(&[("rw", "read")]);
         let p = Pair::new(a, Some(other.clone()));
-        assert_eq!((p.b_host, p.b_other), (None, Some(other)));
+        assert_eq!((p.b, p.b_other), (None, Some(other)));
+    }
+
+    #[test]
+    fn b_is_a_plus_one_map_and_the_board_panel_edits_its_board_only() {
+        let a = scenario(&[("rw", "randwrite"), ("nand_read_us", "120")]);
+        let mut p = Pair::new(a.clone(), None);
+        p.compare();
+        assert_eq!(p.b_scenario(), Some(a.clone()), "B starts as A");
+        let board = scenario(&[("rw", "randwrite"), ("bus_mb_s", "100")]);
+        p.set_b_board(&board);
+        let switches = scenario(&[("fua", "0")]);
+        p.set_b_switches(Some(switches.overrides.clone()));
+        let b = p.b_scenario().unwrap();
+        assert_eq!(b.switch::<bool>("fua"), Some(false));
+        assert_eq!(
+            b.board().collect::<Vec<_>>(),
+            board.board().collect::<Vec<_>>()
+        );
+        p.set_b_switches(None);
+        assert_eq!(p.b_scenario(), None);
+    }
+
+    /// A tour's B whose pair is not host-only brings no board to keep (a B side turned on later
+    /// starts without one, as it did when the tour's board was kept beside it).
+    #[test]
+    fn tour_pairs_carry_no_board() {
+        for s in crate::series::ALL {
+            let (a, b) = s.tour_pair();
+            assert!(
+                a.board().next().is_none() && b.board().next().is_none(),
+                "{}",
+                s.series.id
+            );
+        }
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub fn board_view(props: &BoardViewProps) -> Html {
                         status.set(
                             format!(
                                 "Loaded {name}: {} parameter(s) changed from {}.",
-                                next.board.len(),
+                                next.board().count(),
                                 next.platform
                             )
                             .into(),

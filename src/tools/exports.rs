@@ -195,7 +195,7 @@ pub fn power_cut_explanation(scn: &Scenario, report: &Report) -> Vec<String> {
     let Some(p) = &report.power_cut else {
         return Vec::new();
     };
-    let Ok(cfg) = scn.host_config() else {
+    let Ok(cfg) = scn.effective_platform().map(|p| p.switches) else {
         return Vec::new();
     };
     let mut out: Vec<String> = mmcsim_engine::explain::effect_summary(report, &cfg)

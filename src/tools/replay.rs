@@ -61,10 +61,10 @@ pub fn packed_ab(a: &Scenario) -> Option<(Scenario, Scenario)> {
         return None;
     }
     let mut off = a.clone();
-    off.host.packed = Some(0);
-    off.host.mmc_path = None;
+    off.set_switch::<u32>("packed", Some(0));
+    off.set_switch::<mmcsim_engine::MmcPath>("mmc_path", None);
     let mut on = off.clone();
-    on.host.packed = Some(max.min(8));
+    on.set_switch::<u32>("packed", Some(max.min(8)));
     Some((off, on))
 }
 
@@ -84,7 +84,10 @@ mod tests {
             (32768, 4096)
         );
         let (a, b) = packed_ab(&s).unwrap();
-        assert_eq!((a.host.packed, b.host.packed), (Some(0), Some(8)));
+        assert_eq!(
+            (a.switch::<u32>("packed"), b.switch::<u32>("packed")),
+            (Some(0), Some(8))
+        );
         assert!(mmcsim_engine::run(&b).is_ok());
         let e = replay_scenario(
             &Scenario::default(),

@@ -158,7 +158,7 @@ fn packed_ab(
         (scn.clone(), on_load.clone(), status.clone(), error.clone());
     Callback::from(move |_: MouseEvent| match replay::packed_ab(&scn) {
         Some((a, b)) => {
-            let chain = b.host.packed.unwrap_or(0);
+            let chain = b.switch::<u32>("packed").unwrap_or(0);
             status.set(
                 format!("A: packed=0, B: packed={chain}, the same trace. Watch the pipeline below compares them.")
                     .into(),

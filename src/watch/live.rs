@@ -5,13 +5,13 @@
 //! Plain logic, no browser code, so it builds natively. The watched simulations themselves are
 //! [`crate::shell::session::Session`]s on the shared clock of [`crate::watch::clock`].
 
-use mmcsim_engine::{HostConfig, HostOptions, HsqDepth, MmcPath, Rw, Scenario};
+use mmcsim_engine::{HostConfig, HsqDepth, MmcPath, Overrides, Rw, Scenario};
 
-/// Scenario B of an A/B comparison: A's workload, platform and seed with B's host switches
-/// ("two host configurations on the same workload and seed").
-pub fn b_scenario(a: &Scenario, b_host: &HostOptions) -> Scenario {
+/// Scenario B of an A/B comparison: A's workload, platform and seed with B's overrides (host
+/// switches and board: "two host configurations on the same workload and seed").
+pub fn b_scenario(a: &Scenario, b: &Overrides) -> Scenario {
     Scenario {
-        host: b_host.clone(),
+        overrides: b.clone(),
         ..a.clone()
     }
 }
@@ -19,28 +19,32 @@ pub fn b_scenario(a: &Scenario, b_host: &HostOptions) -> Scenario {
 /// A first B side for a scenario: the host change its platform's patch series measured, flipped
 /// against A: the series' own where it names one (`SeriesData::suggest_b`: FUA, dynamic hsq
 /// depth), else the path's (non-blocking requests on legacy, packed chains where the
-/// controller chains, else CQE).
-pub fn suggest_b(a: &Scenario) -> HostOptions {
-    let mut h = a.host.clone();
-    let Ok(cfg) = a.host_config() else { return h };
+/// controller chains, else CQE). B's overrides: A's host switches with that flip, no board.
+pub fn suggest_b(a: &Scenario) -> Overrides {
+    let mut b = a.clone();
+    b.clear_board();
+    let Ok(cfg) = a.effective_platform().map(|p| p.switches) else {
+        return b.overrides;
+    };
     let max_packed = a.platform().map(|p| p.host.max_packed).unwrap_or(0);
-    if crate::series::suggest_b(&a.platform, &cfg, &mut h) {
-        return h;
+    if crate::series::suggest_b(&a.platform, &cfg, &mut b) {
+        return b.overrides;
     }
     match cfg.mmc_path {
-        MmcPath::Legacy => h.nonblocking = Some(!cfg.nonblocking),
+        MmcPath::Legacy => b.set_switch("nonblocking", Some(!cfg.nonblocking)),
         MmcPath::Hsq if max_packed > 0 => {
-            h.packed = Some(if cfg.packed > 0 { 0 } else { max_packed })
+            b.set_switch("packed", Some(if cfg.packed > 0 { 0 } else { max_packed }))
         }
-        _ => {
-            h.mmc_path = Some(if cfg.mmc_path == MmcPath::Cqe {
+        _ => b.set_switch(
+            "mmc_path",
+            Some(if cfg.mmc_path == MmcPath::Cqe {
                 MmcPath::Hsq
             } else {
                 MmcPath::Cqe
-            })
-        }
+            }),
+        ),
     }
-    h
+    b.overrides
 }
 
 /// "hsq · packed=8 · fua=0" style description of a side's host switches.
@@ -144,10 +148,13 @@ mod tests {
 
     #[test]
     fn b_starts_as_the_change_the_platforms_series_measured() {
-        assert_eq!(suggest_b(&scenario(&[])).packed, Some(8));
-        assert_eq!(suggest_b(&scenario(&[("packed", "8")])).packed, Some(0));
+        assert_eq!(suggest_b(&scenario(&[])).get("packed"), Some(&8));
+        assert_eq!(
+            suggest_b(&scenario(&[("packed", "8")])).get("packed"),
+            Some(&0)
+        );
         let fua = scenario(&[("platform", "unisoc-fua-2022"), ("fua", "1")]);
-        assert_eq!(suggest_b(&fua).fua, Some(false));
+        assert_eq!(suggest_b(&fua).get("fua"), Some(&0));
         let b = b_scenario(&fua, &suggest_b(&fua));
         assert_eq!(
             (b.jobs.clone(), b.platform.clone()),
@@ -157,7 +164,7 @@ mod tests {
 
     #[test]
     fn host_labels_name_the_switches_of_the_path() {
-        let cfg = |opts: &[(&str, &str)]| scenario(opts).host_config().unwrap();
+        let cfg = |opts: &[(&str, &str)]| scenario(opts).effective_platform().unwrap().switches;
         let packed = host_label(&cfg(&[("packed", "8")]));
         assert!(packed.starts_with("hsq · packed=8 · fua="), "{packed}");
         let dynamic = host_label(&cfg(&[("packed", "0"), ("hsq_depth", "dynamic")]));

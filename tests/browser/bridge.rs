@@ -35,9 +35,9 @@ fn control_texts_round_trip_through_the_parser() {
 #[wasm_bindgen_test]
 fn clearing_a_host_switch_restores_the_platform_default() {
     let scn = apply_control(&Scenario::default(), "packed", "4").unwrap();
-    assert_eq!(scn.host.packed, Some(4));
+    assert_eq!(scn.switch::<u32>("packed"), Some(4));
     let scn = apply_control(&scn, "packed", "").unwrap();
-    assert_eq!(scn.host.packed, None);
+    assert_eq!(scn.switch::<u32>("packed"), None);
     assert!(
         apply_control(&scn, "bs", "").is_err(),
         "an empty block size is no default"

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use mmcsim_components::LifeView;
 use mmcsim_engine::explain::Layer;
-use mmcsim_engine::{HostOptions, Scenario};
+use mmcsim_engine::{Overrides, Scenario};
 use mmcsim_web::shell::engine_bridge::apply_control;
 use mmcsim_web::shell::session::Session;
 use mmcsim_web::watch::command::{Commands, Target, WatchAction};
@@ -35,7 +35,7 @@ struct Mounted {
     handle: yew::AppHandle<Watch>,
     a: Scenario,
     b: Option<Scenario>,
-    on_b: Callback<Option<HostOptions>>,
+    on_b: Callback<Option<Overrides>>,
     commands: Commands,
 }
 
@@ -45,7 +45,7 @@ thread_local! {
     static MOUNTED: RefCell<Option<Mounted>> = const { RefCell::new(None) };
 }
 
-async fn mount(a: Scenario, b: Option<Scenario>, on_b: Callback<Option<HostOptions>>) -> Element {
+async fn mount(a: Scenario, b: Option<Scenario>, on_b: Callback<Option<Overrides>>) -> Element {
     if let Some(m) = MOUNTED.with(|m| m.borrow_mut().take()) {
         m.handle.destroy();
     }
@@ -403,7 +403,7 @@ async fn dynamic_depth_widens_the_window_to_six_with_small_writes() {
 #[wasm_bindgen_test]
 async fn ab_shows_both_pipelines_overlaid_charts_and_the_change() {
     let a = scenario(&[("numjobs", "20"), ("packed", "8"), ("size", "512k")]);
-    let b = b_scenario(&a, &scenario(&[("packed", "0")]).host);
+    let b = b_scenario(&a, &scenario(&[("packed", "0")]).overrides);
     let root = mount(a, Some(b), Callback::noop()).await;
     assert!(by_sel(&root, "#a-pipeline").is_some() && by_sel(&root, "#b-pipeline").is_some());
     assert_eq!(value(&root, "#b-ctl-packed"), "0");
@@ -442,7 +442,7 @@ async fn ab_shows_both_pipelines_overlaid_charts_and_the_change() {
 
 #[wasm_bindgen_test]
 async fn compare_switch_and_b_controls_report_b_host_switches() {
-    let got: Rc<RefCell<Vec<Option<HostOptions>>>> = Rc::default();
+    let got: Rc<RefCell<Vec<Option<Overrides>>>> = Rc::default();
     let sink = got.clone();
     let a = scenario(&[("numjobs", "20")]);
     let root = mount(
@@ -460,8 +460,8 @@ async fn compare_switch_and_b_controls_report_b_host_switches() {
     settle().await;
     let first = got.borrow().last().cloned().flatten().expect("B turned on");
     assert_eq!(
-        first.packed,
-        Some(8),
+        first.get("packed"),
+        Some(&8),
         "on this platform B starts as the packed-chain contrast"
     );
     // With B mounted, a B control reports B's new switches.
@@ -482,7 +482,7 @@ async fn compare_switch_and_b_controls_report_b_host_switches() {
             .last()
             .cloned()
             .flatten()
-            .and_then(|h| h.packed),
+            .and_then(|h| h.get("packed").copied()),
         Some(4)
     );
     set_and_change(&root2, "#b-ctl-packed", "many");
@@ -545,7 +545,7 @@ async fn wait_paused(root: &Element, max_ms: u32) {
 #[wasm_bindgen_test]
 async fn commands_seek_to_a_time_back_in_time_and_to_the_end() {
     let a = scenario(&[("numjobs", "20"), ("packed", "8"), ("size", "256k")]);
-    let b = b_scenario(&a, &scenario(&[("packed", "0")]).host);
+    let b = b_scenario(&a, &scenario(&[("packed", "0")]).overrides);
     let root = mount(a, Some(b), Callback::noop()).await;
     command(WatchAction::Seek(Some(3_000_000))).await;
     wait_paused(&root, 30_000).await;

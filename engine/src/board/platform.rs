@@ -257,8 +257,9 @@ pub struct Platform {
     pub source: &'static str,
     /// The host controller driver, which the explanations name.
     pub controller: Controller,
-    /// Host switches the platform runs with unless the scenario says otherwise.
-    pub defaults: HostConfig,
+    /// Host switches the platform runs with unless the scenario overrides them (the rows of
+    /// `scenario::table::host`; `Scenario::effective_platform` applies the overrides).
+    pub switches: HostConfig,
     pub host: HostTiming,
     pub bus: BusTiming,
     pub card: CardTiming,

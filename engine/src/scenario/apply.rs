@@ -126,7 +126,7 @@ pub fn apply_option(
     match row.access {
         Access::Ignored => Ok(()),
         Access::Scenario { set, .. } => set(scn, key, value),
-        Access::Host { set, .. } => set(&mut scn.host, key, value),
+        Access::Switch(s) => super::board::switch_set(scn, row, &s, key, value),
         Access::Platform(p) => super::board::set(scn, row, &p, key, value),
         Access::Job { set, .. } => {
             for job in jobs_in(scn, scope, key)? {
@@ -180,9 +180,8 @@ pub fn reset_option(
     match row.access {
         Access::Ignored => {}
         Access::Scenario { reset, .. } => reset(scn),
-        Access::Host { reset, .. } => reset(&mut scn.host),
-        Access::Platform(_) => {
-            scn.board.remove(row.name);
+        Access::Switch(_) | Access::Platform(_) => {
+            scn.overrides.remove(row.name);
         }
         Access::Job { reset, .. } => jobs_in(scn, scope, key)?.iter_mut().for_each(reset),
     }
@@ -205,7 +204,7 @@ pub fn value_text_in(scn: &Scenario, job: usize, key: &str) -> String {
     match row.access {
         Access::Ignored => None,
         Access::Scenario { get, .. } => get(scn),
-        Access::Host { get, .. } => get(&scn.host),
+        Access::Switch(s) => super::board::switch_get(scn, row, &s),
         Access::Platform(p) => super::board::get(scn, row, &p),
         Access::Job { get, .. } => get(scn.jobs.get(job).or(scn.jobs.first()).unwrap_or(&default)),
     }
@@ -216,7 +215,7 @@ pub fn value_text_in(scn: &Scenario, job: usize, key: &str) -> String {
 /// text is the page's).
 pub fn preset_text(platform: &crate::platform::Platform, key: &str) -> Option<String> {
     match lookup(key)?.access {
-        Access::Host { preset, .. } => Some(preset(&platform.defaults)),
+        Access::Switch(s) => Some((s.text)((s.get)(platform))),
         Access::Platform(p) => Some(super::board::preset_text(platform, &p)),
         _ => None,
     }

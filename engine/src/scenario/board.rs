@@ -7,11 +7,20 @@
 //! [`super::table::OPTIONS`]. A scenario keeps only the values that differ from its preset
 //! ([`Scenario::board`]), so a scenario that overrides nothing writes and links exactly as
 //! before.
+//!
+//! Host switches (the `switch!` rows, [`switch_row`]) share the scenario's one override map
+//! ([`Scenario::overrides`]) and its resolution ([`Scenario::effective_platform`]): a switch is
+//! a field of `Platform::switches` with its own codec. Unlike a board value, a switch set to
+//! the preset's value is kept: it was given, so it is written, linked and warned about.
 
 use super::spec::preset;
-use super::table::{Access, OptionRow};
-use super::{error::ScenarioError, spec::Scenario};
+use super::table::{Access, OptionRow, Switch, OPTIONS};
+use super::{
+    error::ScenarioError,
+    spec::{Overrides, Scenario},
+};
 use crate::platform::Platform;
+use crate::vocab::SwitchValue;
 
 pub use super::table::board::PARAMS;
 pub use crate::board::params::{Param, Part, Unit};
@@ -27,6 +36,26 @@ pub fn params() -> impl Iterator<Item = (&'static OptionRow, Param)> {
         Access::Platform(p) => Some((r, p)),
         _ => None,
     })
+}
+
+/// The host switch row named `name`, with its codec.
+pub fn switch_row(name: &str) -> Option<(&'static OptionRow, Switch)> {
+    OPTIONS.iter().find_map(|r| match r.access {
+        Access::Switch(s) if r.name == name => Some((r, s)),
+        _ => None,
+    })
+}
+
+/// How the override `name` (a board parameter or a host switch) sets its platform field.
+fn put_of(name: &str) -> Option<fn(&mut Platform, u64)> {
+    param(name)
+        .map(|(_, p)| p.put)
+        .or_else(|| switch_row(name).map(|(_, s)| s.put))
+}
+
+/// Whether `name` is a board parameter (not a host switch) of the override map.
+fn is_board(name: &str) -> bool {
+    param(name).is_some()
 }
 
 /// `accepted` with the unit, as `--help` and messages say it ("0..=100000 us").
@@ -47,13 +76,31 @@ pub(super) fn set(
     let v = p
         .parse_value(value.unwrap_or("1"))
         .map_err(|m| ScenarioError::new(key, m))?;
-    scn.board.insert(row.name.to_string(), v);
+    scn.overrides.insert(row.name.to_string(), v);
     Ok(())
+}
+
+/// Sets host switch `s` (its row, as written `key`): kept even when it equals the preset's.
+pub(super) fn switch_set(
+    scn: &mut Scenario,
+    row: &OptionRow,
+    s: &Switch,
+    key: &str,
+    value: Option<&str>,
+) -> Result<(), ScenarioError> {
+    let v = (s.parse)(key, value)?;
+    scn.overrides.insert(row.name.to_string(), v);
+    Ok(())
+}
+
+/// Host switch `s` as option text; None while the preset's applies (not given).
+pub(super) fn switch_get(scn: &Scenario, row: &OptionRow, s: &Switch) -> Option<String> {
+    scn.overrides.get(row.name).map(|&v| (s.text)(v))
 }
 
 /// The override of parameter `p` as option text; None when it is at the preset's value.
 pub(super) fn get(scn: &Scenario, row: &OptionRow, p: &Param) -> Option<String> {
-    let v = *scn.board.get(row.name)?;
+    let v = *scn.overrides.get(row.name)?;
     match scn.platform() {
         Ok(preset) if (p.get)(preset) == v => None,
         _ => Some(p.unit.format(v)),
@@ -69,33 +116,78 @@ impl Scenario {
     /// Drops board values equal to the preset's: they are no override, and a scenario that
     /// overrides nothing writes, links and compares as one without a board.
     pub fn normalize_board(&mut self) {
+        // Only board parameters are compared with the preset: a key `param` does not know (a
+        // host switch) stays, since a switch given at the preset's value is still given.
         if let Ok(preset) = self.platform() {
-            self.board
+            self.overrides
                 .retain(|name, v| param(name).is_none_or(|(_, p)| (p.get)(preset) != *v));
         }
         // A data rate equal to the one mode, clock and width give is no override.
-        if let Some(&rate) = self.board.get("bus_mb_s") {
+        if let Some(&rate) = self.overrides.get("bus_mb_s") {
             let mut derived = self.clone();
-            derived.board.remove("bus_mb_s");
+            derived.overrides.remove("bus_mb_s");
             if derived
                 .effective_platform()
                 .is_ok_and(|p| p.bus.derived_bytes_per_sec() == rate)
             {
-                self.board.remove("bus_mb_s");
+                self.overrides.remove("bus_mb_s");
             }
         }
     }
 
-    /// The platform this scenario runs on: its preset with the board overrides applied.
+    /// The platform this scenario runs on: its preset with the overrides (host switches and
+    /// board parameters) applied. Its `switches` are the resolved host switches.
     pub fn effective_platform(&self) -> Result<Platform, ScenarioError> {
         let mut p = *self.platform()?;
-        for (name, &v) in &self.board {
-            let (_, param) = param(name).ok_or_else(|| {
+        // Switches and board parameters set disjoint fields: the map's order does not matter.
+        for (name, &v) in &self.overrides {
+            let put = put_of(name).ok_or_else(|| {
                 ScenarioError::new(name.as_str(), "unknown board parameter; see --help")
             })?;
-            (param.put)(&mut p, v);
+            put(&mut p, v);
         }
         Ok(p)
+    }
+
+    /// The board parameter overrides (the map without its host switches).
+    pub fn board(&self) -> impl Iterator<Item = (&String, &u64)> {
+        self.overrides.iter().filter(|(k, _)| is_board(k))
+    }
+
+    /// Drops every board parameter override; the host switches stay.
+    pub fn clear_board(&mut self) {
+        self.overrides.retain(|k, _| !is_board(k));
+    }
+
+    /// This scenario's host switches with `from`'s board parameters.
+    pub fn put_board_of(&mut self, from: &Scenario) {
+        self.clear_board();
+        self.overrides
+            .extend(from.board().map(|(k, &v)| (k.clone(), v)));
+    }
+
+    /// The host switch overrides (the map without its board parameters).
+    pub fn switch_overrides(&self) -> Overrides {
+        self.overrides
+            .iter()
+            .filter(|(k, _)| !is_board(k))
+            .map(|(k, &v)| (k.clone(), v))
+            .collect()
+    }
+
+    /// Host switch `key` as given, None when the preset's applies.
+    pub fn switch<T: SwitchValue>(&self, key: &str) -> Option<T> {
+        debug_assert!(switch_row(key).is_some(), "{key} is not a host switch");
+        self.overrides.get(key).map(|&v| T::from_u64(v))
+    }
+
+    /// Sets host switch `key` (None: back to the preset's).
+    pub fn set_switch<T: SwitchValue>(&mut self, key: &str, v: Option<T>) {
+        debug_assert!(switch_row(key).is_some(), "{key} is not a host switch");
+        match v {
+            Some(v) => self.overrides.insert(key.to_string(), v.to_u64()),
+            None => self.overrides.remove(key),
+        };
     }
 
     /// Sets every board parameter so that the effective platform is `p` on top of `p`'s
@@ -103,11 +195,11 @@ impl Scenario {
     pub fn set_board(&mut self, base: &str, p: &Platform) -> Result<(), ScenarioError> {
         let preset = preset(base)?;
         self.platform = base.to_string();
-        self.board.clear();
+        self.clear_board();
         for (row, param) in params() {
             let v = (param.get)(p);
             if v != (param.get)(preset) {
-                self.board.insert(row.name.to_string(), v);
+                self.overrides.insert(row.name.to_string(), v);
             }
         }
         Ok(())

@@ -13,7 +13,7 @@ pub use crate::board::params::unit_of;
 pub fn to_toml(scn: &Scenario) -> Result<String, ScenarioError> {
     let preset = scn.platform()?;
     let p = scn.effective_platform()?;
-    Ok(crate::board::file::to_toml(preset, &p, scn.board.len()))
+    Ok(crate::board::file::to_toml(preset, &p, scn.board().count()))
 }
 
 /// Reads a platform file onto `scn`: sets its platform and replaces its board parameters.
@@ -24,7 +24,7 @@ pub fn apply_toml(scn: &mut Scenario, file: &str, text: &str) -> Result<(), Scen
         Setting::Base(base) => {
             apply_option(&mut next, OptionScope::Global, "platform", Some(base))
                 .map_err(|e| e.message)?;
-            next.board.clear();
+            next.clear_board();
             Ok(())
         }
         Setting::Param(p, text) => {

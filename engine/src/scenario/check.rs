@@ -28,7 +28,7 @@ pub use super::limits::{
 /// sense together and the run stays within the bounds above.
 pub fn check(scn: &Scenario) -> Result<(), ScenarioError> {
     let p = &scn.effective_platform()?;
-    let cfg = scn.host_config()?;
+    let cfg = p.switches;
     check_host(p, &cfg)?;
     if scn.mmc_test.is_some() {
         return check_mmc_test(scn);
@@ -419,16 +419,18 @@ fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
 /// stderr as `mmcsim: warning: ...`, the page under the command line). An option is never
 /// silently ignored: it either changes the run, or is refused by [`check`], or is named here.
 pub fn warnings(scn: &Scenario) -> Vec<String> {
-    let Ok(cfg) = scn.host_config() else {
+    let Ok(cfg) = scn.effective_platform().map(|p| p.switches) else {
         return Vec::new();
     };
+    // A switch given, even at the preset's value.
+    let given = |key: &str| scn.overrides.contains_key(key);
     let mut w = Vec::new();
     if let Some(case) = scn.mmc_test {
         for (key, set) in [
-            ("mmc_path", scn.host.mmc_path.is_some()),
-            ("nonblocking", scn.host.nonblocking.is_some()),
-            ("hsq_depth", scn.host.hsq_depth.is_some()),
-            ("packed", scn.host.packed.is_some_and(|p| p > 0)),
+            ("mmc_path", given("mmc_path")),
+            ("nonblocking", given("nonblocking")),
+            ("hsq_depth", given("hsq_depth")),
+            ("packed", scn.switch::<u32>("packed").is_some_and(|p| p > 0)),
         ] {
             if set {
                 w.push(format!(
@@ -463,13 +465,13 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         return w;
     }
     let path = cfg.mmc_path;
-    if scn.host.hsq_depth.is_some() && path != MmcPath::Hsq {
+    if given("hsq_depth") && path != MmcPath::Hsq {
         w.push(format!(
             "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",
             path.name()
         ));
     }
-    if scn.host.nonblocking.is_some() && path != MmcPath::Legacy {
+    if given("nonblocking") && path != MmcPath::Legacy {
         w.push(format!(
             "nonblocking: no effect on mmc_path={} (only the legacy path prepares the next request)",
             path.name()

@@ -15,8 +15,8 @@
 //!    every message goes through), [`units`] (fio's size, time and boolean syntax), `limits`
 //!    (the bounds, one name each), [`vars`] (`${VAR}` in job files), [`steadystate`] (the
 //!    criterion's syntax).
-//! 2. The values: `job` ([`JobSpec`] and its enums), `host` ([`HostOptions`]; the switch types
-//!    and [`HostConfig`] are the vocabulary's), [`iolog`] (traces for `read_iolog=`), `spec`
+//! 2. The values: `job` ([`JobSpec`] and its enums), `host` (the switch types, [`HostConfig`]
+//!    and [`SwitchValue`], re-exported from the vocabulary), [`iolog`] (traces for `read_iolog=`), `spec`
 //!    ([`Scenario`] itself).
 //! 3. [`table`]: the row types (`table::row`), the shared value parsers, one file per option
 //!    family as fio's `options.c` groups them, the board parameters as rows, and [`OPTIONS`],
@@ -61,9 +61,9 @@ pub use error::{
     bounded_message, clip, clip_to, escape_controls, ScenarioError, MAX_ECHO_CHARS,
     MAX_MESSAGE_CHARS,
 };
-pub use host::{HostConfig, HostOptions, HsqDepth, HsqDispatch, MmcPath};
+pub use host::{HostConfig, HsqDepth, HsqDispatch, MmcPath, SwitchValue};
 pub use job::{IoEngine, JobSpec, RandomDistribution, Rw};
 pub use options::{apply_option, OptionScope};
-pub use spec::{ErrorInjection, ErrorKind, Scenario, DEFAULT_RANDSEED};
+pub use spec::{ErrorInjection, ErrorKind, Overrides, Scenario, DEFAULT_RANDSEED};
 pub use table::OPTIONS;
 pub use write::shell_quote;

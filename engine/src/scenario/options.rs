@@ -175,9 +175,13 @@ impl ScenarioBuilder {
 
     /// The text of scenario-wide option `key` now (None for a job option or an unknown key).
     fn scenario_wide_text(&self, key: &str) -> Option<String> {
-        match lookup(key)?.access {
+        let row = lookup(key)?;
+        match row.access {
             Access::Scenario { get, .. } => Some(get(&self.scn).unwrap_or_default()),
-            Access::Host { get, .. } => Some(get(&self.scn.host).unwrap_or_default()),
+            // Board parameters give no notice here (they are compared with the preset).
+            Access::Switch(s) => {
+                Some(super::board::switch_get(&self.scn, row, &s).unwrap_or_default())
+            }
             _ => None,
         }
     }

@@ -2,18 +2,21 @@
 //! settings (power cut, error injection, board overrides, traces).
 
 use super::error::ScenarioError;
-use super::host::{HostConfig, HostOptions};
 use super::iolog;
 use super::job::JobSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The complete scenario: platform, host switches, jobs, seed.
+/// A scenario's overrides of its preset: option name -> value in internal units
+/// ([`Scenario::overrides`]).
+pub type Overrides = BTreeMap<String, u64>;
+
+/// The complete scenario: platform, jobs, seed, and what it overrides of the platform (host
+/// switches, board parameters).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
     /// Platform preset name (see [`crate::platform::PLATFORMS`]).
     pub platform: String,
-    pub host: HostOptions,
     /// Job sections; each is cloned `numjobs` times.
     pub jobs: Vec<JobSpec>,
     /// fio's `randseed`: derives every random choice.
@@ -26,10 +29,14 @@ pub struct Scenario {
     pub power_cut_ns: Option<u64>,
     /// Make the card return errors (`inject_error=crc:RATE`).
     pub inject_error: Option<ErrorInjection>,
-    /// Board parameters that differ from the preset's (`crate::board::params`): option name ->
-    /// value in internal units (ns, bytes, bytes per second, parts per million).
+    /// What the scenario sets over its preset: host switches (the `switch!` rows, a field of
+    /// `Platform::switches` each) and board parameters (`crate::board::params`), option name ->
+    /// value in internal units (ns, bytes, bytes per second, parts per million; a switch as
+    /// its [`super::host::SwitchValue`]). A switch is kept even when it equals the preset's (it
+    /// was given: it is written, linked and warned about); a board value equal to the preset's
+    /// is dropped by `normalize_board`. [`Scenario::effective_platform`] applies them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub board: BTreeMap<String, u64>,
+    pub overrides: Overrides,
     /// Traces loaded for `read_iolog=` (by the CLI from files, by the page from a dropped file).
     /// Not options: a link or a job file names them, and the trace travels beside it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -116,14 +123,13 @@ impl Default for Scenario {
     fn default() -> Self {
         Scenario {
             platform: crate::platform::DEFAULT_PLATFORM.to_string(),
-            host: HostOptions::default(),
             jobs: vec![JobSpec::default()],
             randseed: DEFAULT_RANDSEED,
             group_reporting: false,
             mmc_test: None,
             power_cut_ns: None,
             inject_error: None,
-            board: BTreeMap::new(),
+            overrides: BTreeMap::new(),
             iologs: Vec::new(),
         }
     }
@@ -144,21 +150,6 @@ impl Scenario {
     pub fn attach_iolog(&mut self, log: iolog::IoLog) {
         self.iologs.retain(|l| l.name != log.name);
         self.iologs.push(log);
-    }
-
-    /// Host switches with the platform defaults filled in.
-    pub fn host_config(&self) -> Result<HostConfig, ScenarioError> {
-        let p = self.platform()?;
-        let d = &p.defaults;
-        Ok(HostConfig {
-            mmc_path: self.host.mmc_path.unwrap_or(d.mmc_path),
-            nonblocking: self.host.nonblocking.unwrap_or(d.nonblocking),
-            hsq_depth: self.host.hsq_depth.unwrap_or(d.hsq_depth),
-            hsq_dispatch: self.host.hsq_dispatch.unwrap_or(d.hsq_dispatch),
-            packed: self.host.packed.unwrap_or(d.packed),
-            fua: self.host.fua.unwrap_or(d.fua),
-            cache: self.host.cache.unwrap_or(d.cache),
-        })
     }
 }
 

@@ -13,7 +13,9 @@ pub(super) fn global_options(s: &Scenario) -> Vec<(&'static str, String)> {
         .filter_map(|row| {
             let (mine, default) = match row.access {
                 Access::Scenario { get, .. } => (get(s), get(&d)),
-                Access::Host { get, .. } => (get(&s.host), get(&d.host)),
+                // A host switch is written whenever it was given (the default scenario gives
+                // none).
+                Access::Switch(sw) => (super::board::switch_get(s, row, &sw), None),
                 // A board parameter is written when it differs from the scenario's own preset.
                 Access::Platform(p) => (super::board::get(s, row, &p), None),
                 _ => return None,

@@ -111,10 +111,10 @@ impl Simulator {
     }
 }
 
-/// The scenario's host switches, checked; mmc_test drives the legacy path, and its case number
-/// says blocking or not.
+/// The scenario's host switches (its effective platform's), checked; mmc_test drives the
+/// legacy path, and its case number says blocking or not.
 fn host_config(scn: &Scenario) -> Result<HostConfig, ScenarioError> {
-    let mut cfg = scn.host_config()?;
+    let mut cfg = scn.effective_platform()?.switches;
     crate::scenario::check(scn)?;
     if let Some(case) = scn.mmc_test {
         cfg.mmc_path = MmcPath::Legacy;

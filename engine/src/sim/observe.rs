@@ -178,8 +178,8 @@ mod tests {
             platform: "sprd-hs400es-2020".into(),
             ..Scenario::default()
         };
-        s.host.mmc_path = Some(path);
-        s.host.nonblocking = Some(nonblocking);
+        s.set_switch::<MmcPath>("mmc_path", Some(path));
+        s.set_switch::<bool>("nonblocking", Some(nonblocking));
         s.jobs = vec![JobSpec {
             name: "w".into(),
             rw: Rw::RandWrite,
@@ -212,7 +212,8 @@ mod tests {
     fn an_mmc_test_run_shows_the_legacy_window() {
         for (case, slots) in [(37, 1), (38, 2)] {
             let mut scn = scenario(MmcPath::Legacy, false);
-            (scn.host.mmc_path, scn.host.nonblocking) = (None, None);
+            scn.set_switch::<MmcPath>("mmc_path", None);
+            scn.set_switch::<bool>("nonblocking", None);
             scn.jobs.clear();
             scn.mmc_test = Some(case);
             let mut sim = Simulator::new(&scn).expect("valid");

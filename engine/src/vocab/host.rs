@@ -53,7 +53,18 @@ pub enum HsqDepth {
     Dynamic,
 }
 
-/// Host switches with every default filled in from the platform.
+impl HsqDepth {
+    /// The `hsq_depth=` text: the window, or `dynamic`.
+    pub fn text(self) -> String {
+        match self {
+            HsqDepth::Fixed(n) => n.to_string(),
+            HsqDepth::Dynamic => "dynamic".to_string(),
+        }
+    }
+}
+
+/// Host switches, resolved: the platform preset's (`Platform::switches`) with the scenario's
+/// overrides applied. What the layers read.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HostConfig {
     pub mmc_path: MmcPath,
@@ -63,4 +74,69 @@ pub struct HostConfig {
     pub packed: u32,
     pub fua: bool,
     pub cache: bool,
+}
+
+/// A switch value as the scenario's override map keeps it (`Scenario::overrides`: option name
+/// -> u64). The encoding only has to agree within one build: links, job files and worker
+/// messages carry option text, never these numbers.
+pub trait SwitchValue: Copy {
+    fn to_u64(self) -> u64;
+    fn from_u64(v: u64) -> Self;
+}
+
+impl SwitchValue for bool {
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    fn from_u64(v: u64) -> Self {
+        v != 0
+    }
+}
+
+impl SwitchValue for u32 {
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    fn from_u64(v: u64) -> Self {
+        v.min(u32::MAX.into()) as u32
+    }
+}
+
+/// The index in `ALL`, clamped to the last.
+fn index_of<T: PartialEq>(all: &[T], x: &T) -> u64 {
+    all.iter().position(|a| a == x).unwrap_or(0) as u64
+}
+
+impl SwitchValue for MmcPath {
+    fn to_u64(self) -> u64 {
+        index_of(&MmcPath::ALL, &self)
+    }
+    fn from_u64(v: u64) -> Self {
+        MmcPath::ALL[(v as usize).min(MmcPath::ALL.len() - 1)]
+    }
+}
+
+impl SwitchValue for HsqDispatch {
+    fn to_u64(self) -> u64 {
+        index_of(&HsqDispatch::ALL, &self)
+    }
+    fn from_u64(v: u64) -> Self {
+        HsqDispatch::ALL[(v as usize).min(HsqDispatch::ALL.len() - 1)]
+    }
+}
+
+/// `Dynamic` is 0, `Fixed(n)` is n (`Fixed(0)` has no encoding; the parser refuses 0).
+impl SwitchValue for HsqDepth {
+    fn to_u64(self) -> u64 {
+        match self {
+            HsqDepth::Dynamic => 0,
+            HsqDepth::Fixed(n) => u64::from(n),
+        }
+    }
+    fn from_u64(v: u64) -> Self {
+        match v {
+            0 => HsqDepth::Dynamic,
+            n => HsqDepth::Fixed(n.min(u32::MAX.into()) as u32),
+        }
+    }
 }

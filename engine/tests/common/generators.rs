@@ -5,7 +5,7 @@
 
 use mmcsim_engine::scenario::board;
 use mmcsim_engine::scenario::{ErrorInjection, ErrorKind};
-use mmcsim_engine::{HostOptions, HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, Simulator};
+use mmcsim_engine::{HsqDepth, HsqDispatch, IoEngine, JobSpec, MmcPath, Rw, Scenario, Simulator};
 use proptest::prelude::*;
 
 /// A job section: any name (letters first, then the characters a link escapes), pattern, mix,
@@ -119,35 +119,40 @@ pub fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 (packed, fua, cache),
                 (cut, err),
                 overrides,
-            )| Scenario {
-                board: arb_board(names[p], &overrides),
-                platform: names[p].to_string(),
-                host: HostOptions {
-                    mmc_path: path.map(|i| MmcPath::ALL[i]),
-                    nonblocking: nb,
-                    hsq_depth: depth.map(|d| {
-                        if d == 0 {
-                            HsqDepth::Dynamic
-                        } else {
-                            HsqDepth::Fixed(d)
-                        }
+            )| {
+                let mut s = Scenario {
+                    overrides: arb_board(names[p], &overrides),
+                    platform: names[p].to_string(),
+                    jobs,
+                    randseed,
+                    group_reporting: gr,
+                    mmc_test,
+                    power_cut_ns: cut,
+                    inject_error: err.map(|rate_ppm| ErrorInjection {
+                        kind: ErrorKind::Crc,
+                        rate_ppm,
                     }),
-                    // Derived from the depth draw: both orders and unset are covered.
-                    hsq_dispatch: depth.map(|d| mmcsim_engine::HsqDispatch::ALL[d as usize % 2]),
-                    packed,
-                    fua,
-                    cache,
-                },
-                jobs,
-                randseed,
-                group_reporting: gr,
-                mmc_test,
-                power_cut_ns: cut,
-                inject_error: err.map(|rate_ppm| ErrorInjection {
-                    kind: ErrorKind::Crc,
-                    rate_ppm,
-                }),
-                iologs: Vec::new(),
+                    iologs: Vec::new(),
+                };
+                s.set_switch("mmc_path", path.map(|i| MmcPath::ALL[i]));
+                s.set_switch("nonblocking", nb);
+                let depth_of = |d: u32| {
+                    if d == 0 {
+                        HsqDepth::Dynamic
+                    } else {
+                        HsqDepth::Fixed(d)
+                    }
+                };
+                s.set_switch("hsq_depth", depth.map(depth_of));
+                // Derived from the depth draw: both orders and unset are covered.
+                s.set_switch(
+                    "hsq_dispatch",
+                    depth.map(|d| HsqDispatch::ALL[d as usize % 2]),
+                );
+                s.set_switch("packed", packed);
+                s.set_switch("fua", fua);
+                s.set_switch("cache", cache);
+                s
             },
         )
 }
@@ -157,7 +162,7 @@ pub fn arb_valid_scenario() -> impl Strategy<Value = Scenario> {
     arb_scenario()
         .prop_map(|mut s| {
             if Simulator::new(&s).is_err() {
-                s.host.packed = Some(0);
+                s.set_switch::<u32>("packed", Some(0));
             }
             s
         })

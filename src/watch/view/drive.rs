@@ -298,14 +298,15 @@ impl Watch {
         }
     }
 
-    /// B's control as entered: B's host switches, or the error at the control.
+    /// B's control as entered: B's host switches (its board stays as it is), or the error at
+    /// the control.
     pub(super) fn b_control(&mut self, ctx: &Context<Self>, name: &str, text: &str) {
         let p = ctx.props();
         let base = p.b.clone().unwrap_or_else(|| p.a.clone());
         match bridge::apply_control(&base, name, text) {
             Ok(next) => {
                 self.b_error = None;
-                p.on_b.emit(Some(next.host));
+                p.on_b.emit(Some(next.switch_overrides()));
             }
             Err(e) => self.b_error = Some(format!("B: {e}").into()),
         }

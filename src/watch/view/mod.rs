@@ -18,7 +18,7 @@ use mmcsim_components::{
 };
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::{HostOptions, MmcPath, Report, Scenario};
+use mmcsim_engine::{MmcPath, Overrides, Report, Scenario};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -43,7 +43,7 @@ pub struct WatchProps {
     #[prop_or_default]
     pub b: Option<Scenario>,
     /// B's host switches changed (None: comparison off).
-    pub on_b: Callback<Option<HostOptions>>,
+    pub on_b: Callback<Option<Overrides>>,
     /// The page's last command: acted on once, when its `seq` is new.
     #[prop_or_default]
     pub command: Option<WatchCommand>,

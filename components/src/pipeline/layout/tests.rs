@@ -72,7 +72,11 @@ fn place_keeps_every_token_in_its_column() {
         for step in 1..=40u64 {
             sim.run_until(step * 37_000);
             let snap = sim.snapshot();
-            let path = scn.host_config().expect("host config").mmc_path;
+            let path = scn
+                .effective_platform()
+                .expect("platform")
+                .switches
+                .mmc_path;
             let (tokens, hidden) = place(&snap, path);
             assert_eq!(
                 tokens.len() + hidden.values().sum::<usize>(),
@@ -147,7 +151,7 @@ fn a_request_on_the_controller_is_drawn_there_not_in_hsq() {
 #[test]
 fn every_held_cqe_task_lights_its_own_cell() {
     let mut scn = Scenario::default();
-    scn.host.mmc_path = Some(MmcPath::Cqe);
+    scn.set_switch::<MmcPath>("mmc_path", Some(MmcPath::Cqe));
     scn.jobs[0].numjobs = 40;
     scn.jobs[0].size = 1 << 20;
     let mut sim = Simulator::new(&scn).unwrap();

@@ -25,7 +25,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
     source:
         "Michael Wu, '[PATCH] mmc:mmc-hsq:use fifo to dispatch mmc_request' v2, linux-mmc, 2022-11",
     controller: Controller::Sdhci,
-    defaults: HostConfig {
+    switches: HostConfig {
         mmc_path: MmcPath::Legacy,
         ..PHONE_HSQ
     },

@@ -20,7 +20,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
     source:
         "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
     controller: Controller::Sdhci,
-    defaults: PHONE_HSQ,
+    switches: PHONE_HSQ,
     host: HostTiming {
         submit_ns: 20_000,
         // queue_rq runs under mq->busy, one at a time: it must stay below the 17 us per request

@@ -30,7 +30,7 @@ pub const U300_MMCI_2011: Platform = Platform {
     description: "ST-Ericsson U300 (ARM926), PL180 MMCI + DMA, SD card, legacy path (non-blocking series, 2011)",
     source: "Per Forlin, '[PATCH v8 00/12] use nonblock mmc requests to minimize latency', tested by Linus Walleij, 2011-07-01",
     controller: Controller::Mmci,
-    defaults: HostConfig {
+    switches: HostConfig {
         mmc_path: MmcPath::Legacy,
         nonblocking: true,
         hsq_depth: HsqDepth::Fixed(2),

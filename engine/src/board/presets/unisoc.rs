@@ -22,7 +22,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     source:
         "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
     controller: Controller::Sdhci,
-    defaults: PHONE_HSQ,
+    switches: PHONE_HSQ,
     host: HostTiming {
         // One synchronous job: all of it is on the critical path. Fitted with the random read
         // (39.5 us per 4 KiB read = ~18 us software + 3 us command + 14.5 us data + 2 us access).
@@ -90,7 +90,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
     source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
     controller: Controller::Sdhci,
-    defaults: HostConfig {
+    switches: HostConfig {
         hsq_depth: HsqDepth::Dynamic,
         ..PHONE_HSQ
     },

@@ -1,5 +1,6 @@
-//! Host switch rows (mmcsim's own, over [`HostOptions`] / [`HostConfig`]): the request path,
-//! hsq's window and order, ADMA3 chains, FUA and the card's cache. Unset means the preset's.
+//! Host switch rows (mmcsim's own, over the fields of `Platform::switches`): the request path,
+//! hsq's window and order, ADMA3 chains, FUA and the card's cache. Unset means the preset's; a
+//! value set is kept in `Scenario::overrides`, even when it equals the preset's.
 
 use super::macros::*;
 use super::values::*;
@@ -10,26 +11,19 @@ use crate::scenario::units::parse_uint;
 const MMC_PATH_NAMES: &[&str] = &["hsq", "legacy", "cqe"];
 const HSQ_DISPATCH_NAMES: &[&str] = &["fifo", "next_tag"];
 
-fn hsq_depth_text(d: HsqDepth) -> String {
-    match d {
-        HsqDepth::Fixed(n) => n.to_string(),
-        HsqDepth::Dynamic => "dynamic".to_string(),
-    }
-}
-
-pub(super) const MMC_PATH: OptionRow = host!("mmc_path", mmc_path, "hsq, legacy, cqe", "host request path (default: the platform's)",
+pub(super) const MMC_PATH: OptionRow = switch!("mmc_path", mmc_path: MmcPath, "hsq, legacy, cqe", "host request path (default: the platform's)",
     example "legacy",
     parse |k, v, _value| one_of(k, v, &MmcPath::ALL, MmcPath::name, "not a request path")?,
     text |p| p.name().to_string(),
     form form(GH, "mmc_path", "hsq: host software queue; cqe: command queueing", Widget::Choices(MMC_PATH_NAMES)));
 
-pub(super) const NONBLOCKING: OptionRow = host!("nonblocking", nonblocking, "0|1", "legacy path: prepare the next request during the transfer",
+pub(super) const NONBLOCKING: OptionRow = switch!("nonblocking", nonblocking: bool, "0|1", "legacy path: prepare the next request during the transfer",
     example "1",
     parse |k, _v, value| flag(k, value)?,
     text |x| b(x),
     form form(GH, "nonblocking", "Legacy path: prepare the next request early", Widget::OnOff));
 
-pub(super) const HSQ_DEPTH: OptionRow = host!("hsq_depth", hsq_depth, "1..=63, dynamic", "hsq window: in_flight limit (dynamic = 2023 patch)",
+pub(super) const HSQ_DEPTH: OptionRow = switch!("hsq_depth", hsq_depth: HsqDepth, "1..=63, dynamic", "hsq window: in_flight limit (dynamic = 2023 patch)",
     example "dynamic",
     parse |k, v, _value| match v {
         "dynamic" => HsqDepth::Dynamic,
@@ -37,16 +31,16 @@ pub(super) const HSQ_DEPTH: OptionRow = host!("hsq_depth", hsq_depth, "1..=63, d
             parse_uint(v, 1, 63).map_err(|_| bad(k, v, "not an hsq depth", "1..=63, dynamic"))? as u32,
         ),
     },
-    text |d| hsq_depth_text(d),
+    text |d| d.text(),
     form form(GH, "hsq_depth", "hsq window, or dynamic", Widget::Text { placeholder: "" }));
 
-pub(super) const HSQ_DISPATCH: OptionRow = host!("hsq_dispatch", hsq_dispatch, "fifo, next_tag", "hsq slot order: fifo (2022 patch, default) or next_tag (before it)",
+pub(super) const HSQ_DISPATCH: OptionRow = switch!("hsq_dispatch", hsq_dispatch: HsqDispatch, "fifo, next_tag", "hsq slot order: fifo (2022 patch, default) or next_tag (before it)",
     example "next_tag",
     parse |k, v, _value| one_of(k, v, &HsqDispatch::ALL, HsqDispatch::name, "not an hsq dispatch order")?,
     text |d| d.name().to_string(),
     form form(GH, "hsq_dispatch", "hsq slot order: fifo, or next_tag as before 2022", Widget::Choices(HSQ_DISPATCH_NAMES)));
 
-pub(super) const PACKED: OptionRow = host!("packed", packed, "0, 2..=16", "ADMA3 batch size (0 = off; max checked against the platform)",
+pub(super) const PACKED: OptionRow = switch!("packed", packed: u32, "0, 2..=16", "ADMA3 batch size (0 = off; max checked against the platform)",
     example "4",
     parse |k, v, _value| {
         let n = parse_uint(v, 0, 16).ok().filter(|&n| n != 1);
@@ -55,13 +49,13 @@ pub(super) const PACKED: OptionRow = host!("packed", packed, "0, 2..=16", "ADMA3
     text |n| n.to_string(),
     form form(GH, "packed", "ADMA3 chain length (0 = off)", Widget::Text { placeholder: "" }));
 
-pub(super) const FUA: OptionRow = host!("fua", fua, "0|1", "host advertises FUA: O_SYNC writes become reliable writes",
+pub(super) const FUA: OptionRow = switch!("fua", fua: bool, "0|1", "host advertises FUA: O_SYNC writes become reliable writes",
     example "0",
     parse |k, _v, value| flag(k, value)?,
     text |x| b(x),
     form form(GH, "fua", "O_SYNC writes as reliable writes", Widget::OnOff));
 
-pub(super) const CACHE: OptionRow = host!("cache", cache, "0|1", "the card's volatile write cache is on",
+pub(super) const CACHE: OptionRow = switch!("cache", cache: bool, "0|1", "the card's volatile write cache is on",
     example "0",
     parse |k, _v, value| flag(k, value)?,
     text |x| b(x),

@@ -1,5 +1,5 @@
 //! How a row is written: one macro per kind of field a row sets ([`job!`], [`scenario!`],
-//! [`host!`]; [`job_flag!`] for a job's plain flags), [`ignored`] for an option without effect,
+//! [`switch!`]; [`job_flag!`] for a job's plain flags), [`ignored`] for an option without effect,
 //! [`form`] for the page's control, and [`concat_rows`] to assemble the families into one table
 //! at compile time.
 
@@ -58,9 +58,12 @@ macro_rules! job_flag {
     };
 }
 
-/// A host-switch row over the `HostOptions` / `HostConfig` field `$field`.
-macro_rules! host {
-    ($name:literal, $field:ident, $accepted:literal, $help:literal, example $example:literal,
+/// A host-switch row over the field `$field` (of type `$ty`) of `Platform::switches`: its value
+/// is kept in `Scenario::overrides` as the u64 of [`crate::vocab::SwitchValue`], parsed by
+/// `parse` and written by `text`.
+macro_rules! switch {
+    ($name:literal, $field:ident: $ty:ty, $accepted:literal, $help:literal,
+     example $example:literal,
      parse |$k:ident, $v:ident, $value:ident| $parse:expr, text |$t:ident| $text:expr,
      form $form:expr) => {
         $crate::scenario::table::OptionRow {
@@ -69,19 +72,23 @@ macro_rules! host {
             accepted: $accepted,
             help: $help,
             kind: $crate::scenario::table::OptionKind::Host,
-            access: $crate::scenario::table::Access::Host {
-                set: |h: &mut $crate::scenario::HostOptions, $k: &str, $value: Option<&str>| {
+            access: $crate::scenario::table::Access::Switch($crate::scenario::table::Switch {
+                parse: |$k: &str, $value: Option<&str>| {
                     let $v = $crate::scenario::table::values::v1($value);
-                    h.$field = Some($parse);
-                    Ok(())
+                    let parsed: $ty = $parse;
+                    Ok($crate::vocab::SwitchValue::to_u64(parsed))
                 },
-                get: |h: &$crate::scenario::HostOptions| h.$field.map(|$t| $text),
-                reset: |h: &mut $crate::scenario::HostOptions| h.$field = None,
-                preset: |c: &$crate::scenario::HostConfig| {
-                    let $t = c.$field;
+                text: |v: u64| {
+                    let $t: $ty = $crate::vocab::SwitchValue::from_u64(v);
                     $text
                 },
-            },
+                get: |p: &$crate::platform::Platform| {
+                    $crate::vocab::SwitchValue::to_u64(p.switches.$field)
+                },
+                put: |p: &mut $crate::platform::Platform, v: u64| {
+                    p.switches.$field = $crate::vocab::SwitchValue::from_u64(v)
+                },
+            }),
             example: $example,
             form: $form,
         }

@@ -32,7 +32,7 @@ mod time;
 mod values;
 mod zones;
 
-pub use row::{Access, FormGroup, FormHint, OptionKind, OptionRow, SetFn, Widget};
+pub use row::{Access, FormGroup, FormHint, OptionKind, OptionRow, SetFn, Switch, Widget};
 
 /// The modelled options, in print order: job options (fio's), then the scenario-wide ones.
 const MODELLED: &[OptionRow] = &[

@@ -2,12 +2,8 @@
 //! reads and writes its field), with the page's form hints.
 
 use crate::board::params::Param;
-use crate::scenario::{
-    error::ScenarioError,
-    host::{HostConfig, HostOptions},
-    job::JobSpec,
-    spec::Scenario,
-};
+use crate::platform::Platform;
+use crate::scenario::{error::ScenarioError, job::JobSpec, spec::Scenario};
 
 /// What an option sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,7 +13,8 @@ pub enum OptionKind {
     /// A field of [`Scenario`] (platform, seed, ...): one value for the whole run, wherever it
     /// is given.
     Scenario,
-    /// A host switch ([`HostOptions`]): scenario-wide; unset means "the platform preset's".
+    /// A host switch (an [`Access::Switch`] row over a field of `Platform::switches`):
+    /// scenario-wide, kept in `Scenario::overrides`; unset means "the platform preset's".
     Host,
     /// A fio option accepted for compatibility that changes nothing in the model.
     Ignored,
@@ -46,18 +43,27 @@ pub enum Access {
         get: fn(&Scenario) -> Option<String>,
         reset: fn(&mut Scenario),
     },
-    /// A host switch: `get` is None while the platform's default applies; `preset` is the value
-    /// a platform's defaults give it (for "default (on)" in the page).
-    Host {
-        set: SetFn<HostOptions>,
-        get: fn(&HostOptions) -> Option<String>,
-        reset: fn(&mut HostOptions),
-        preset: fn(&HostConfig) -> String,
-    },
+    /// A host switch: a field of `Platform::switches`, overridden through
+    /// `Scenario::overrides` as board parameters are.
+    Switch(Switch),
     /// Accepted and ignored.
     Ignored,
     /// A board parameter: a field of the platform in a unit (see `crate::board::params`).
     Platform(Param),
+}
+
+/// A host switch row's codec and field: the value as written <-> the u64 the override map keeps
+/// (`crate::vocab::SwitchValue`), and the field of `Platform::switches` it overrides.
+#[derive(Clone, Copy)]
+pub struct Switch {
+    /// Parses the value text (None = a bare flag; `key` as written, for messages).
+    pub parse: fn(key: &str, value: Option<&str>) -> Result<u64, ScenarioError>,
+    /// The kept value as option text.
+    pub text: fn(u64) -> String,
+    /// The field's value in a platform.
+    pub get: fn(&Platform) -> u64,
+    /// Sets the field.
+    pub put: fn(&mut Platform, u64),
 }
 
 /// Where the page's form shows an option.

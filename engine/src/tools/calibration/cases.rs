@@ -236,21 +236,24 @@ impl Case {
                     iodepth: 20,
                     ..job(20)
                 }];
-                s.host.mmc_path = Some(if b { MmcPath::Hsq } else { MmcPath::Legacy });
+                s.set_switch::<MmcPath>(
+                    "mmc_path",
+                    Some(if b { MmcPath::Hsq } else { MmcPath::Legacy }),
+                );
             }
             "sprd-hs400es-2020" => {
                 s.jobs = vec![JobSpec {
                     iodepth: 20,
                     ..job(20)
                 }];
-                s.host.packed = Some(if b { 8 } else { 0 });
+                s.set_switch::<u32>("packed", Some(if b { 8 } else { 0 }));
             }
             "unisoc-fua-2022" => {
                 s.jobs = vec![JobSpec {
                     sync: matches!(self.rw, Rw::Write | Rw::RandWrite),
                     ..job(1)
                 }];
-                s.host.fua = Some(b);
+                s.set_switch::<bool>("fua", Some(b));
             }
             "u300-mmci-2011" => {
                 let base = if self.rw == Rw::Write { 37 } else { 39 };
@@ -262,11 +265,14 @@ impl Case {
                     iodepth: 64,
                     ..job(8)
                 }];
-                s.host.hsq_depth = Some(if b {
-                    HsqDepth::Dynamic
-                } else {
-                    HsqDepth::Fixed(2)
-                });
+                s.set_switch::<HsqDepth>(
+                    "hsq_depth",
+                    Some(if b {
+                        HsqDepth::Dynamic
+                    } else {
+                        HsqDepth::Fixed(2)
+                    }),
+                );
             }
         }
         s

@@ -57,7 +57,7 @@ impl LatencyCase {
             group_reporting: true,
             ..Scenario::default()
         };
-        s.host.mmc_path = path;
+        s.set_switch::<MmcPath>("mmc_path", path);
         s.jobs = vec![JobSpec {
             name: "Rand_Read_IOPS_Test".to_string(),
             rw: Rw::RandRead,

@@ -96,7 +96,7 @@ fn case_for(scn: &Scenario) -> Option<(&'static Case, bool)> {
         });
         (
             s.platform.clone(),
-            s.host_config().ok(),
+            s.effective_platform().ok().map(|p| p.switches),
             s.mmc_test,
             if s.mmc_test.is_some() { None } else { j },
         )

@@ -40,7 +40,7 @@ fn card_busy_is_blamed_on_the_right_cause() {
     scn.jobs[0].rw = crate::Rw::Write;
     scn.jobs[0].size = 1 << 20;
     let rep = crate::run(&scn).unwrap();
-    let text = effect_summary(&rep, &scn.host_config().unwrap()).join(" ");
+    let text = effect_summary(&rep, &scn.effective_platform().unwrap().switches).join(" ");
     assert!(text.contains("no write cache"), "{text}");
     assert!(!text.contains("FUA"), "{text}");
 }
@@ -51,7 +51,7 @@ fn summary_names_the_bottleneck() {
     for b in [false, true] {
         let scn = case.scenario(b, 4 << 20);
         let rep = crate::run(&scn).unwrap();
-        let text = effect_summary(&rep, &scn.host_config().unwrap()).join(" ");
+        let text = effect_summary(&rep, &scn.effective_platform().unwrap().switches).join(" ");
         if b {
             assert!(text.contains("requests per interrupt"), "{text}");
         } else {
@@ -81,10 +81,10 @@ fn many_scenarios() -> Vec<crate::Scenario> {
                     scn.jobs[0].numjobs = numjobs;
                     scn.jobs[0].size = 256 << 10;
                     if packed > 0 {
-                        if p.host.max_packed < packed || p.defaults.mmc_path != MmcPath::Hsq {
+                        if p.host.max_packed < packed || p.switches.mmc_path != MmcPath::Hsq {
                             continue;
                         }
-                        scn.host.packed = Some(packed);
+                        scn.set_switch::<u32>("packed", Some(packed));
                     }
                     out.push(scn);
                 }
@@ -113,7 +113,7 @@ fn generated_texts_agree_with_their_own_numbers() {
     let mut checked = 0;
     for scn in many_scenarios() {
         let Ok(rep) = crate::run(&scn) else { continue };
-        let cfg = scn.host_config().unwrap();
+        let cfg = scn.effective_platform().unwrap().switches;
         let text = effect_summary(&rep, &cfg);
         let Some(c) = costs(&rep) else { continue };
         let first = &text[0];
