@@ -13,9 +13,9 @@
 //! I/O hits the card's buffers as often as in the measured run, and throughput is steady long
 //! before the cut.
 //!
-//! A parameter the results do not constrain (doubling or halving it around the optimum moves no
-//! figure by more than 2 %) is reported as such and left at the preset; the others are fitted
-//! again without it.
+//! A parameter the results do not constrain (doubling it, halving it or putting it back to the
+//! preset, from the optimum, moves no figure by more than 2 %) is reported as such and left at
+//! the preset; the others are fitted again without it.
 //!
 //! A fit is trusted by what it predicts, not by its residual: each result file is left out, the
 //! others fitted the same way, and the left-out one predicted; the fit is trusted only when

@@ -149,18 +149,20 @@ struct Core {
 }
 
 /// A parameter the data does not constrain: moving it by this factor either way from the
-/// optimum ...
+/// optimum, or back to the preset, ...
 pub const SENSITIVITY_FACTOR: f64 = 2.0;
 /// ... leaves every figure of every case within this fraction of its value at the optimum.
 pub const SENSITIVITY_TOLERANCE: f64 = 0.02;
 
 /// Which of the parameters at log-offsets `x` the cases do not constrain. The rule, from the
-/// simulation itself: a parameter is unconstrained when doubling it and halving it
-/// ([`SENSITIVITY_FACTOR`]) around the optimum each leave every figure of every case within
-/// [`SENSITIVITY_TOLERANCE`] (2 %) of its value at the optimum: measurements known to a few
-/// percent cannot tell its fitted value from one twice or half as large, so whatever value
-/// the optimiser leaves it at is noise, and it is left at the preset instead. (A parameter
-/// at its range's edge moves only one way; that way decides.)
+/// simulation itself: a parameter is unconstrained when doubling it, halving it
+/// ([`SENSITIVITY_FACTOR`]) and putting it back to the preset, each from the optimum with the
+/// others kept, leave every figure of every case within [`SENSITIVITY_TOLERANCE`] (2 %) of
+/// its value at the optimum: measurements known to a few percent cannot tell its fitted value
+/// from one twice or half as large, so whatever value the optimiser left it at is noise; and
+/// as the preset's value fits as well, it is left at the preset. (A parameter at its range's
+/// edge moves only one way; that way decides. A parameter whose preset is 0 goes back to
+/// where its search started, the range's 1 %.)
 fn insensitive(
     cases: &[Case],
     base: &Scenario,
@@ -175,12 +177,16 @@ fn insensitive(
     let here = at(x)?;
     let mut out = Vec::new();
     for i in 0..x.len() {
+        let step = SENSITIVITY_FACTOR.ln();
         let mut moves = false;
-        for step in [SENSITIVITY_FACTOR.ln(), -SENSITIVITY_FACTOR.ln()] {
+        for to in [x[i] + step, x[i] - step, 0.0] {
+            if moves || (to == 0.0 && x[i].abs() < 1e-12) {
+                continue;
+            }
             let mut y = x.to_vec();
-            y[i] += step;
+            y[i] = to;
             let there = at(&y)?;
-            moves |= here
+            moves = here
                 .iter()
                 .flatten()
                 .zip(there.iter().flatten())

@@ -141,7 +141,7 @@ fn verdict(out: &mut String, f: &Fit, cases: &[Case]) {
     } else {
         let _ = writeln!(
             out,
-            "unconstrained parameters, left at the preset: {} (multiplying or dividing each by {} around the optimum moves no figure of these results by more than {:.0} %)",
+            "unconstrained parameters, left at the preset: {} (multiplying or dividing each by {} from the optimum, or putting it back to the preset, moves no figure of these results by more than {:.0} %)",
             f.unconstrained.join(", "),
             SENSITIVITY_FACTOR,
             SENSITIVITY_TOLERANCE * 100.0

@@ -287,7 +287,7 @@ impl FitView {
                 <p>{ format!("Residual RMS error (the figures fitted): preset {:.2} %, fitted {:.2} %, {} iteration(s).", f.preset_rms * 100.0, f.rms * 100.0, f.iterations) }</p>
                 { left_out(f) }
                 if !f.unconstrained.is_empty() {
-                    <p id="fit-unconstrained">{ format!("Not constrained by these results (doubling or halving each moves no figure by more than 2 %), left at the preset: {}.", f.unconstrained.join(", ")) }</p>
+                    <p id="fit-unconstrained">{ format!("Not constrained by these results (doubling it, halving it or putting it back to the preset moves no figure by more than 2 %), left at the preset: {}.", f.unconstrained.join(", ")) }</p>
                 }
                 if f.warnings.is_empty() {
                     <p id="fit-verdict" class="fit-trusted">{ "Trusted: every result file, left out of the fit, is predicted within 10 % (latencies 20 %) by a fit to the others." }</p>
