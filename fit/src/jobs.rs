@@ -270,5 +270,21 @@ mod tests {
         assert!(f.query.contains("nand_read_us="), "{}", f.query);
         assert!(f.toml.contains("nand_read_us"), "{}", f.toml);
         assert_eq!(f.rows.len(), 6);
+        // Two files: no left-out predictions, so not trusted, and the page is told why.
+        assert!(f.left_out.is_empty());
+        assert!(
+            f.warnings
+                .iter()
+                .any(|w| w.contains("cross-validation needs at least 3")),
+            "{:?}",
+            f.warnings
+        );
+        assert!(f.text.contains("verdict: not trusted"), "{}", f.text);
+        // The reply's new fields may be absent in an older worker's message.
+        let mut v: serde_json::Value = serde_json::to_value(&*f).unwrap();
+        v.as_object_mut().unwrap().remove("left_out");
+        v.as_object_mut().unwrap().remove("unconstrained");
+        let old: FitReply = serde_json::from_value(v).unwrap();
+        assert!(old.left_out.is_empty() && old.unconstrained.is_empty());
     }
 }
