@@ -228,13 +228,18 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             mmcsim_fit::read_case(f, &text, runtime)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let started = std::time::Instant::now();
     let result = mmcsim_fit::fit(&cases, platform.as_deref(), &names, iters)?;
+    let took = started.elapsed().as_secs_f64();
     if let Some(path) = out {
         let text = mmcsim_engine::scenario::board_file::to_toml(&result.board)
             .map_err(|e| e.to_string())?;
         std::fs::write(&path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
     }
-    Ok(mmcsim_fit::render(&result, &cases))
+    Ok(format!(
+        "{}took {took:.1} s (wall clock)\n",
+        mmcsim_fit::render(&result, &cases)
+    ))
 }
 
 fn main() {

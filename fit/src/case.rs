@@ -31,6 +31,12 @@ impl Figure {
             _ => 0.25,
         }
     }
+    /// How far a left-out prediction of this figure may miss for the fit to be trusted:
+    /// [`MAX_LEFT_OUT_ERROR`](crate::MAX_LEFT_OUT_ERROR) for bandwidth; a latency, weighted 1/4
+    /// in the cost (its errors count half), twice that: the same weighted error.
+    pub fn tolerance(self) -> f64 {
+        crate::MAX_LEFT_OUT_ERROR / self.weight().sqrt()
+    }
 }
 
 /// One fio result: the workload and its measured figures.

@@ -83,12 +83,29 @@ pub struct FitReply {
     pub iterations: u64,
     /// The trust warnings (empty: trusted).
     pub warnings: Vec<String>,
+    /// Each result file left out of the fit and predicted by a fit to the others; empty with
+    /// fewer than 3 files (cross-validation cannot judge; then `warnings` says so).
+    #[serde(default)]
+    pub left_out: Vec<FitLeftOut>,
+    /// The parameters the results do not constrain, left at the preset.
+    #[serde(default)]
+    pub unconstrained: Vec<String>,
     /// The fitted board as a link's query (platform and overrides).
     pub query: String,
     /// The fitted board as a platform file (`--platform_file`).
     pub toml: String,
     /// `mmcsim fit`'s report, as the CLI prints it.
     pub text: String,
+}
+
+/// One result file left out of the fit: its worst figure, measured and predicted by a fit to
+/// the other files.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FitLeftOut {
+    pub file: String,
+    pub figure: String,
+    pub measured: f64,
+    pub predicted: f64,
 }
 
 fn label(f: Figure) -> &'static str {
@@ -141,6 +158,18 @@ pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
         preset_rms: f.preset_rms,
         iterations: f.iterations,
         warnings: f.warnings.clone(),
+        left_out: f
+            .left_out
+            .iter()
+            .flatten()
+            .map(|l| FitLeftOut {
+                file: l.file.clone(),
+                figure: label(l.figure).to_string(),
+                measured: l.measured,
+                predicted: l.predicted,
+            })
+            .collect(),
+        unconstrained: f.unconstrained.iter().map(|s| s.to_string()).collect(),
         query: encode_query(&f.board, None),
         toml: to_toml(&f.board).map_err(|e| e.to_string())?,
         text: render(&f, &cases),
@@ -241,5 +270,21 @@ mod tests {
         assert!(f.query.contains("nand_read_us="), "{}", f.query);
         assert!(f.toml.contains("nand_read_us"), "{}", f.toml);
         assert_eq!(f.rows.len(), 6);
+        // Two files: no left-out predictions, so not trusted, and the page is told why.
+        assert!(f.left_out.is_empty());
+        assert!(
+            f.warnings
+                .iter()
+                .any(|w| w.contains("cross-validation needs at least 3")),
+            "{:?}",
+            f.warnings
+        );
+        assert!(f.text.contains("verdict: not trusted"), "{}", f.text);
+        // The reply's new fields may be absent in an older worker's message.
+        let mut v: serde_json::Value = serde_json::to_value(&*f).unwrap();
+        v.as_object_mut().unwrap().remove("left_out");
+        v.as_object_mut().unwrap().remove("unconstrained");
+        let old: FitReply = serde_json::from_value(v).unwrap();
+        assert!(old.left_out.is_empty() && old.unconstrained.is_empty());
     }
 }

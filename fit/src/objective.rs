@@ -31,7 +31,7 @@ pub fn simulate(case: &Case, board: &Scenario) -> Result<Vec<f64>, String> {
 }
 
 /// Every case on `board`: on every core with the `parallel` feature (the CLI), else in turn.
-fn simulate_all(cases: &[Case], board: &Scenario) -> Result<Vec<Vec<f64>>, String> {
+pub(crate) fn simulate_all(cases: &[Case], board: &Scenario) -> Result<Vec<Vec<f64>>, String> {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;

@@ -1,18 +1,21 @@
 //! The Nelder-Mead driver: the base preset, the search in log space and the fit's verdict.
 
 use crate::case::{Case, Figure};
-use crate::objective::{cost_of, nearest_preset, rms};
+use crate::objective::{cost_of, nearest_preset, rms, simulate, simulate_all};
 use crate::params::Free;
-use crate::MAX_TRUSTED_RMS;
+use crate::{MAX_LEFT_OUT_ERROR, MIN_CROSS_VALIDATION_FILES};
 use argmin::core::{CostFunction, Error, Executor, State};
 use argmin::solver::neldermead::NelderMead;
 use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
 use mmcsim_engine::Scenario;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 struct Problem<'a> {
     cases: &'a [Case],
     base: &'a Scenario,
     free: &'a Free,
+    /// Simulated runs so far (each cost is one run per case).
+    runs: &'a AtomicU64,
 }
 
 impl CostFunction for Problem<'_> {
@@ -20,6 +23,8 @@ impl CostFunction for Problem<'_> {
     type Output = f64;
     fn cost(&self, x: &Vec<f64>) -> Result<f64, Error> {
         let (board, _) = self.free.board(self.base, x, false);
+        self.runs
+            .fetch_add(self.cases.len() as u64, Ordering::Relaxed);
         cost_of(self.cases, &board).map_err(Error::msg)
     }
 }
@@ -28,13 +33,48 @@ impl CostFunction for Problem<'_> {
 pub struct Fit {
     pub board: Scenario,
     pub preset_board: Scenario,
+    /// Every parameter asked for, fitted or left at the preset (see `unconstrained`).
     pub names: Vec<&'static str>,
+    /// The parameters the results do not constrain, left at the preset (see [`insensitive`]).
+    pub unconstrained: Vec<&'static str>,
     pub rms: f64,
     pub preset_rms: f64,
     pub iterations: u64,
     /// Per case and figure: (measured, simulated with the preset, simulated with the fit).
     pub rows: Vec<(String, Figure, f64, f64, f64)>,
+    /// Each result file predicted by a fit to the others; `None`: fewer than
+    /// [`MIN_CROSS_VALIDATION_FILES`] files, cross-validation cannot judge.
+    pub left_out: Option<Vec<LeftOut>>,
+    /// Simulated runs the whole fit took (cross-validation included).
+    pub runs: u64,
+    /// Why the fit is not trusted (empty: trusted).
     pub warnings: Vec<String>,
+    /// What the reader should know that does not bear on trust (the base preset chosen).
+    pub notes: Vec<String>,
+}
+
+/// One result file left out of the fit and predicted by a fit to the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeftOut {
+    pub file: String,
+    /// The file's figure predicted worst for its tolerance ([`Figure::tolerance`]), measured
+    /// and predicted.
+    pub figure: Figure,
+    pub measured: f64,
+    pub predicted: f64,
+    /// The parameters the other files leave unconstrained (left at the preset in this fit).
+    pub unconstrained: Vec<&'static str>,
+}
+
+impl LeftOut {
+    /// Predicted / measured - 1 of the worst-predicted figure.
+    pub fn error(&self) -> f64 {
+        self.predicted / self.measured - 1.0
+    }
+    /// Whether the prediction is within its figure's tolerance.
+    pub fn within(&self) -> bool {
+        self.error().abs() <= self.figure.tolerance()
+    }
 }
 
 /// The base preset: `platform`, else the one a file names, else the nearest to the figures
@@ -42,7 +82,7 @@ pub struct Fit {
 fn base_preset(
     cases: &[Case],
     platform: Option<&str>,
-    warnings: &mut Vec<String>,
+    notes: &mut Vec<String>,
 ) -> Result<String, String> {
     Ok(match platform {
         Some(p) => p.to_string(),
@@ -50,7 +90,7 @@ fn base_preset(
             Some(p) => p,
             None => {
                 let p = nearest_preset(cases)?;
-                warnings.push(format!(
+                notes.push(format!(
                     "base preset: {p} (nearest to the figures; say --platform= to choose)"
                 ));
                 p
@@ -66,6 +106,7 @@ fn minimise(
     base: &Scenario,
     free: &Free,
     max_iters: u64,
+    runs: &AtomicU64,
 ) -> Result<(Vec<f64>, u64), String> {
     let n = free.names.len();
     let mut simplex = vec![vec![0.0; n]];
@@ -77,7 +118,12 @@ fn minimise(
     let solver = NelderMead::new(simplex)
         .with_sd_tolerance(1e-7)
         .map_err(|e| format!("fit: {e}"))?;
-    let problem = Problem { cases, base, free };
+    let problem = Problem {
+        cases,
+        base,
+        free,
+        runs,
+    };
     let res = Executor::new(problem, solver)
         .configure(|s| s.max_iters(max_iters))
         // No wall clock: the engine's runs are the only time that counts (and wasm32 has none).
@@ -92,53 +138,196 @@ fn minimise(
     Ok((x, state.get_iter()))
 }
 
-/// Why a fit cannot be trusted, if it cannot: too few figures for `n` parameters, parameters
-/// at an edge, a large error, no convergence.
-fn doubts(
-    figures: usize,
-    n: usize,
-    at_edge: &[&str],
-    fit_rms: f64,
+/// One fit of `names` to `cases`: the board, the fitted parameters, the ones left at the
+/// preset, and the optimiser's iterations and convergence.
+struct Core {
+    board: Scenario,
+    fitted: Vec<&'static str>,
+    unconstrained: Vec<&'static str>,
+    at_edge: Vec<&'static str>,
     iterations: u64,
     converged: bool,
-) -> Vec<String> {
+}
+
+/// A parameter the data does not constrain: moving it by this factor either way from the
+/// optimum, or back to the preset, ...
+pub const SENSITIVITY_FACTOR: f64 = 2.0;
+/// ... leaves every figure of every case within this fraction of its value at the optimum.
+pub const SENSITIVITY_TOLERANCE: f64 = 0.02;
+
+/// Which of the parameters at log-offsets `x` the cases do not constrain. The rule, from the
+/// simulation itself: a parameter is unconstrained when doubling it, halving it
+/// ([`SENSITIVITY_FACTOR`]) and putting it back to the preset, each from the optimum with the
+/// others kept, leave every figure of every case within [`SENSITIVITY_TOLERANCE`] (2 %) of
+/// its value at the optimum: measurements known to a few percent cannot tell its fitted value
+/// from one twice or half as large, so whatever value the optimiser left it at is noise; and
+/// as the preset's value fits as well, it is left at the preset. (A parameter at its range's
+/// edge moves only one way; that way decides. A parameter whose preset is 0 goes back to
+/// where its search started, the range's 1 %.)
+fn insensitive(
+    cases: &[Case],
+    base: &Scenario,
+    free: &Free,
+    x: &[f64],
+    runs: &AtomicU64,
+) -> Result<Vec<bool>, String> {
+    let at = |x: &[f64]| {
+        runs.fetch_add(cases.len() as u64, Ordering::Relaxed);
+        simulate_all(cases, &free.board(base, x, false).0)
+    };
+    let here = at(x)?;
+    let mut out = Vec::new();
+    for i in 0..x.len() {
+        let step = SENSITIVITY_FACTOR.ln();
+        let mut moves = false;
+        for to in [x[i] + step, x[i] - step, 0.0] {
+            if moves || (to == 0.0 && x[i].abs() < 1e-12) {
+                continue;
+            }
+            let mut y = x.to_vec();
+            y[i] = to;
+            let there = at(&y)?;
+            moves = here
+                .iter()
+                .flatten()
+                .zip(there.iter().flatten())
+                .any(|(a, b)| (b / a.max(1e-9) - 1.0).abs() > SENSITIVITY_TOLERANCE);
+        }
+        out.push(!moves);
+    }
+    Ok(out)
+}
+
+/// Fits `names` to `cases` from the preset; the parameters the cases do not constrain are
+/// then put back to the preset and the others fitted again from where they were.
+fn fit_core(
+    cases: &[Case],
+    base: &Scenario,
+    free: &Free,
+    max_iters: u64,
+    runs: &AtomicU64,
+) -> Result<Core, String> {
+    let (x, mut iterations) = minimise(cases, base, free, max_iters, runs)?;
+    let mut converged = iterations < max_iters;
+    let loose = insensitive(cases, base, free, &x, runs)?;
+    let keep: Vec<bool> = loose.iter().map(|l| !l).collect();
+    let unconstrained: Vec<&'static str> = free
+        .names
+        .iter()
+        .zip(&loose)
+        .filter(|(_, &l)| l)
+        .map(|(n, _)| *n)
+        .collect();
+    let sub;
+    let (free, x) = if unconstrained.is_empty() {
+        (free, x)
+    } else {
+        sub = free.subset(&keep, &x);
+        let x = if sub.names.is_empty() {
+            converged = true;
+            Vec::new()
+        } else {
+            let (x, it) = minimise(cases, base, &sub, max_iters, runs)?;
+            iterations += it;
+            // The board is this search's: its convergence is the one that counts.
+            converged = it < max_iters;
+            x
+        };
+        (&sub, x)
+    };
+    let (board, edges) = free.board(base, &x, true);
+    let at_edge = free
+        .names
+        .iter()
+        .zip(&edges)
+        .filter(|(_, &e)| e)
+        .map(|(n, _)| *n)
+        .collect();
+    Ok(Core {
+        board,
+        fitted: free.names.clone(),
+        unconstrained,
+        at_edge,
+        iterations,
+        converged,
+    })
+}
+
+/// Why a fit cannot be trusted, if it cannot: too few figures for the `n` parameters fitted,
+/// parameters at an edge, no convergence, too few files to cross-validate, a left-out file
+/// predicted worse than [`MAX_LEFT_OUT_ERROR`]. The residual does not decide: a fit can pass
+/// through every figure it was given and still predict the next one wrong.
+fn doubts(figures: usize, core: &Core, files: usize, left_out: Option<&[LeftOut]>) -> Vec<String> {
     let mut warnings = Vec::new();
+    let n = core.fitted.len();
     if figures < n + 1 {
         warnings.push(format!(
             "untrustworthy: {figures} measured figure(s) for {n} parameter(s); give more results or fewer --fit= parameters"
         ));
     }
-    if !at_edge.is_empty() {
+    if !core.at_edge.is_empty() {
         warnings.push(format!(
             "untrustworthy: at the edge of its range: {}",
-            at_edge.join(", ")
+            core.at_edge.join(", ")
         ));
     }
-    if fit_rms > MAX_TRUSTED_RMS {
+    if !core.converged {
         warnings.push(format!(
-            "untrustworthy: RMS error {:.1} % after the fit (above {:.0} %): the model or the free parameters do not explain these results",
-            fit_rms * 100.0,
-            MAX_TRUSTED_RMS * 100.0
+            "untrustworthy: the optimiser stopped after {} iterations without converging",
+            core.iterations
         ));
     }
-    if !converged {
-        warnings.push(format!(
-            "untrustworthy: the optimiser stopped after {iterations} iterations without converging"
-        ));
+    match left_out {
+        None => warnings.push(format!(
+            "untrustworthy: {files} result file(s): cross-validation needs at least {MIN_CROSS_VALIDATION_FILES} (each left out, the rest fitted, the left-out one predicted), so nothing shows these parameters predict anything but the figures they were fitted to"
+        )),
+        Some(l) => {
+            let bad: Vec<String> = l
+                .iter()
+                .filter(|l| !l.within())
+                .map(|l| {
+                    format!(
+                        "{} {} {:+.1} %",
+                        short(&l.file),
+                        l.figure.label(),
+                        l.error() * 100.0
+                    )
+                })
+                .collect();
+            if !bad.is_empty() {
+                warnings.push(format!(
+                    "untrustworthy: left out of the fit and predicted from the other files, {} of {} file(s) miss by more than {:.0} % (latencies {:.0} %): {}",
+                    bad.len(),
+                    l.len(),
+                    MAX_LEFT_OUT_ERROR * 100.0,
+                    Figure::P50.tolerance() * 100.0,
+                    bad.join(", ")
+                ));
+            }
+        }
     }
     warnings
 }
 
 /// The fit's whole work within [`MAX_COMMAND_EVENTS`]: every case is simulated at each of the
 /// optimiser's evaluations (at most two per iteration, plus the first simplex and the two
-/// reports), so the estimate is the cases' estimated events times that many evaluations. The
-/// CLI and the page's worker both go through here.
+/// reports), and the whole fit is made (files + 1) times (once on all files, once with each
+/// file left out). The estimate is the cases' estimated events times that many evaluations.
+/// A fit whose unconstrained parameters are dropped searches a second time from the optimum;
+/// that search is not counted: each case's estimate is already an upper bound (its requests
+/// as if each held the bus for its transfer alone, about 20 times the events the BananaPi-M64
+/// table's cases really simulate), which leaves room for it. The CLI and the page's worker
+/// both go through here.
 pub fn check_work(cases: &[Case], max_iters: u64, free: usize) -> Result<(), String> {
     let per_eval = cases
         .iter()
         .map(|c| estimated_events(&c.scn))
         .fold(0u64, u64::saturating_add);
-    let evals = max_iters.saturating_mul(2).saturating_add(free as u64 + 3);
+    let fits = cases.len() as u64 + 1;
+    let evals = max_iters
+        .saturating_mul(2)
+        .saturating_add(free as u64 + 3)
+        .saturating_mul(fits);
     let events = per_eval.saturating_mul(evals);
     if events > MAX_COMMAND_EVENTS {
         return Err(format!(
@@ -149,8 +338,61 @@ pub fn check_work(cases: &[Case], max_iters: u64, free: usize) -> Result<(), Str
     Ok(())
 }
 
+/// A result file's name without its folders.
+pub(crate) fn short(file: &str) -> String {
+    std::path::Path::new(file)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.to_string())
+}
+
+/// Leaves each case out, fits the others as the whole fit does (same base preset, same
+/// parameters, same iteration budget, same rule for unconstrained parameters) and predicts
+/// the case left out: its worst-predicted figure.
+fn cross_validate(
+    cases: &[Case],
+    base: &Scenario,
+    free: &Free,
+    max_iters: u64,
+    runs: &AtomicU64,
+) -> Result<Vec<LeftOut>, String> {
+    let mut out = Vec::new();
+    for (k, case) in cases.iter().enumerate() {
+        let rest: Vec<Case> = cases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != k)
+            .map(|(_, c)| c.clone())
+            .collect();
+        let core = fit_core(&rest, base, free, max_iters, runs)?;
+        runs.fetch_add(1, Ordering::Relaxed);
+        let predicted = simulate(case, &core.board)?;
+        let (figure, measured, predicted) = case
+            .measured
+            .iter()
+            .zip(predicted)
+            .map(|((f, m), p)| (*f, *m, p))
+            .max_by(|a, b| {
+                let miss = |(f, m, p): &(Figure, f64, f64)| (p / m - 1.0).abs() / f.tolerance();
+                miss(a).total_cmp(&miss(b))
+            })
+            .ok_or_else(|| format!("{}: no measured figure", case.file))?;
+        out.push(LeftOut {
+            file: case.file.clone(),
+            figure,
+            measured,
+            predicted,
+            unconstrained: core.unconstrained,
+        });
+    }
+    Ok(out)
+}
+
 /// Fits `names` (or [`DEFAULT_FIT`](crate::DEFAULT_FIT)) on top of `platform` (or the nearest
-/// preset).
+/// preset), then cross-validates: each file left out, the rest fitted, the left-out one
+/// predicted. `max_iters` bounds each Nelder-Mead search; a fit runs at most two searches
+/// (the second without the unconstrained parameters), so the whole is bounded by
+/// 2 x (files + 1) x `max_iters` iterations.
 pub fn fit(
     cases: &[Case],
     platform: Option<&str>,
@@ -161,8 +403,8 @@ pub fn fit(
         return Err("fit: no RESULTS files given (fio --output-format=json outputs)".to_string());
     }
     check_work(cases, max_iters, names.len().max(crate::DEFAULT_FIT.len()))?;
-    let mut warnings = Vec::new();
-    let base_name = base_preset(cases, platform, &mut warnings)?;
+    let mut notes = Vec::new();
+    let base_name = base_preset(cases, platform, &mut notes)?;
     let preset = mmcsim_engine::platform::by_name(&base_name).ok_or_else(|| {
         format!(
             "platform: '{}' is not a known platform; accepted: {}",
@@ -175,21 +417,17 @@ pub fn fit(
         ..Scenario::default()
     };
     let free = Free::new(names, preset)?;
+    let runs = AtomicU64::new(0);
     let figures: usize = cases.iter().map(|c| c.measured.len()).sum();
     let (preset_rms, preset_sims) = rms(cases, &base)?;
-    let (x, iterations) = minimise(cases, &base, &free, max_iters)?;
-    let converged = iterations < max_iters;
-    let (board, edges) = free.board(&base, &x, true);
-    let (fit_rms, fit_sims) = rms(cases, &board)?;
-    let at_edge: Vec<&'static str> = free
-        .names
-        .iter()
-        .zip(&edges)
-        .filter(|(_, &e)| e)
-        .map(|(n, _)| *n)
-        .collect();
-    let n = free.names.len();
-    warnings.extend(doubts(figures, n, &at_edge, fit_rms, iterations, converged));
+    let core = fit_core(cases, &base, &free, max_iters, &runs)?;
+    let (fit_rms, fit_sims) = rms(cases, &core.board)?;
+    let left_out = if cases.len() >= MIN_CROSS_VALIDATION_FILES {
+        Some(cross_validate(cases, &base, &free, max_iters, &runs)?)
+    } else {
+        None
+    };
+    let warnings = doubts(figures, &core, cases.len(), left_out.as_deref());
     let mut rows = Vec::new();
     for ((c, ps), fs) in cases.iter().zip(&preset_sims).zip(&fit_sims) {
         for (((f, m), p), s) in c.measured.iter().zip(ps).zip(fs) {
@@ -197,13 +435,17 @@ pub fn fit(
         }
     }
     Ok(Fit {
-        board,
+        board: core.board,
         preset_board: base,
         names: free.names,
+        unconstrained: core.unconstrained,
         rms: fit_rms,
         preset_rms,
-        iterations,
+        iterations: core.iterations,
         rows,
+        left_out,
+        runs: runs.into_inner() + 2 * cases.len() as u64,
         warnings,
+        notes,
     })
 }

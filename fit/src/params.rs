@@ -80,6 +80,22 @@ impl Free {
         Ok(free)
     }
 
+    /// The parameters marked in `keep`, starting from where log-offsets `x` put them (the
+    /// others stay at the preset: the board leaves a parameter it does not fit alone).
+    pub(crate) fn subset(&self, keep: &[bool], x: &[f64]) -> Free {
+        let mut free = Free {
+            names: Vec::new(),
+            params: Vec::new(),
+            start: Vec::new(),
+        };
+        for (i, _) in keep.iter().enumerate().filter(|(_, &k)| k) {
+            free.names.push(self.names[i]);
+            free.params.push(self.params[i]);
+            free.start.push(self.start[i] * x[i].exp());
+        }
+        free
+    }
+
     /// The board at log-offsets `x` from the start, each clamped into its range; and whether
     /// any was clamped.
     pub(crate) fn board(&self, base: &Scenario, x: &[f64], round: bool) -> (Scenario, Vec<bool>) {

@@ -63,6 +63,130 @@ fn three_perturbed_parameters_are_fitted_back_within_5_percent() {
     }
     assert!(f.warnings.is_empty(), "{:?}", f.warnings);
     assert!(f.rms < 0.01, "{}", f.rms);
+    // Consistent data: every file, left out, is predicted by a fit to the others.
+    let left_out = f.left_out.as_ref().expect("5 files are cross-validated");
+    assert_eq!(left_out.len(), 5);
+    assert!(
+        left_out.iter().all(LeftOut::within),
+        "{}",
+        render(&f, &cases)
+    );
+    assert!(f.unconstrained.is_empty());
+    assert!(render(&f, &cases).contains("verdict: trusted"));
+}
+
+/// `args` on the unisoc-hsq-2023 board with `board` changed, read back as a case named `name`.
+fn case_of(name: &str, board: &[&str], args: &[&str]) -> Case {
+    let text = result(&[&["--platform=unisoc-hsq-2023"][..], board, args].concat());
+    read_case(name, &text, None).unwrap()
+}
+
+#[test]
+fn a_fit_that_passes_through_its_figures_but_mispredicts_a_left_out_file_is_not_trusted() {
+    // One board, three files at the extremes (as a 4k + large-block table): 4k random reads,
+    // 4k random writes, 512k sequential reads. Each parameter has a file of its own, so the
+    // fit passes through every figure; but left out, the random-write file is the only one
+    // that knows card_write_busy_us, and the others cannot predict it.
+    let board = [
+        "--nand_read_us=75",
+        "--card_write_busy_us=40",
+        "--bus_mb_s=290",
+    ];
+    let cases = vec![
+        case_of("rr.json", &board, &["--rw=randread", "--size=4m"]),
+        case_of("rw.json", &board, &["--rw=randwrite", "--size=4m"]),
+        case_of("sr.json", &board, &["--rw=read", "--bs=512k", "--size=16m"]),
+    ];
+    let names: Vec<String> = ["nand_read_us", "card_write_busy_us", "bus_mb_s"]
+        .map(String::from)
+        .to_vec();
+    let f = fit(&cases, Some("unisoc-hsq-2023"), &names, 150).unwrap();
+    let text = render(&f, &cases);
+    assert!(f.rms < 0.01, "the residual is small: {text}");
+    let left_out = f.left_out.as_ref().unwrap();
+    let rw = left_out.iter().find(|l| l.file == "rw.json").unwrap();
+    assert!(!rw.within(), "{text}");
+    assert!(rw.error().abs() > 0.1, "{text}");
+    assert_eq!(rw.unconstrained, vec!["card_write_busy_us"], "{text}");
+    assert!(
+        f.warnings
+            .iter()
+            .any(|w| w.contains("miss by more than 10 %") && w.contains("rw.json")),
+        "{:?}",
+        f.warnings
+    );
+    assert!(text.contains("verdict: not trusted"), "{text}");
+    assert!(text.contains("left-out error: max"), "{text}");
+    assert!(!text.contains("verdict: trusted"), "{text}");
+}
+
+#[test]
+fn a_parameter_no_figure_depends_on_is_reported_unconstrained_and_left_at_the_preset() {
+    // Read-only files: the card's write busy time moves none of their figures.
+    let board = ["--nand_read_us=75"];
+    let cases = vec![
+        case_of("r1.json", &board, &["--rw=randread", "--size=4m"]),
+        case_of(
+            "r2.json",
+            &board,
+            &["--rw=randread", "--numjobs=4", "--size=2m"],
+        ),
+        case_of("r3.json", &board, &["--rw=read", "--bs=64k", "--size=8m"]),
+    ];
+    let names: Vec<String> = ["nand_read_us", "card_write_busy_us"]
+        .map(String::from)
+        .to_vec();
+    let f = fit(&cases, Some("unisoc-hsq-2023"), &names, 150).unwrap();
+    let text = render(&f, &cases);
+    assert_eq!(f.unconstrained, vec!["card_write_busy_us"], "{text}");
+    let preset = f.preset_board.platform().unwrap();
+    let fitted = f.board.effective_platform().unwrap();
+    assert_eq!(fitted.card.write_busy_ns, preset.card.write_busy_ns);
+    assert!(!f.board.overrides.contains_key("card_write_busy_us"), "{text}");
+    let nand = fitted.card.read_latency_random_ns as f64;
+    assert!((nand / 75_000.0 - 1.0).abs() < 0.05, "{text}");
+    assert!(
+        text.contains("unconstrained parameters, left at the preset: card_write_busy_us"),
+        "{text}"
+    );
+    // Consistent data otherwise: the fit stays trusted.
+    assert!(f.warnings.is_empty(), "{:?}", f.warnings);
+    assert!(text.contains("verdict: trusted"), "{text}");
+}
+
+#[test]
+fn fewer_than_three_files_cannot_be_cross_validated_and_are_not_trusted() {
+    let cases = vec![
+        case_of(
+            "a.json",
+            &["--nand_read_us=75"],
+            &["--rw=randread", "--size=2m"],
+        ),
+        case_of(
+            "b.json",
+            &["--nand_read_us=75"],
+            &["--rw=randread", "--numjobs=4", "--size=2m"],
+        ),
+    ];
+    let f = fit(
+        &cases,
+        Some("unisoc-hsq-2023"),
+        &["nand_read_us".to_string()],
+        100,
+    )
+    .unwrap();
+    assert!(f.rms < 0.01);
+    assert!(f.left_out.is_none());
+    assert!(
+        f.warnings
+            .iter()
+            .any(|w| w.contains("cross-validation needs at least 3")),
+        "{:?}",
+        f.warnings
+    );
+    let text = render(&f, &cases);
+    assert!(text.contains("left-out error: not judged"), "{text}");
+    assert!(text.contains("verdict: not trusted"), "{text}");
 }
 
 /// The 2022 FUA board's eight measured figures (calibration data), as fio JSON files.

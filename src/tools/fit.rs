@@ -97,6 +97,38 @@ fn pct(a: f64, b: f64) -> String {
     format!("{:+.1} %", (a - b) / b * 100.0)
 }
 
+/// Each result file left out of the fit and predicted by a fit to the others, and the largest
+/// miss; or why there is none.
+fn left_out(f: &FitReply) -> Html {
+    if f.left_out.is_empty() {
+        return html! {
+            <p id="fit-left-out-none">{ "Left-out error: not judged (cross-validation needs at least 3 result files)." }</p>
+        };
+    }
+    let max = f
+        .left_out
+        .iter()
+        .map(|l| (l.predicted / l.measured - 1.0).abs())
+        .fold(0.0, f64::max);
+    html! {
+        <>
+            <table id="fit-left-out" class="fit-table">
+                <thead><tr><th>{ "left out" }</th><th>{ "figure" }</th><th>{ "measured" }</th>
+                    <th>{ "predicted by the others" }</th><th>{ "error" }</th></tr></thead>
+                <tbody>
+                { for f.left_out.iter().map(|l| html! {
+                    <tr>
+                        <td>{ l.file.clone() }</td><td>{ l.figure.clone() }</td><td>{ format!("{:.2}", l.measured) }</td>
+                        <td>{ format!("{:.2}", l.predicted) }</td><td>{ pct(l.predicted, l.measured) }</td>
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            <p>{ format!("Left-out error: max {:.1} % (each file left out, the others fitted, the left-out one predicted).", max * 100.0) }</p>
+        </>
+    }
+}
+
 impl Component for FitView {
     type Message = Msg;
     type Properties = FitViewProps;
@@ -252,9 +284,13 @@ impl FitView {
                     }) }
                     </tbody>
                 </table>
-                <p>{ format!("RMS error: preset {:.2} %, fitted {:.2} %, {} iteration(s).", f.preset_rms * 100.0, f.rms * 100.0, f.iterations) }</p>
+                <p>{ format!("Residual RMS error (the figures fitted): preset {:.2} %, fitted {:.2} %, {} iteration(s).", f.preset_rms * 100.0, f.rms * 100.0, f.iterations) }</p>
+                { left_out(f) }
+                if !f.unconstrained.is_empty() {
+                    <p id="fit-unconstrained">{ format!("Not constrained by these results (doubling it, halving it or putting it back to the preset moves no figure by more than 2 %), left at the preset: {}.", f.unconstrained.join(", ")) }</p>
+                }
                 if f.warnings.is_empty() {
-                    <p id="fit-verdict" class="fit-trusted">{ "Trusted: enough figures, no parameter at an edge of its range, RMS error within 5 %." }</p>
+                    <p id="fit-verdict" class="fit-trusted">{ "Trusted: every result file, left out of the fit, is predicted within 10 % (latencies 20 %) by a fit to the others." }</p>
                 } else {
                     <ul id="fit-warnings" class="fit-warnings" role="alert">
                         { for f.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }

@@ -152,11 +152,13 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
 });
 
 test('fio results opened on the Board panel are fitted in a worker and the fitted board applied', async () => {
-    // Two fio JSON results written by mmcsim itself on unisoc-hsq-2023 with its NAND read time
+    // Three fio JSON results written by mmcsim itself on unisoc-hsq-2023 with its NAND read time
     // perturbed (60 -> 90 us); the page must find 90 us back.
     const dir = path.join(root, 'target', 'e2e-fit');
     mkdirSync(dir, { recursive: true });
-    const files = [['randread.json', ['--rw=randread', '--size=4m']], ['randread4.json', ['--rw=randread', '--numjobs=4', '--size=2m']]]
+    // Three: cross-validation (each left out, predicted by a fit to the others) needs three.
+    const files = [['randread.json', ['--rw=randread', '--size=4m']], ['randread4.json', ['--rw=randread', '--numjobs=4', '--size=2m']],
+        ['read64k.json', ['--rw=read', '--bs=64k', '--size=8m']]]
         .map(([name, w]) => {
             const text = execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
                 '--platform=unisoc-hsq-2023', '--nand_read_us=90', '--group_reporting', '--output-format=json', ...w],
@@ -173,8 +175,9 @@ test('fio results opened on the Board panel are fitted in a worker and the fitte
     const fitted = Number(await page.getAttribute('#fit-params-table tr[data-param=nand_read_us]', 'data-fitted'));
     console.log(`fit in the page: nand_read_us ${fitted} us (perturbed 90 us), ${await page.textContent('#fit-result p')}`);
     assert.ok(Math.abs(fitted / 90 - 1) < 0.05, `fitted ${fitted} us, perturbed 90 us`);
-    assert.equal(await page.locator('#fit-cases tbody tr').count(), 6, 'MiB/s, p50 and p99 of each result');
-    assert.ok(await page.isVisible('#fit-verdict'), 'a one-parameter fit to six figures is trusted');
+    assert.equal(await page.locator('#fit-cases tbody tr').count(), 9, 'MiB/s, p50 and p99 of each result');
+    assert.equal(await page.locator('#fit-left-out tbody tr').count(), 3, 'each result left out and predicted');
+    assert.ok(await page.isVisible('#fit-verdict'), 'every result predicted by a fit to the others: trusted');
     // The fitted board is applied: the link, the board field, the workload kept.
     await page.waitForFunction(() => /nand_read_us=\d/.test(location.search));
     assert.ok((await page.evaluate(() => location.search)).includes('rw=randwrite'));
