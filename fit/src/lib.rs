@@ -32,6 +32,7 @@ mod objective;
 mod optimise;
 mod params;
 mod report;
+mod validate;
 
 pub use case::{read_case, Case, Figure, DEFAULT_FIT_RUNTIME_NS};
 pub use objective::simulate;

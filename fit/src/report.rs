@@ -1,8 +1,8 @@
 //! The fit as a report: parameters, per-case figures, verdict.
 
 use crate::case::Case;
-use crate::optimise::short;
 use crate::optimise::Fit;
+use crate::validate::short;
 use crate::{
     MAX_LEFT_OUT_ERROR, MIN_CROSS_VALIDATION_FILES, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE,
 };

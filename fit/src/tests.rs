@@ -142,7 +142,10 @@ fn a_parameter_no_figure_depends_on_is_reported_unconstrained_and_left_at_the_pr
     let preset = f.preset_board.platform().unwrap();
     let fitted = f.board.effective_platform().unwrap();
     assert_eq!(fitted.card.write_busy_ns, preset.card.write_busy_ns);
-    assert!(!f.board.overrides.contains_key("card_write_busy_us"), "{text}");
+    assert!(
+        !f.board.overrides.contains_key("card_write_busy_us"),
+        "{text}"
+    );
     let nand = fitted.card.read_latency_random_ns as f64;
     assert!((nand / 75_000.0 - 1.0).abs() < 0.05, "{text}");
     assert!(

@@ -24,7 +24,8 @@
 //! 4. [`board`]: the board parameters in the option language and the scenario's effective
 //!    platform.
 //! 5. `apply`: one option at a time (set, reset, read back, the page's form text).
-//! 6. [`check`](mod@check): relations between options and every bound, on a whole scenario.
+//! 6. `estimate`: the requests and events a run takes, counted as the engine counts them; then
+//!    [`check`](mod@check): relations between options and every bound, on a whole scenario.
 //! 7. [`options`]: fio's section semantics ([`options::ScenarioBuilder`], `parse_args`); it
 //!    re-exports `apply`'s API.
 //! 8. `write`: a scenario back as options, in table order (`to_options`, `to_args`).
@@ -48,6 +49,7 @@ pub mod table;
 mod apply;
 pub mod board;
 pub mod check;
+mod estimate;
 pub mod options;
 mod write;
 // 9. The formats.

@@ -1,0 +1,178 @@
+//! How much work a scenario is: an upper estimate of the requests and simulator events a run
+//! takes, counted as the engine counts them (an I/O larger than the host's `max_req_kib` is
+//! split into several requests, each simulated). [`check`](super::check) refuses what is over
+//! the bounds in `limits`; callers that budget work (the page, sweeps, fits, `--calibration`)
+//! add estimates up.
+
+use super::iolog::LogOpKind;
+use super::job::{JobSpec, Rw};
+use super::limits::{EVENTS_PER_FLUSH, EVENTS_PER_IO, MAX_TOTAL_IOS, QUEUE_WALK_PER_EVENT};
+use super::spec::Scenario;
+use crate::platform::Platform;
+
+/// What [`estimated_events`] found.
+pub(super) struct Estimate {
+    /// Requests (an I/O split by the block layer counts each of its requests).
+    pub(super) ios: u64,
+    pub(super) events: u64,
+    /// The time bound (runtime or power_cut), not the sizes, limits the count.
+    pub(super) time_bound: bool,
+    /// Some job's I/Os are split into several requests.
+    pub(super) split: bool,
+}
+
+/// An upper estimate of the simulator events `scn` takes (see [`MAX_EVENTS`]), for the
+/// checks and for callers that budget work (the page, `--calibration`). It counts requests,
+/// not I/Os: an I/O larger than the host's `max_req_kib` is split into several requests, each
+/// simulated. Sized jobs count `size / bs` I/Os per clone, each its requests; jobs bounded by `runtime=` (and any run with `power_cut=`)
+/// count at most what the bus could carry in that time: every request holds the bus for at
+/// least its command or its data transfer, whichever is longer.
+pub fn estimated_events(scn: &Scenario) -> u64 {
+    match (scn.effective_platform(), scn.mmc_test) {
+        (Ok(p), None) => estimate(scn, &p).events,
+        (Ok(_), Some(_)) => {
+            let bytes = scn
+                .jobs
+                .first()
+                .map_or(crate::vocab::MMC_TEST_BYTES, |j| j.size);
+            (2 * (bytes / 4096)).saturating_mul(EVENTS_PER_IO)
+        }
+        (Err(_), _) => 0,
+    }
+}
+
+pub(super) fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
+    let bus = &p.bus;
+    let req_ns = |bs: u64| {
+        let data = crate::vocab::xfer_ns(bs, bus.bytes_per_sec());
+        data.max(bus.cmd_ns()).max(1)
+    };
+    let max_req = max_req_bytes(p);
+    // A request holds the bus for its own length: at most the host's largest request.
+    let min_req_ns = scn
+        .jobs
+        .iter()
+        .map(|j| req_ns(j.min_bs().min(max_req)))
+        .min()
+        .unwrap_or(1);
+    let sized = |j: &JobSpec| sized_requests(scn, j, max_req);
+    // Each I/O the engine's budget lets through may be split into this many requests.
+    let most_parts = scn
+        .jobs
+        .iter()
+        .map(|j| job_requests_per_io(j, max_req))
+        .max()
+        .unwrap_or(1);
+    let (mut untimed, mut timed, mut longest) = (0u64, 0u64, 0u64);
+    for j in &scn.jobs {
+        match j.runtime_ns {
+            None => untimed = untimed.saturating_add(sized(j)),
+            Some(rt) => {
+                longest = longest.max(rt);
+                timed = timed.saturating_add(if j.time_based { u64::MAX } else { sized(j) });
+            }
+        }
+    }
+    // `exitall` on every job: the run ends when the first job does, by the shortest runtime at
+    // the latest.
+    if scn.jobs.iter().all(|j| j.exitall) {
+        if let Some(rt) = scn.jobs.iter().filter_map(|j| j.runtime_ns).min() {
+            longest = rt;
+            timed = timed.saturating_add(untimed);
+            untimed = 0;
+        }
+    }
+    // The jobs stop issuing at the I/O budget, whatever their runtime.
+    let by_time = (longest / min_req_ns + 1).min(MAX_TOTAL_IOS.saturating_mul(most_parts));
+    let mut time_bound = timed > by_time;
+    let mut ios = untimed
+        .saturating_add(timed.min(by_time))
+        .min(untimed.max(MAX_TOTAL_IOS.saturating_mul(most_parts)));
+    if let Some(cut) = scn.power_cut_ns {
+        let by_cut = cut / min_req_ns + 1;
+        if by_cut < ios {
+            (ios, time_bound) = (by_cut, true);
+        }
+    }
+    let min_fsync = scn.jobs.iter().map(|j| j.fsync).filter(|&f| f > 0).min();
+    let flushes = min_fsync.map_or(0, |f| ios / u64::from(f));
+    let mut events = ios
+        .saturating_mul(EVENTS_PER_IO)
+        .saturating_add(flushes.saturating_mul(EVENTS_PER_FLUSH));
+    if most_parts > 1 {
+        // The requests of a split I/O are queued together (see QUEUE_WALK_PER_EVENT).
+        events = events.saturating_add(ios.saturating_mul(most_parts) / QUEUE_WALK_PER_EVENT);
+    }
+    if let Some(e) = &scn.inject_error {
+        // Each failed transfer is retried (at most 5 times): at most 1 + 5 x rate attempts.
+        let extra = u128::from(events) * u128::from(e.rate_ppm) * 5 / 1_000_000;
+        events = events.saturating_add(u64::try_from(extra).unwrap_or(u64::MAX));
+    }
+    Estimate {
+        ios,
+        events,
+        time_bound,
+        split: most_parts > 1,
+    }
+}
+
+/// Bytes as KiB, with a decimal for half a KiB (`0.5`, `127.5`, `512`).
+pub(super) fn fmt_kib(bytes: u64) -> String {
+    if bytes.is_multiple_of(1024) {
+        (bytes / 1024).to_string()
+    } else {
+        format!("{}", bytes as f64 / 1024.0)
+    }
+}
+
+/// The host's largest request (`max_req_kib`), at least one sector, as the engine splits.
+pub(super) fn max_req_bytes(p: &Platform) -> u64 {
+    p.host.max_req_bytes.max(512)
+}
+
+/// Requests one I/O of `len` bytes becomes: the block layer splits a data I/O larger than the
+/// host's largest request (`bio_split_to_limits`); a discard or a flush stays one request.
+fn requests_of(len: u64, max_req: u64, data: bool) -> u64 {
+    if data && len > max_req {
+        len.div_ceil(max_req)
+    } else {
+        1
+    }
+}
+
+/// Requests the job's largest I/O becomes (a trim-only job's discards are not split).
+pub(super) fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
+    let data = !matches!(j.rw, Rw::Trim | Rw::RandTrim);
+    requests_of(j.max_bs(), max_req, data)
+}
+
+/// Requests one job section's clones issue, by size (or its replayed trace), ignoring time.
+fn sized_requests(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
+    let per = match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
+        Some(log) => {
+            let reqs = log
+                .ops
+                .iter()
+                .map(|op| requests_of(op.len, max_req, op.kind != LogOpKind::Flush))
+                .fold(0u64, u64::saturating_add);
+            let all = reqs.saturating_mul(u64::from(j.loops.max(1)));
+            j.number_ios.map_or(all, |n| {
+                // n ops at most, each at most the largest op's requests.
+                let most = log
+                    .ops
+                    .iter()
+                    .map(|op| requests_of(op.len, max_req, true))
+                    .max()
+                    .unwrap_or(1);
+                all.min(n.saturating_mul(most))
+            })
+        }
+        None => {
+            let ios = j.io_bytes() / j.min_bs().max(1);
+            let ios = j.number_ios.map_or(ios, |n| ios.min(n));
+            ios.saturating_mul(job_requests_per_io(j, max_req))
+                .min(ios.saturating_add(j.io_bytes() / max_req))
+        }
+    };
+    per.saturating_mul(u64::from(j.numjobs))
+}
