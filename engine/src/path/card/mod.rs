@@ -12,6 +12,7 @@ mod cache;
 mod read;
 mod write;
 
+use read::Stream;
 use write::{end_slot, WRITE_STREAMS};
 
 use std::collections::VecDeque;
@@ -32,7 +33,7 @@ pub struct CachedExtent {
     pub req: u64,
 }
 
-/// Read-ahead windows the card keeps (LRU).
+/// Read streams the card follows at once (LRU).
 const READ_WINDOWS: usize = 4;
 
 /// The card's state: cache contents, read-ahead windows, NAND dies.
@@ -49,8 +50,8 @@ pub struct Card {
     /// Sub-byte remainder of the drain (in byte-ns units), so the drain never drifts: under
     /// 1e9, plus under 512 bytes' worth while a partial sector waits (so always far below 2^64).
     drain_carry: u64,
-    /// Read-ahead windows [start, end), most recent first.
-    windows: [(u64, u64); READ_WINDOWS],
+    /// Read streams (buffer contents and read-ahead), most recent first.
+    streams: [Stream; READ_WINDOWS],
     rng: Rng,
     /// NAND read and program times, housekeeping pauses (their own random stream).
     var: CardVariation,
@@ -96,7 +97,7 @@ impl Card {
             dirty: 0,
             drained_to: 0,
             drain_carry: 0,
-            windows: [(u64::MAX, u64::MAX); READ_WINDOWS],
+            streams: [Stream::NONE; READ_WINDOWS],
             rng,
             var: CardVariation::new(v, var_rng),
             die_free: vec![0; t.nand_dies.max(1) as usize],
@@ -139,9 +140,9 @@ impl Card {
     pub fn discard(&mut self, now: u64, offset: u64, len: u64) -> u64 {
         self.drain_to(now);
         let end = offset.saturating_add(len);
-        for w in self.windows.iter_mut() {
-            if w.0 < end && offset < w.1 {
-                *w = (u64::MAX, u64::MAX);
+        for w in self.streams.iter_mut() {
+            if w.overlaps(offset, end) {
+                *w = Stream::NONE;
             }
         }
         now.max(self.commit_until()) + self.t.trim_ns
