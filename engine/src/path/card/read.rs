@@ -100,10 +100,11 @@ impl Card {
                 self.streams[..=i].rotate_right(1);
                 let mut s = self.streams[0];
                 // The read-ahead stopped at its limit before this read came: the card starts
-                // reading again from there (a new tR for the first page past it).
+                // reading again from there (a new tR for the first page past it), for this
+                // read's bytes past the limit and the read-ahead beyond them.
                 let stopped_at = Self::avail(&s, s.limit, rate);
-                if end > s.limit && stopped_at < t {
-                    let first = ((s.limit / page + 1) * page - s.limit).min(end - s.limit);
+                if stopped_at < t && end.saturating_add(depth) > s.limit {
+                    let first = (s.limit / page + 1) * page - s.limit;
                     let tr = self.nand_read();
                     let channel = self.t.nand_channel_bytes_per_sec.max(1);
                     s.ready = s.limit;
