@@ -52,6 +52,8 @@ pub struct Card {
     drain_carry: u64,
     /// Read streams (buffer contents and read-ahead), most recent first.
     streams: [Stream; READ_WINDOWS],
+    /// The rate a read streams at behind its first page ([`Card::internal_bytes_per_sec`]).
+    internal_bps: u64,
     rng: Rng,
     /// NAND read and program times, housekeeping pauses (their own random stream).
     var: CardVariation,
@@ -98,6 +100,7 @@ impl Card {
             drained_to: 0,
             drain_carry: 0,
             streams: [Stream::NONE; READ_WINDOWS],
+            internal_bps: Card::internal_rate(&t),
             rng,
             var: CardVariation::new(v, var_rng),
             die_free: vec![0; t.nand_dies.max(1) as usize],

@@ -55,7 +55,11 @@ impl Card {
     /// The rate a read streams at once its first page is in: the internal channel, or the
     /// dies and planes' page reads (pages x planes x dies per tR), whichever is slower.
     pub fn internal_bytes_per_sec(&self) -> u64 {
-        let t = &self.t;
+        self.internal_bps
+    }
+
+    /// [`Card::internal_bytes_per_sec`] from the card's timing (computed once, in `Card::new`).
+    pub(super) fn internal_rate(t: &crate::board::CardTiming) -> u64 {
         let units = u64::from(t.nand_dies.max(1)) * u64::from(t.nand_planes.max(1));
         let sense = (units * t.nand_page_bytes.max(512))
             .saturating_mul(1_000_000_000)
@@ -90,7 +94,7 @@ impl Card {
     pub fn read(&mut self, t: u64, offset: u64, len: u64, bus_bps: u64) -> (u64, u64) {
         self.cause = Cause::None;
         let end = offset.saturating_add(len);
-        let rate = self.internal_bytes_per_sec();
+        let rate = self.internal_bps;
         let page = self.t.nand_page_bytes.max(512);
         let depth = self.t.read_ahead_bytes;
         let lat = self.t.read_latency_seq_ns;
@@ -145,16 +149,20 @@ impl Card {
         let first_end = ((offset / page + 1) * page).min(end);
         let start = (t + lat).max(Self::avail(&s, first_end, rate));
         let mut data_end = start + xfer_ns(len, bus_bps);
-        // The bytes past what the buffer held wait for the first page read (restart).
-        let held = s.ready.max(offset);
-        if held > offset && held < end {
-            data_end = data_end.max(s.t0 + xfer_ns(end - held, bus_bps));
+        let last_in = Self::avail(&s, end, rate);
+        if last_in > start {
+            // Some pages come in after the bus starts. The bytes past what the buffer held wait
+            // for the restart's first page; the last page is sent once it is in.
+            let held = s.ready.max(offset);
+            if held > offset && held < end {
+                data_end = data_end.max(s.t0 + xfer_ns(end - held, bus_bps));
+            }
+            if s.x0 > offset && s.x0 < end {
+                data_end = data_end.max(s.t0 + xfer_ns(end - s.x0, bus_bps));
+            }
+            let last = end - ((end - 1) / page * page).max(offset);
+            data_end = data_end.max(last_in + xfer_ns(last, bus_bps));
         }
-        if s.x0 > offset && s.x0 < end {
-            data_end = data_end.max(s.t0 + xfer_ns(end - s.x0, bus_bps));
-        }
-        let last = end - ((end - 1) / page * page).max(offset);
-        data_end = data_end.max(Self::avail(&s, end, rate) + xfer_ns(last, bus_bps));
         // A read that continues a stream makes the card read ahead: up to `depth` past this
         // read, keeping `depth` behind it. A read that starts a stream reads only itself.
         if hit.is_some() {
