@@ -94,7 +94,7 @@ impl Card {
     pub fn read(&mut self, t: u64, offset: u64, len: u64, bus_bps: u64) -> (u64, u64) {
         self.cause = Cause::None;
         let end = offset.saturating_add(len);
-        let rate = self.internal_bps;
+        let rate = self.internal_bytes_per_sec();
         let page = self.t.nand_page_bytes.max(512);
         let depth = self.t.read_ahead_bytes;
         let lat = self.t.read_latency_seq_ns;
