@@ -226,10 +226,19 @@ pub struct CardTiming {
     pub cache_hold_bytes: u64,
     /// Rate at which the card programs NAND (draining the cache, or cache-less writes).
     pub nand_program_bytes_per_sec: u64,
-    /// Reliable write (CMD23 bit 31): fixed commit time after the data is programmed.
+    /// Reliable write (CMD23 bit 31): the commit after the last program unit is programmed
+    /// (the mapping-table update the card makes durable before it answers).
     pub reliable_write_fixed_ns: u64,
-    /// Reliable write: program rate of the written data itself.
-    pub reliable_write_bytes_per_sec: u64,
+    /// tPROG: the NAND program of one program unit ([`CardTiming::program_unit_bytes`]), as the
+    /// card programs its SLC / write-cache area. A reliable write programs its data unit by
+    /// unit as it arrives, one tPROG each, before the commit.
+    #[serde(default = "default_tprog")]
+    pub nand_program_ns: u64,
+    /// The SLC / write-cache program unit, bytes: what one tPROG programs (a page on each plane
+    /// of a die, a multi-plane program). A reliable write of N bytes is `ceil(N / unit)`
+    /// programs: a 4 KiB one costs a whole unit's tPROG.
+    #[serde(default = "default_program_unit")]
+    pub program_unit_bytes: u64,
     /// After a random (non-sequential) write into the cache the card releases DAT0 once the
     /// data is buffered, but keeps working on it (mapping-table update) for this long: a CMD13
     /// (`mmc_blk_card_busy`, the 2020 legacy path's software busy wait) is answered only then.
@@ -256,6 +265,14 @@ pub const TYPICAL_TRIM_NS: u64 = 2_000_000;
 
 fn default_trim_ns() -> u64 {
     TYPICAL_TRIM_NS
+}
+
+fn default_tprog() -> u64 {
+    200_000
+}
+
+fn default_program_unit() -> u64 {
+    32 * 1024
 }
 
 fn default_planes() -> u32 {

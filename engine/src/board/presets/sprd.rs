@@ -76,8 +76,10 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         // Not measured; above the 177 MB/s of the packed 4 KiB writes so they never fill the cache.
         cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 200 * MB,
-        reliable_write_fixed_ns: 227_000,
-        reliable_write_bytes_per_sec: 160 * MB,
+        // Not measured here (no FUA series): the 2022 Unisoc card's tPROG, unit and commit.
+        reliable_write_fixed_ns: 76_400,
+        nand_program_ns: 196_000,
+        program_unit_bytes: 32 * KIB,
         random_write_commit_ns: 72_000,
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,

@@ -73,9 +73,13 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         cache_bytes: 2 * MIB,
         cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 210 * MB,
-        // 4 KiB FUA write 308 us and 512 KiB FUA write 3.345 ms give 263 us + size / 171 MB/s.
-        reliable_write_fixed_ns: 263_000,
-        reliable_write_bytes_per_sec: 171 * MB,
+        // 4 KiB FUA write 308 us and 512 KiB FUA write 3.345 ms (263 us + size / 171 MB/s over
+        // the data): one 32 KiB program unit (16 KiB pages on 2 planes) takes tPROG 196 us, an
+        // SLC-mode program, and the commit 76.4 us: 14.5 + 196 + 76.4 = 287 us of card time
+        // for 4 KiB, 116 + 16 x 196 + 76.4 = 3329 us for 512 KiB (programs outpace the bus).
+        reliable_write_fixed_ns: 76_400,
+        nand_program_ns: 196_000,
+        program_unit_bytes: 32 * KIB,
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
@@ -153,8 +157,10 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         // 512 KiB sequential write 165.67 MiB/s = 174 MB/s: the cache is full, NAND sets the pace.
         cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 174 * MB,
-        reliable_write_fixed_ns: 227_000,
-        reliable_write_bytes_per_sec: 160 * MB,
+        // Not measured here (no FUA series): the 2022 Unisoc card's tPROG, unit and commit.
+        reliable_write_fixed_ns: 76_400,
+        nand_program_ns: 196_000,
+        program_unit_bytes: 32 * KIB,
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,

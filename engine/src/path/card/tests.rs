@@ -241,3 +241,18 @@ fn reliable_write_waits_for_nand() {
     let (_, _, reliable) = c.write(1_000_000, 8192, 4096, true, 400_000_000, 2);
     assert!(reliable - 1_000_000 > normal + 200_000);
 }
+
+#[test]
+fn a_reliable_write_programs_whole_units_one_tprog_each() {
+    let mut c = card();
+    let unit = c.t.program_unit_bytes;
+    let (tprog, commit) = (c.t.nand_program_ns, c.t.reliable_write_fixed_ns);
+    // 4 KiB: a whole unit's program, after its data.
+    let (_, data_end, end) = c.write(0, 0, 4096, true, BUS, 1);
+    assert_eq!(end - data_end, tprog + commit);
+    // Eight units: the programs outpace the bus, so they follow one another from the first
+    // unit's arrival.
+    let t = 10_000_000;
+    let (_, _, end) = c.write(t, 1 << 30, 8 * unit, true, BUS, 2);
+    assert_eq!(end, t + xfer_ns(unit, BUS) + 8 * tprog + commit);
+}
