@@ -1,9 +1,13 @@
-//! The eMMC card (the other end of drivers/mmc/core/mmc_ops.c and block.c): read access (read-ahead buffer vs NAND read), the volatile write cache drained to
-//! NAND in the background, reliable writes (CMD23 bit 31, what REQ_FUA becomes in
-//! `mmc_blk_rw_rq_prep`) and CMD6 FLUSH_CACHE (`mmc_flush_cache`).
+//! The eMMC card (the other end of drivers/mmc/core/mmc_ops.c and block.c), as its firmware
+//! works: reads split into NAND page reads (tR) across planes and dies, moved over the internal
+//! channel and streamed to the bus behind the first page, with sequential stream detection and
+//! a read-ahead that runs at the internal rate; the volatile write cache drained to NAND in the
+//! background; reliable writes (CMD23 bit 31, what REQ_FUA becomes in `mmc_blk_rw_rq_prep`)
+//! programmed in SLC program units (tPROG each) before their commit; and CMD6 FLUSH_CACHE
+//! (`mmc_flush_cache`).
 //!
 //! The card is passive: the host asks it, at a given time, how long an operation holds the bus
-//! and the busy line, and the card updates its state (cache contents, read-ahead windows).
+//! and the busy line, and the card updates its state (cache contents, read streams).
 //!
 //! `read.rs` is the read path, `write.rs` cached and reliable writes, `cache.rs` the cache and
 //! NAND (drain, flush, power cut).
