@@ -349,7 +349,7 @@ fn help_lists_board_parameters_with_unit_and_the_presets_value() {
         .find(|l| l.trim_start().starts_with("nand_read_us "))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(
-        line.contains(" 60 us ") && line.contains("0..=100000 us"),
+        line.contains(" 55 us ") && line.contains("0..=100000 us"),
         "{line}"
     );
     assert!(text.contains("values shown for unisoc-hsq-2023"));

@@ -181,16 +181,37 @@ impl BusTiming {
 /// The card (eMMC or SD) behind the bus.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CardTiming {
-    /// Read access time when the data is in the card's read-ahead buffer (sequential reads).
+    /// Read access time when the data is in the card's read buffer (the firmware's lookup
+    /// before it starts sending: sequential reads that the read-ahead has already fetched).
     pub read_latency_seq_ns: u64,
-    /// Read access time of a NAND page read (random reads).
+    /// tR: the NAND page read (array to page register) of the first page of a read that the
+    /// read buffer does not hold, including the firmware's command handling and address
+    /// translation. The first page's bytes then cross the internal channel
+    /// ([`CardTiming::nand_channel_bytes_per_sec`]) before the card starts sending.
     pub read_latency_random_ns: u64,
-    /// NAND dies the card can read from at once. Only command queueing (CQE) can use more than
-    /// one: without it the card sees one command at a time.
+    /// NAND dies behind the card controller. Pages of one read are sensed on all dies and planes
+    /// at once (`nand_dies` x `nand_planes` page reads per tR); command queueing (CQE) also runs
+    /// different reads on different dies.
     pub nand_dies: u32,
+    /// Planes per die: a multi-plane read senses one page on each plane in one tR.
+    #[serde(default = "default_planes")]
+    pub nand_planes: u32,
+    /// NAND page size, bytes: the unit one tR senses on one plane. A read of N bytes is
+    /// `N / page` page reads; the first is read before any data moves, the later ones in
+    /// parallel across planes and dies while earlier pages stream out.
+    #[serde(default = "default_page")]
+    pub nand_page_bytes: u64,
+    /// The internal channel between the card controller and the NAND (toggle / ONFI bus,
+    /// through ECC), bytes per second: the rate pages reach the card's buffer. With
+    /// `nand_dies x nand_planes x nand_page_bytes / tR` it bounds how fast a read streams.
+    #[serde(default = "default_channel")]
+    pub nand_channel_bytes_per_sec: u64,
     /// Share of random reads (parts per million) that hit a card-side buffer without a NAND read.
     pub random_read_hit_ppm: u32,
-    /// Bytes the card prefetches after a read (its read-ahead buffer).
+    /// Read-ahead depth: once a read continues a stream (starts where the card's buffer of that
+    /// stream is), the card keeps reading this many bytes beyond the last requested byte into
+    /// its buffer at the internal rate, and keeps as much behind it. Makes QD1 sequential
+    /// reads cheaper than random ones only up to the internal rate. 0 = no read-ahead.
     pub read_ahead_bytes: u64,
     /// Rate at which the card accepts write data into its cache, bytes per second (the data
     /// phase runs at the lower of this and the bus bandwidth).
@@ -205,10 +226,19 @@ pub struct CardTiming {
     pub cache_hold_bytes: u64,
     /// Rate at which the card programs NAND (draining the cache, or cache-less writes).
     pub nand_program_bytes_per_sec: u64,
-    /// Reliable write (CMD23 bit 31): fixed commit time after the data is programmed.
+    /// Reliable write (CMD23 bit 31): the commit after the last program unit is programmed
+    /// (the mapping-table update the card makes durable before it answers).
     pub reliable_write_fixed_ns: u64,
-    /// Reliable write: program rate of the written data itself.
-    pub reliable_write_bytes_per_sec: u64,
+    /// tPROG: the NAND program of one program unit ([`CardTiming::program_unit_bytes`]), as the
+    /// card programs its SLC / write-cache area. A reliable write programs its data unit by
+    /// unit as it arrives, one tPROG each, before the commit.
+    #[serde(default = "default_tprog")]
+    pub nand_program_ns: u64,
+    /// The SLC / write-cache program unit, bytes: what one tPROG programs (a page on each plane
+    /// of a die, a multi-plane program). A reliable write of N bytes is `ceil(N / unit)`
+    /// programs: a 4 KiB one costs a whole unit's tPROG.
+    #[serde(default = "default_program_unit")]
+    pub program_unit_bytes: u64,
     /// After a random (non-sequential) write into the cache the card releases DAT0 once the
     /// data is buffered, but keeps working on it (mapping-table update) for this long: a CMD13
     /// (`mmc_blk_card_busy`, the 2020 legacy path's software busy wait) is answered only then.
@@ -235,6 +265,27 @@ pub const TYPICAL_TRIM_NS: u64 = 2_000_000;
 
 fn default_trim_ns() -> u64 {
     TYPICAL_TRIM_NS
+}
+
+fn default_tprog() -> u64 {
+    200_000
+}
+
+fn default_program_unit() -> u64 {
+    32 * 1024
+}
+
+fn default_planes() -> u32 {
+    2
+}
+
+fn default_page() -> u64 {
+    16 * 1024
+}
+
+/// An internal channel fast enough never to limit the bus (for old platform data).
+fn default_channel() -> u64 {
+    800_000_000
 }
 
 /// Software costs of the kernel's mmc_test module (drivers/mmc/core/mmc_test.c), which drives

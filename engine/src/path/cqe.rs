@@ -66,7 +66,8 @@ impl Simulator {
         let ready = match r.op {
             Op::Read => {
                 let (off, len) = (r.offset, r.len);
-                self.card.queued_read_ready(queued, off, len)
+                let bus_bps = self.bus.bytes_per_sec();
+                self.card.queued_read_ready(queued, off, len, bus_bps)
             }
             _ => queued,
         };

@@ -216,11 +216,13 @@ impl Simulator {
         let bus_bps = self.bus.bytes_per_sec();
         match op {
             Op::Read => {
-                let data = match prefetched {
-                    Some(ready) => access.max(ready),
-                    None => access + self.card.read_access(offset, len),
+                let (data, end) = match prefetched {
+                    Some(ready) => {
+                        let data = access.max(ready);
+                        (data, data + self.bus.data_ns(len))
+                    }
+                    None => self.card.read(access, offset, len, bus_bps),
                 };
-                let end = data + self.bus.data_ns(len);
                 (data, end, end)
             }
             Op::Write => {

@@ -51,8 +51,16 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
-        read_latency_random_ns: 60_000,
+        // tR: the 60 us card access of a random 4 KiB read (MODEL.md) less its 5.1 us on the
+        // internal channel.
+        read_latency_random_ns: 55_000,
         nand_dies: 4,
+        nand_planes: 2,
+        // Not measured: the 16 KiB page of the TLC eMMCs of 2020-2023.
+        nand_page_bytes: 16 * KIB,
+        // Not measured: no series reads faster than its bus, so a channel that never limits
+        // one (512 KiB reads are bus-bound here).
+        nand_channel_bytes_per_sec: 800 * MB,
         // AndroBench reads back the file it has just written: nearly every 4 KiB random read is
         // served from the card's buffer (98.81 MiB/s = 39.5 us per read leaves no room for a
         // NAND read).
@@ -65,9 +73,13 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         cache_bytes: 2 * MIB,
         cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 210 * MB,
-        // 4 KiB FUA write 308 us and 512 KiB FUA write 3.345 ms give 263 us + size / 171 MB/s.
-        reliable_write_fixed_ns: 263_000,
-        reliable_write_bytes_per_sec: 171 * MB,
+        // 4 KiB FUA write 308 us and 512 KiB FUA write 3.345 ms (263 us + size / 171 MB/s over
+        // the data): one 32 KiB program unit (16 KiB pages on 2 planes) takes tPROG 196 us, an
+        // SLC-mode program, and the commit 76.4 us: 14.5 + 196 + 76.4 = 287 us of card time
+        // for 4 KiB, 116 + 16 x 196 + 76.4 = 3329 us for 512 KiB (programs outpace the bus).
+        reliable_write_fixed_ns: 76_400,
+        nand_program_ns: 196_000,
+        program_unit_bytes: 32 * KIB,
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
@@ -126,8 +138,16 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
     },
     card: CardTiming {
         read_latency_seq_ns: 2_000,
-        read_latency_random_ns: 60_000,
+        // tR: the 60 us card access of a random 4 KiB read (MODEL.md) less its 5.1 us on the
+        // internal channel.
+        read_latency_random_ns: 55_000,
         nand_dies: 4,
+        nand_planes: 2,
+        // Not measured: the 16 KiB page of the TLC eMMCs of 2020-2023.
+        nand_page_bytes: 16 * KIB,
+        // Not measured: no series reads faster than its bus, so a channel that never limits
+        // one (512 KiB reads are bus-bound here).
+        nand_channel_bytes_per_sec: 800 * MB,
         random_read_hit_ppm: 0,
         read_ahead_bytes: 512 * KIB,
         // Writes into the cache take 14.6 us + size / 193 MB/s (MODEL.md).
@@ -137,8 +157,10 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         // 512 KiB sequential write 165.67 MiB/s = 174 MB/s: the cache is full, NAND sets the pace.
         cache_hold_bytes: 512 * KIB,
         nand_program_bytes_per_sec: 174 * MB,
-        reliable_write_fixed_ns: 227_000,
-        reliable_write_bytes_per_sec: 160 * MB,
+        // Not measured here (no FUA series): the 2022 Unisoc card's tPROG, unit and commit.
+        reliable_write_fixed_ns: 76_400,
+        nand_program_ns: 196_000,
+        program_unit_bytes: 32 * KIB,
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,

@@ -144,7 +144,7 @@ impl Card {
         self.dirty = 0;
         self.drain_carry = 0;
         self.flush_owed = 0;
-        self.windows = [(u64::MAX, u64::MAX); READ_WINDOWS];
+        self.streams = [super::Stream::NONE; READ_WINDOWS];
         self.cache.drain(..).filter(|e| e.remaining > 0).collect()
     }
 

@@ -1,9 +1,13 @@
-//! The eMMC card (the other end of drivers/mmc/core/mmc_ops.c and block.c): read access (read-ahead buffer vs NAND read), the volatile write cache drained to
-//! NAND in the background, reliable writes (CMD23 bit 31, what REQ_FUA becomes in
-//! `mmc_blk_rw_rq_prep`) and CMD6 FLUSH_CACHE (`mmc_flush_cache`).
+//! The eMMC card (the other end of drivers/mmc/core/mmc_ops.c and block.c), as its firmware
+//! works: reads split into NAND page reads (tR) across planes and dies, moved over the internal
+//! channel and streamed to the bus behind the first page, with sequential stream detection and
+//! a read-ahead that runs at the internal rate; the volatile write cache drained to NAND in the
+//! background; reliable writes (CMD23 bit 31, what REQ_FUA becomes in `mmc_blk_rw_rq_prep`)
+//! programmed in SLC program units (tPROG each) before their commit; and CMD6 FLUSH_CACHE
+//! (`mmc_flush_cache`).
 //!
 //! The card is passive: the host asks it, at a given time, how long an operation holds the bus
-//! and the busy line, and the card updates its state (cache contents, read-ahead windows).
+//! and the busy line, and the card updates its state (cache contents, read streams).
 //!
 //! `read.rs` is the read path, `write.rs` cached and reliable writes, `cache.rs` the cache and
 //! NAND (drain, flush, power cut).
@@ -12,6 +16,7 @@ mod cache;
 mod read;
 mod write;
 
+use read::Stream;
 use write::{end_slot, WRITE_STREAMS};
 
 use std::collections::VecDeque;
@@ -32,7 +37,7 @@ pub struct CachedExtent {
     pub req: u64,
 }
 
-/// Read-ahead windows the card keeps (LRU).
+/// Read streams the card follows at once (LRU).
 const READ_WINDOWS: usize = 4;
 
 /// The card's state: cache contents, read-ahead windows, NAND dies.
@@ -49,8 +54,10 @@ pub struct Card {
     /// Sub-byte remainder of the drain (in byte-ns units), so the drain never drifts: under
     /// 1e9, plus under 512 bytes' worth while a partial sector waits (so always far below 2^64).
     drain_carry: u64,
-    /// Read-ahead windows [start, end), most recent first.
-    windows: [(u64, u64); READ_WINDOWS],
+    /// Read streams (buffer contents and read-ahead), most recent first.
+    streams: [Stream; READ_WINDOWS],
+    /// The rate a read streams at behind its first page ([`Card::internal_bytes_per_sec`]).
+    internal_bps: u64,
     rng: Rng,
     /// NAND read and program times, housekeeping pauses (their own random stream).
     var: CardVariation,
@@ -96,7 +103,8 @@ impl Card {
             dirty: 0,
             drained_to: 0,
             drain_carry: 0,
-            windows: [(u64::MAX, u64::MAX); READ_WINDOWS],
+            streams: [Stream::NONE; READ_WINDOWS],
+            internal_bps: Card::internal_rate(&t),
             rng,
             var: CardVariation::new(v, var_rng),
             die_free: vec![0; t.nand_dies.max(1) as usize],
@@ -139,9 +147,9 @@ impl Card {
     pub fn discard(&mut self, now: u64, offset: u64, len: u64) -> u64 {
         self.drain_to(now);
         let end = offset.saturating_add(len);
-        for w in self.windows.iter_mut() {
-            if w.0 < end && offset < w.1 {
-                *w = (u64::MAX, u64::MAX);
+        for w in self.streams.iter_mut() {
+            if w.overlaps(offset, end) {
+                *w = Stream::NONE;
             }
         }
         now.max(self.commit_until()) + self.t.trim_ns

@@ -51,24 +51,83 @@ fn card() -> Card {
     )
 }
 
+const BUS: u64 = 400_000_000;
+
 #[test]
-fn sequential_reads_hit_read_ahead() {
+fn a_random_read_waits_one_tr_and_its_first_page_on_the_channel() {
     let mut c = card();
-    let first = c.read_access(1 << 30, 4096);
-    let second = c.read_access((1 << 30) + 4096, 4096);
-    assert_eq!(first, c.t.read_latency_random_ns);
-    assert_eq!(second, c.t.read_latency_seq_ns);
+    let t = 1_000_000;
+    let (start, end) = c.read(t, 1 << 30, 4096, BUS);
+    let channel = c.t.nand_channel_bytes_per_sec;
+    assert_eq!(
+        start,
+        t + c.t.read_latency_random_ns + xfer_ns(4096, channel)
+    );
+    assert_eq!(end, start + xfer_ns(4096, BUS));
+}
+
+#[test]
+fn a_large_read_streams_at_the_internal_rate_behind_its_first_page() {
+    let mut c = card();
+    let rate = c.internal_bytes_per_sec();
+    assert!(rate < BUS, "the 2020 card streams slower than HS400");
+    let (start, end) = c.read(0, 1 << 30, 512 << 10, BUS);
+    let page = c.t.nand_page_bytes;
+    // The bus starts after the first page; the last page is in at the internal rate.
+    assert_eq!(
+        start,
+        c.t.read_latency_random_ns + xfer_ns(page, c.t.nand_channel_bytes_per_sec)
+    );
+    let last_in = start + xfer_ns((512 << 10) - page, rate);
+    assert_eq!(end, last_in + xfer_ns(page, BUS));
+}
+
+#[test]
+fn sequential_reads_find_the_read_ahead_only_as_far_as_it_got() {
+    let mut c = card();
+    let (_, end) = c.read(0, 1 << 30, 4096, BUS);
+    // The second read continues the first: the card sees a stream, but had read nothing ahead.
+    let t = end + 1_000_000;
+    let (start, end) = c.read(t, (1 << 30) + 4096, 4096, BUS);
+    assert!(start > t + c.t.read_latency_random_ns, "{start}");
+    // Long after: the read-ahead has the next pages in the buffer.
+    let t = end + 1_000_000;
+    let (start, _) = c.read(t, (1 << 30) + 8192, 4096, BUS);
+    assert_eq!(start, t + c.t.read_latency_seq_ns);
+    // At once after a large read: the card streams it at the internal rate, not the bus's.
+    let (s2, e2) = c.read(t + 20_000, (1 << 30) + 12288, 1 << 20, BUS);
+    let took = e2 - s2;
+    assert!(
+        took > xfer_ns((1 << 20) - (512 << 10), c.internal_bytes_per_sec()),
+        "{took}"
+    );
+}
+
+#[test]
+fn a_read_far_into_the_read_ahead_range_is_a_new_read() {
+    let mut c = card();
+    let (_, end) = c.read(0, 1 << 30, 4096, BUS);
+    // 256 KiB further, at once: the read-ahead is not there yet; the card reads it anew.
+    let (start, _) = c.read(end, (1 << 30) + (256 << 10), 4096, BUS);
+    assert_eq!(
+        start,
+        end + c.t.read_latency_random_ns + xfer_ns(4096, c.t.nand_channel_bytes_per_sec)
+    );
 }
 
 #[test]
 fn a_discard_is_busy_for_the_trim_time_and_unmaps_the_read_ahead() {
     let mut c = card();
-    c.read_access(1 << 30, 4096);
+    c.read(0, 1 << 30, 4096, BUS);
     let end = c.discard(1_000_000, 1 << 30, 1 << 20);
     assert_eq!(end, 1_000_000 + c.t.trim_ns);
     // The data read ahead was discarded: the next read goes to NAND again.
-    let next = c.read_access((1 << 30) + 4096, 4096);
-    assert_eq!(next, c.t.read_latency_random_ns);
+    let t = 2_000_000;
+    let (start, _) = c.read(t, (1 << 30) + 4096, 4096, BUS);
+    assert_eq!(
+        start,
+        t + c.t.read_latency_random_ns + xfer_ns(4096, c.t.nand_channel_bytes_per_sec)
+    );
 }
 
 #[test]
@@ -181,4 +240,19 @@ fn reliable_write_waits_for_nand() {
     let (_, _, normal) = c.write(0, 0, 4096, false, 400_000_000, 1);
     let (_, _, reliable) = c.write(1_000_000, 8192, 4096, true, 400_000_000, 2);
     assert!(reliable - 1_000_000 > normal + 200_000);
+}
+
+#[test]
+fn a_reliable_write_programs_whole_units_one_tprog_each() {
+    let mut c = card();
+    let unit = c.t.program_unit_bytes;
+    let (tprog, commit) = (c.t.nand_program_ns, c.t.reliable_write_fixed_ns);
+    // 4 KiB: a whole unit's program, after its data.
+    let (_, data_end, end) = c.write(0, 0, 4096, true, BUS, 1);
+    assert_eq!(end - data_end, tprog + commit);
+    // Eight units: the programs outpace the bus, so they follow one another from the first
+    // unit's arrival.
+    let t = 10_000_000;
+    let (_, _, end) = c.write(t, 1 << 30, 8 * unit, true, BUS, 2);
+    assert_eq!(end, t + xfer_ns(unit, BUS) + 8 * tprog + commit);
 }

@@ -30,12 +30,17 @@ impl Card {
         self.cause = Cause::None;
         let rate = bus_bps.min(self.t.write_accept_bytes_per_sec.max(1));
         if reliable {
-            // Reliable write: programmed as it arrives; the card answers once it is in NAND.
+            // Reliable write: programmed unit by unit as it arrives (one tPROG per program unit,
+            // a partial unit costing a whole one); the card answers once the last unit is in
+            // NAND and the commit is done.
             let data_end = data_start + xfer_ns(len, rate);
-            let programmed = data_start + xfer_ns(len, self.t.reliable_write_bytes_per_sec);
+            let unit = self.t.program_unit_bytes.max(512);
+            let tprog = self.t.nand_program_ns;
+            let first_in = data_start + xfer_ns(len.min(unit), rate);
+            let programmed = (first_in + len.div_ceil(unit) * tprog).max(data_end + tprog);
             self.programmed_bytes += len;
             let commit = self.var.program(self.t.reliable_write_fixed_ns) + self.housekeeping(len);
-            return (data_start, data_end, data_end.max(programmed) + commit);
+            return (data_start, data_end, programmed + commit);
         }
         if !self.cache_enabled {
             // No volatile cache: the data lands in the card's page buffer and is programmed
