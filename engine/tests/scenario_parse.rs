@@ -155,6 +155,12 @@ fn error_messages() {
         renamed.starts_with("bus_cmd_us: renamed bus_cmd_fixed_us"),
         "{renamed}"
     );
+    // A link or platform file from before the card's program units says what replaced it.
+    let replaced = parse("--reliable_write_mb_s=20").unwrap_err();
+    assert!(
+        replaced.contains("nand_program_us") && replaced.contains("program_unit_kib"),
+        "{replaced}"
+    );
     assert_eq!(
         parse("--iodeth=4").unwrap_err(),
         "iodeth: unknown option; did you mean 'iodepth'?"

@@ -77,11 +77,18 @@ const NOT_MODELLED: &[(&str, &str)] = &[
 
 /// Options that were renamed because their meaning changed, with what to write now (no alias:
 /// an old value read under the new meaning would be a silent wrong figure).
-const RENAMED: &[(&str, &str)] = &[(
-    "bus_cmd_us",
-    "renamed bus_cmd_fixed_us: the command phase is now that fixed part plus 212 CMD-line \
-     cycles at bus_clock_mhz (the preset's 3 us at its own clock); set bus_cmd_fixed_us",
-)];
+const RENAMED: &[(&str, &str)] = &[
+    (
+        "bus_cmd_us",
+        "renamed bus_cmd_fixed_us: the command phase is now that fixed part plus 212 CMD-line \
+         cycles at bus_clock_mhz (the preset's 3 us at its own clock); set bus_cmd_fixed_us",
+    ),
+    (
+        "reliable_write_mb_s",
+        "replaced: the card now programs a reliable write in SLC program units, one tPROG each; \
+         set nand_program_us (tPROG) and program_unit_kib",
+    ),
+];
 
 fn unknown(key: &str) -> ScenarioError {
     if let Some((_, what)) = RENAMED.iter().find(|(k, _)| *k == key) {
