@@ -98,8 +98,10 @@ pub fn layer_info(layer: Layer, path: MmcPath) -> Info {
         Layer::Card => Info {
             title: "storage chip (eMMC / SD card)",
             kernel: &["mmc_blk_rw_rq_prep (reliable write)", "mmc_flush_cache"],
-            text: "Reads come from a read-ahead buffer (sequential) or a NAND page read (random). \
-                   Writes land in a volatile cache that is programmed to NAND in the background. A \
+            text: "A read senses NAND pages (tR) across planes and dies and moves them over the \
+                   card's internal channel; it starts sending once the first page is in its buffer. \
+                   A sequential stream finds pages its read-ahead fetched meanwhile. Writes land in \
+                   a volatile cache that is programmed to NAND in the background. A \
                    reliable write (what REQ_FUA becomes) and a cache flush hold the card busy until \
                    the data is in NAND.",
         },
@@ -144,8 +146,8 @@ pub fn stage_info_for(stage: Stage, op: Op) -> Info {
         (Stage::CardAccess, Op::Read) => Info {
             title: "card fetches the data (card access)",
             kernel: &["CMD18 READ_MULTIPLE_BLOCK"],
-            text: "The card reads the data from its read-ahead buffer (sequential) or a NAND page \
-                   (random) before sending it.",
+            text: "The card senses the first NAND page (tR), moves it over its internal \
+                   channel, then sends; a sequential read finds it in the read-ahead buffer.",
         },
         (Stage::Command, Op::Read) => Info {
             title: "read command (CMD23 + CMD18)",
