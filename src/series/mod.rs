@@ -213,9 +213,15 @@ pub fn suggest_b(platform: &str, cfg: &HostConfig, b: &mut Scenario) -> bool {
         .any(|f| f(cfg, b))
 }
 
-/// The first series of `platform` (the key of the gallery's cards and the tours' links).
+/// The first series of `platform`.
 pub fn of_platform(platform: &str) -> Option<&'static SeriesData> {
     ALL.iter().copied().find(|s| s.series.platform == platform)
+}
+
+/// The series a link names: by its id (the key of the gallery's cards and the tours' links),
+/// or, for a link written when they were keyed by platform, the first series of that platform.
+pub fn resolve(name: &str) -> Option<&'static SeriesData> {
+    by_id(name).or_else(|| of_platform(name))
 }
 
 #[cfg(test)]
