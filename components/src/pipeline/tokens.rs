@@ -4,7 +4,6 @@ use yew::prelude::*;
 
 use super::layout::{self as lay, Token, TokenKind};
 use super::view::f;
-use crate::explain::Focus;
 use crate::part::PartView;
 
 pub(super) fn shape(kind: TokenKind, r: f64) -> Html {
@@ -24,13 +23,9 @@ pub(super) fn shape(kind: TokenKind, r: f64) -> Html {
     }
 }
 
-pub(super) fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Focus>) -> Html {
-    let id = t.id;
-    let cb = on_select.clone();
-    let onclick = Callback::from(move |e: MouseEvent| {
-        e.stop_propagation();
-        cb.emit(Focus::Request(id))
-    });
+/// A request's token; a press or click on it follows the request (the view's handlers,
+/// `super::pointer_handlers`).
+pub(super) fn token(t: &Token, key: u64, selected: bool) -> Html {
     let class = classes!(
         "token",
         t.kind.class(),
@@ -39,7 +34,7 @@ pub(super) fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Fo
     );
     html! {
         <g {key} {class} data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()}
-           style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))} {onclick}>
+           style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))}>
             <title>{ format!("request {} · job {} · {} {} B · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
             { shape(t.kind, 5.5) }
         </g>
@@ -79,13 +74,12 @@ impl PartView for Stacks {
 pub(super) struct Tokens {
     pub(super) tokens: Vec<Token>,
     pub(super) selected: Option<u64>,
-    pub(super) on_select: Callback<Focus>,
     pub(super) glide: bool,
 }
 
 impl PartView for Tokens {
     fn view(&self) -> Html {
         let key = |i: usize, t: &Token| if self.glide { t.id } else { i as u64 };
-        html! { <g class="tokens">{ for self.tokens.iter().enumerate().map(|(i, t)| token(t, key(i, t), Some(t.id) == self.selected, &self.on_select)) }</g> }
+        html! { <g class="tokens">{ for self.tokens.iter().enumerate().map(|(i, t)| token(t, key(i, t), Some(t.id) == self.selected)) }</g> }
     }
 }

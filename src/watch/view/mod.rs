@@ -292,7 +292,10 @@ impl Component for Watch {
             None => (None, None),
         };
         let path = a.map_or(MmcPath::Hsq, |a| a.session.host_config().mmc_path);
+        // A followed request keeps the panel: the column under the mouse (which is over the
+        // token it just clicked) does not take it.
         let focus = match (self.hover, self.selected) {
+            (_, Some((_, f @ Focus::Request(_)))) => f,
             (Some(l), _) => Focus::Layer(l),
             (None, Some((_, f))) => f,
             (None, None) => Focus::Scenario,
