@@ -107,9 +107,13 @@ test('presentation mode: the watch view alone, large type, both pipelines in vie
     await page.evaluate(() => document.querySelector('#watch').scrollIntoView({ block: 'start' }));
     const v = await page.evaluate(() => {
         const r = (s) => document.querySelector(s).getBoundingClientRect();
-        return { ok: r('#play').top >= 0 && r('#b-pipeline svg').bottom <= innerHeight + 0.5, play: r('#play').top, b: r('#b-pipeline svg').bottom };
+        return { ok: r('#play').top >= 0 && r('#b-strip').bottom <= innerHeight + 0.5, play: r('#play').top, b: r('#b-strip').bottom };
     });
     assert.ok(v.ok, JSON.stringify(v));
+    // A link's Watch in Present draws its pipelines compact, for the projector: text of at least 20 px.
+    const m = await page.evaluate(projector);
+    console.log(`present (a link's Watch) 1280x720: pipeline text >= ${m.min.toFixed(1)} px (titles ${m.title.toFixed(1)}), readouts ${m.readout} px`);
+    assert.ok(m.min >= 20 && m.readout > m.min, JSON.stringify(m));
     const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#play')).fontSize));
     assert.ok(size >= 20, `large type: ${size}`);
     await page.screenshot({ path: await screenshotPath('present-1280x720.png') });
