@@ -273,3 +273,17 @@ test('present at 1280x720: the landing and every tour step on one screen, pipeli
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('present at 1920x1080: the landing on one screen, its pipeline text larger than at 1280x720', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width: 1920, height: 1080 } });
+    await page.click('#present');
+    await page.waitForTimeout(1000);
+    const m = await page.evaluate(projector);
+    console.log(`present landing 1920x1080: pipeline text >= ${m.min.toFixed(1)} px (titles ${m.title.toFixed(1)}), readouts ${m.readout} px`);
+    assert.ok(m.min >= 28, `pipeline text ${m.min.toFixed(1)} px`);
+    assert.ok(m.readout > m.min, `readouts ${m.readout} px`);
+    assert.deepEqual(m.outside, [], 'every box within the viewport');
+    await page.screenshot({ path: await screenshotPath('present-landing-1920x1080.png') });
+    assert.deepEqual(problems, []);
+    await page.close();
+});
