@@ -225,3 +225,32 @@ for (const side of ['a', 'b']) {
         });
     }
 }
+
+// The keyboard follows a request too: one token is in the Tab order, the arrow keys move
+// between tokens (not stepping the clock), Enter follows the focused one.
+test('the keyboard follows a request: a token takes the focus, arrows move it, Enter follows', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?numjobs=20&packed=8&b.packed=0');
+    await page.selectOption('#speed', '1');
+    await page.click('#play');
+    await page.waitForFunction(() => document.querySelectorAll('#a-pipeline .token').length >= 3, null, { timeout: 30_000 });
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Play")');
+    assert.equal(await page.$$eval('#a-pipeline .token[tabindex="0"]', (t) => t.length), 1, 'one token in the Tab order');
+    await page.focus('#a-pipeline .token[tabindex="0"]');
+    const clock = await page.getAttribute('#sim-clock', 'data-ns');
+    await page.keyboard.press('ArrowRight');
+    const id = await page.evaluate(() => document.activeElement?.closest('.token')?.dataset.req ?? null);
+    assert.ok(id !== null, 'the arrow moved the focus to another token');
+    assert.equal(await page.getAttribute('#sim-clock', 'data-ns'), clock, 'the arrow did not step the clock');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#a-pipeline .token.selected[data-req="${id}"]`, { timeout: 5_000 });
+    await page.waitForSelector('#request-life', { timeout: 5_000 });
+    assert.equal(await page.getAttribute(`#a-pipeline .token[data-req="${id}"]`, 'tabindex'), '0', 'the followed token keeps the Tab stop');
+    // After a mouse click on a token, space still plays.
+    const box = await (await page.$('#a-pipeline .token:not(.selected)')).boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.press(' ');
+    await page.waitForSelector('#play:has-text("Pause")', { timeout: 5_000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+});

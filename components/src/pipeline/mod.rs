@@ -197,6 +197,62 @@ fn pointer_handlers(
     (onpointermove, onpointerleave, onpointerdown, onclick)
 }
 
+/// The keyboard on a focused token: Enter or space follows its request, the arrow keys move
+/// the focus to the next or previous token. Handled here, the keys do not reach the page's
+/// play/pause and step shortcuts. A mouse press does not focus a token (`no_focus`), so after
+/// a click space still plays.
+fn token_keys(on_select: &Callback<Focus>) -> Callback<KeyboardEvent> {
+    let sel = on_select.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        let Some(el) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let Some(tok) = el.closest(".token[data-req]").ok().flatten() else {
+            return;
+        };
+        let key = e.key();
+        let next = match key.as_str() {
+            "Enter" | " " => {
+                if let Some(id) = tok.get_attribute("data-req").and_then(|s| s.parse().ok()) {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    sel.emit(Focus::Request(id));
+                }
+                return;
+            }
+            "ArrowRight" | "ArrowDown" => tok.next_element_sibling(),
+            "ArrowLeft" | "ArrowUp" => tok.previous_element_sibling(),
+            _ => return,
+        };
+        e.prevent_default();
+        e.stop_propagation();
+        if let Some(n) = next {
+            // An SVG element has focus() too (called by name, as on any element).
+            let _ = n.unchecked_ref::<web_sys::HtmlElement>().focus();
+        }
+    })
+}
+
+/// A mouse press on a token: no focus (and no text selection), the press follows it already;
+/// a token the keyboard had focused lets the focus go, so space plays again.
+fn no_focus() -> Callback<MouseEvent> {
+    Callback::from(|e: MouseEvent| {
+        if request_of_target(&e).is_none() {
+            return;
+        }
+        e.prevent_default();
+        let active = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element());
+        if let Some(a) = active.filter(|a| a.closest(".token").ok().flatten().is_some()) {
+            let _ = a.unchecked_ref::<web_sys::HtmlElement>().blur();
+        }
+    })
+}
+
 /// The tooltip of column `layer`, beside the pointer at (`x`, `y`).
 fn tooltip(layer: Layer, x: f64, y: f64, cfg: &HostConfig, platform: &str, side: &str) -> Html {
     let info = layer_info_on(layer, cfg.mmc_path, platform);
@@ -227,6 +283,8 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     let pressed = (*use_state(|| Rc::new(std::cell::Cell::new(None::<(u64, f64)>)))).clone();
     let (onpointermove, onpointerleave, onpointerdown, onclick) =
         pointer_handlers(&tip, &pressed, &props.on_hover, &props.on_select);
+    let onkeydown = token_keys(&props.on_select);
+    let onmousedown = no_focus();
     let tooltip = tip.map(|(layer, x, y)| tooltip(layer, x, y, &cfg, &props.platform, &side));
     let (tokens, hidden_now) = lay::place(now, cfg.mmc_path);
     // The "×N" piles and "+N more" where the tokens have arrived.
@@ -244,7 +302,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
         <figure class={classes!("pipeline", compact.then_some("compact"))} id={format!("{side}-pipeline")}>
             if !props.title.is_empty() { <figcaption class="pipeline-title">{ props.title.clone() }</figcaption> }
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="Requests moving through the eMMC block I/O path"
-                 data-tokens={n_tokens.to_string()} {onpointermove} {onpointerleave} {onpointerdown} {onclick}>
+                 data-tokens={n_tokens.to_string()} {onpointermove} {onpointerleave} {onpointerdown} {onmousedown} {onclick} {onkeydown}>
                 <defs>
                     <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                         <path d="M0 0 L10 5 L0 10 z" class="arrowhead" />
