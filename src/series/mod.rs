@@ -111,8 +111,7 @@ pub struct SeriesData {
     pub kernel: &'static str,
     /// The gallery walk-through.
     pub walk: &'static [WalkStep],
-    /// The tour (None: the series shares its board with an earlier one, whose tour the
-    /// platform opens).
+    /// The tour (`tour=<series id>` links it; None: no tour of its own).
     pub tour: Option<TourFn>,
     /// The change the pipeline view first suggests as B on this series' platform, flipped
     /// against A's host configuration; false where it does not apply (None, or false: the
