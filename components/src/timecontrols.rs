@@ -22,22 +22,29 @@ pub struct TimeControlsProps {
     /// 0..=1 of side A.
     pub progress: f64,
     pub on_play: Callback<()>,
+    /// Presentation mode turned on (true) or off: the page draws its pipelines compact (fewer,
+    /// larger labels) while it is on.
+    #[prop_or_default]
+    pub on_present: Callback<bool>,
     pub on_step: Callback<()>,
     pub on_restart: Callback<()>,
     pub on_speed: Callback<usize>,
 }
 
 /// Presentation mode for projectors: `present` on `<body>` shows the watch view alone in
-/// large type (static/watch.css), full screen when the browser allows it.
-pub fn toggle_present() {
+/// large type (static/watch.css, static/lesson.css), full screen when the browser allows it.
+/// Returns whether it is now on.
+pub fn toggle_present() -> bool {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
+        return false;
     };
-    let Some(body) = doc.body() else { return };
+    let Some(body) = doc.body() else {
+        return false;
+    };
     let on = !body.class_list().contains("present");
     let _ = body.class_list().toggle_with_force("present", on);
     let Some(root) = doc.document_element() else {
-        return;
+        return on;
     };
     if on {
         let _ = root.request_fullscreen();
@@ -48,6 +55,7 @@ pub fn toggle_present() {
     } else if doc.fullscreen_element().is_some() {
         doc.exit_fullscreen();
     }
+    on
 }
 
 #[function_component(TimeControls)]
@@ -85,7 +93,7 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
                 </select>
             </label>
             <span class="clock" id="sim-clock" data-ns={p.now_ns.to_string()}>{ format::sim_time(p.now_ns) }{ format!(" · {:.0} %", p.progress.clamp(0.0, 1.0) * 100.0) }</span>
-            <button id="present" class="button secondary present-toggle" onclick={Callback::from(|_: MouseEvent| toggle_present())}
+            <button id="present" class="button secondary present-toggle" onclick={p.on_present.reform(|_: MouseEvent| toggle_present())}
                     title="Presentation mode: the pipelines full screen, large type (Esc leaves)">{ "Present" }</button>
             <span class="keys muted">{ "space: play/pause · →: step" }</span>
         </div>

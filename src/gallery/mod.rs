@@ -113,9 +113,9 @@ fn build(data: &'static SeriesData, figs: Option<&PairFigures>) -> Entry {
     }
 }
 
-/// The entry of a platform.
-pub fn entry(platform: &str) -> Option<Entry> {
-    series::of_platform(platform).map(|s| build(s, None))
+/// The entry of series `id` (or, for an older link, of the first series of platform `id`).
+pub fn entry(id: &str) -> Option<Entry> {
+    series::resolve(id).map(|s| build(s, None))
 }
 
 #[cfg(test)]

@@ -55,8 +55,8 @@ pub struct TableRun {
 
 impl TableRun {
     /// The table of `platform`'s series at `size` bytes per job.
-    pub fn new(platform: &str, size: u64) -> TableRun {
-        let rows = cases_of(platform)
+    pub fn new(series: &str, size: u64) -> TableRun {
+        let rows = cases_of(series)
             .into_iter()
             .map(|(case_index, case)| Row {
                 case_index,

@@ -119,7 +119,7 @@ impl Component for GalleryPanel {
             entries
                 .iter()
                 .map(|e| GalleryCard {
-                    id: e.series.platform.to_string(),
+                    id: e.series.id.to_string(),
                     change: e.series.change.to_string(),
                     kernel: e.kernel.to_string(),
                     source: e.series.source.to_string(),
@@ -178,7 +178,7 @@ impl Component for GalleryPanel {
         let link = ctx.link();
         let selected = self
             .selected
-            .map(|i| AttrValue::from(self.entries[i].series.platform));
+            .map(|i| AttrValue::from(self.entries[i].series.id));
         html! {
             <section class="panel gallery" id="gallery" aria-label="Gallery of the seed experiments">
                 <h2>{ "Gallery: the measured patch series" }</h2>
@@ -200,7 +200,7 @@ impl GalleryPanel {
         let progress = self.table.as_ref().map(|t| t.progress()).unwrap_or(0.0);
         let done = self.table.as_ref().is_some_and(|t| t.is_done());
         html! {
-            <div class="gallery-detail" data-series={s.platform}>
+            <div class="gallery-detail" data-series={s.id}>
                 <h3>{ s.change }</h3>
                 <p class="gallery-caption">{ e.kernel }</p>
                 <p class="source">{ "Source: " }<cite>{ s.source }</cite>{ ". Hardware: " }{ s.hardware }{ "." }</p>
@@ -212,11 +212,11 @@ impl GalleryPanel {
                     <div class="gallery-walk">
                         <h4>{ "Tour" }</h4>
                         <p>{ "The tour keeps this A/B pair on screen in the pipeline view, asks you to predict the effect, runs it, and points at the numbers that explain it." }</p>
-                        <button class="button primary take-tour" data-tour={s.platform}
-                                onclick={ctx.props().on_tour.reform({ let p = s.platform; move |_| p })}>{ "Take the tour ▸" }</button>
+                        <button class="button primary take-tour" data-tour={s.id}
+                                onclick={ctx.props().on_tour.reform({ let id = s.id; move |_| id })}>{ "Take the tour ▸" }</button>
                         <details class="walk-old">
                             <summary>{ "Step list (without the pipeline view)" }</summary>
-                            <Stepper key={s.platform} steps={Self::steps(e)} on_action={link.callback(Msg::Step)} />
+                            <Stepper key={s.id} steps={Self::steps(e)} on_action={link.callback(Msg::Step)} />
                         </details>
                     </div>
                     <div class="gallery-results" ref={self.table_ref.clone()}>
@@ -249,7 +249,7 @@ impl GalleryPanel {
     /// Opens the entry of card `id`: its pair loaded, its walk-through's figures computed (once),
     /// its table started.
     fn select(&mut self, ctx: &Context<Self>, id: String) -> bool {
-        let Some(i) = self.entries.iter().position(|e| e.series.platform == id) else {
+        let Some(i) = self.entries.iter().position(|e| e.series.id == id) else {
             return false;
         };
         // The open entry's walk-through states what its pair shows: run once, on opening.
@@ -264,7 +264,7 @@ impl GalleryPanel {
         ctx.props().on_open.emit((a, Some(b)));
         if self.selected != Some(i) {
             self.selected = Some(i);
-            let table = TableRun::new(e.series.platform, e.size());
+            let table = TableRun::new(e.series.id, e.size());
             self.rows = Self::rows_of(&table);
             self.table = Some(table);
             self.error = None;

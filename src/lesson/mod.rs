@@ -33,7 +33,7 @@ pub const LANDING_SERIES: &str = "sprd-hs400es-2020";
 
 /// The landing pair: the 2020 headline case (4 KiB reads, 20 jobs) at the tour size.
 pub fn landing_pair() -> (Scenario, Scenario) {
-    series::of_platform(LANDING_SERIES)
+    series::by_id(LANDING_SERIES)
         .expect("the 2020 series is in the registry")
         .tour_pair()
 }
@@ -41,7 +41,8 @@ pub fn landing_pair() -> (Scenario, Scenario) {
 /// A tour: the pair it keeps on screen, its steps, its prediction, the numbers behind them.
 #[derive(Clone, Debug)]
 pub struct Tour {
-    pub platform: &'static str,
+    /// The series' id (the key of the tours' links and the gallery's cards).
+    pub id: &'static str,
     pub title: String,
     pub a: Scenario,
     pub b: Scenario,
@@ -66,22 +67,21 @@ impl Tour {
     }
 }
 
-/// The series whose tour the links of `platform` open: the first of that platform with one.
-fn series_of(platform: &str) -> Option<&'static series::SeriesData> {
-    series::ALL
-        .iter()
-        .copied()
-        .find(|s| s.series.platform == platform && s.tour.is_some())
+/// The tour a link names: a series id, or the platform an older link named (its first series).
+pub fn tour_id(name: &str) -> Option<&'static str> {
+    series::resolve(name)
+        .filter(|s| s.tour.is_some())
+        .map(|s| s.series.id)
 }
 
-/// The tour of a platform's series, its numbers computed by running its pair (and what else
-/// its script runs) to the end.
-pub fn tour(platform: &str) -> Result<Tour, RunError> {
-    let (data, run) = series_of(platform)
+/// The tour of series `id` (or of the first series of the platform an older link names), its
+/// numbers computed by running its pair (and what else its script runs) to the end.
+pub fn tour(id: &str) -> Result<Tour, RunError> {
+    let (data, run) = series::resolve(id)
         .and_then(|s| s.tour.map(|t| (s, t)))
         .ok_or_else(|| RunError {
             option: None,
-            message: format!("no tour for {platform}"),
+            message: format!("no tour for {id}"),
         })?;
     let (a, b) = data.tour_pair();
     let script = run(&TourInput {
@@ -90,12 +90,12 @@ pub fn tour(platform: &str) -> Result<Tour, RunError> {
         a,
         b,
     })?;
-    Ok(scaffold(data.series.platform, data.series.change, script))
+    Ok(scaffold(data.series.id, data.series.change, script))
 }
 
 /// The steps every tour has, around the series' own: Play, Pause, Show, Predict, Run to the
 /// end, the script's extra steps, the recap with "try it yourself".
-fn scaffold(platform: &'static str, title: &str, s: TourScript) -> Tour {
+fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
     let speed = s.speed;
     let mut steps = vec![
         TourStep::new(
@@ -137,7 +137,7 @@ fn scaffold(platform: &'static str, title: &str, s: TourScript) -> Tour {
         .unwrap_or(0);
     let (window, fw) = s.window.unzip();
     Tour {
-        platform,
+        id,
         title: title.to_string(),
         a: s.a,
         b: s.b,
@@ -153,10 +153,13 @@ fn scaffold(platform: &'static str, title: &str, s: TourScript) -> Tour {
     }
 }
 
-/// The platforms that have a tour, in the gallery's order (the key of the tours' links; a
-/// platform whose board two series share is listed for each).
+/// The series that have a tour, by id, in the gallery's order (the key of the tours' links).
 pub fn tour_names() -> Vec<&'static str> {
-    series::ALL.iter().map(|s| s.series.platform).collect()
+    series::ALL
+        .iter()
+        .filter(|s| s.tour.is_some())
+        .map(|s| s.series.id)
+        .collect()
 }
 
 #[cfg(test)]

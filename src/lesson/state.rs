@@ -33,9 +33,9 @@ pub enum Effect {
 }
 
 impl TourState {
-    /// The tour of `platform`, standing at `step`.
-    pub fn open(platform: &str, step: usize) -> Result<TourState, RunError> {
-        let t = tour(platform)?;
+    /// The tour of series `id`, standing at `step`.
+    pub fn open(id: &str, step: usize) -> Result<TourState, RunError> {
+        let t = tour(id)?;
         Ok(TourState {
             step: step.min(t.steps.len() - 1),
             tour: Rc::new(t),

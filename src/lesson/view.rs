@@ -14,7 +14,7 @@ pub struct LessonProps {
     pub tour: Option<TourState>,
     /// The view's run has ended (the prediction's answer can be shown).
     pub finished: bool,
-    /// Start the tour of a platform (None: close the tour).
+    /// Start the tour of a series, by id (None: close the tour).
     pub on_tour: Callback<Option<&'static str>>,
     /// Go to a step of the open tour.
     pub on_step: Callback<usize>,
@@ -72,7 +72,7 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
     let k = t.step;
     let answer = t.answer_text(props.finished);
     html! {
-        <div class="lesson tour" id="tour" data-tour={tour.platform} data-step={(k + 1).to_string()} role="group" aria-label="Tour">
+        <div class="lesson tour" id="tour" data-tour={tour.id} data-step={(k + 1).to_string()} role="group" aria-label="Tour">
             <div class="tour-head">
                 <b>{ format!("Tour: {}", tour.title) }</b>
                 <span class="muted">{ format!(" · step {} of {n}", k + 1) }</span>

@@ -1,14 +1,15 @@
 //! The host software queue (2020, `hsq-intro-2020`): the next request goes out from the
 //! interrupt instead of a woken thread. It ran on the packed-request RFC's board
-//! (`sprd-hs400es-2020`), whose tour that platform's links open: this series has a gallery
-//! walk-through and no tour of its own.
+//! (`sprd-hs400es-2020`); its cards, tours and links are keyed by its own id.
 
 use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 
-use super::script::{StepAction as S, WalkStep};
-use super::words::speed_words;
-use super::{Headline, SeriesData, TOUR_SIZE};
+use super::script::{StepAction as S, TryIt, WalkStep};
+use super::throughput::{run, Parts};
+use super::words::{less_more, speed_words};
+use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
+use crate::shell::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[4],
@@ -31,6 +32,50 @@ pub static DATA: SeriesData = SeriesData {
         }),
         WalkStep::plain(S::Compare, "Fill the whole table: sequential I/O barely changes, random I/O gains."),
     ],
-    tour: None,
+    tour: Some(tour),
     suggest_b: None,
 };
+
+fn tour(input: &TourInput) -> Result<TourScript, RunError> {
+    let r = run(input)?;
+    let (fa, fb, unit) = (r.fa, r.fb, r.unit);
+    let (ca, cb) = r.columns;
+    let parts = Parts {
+        speed: "50 µs/s",
+        intro: format!(
+            "A ({ca}) and B ({cb}) are the same 20 programs writing 4 KiB blocks at random places, side by side \
+             at time 0. In A a thread prepares the next request and sleeps until the interrupt wakes it; in B the \
+             interrupt itself sends the next one."
+        ),
+        watch_for: "After each write A's bus strip stays white while the woken thread sends one CMD13 and waits for \
+                    the card; B's next write leaves the host queue as soon as the interrupt comes."
+            .to_string(),
+        layer: Layer::HostQueue,
+        cause: format!(
+            "The cause, over the whole run: per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in \
+             host software stages (issue, interrupt, completion, waits included); the bus waits idle A {:.1} vs \
+             B {:.1} µs per request (busy A {:.0} % vs B {:.0} %).",
+            fa.bus_us, fb.bus_us, fa.software_us, fb.software_us, fa.idle_us, fb.idle_us,
+            fa.bus_busy_pct, fb.bus_busy_pct
+        ),
+        question: "Before B runs to the end: how much faster will B be than A?",
+        choices: &[1.0, 2.0, 4.0],
+        recap: format!(
+            "Sending the next request from the interrupt, with no thread to wake and no CMD13 poll, keeps the bus \
+             waiting {} between writes (idle A {:.1} vs B {:.1} µs per request): {}.",
+            less_more(fb.idle_us, fa.idle_us),
+            fa.idle_us,
+            fb.idle_us,
+            speed_words(fa.figure, fb.figure, unit)
+        ),
+        try_it: TryIt {
+            option: "rw",
+            value: "write",
+            both: true,
+            press: None,
+            button: None,
+            pair: None,
+        },
+    };
+    Ok(r.script(parts, Vec::new(), None))
+}

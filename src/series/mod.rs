@@ -111,8 +111,7 @@ pub struct SeriesData {
     pub kernel: &'static str,
     /// The gallery walk-through.
     pub walk: &'static [WalkStep],
-    /// The tour (None: the series shares its board with an earlier one, whose tour the
-    /// platform opens).
+    /// The tour (`tour=<series id>` links it; None: no tour of its own).
     pub tour: Option<TourFn>,
     /// The change the pipeline view first suggests as B on this series' platform, flipped
     /// against A's host configuration; false where it does not apply (None, or false: the
@@ -213,9 +212,15 @@ pub fn suggest_b(platform: &str, cfg: &HostConfig, b: &mut Scenario) -> bool {
         .any(|f| f(cfg, b))
 }
 
-/// The first series of `platform` (the key of the gallery's cards and the tours' links).
+/// The first series of `platform`.
 pub fn of_platform(platform: &str) -> Option<&'static SeriesData> {
     ALL.iter().copied().find(|s| s.series.platform == platform)
+}
+
+/// The series a link names: by its id (the key of the gallery's cards and the tours' links),
+/// or, for a link written when they were keyed by platform, the first series of that platform.
+pub fn resolve(name: &str) -> Option<&'static SeriesData> {
+    by_id(name).or_else(|| of_platform(name))
 }
 
 #[cfg(test)]

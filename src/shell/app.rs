@@ -237,7 +237,7 @@ impl App {
     pub(super) fn link_query(&self) -> String {
         let scn = bridge::url_query_ab(&self.pair.a, self.pair.b_link().as_ref());
         let m = moment::Moment {
-            tour: self.tour.as_ref().map(|t| t.tour.platform.to_string()),
+            tour: self.tour.as_ref().map(|t| t.tour.id.to_string()),
             step: self.tour.as_ref().map_or(0, |t| t.step),
             ..Default::default()
         };
@@ -251,9 +251,9 @@ impl App {
         }
     }
 
-    /// Opens the tour of `platform` at `step`: its pair is loaded and stays on screen.
-    pub(super) fn open_tour(&mut self, platform: &str, step: usize) {
-        match TourState::open(platform, step) {
+    /// Opens the tour of series `id` at `step`: its pair is loaded and stays on screen.
+    pub(super) fn open_tour(&mut self, id: &str, step: usize) {
+        match TourState::open(id, step) {
             Ok(t) => {
                 self.pair = Pair::of_tour(&t.tour.a, &t.tour.b);
                 self.form(FormCmd::SetTexts(Rc::new(self.pair.a.clone())));

@@ -216,7 +216,7 @@ impl App {
             }
             Msg::PopState => {
                 let (_, m, _) = moment::split_query(&url_search());
-                let open = self.tour.as_ref().map(|t| t.tour.platform);
+                let open = self.tour.as_ref().map(|t| t.tour.id);
                 match m.tour.as_deref() {
                     Some(p) if open == Some(p) => {
                         if let Some(t) = self.tour.as_mut() {

@@ -26,7 +26,7 @@ pub struct Moment {
     /// Show the A/B comparison (B as the link's `b.` keys, or the suggested B).
     pub compare: bool,
     pub focus: Option<Target>,
-    /// A tour (its platform) and its step, 0-based.
+    /// A tour (its series id) and its step, 0-based.
     pub tour: Option<String>,
     pub step: usize,
 }
@@ -103,7 +103,8 @@ pub fn split_query(q: &str) -> (String, Moment, Vec<String>) {
             "paused" => parse_bool(&v).map(|b| m.paused = b),
             "compare" => parse_bool(&v).map(|b| m.compare = b),
             "focus" => parse_focus(&v).map(|f| m.focus = Some(f)),
-            "tour" => match crate::lesson::tour_names().iter().find(|&&n| n == v) {
+            // A series id, or the platform an older link named (its first series' tour).
+            "tour" => match crate::lesson::tour_id(&v) {
                 Some(n) => {
                     m.tour = Some(n.to_string());
                     Ok(())
@@ -193,6 +194,24 @@ mod tests {
         assert_eq!(again, m);
         let (_, r, _) = split_query("focus=b:42");
         assert_eq!(r.focus, Some(Target::Request { b: true, id: 42 }));
+    }
+
+    #[test]
+    fn a_tour_is_named_by_its_series_id_and_an_older_platform_link_still_opens() {
+        // Two series share the 2020 board: each has its own tour.
+        let (_, m, e) = split_query("tour=hsq-intro-2020&step=2");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!((m.tour.as_deref(), m.step), (Some("hsq-intro-2020"), 1));
+        // A link from when tours were keyed by platform: the platform's first series.
+        let (_, m, _) = split_query("tour=allwinner-hsq-2022");
+        assert_eq!(m.tour.as_deref(), Some("fifo-dispatch-2022"));
+        // A wrong name lists every tour once.
+        let (_, _, e) = split_query("tour=nope");
+        let names = crate::lesson::tour_names();
+        assert_eq!(names.len(), crate::series::ALL.len());
+        for n in &names {
+            assert_eq!(e[0].matches(n).count(), 1, "{n}: {}", e[0]);
+        }
     }
 
     #[test]

@@ -82,11 +82,26 @@ for (const [w, h] of [[1366, 768], [1280, 720]]) {
     });
 }
 
-for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'allwinner-hsq-2022']) {
+// Every gallery card (keyed by its series' id) opens its own walk-through and its own tour,
+// which is walked to its last step.
+const SERIES = ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'hsq-intro-2020', 'fifo-dispatch-2022'];
+
+test('the gallery has one card per series, each keyed by its own id', async () => {
+    const { page, problems } = await open('?bs=4k#gallery');
+    assert.deepEqual(await page.$$eval('.gallery-card', (c) => c.map((e) => e.dataset.series)), SERIES);
+    // A link written when tours were keyed by platform still opens that platform's first series.
+    await page.goto(page.url().split('?')[0] + '?tour=allwinner-hsq-2022&step=1');
+    await page.waitForSelector('#tour[data-tour="fifo-dispatch-2022"]');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+for (const series of SERIES) {
     test(`the ${series} tour keeps its A/B pair on screen at every step and answers the prediction`, async () => {
         const { page, problems } = await open('?bs=4k#gallery');
         // The gallery card, then its "Take the tour" button.
         await page.click(`.gallery-card[data-series="${series}"]`);
+        await page.waitForSelector(`.gallery-detail[data-series="${series}"]`);
         await page.click(`.take-tour[data-tour="${series}"]`);
         await page.waitForSelector(`#tour[data-tour="${series}"]`);
         assert.match(page.url(), new RegExp(`tour=${series}&step=1`), 'the URL follows, without a reload');
@@ -122,14 +137,14 @@ for (const series of ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 
         }
         assert.ok(answered, 'the tour asked a prediction');
         const answer = await page.textContent('#tour-answer');
-        const unit = series === 'allwinner-hsq-2022' ? 'µs at p99\\.9' : '\\w+\\/s';
+        const unit = series === 'fifo-dispatch-2022' ? 'µs at p99\\.9' : '\\w+\\/s';
         assert.match(answer, new RegExp(`Simulated: A [\\d.]+ ${unit}, B [\\d.]+ ${unit}, B\\/A = [\\d.]+x`));
         // The answer's numbers are the A/B table's (one run).
         assert.match(await page.textContent('.tour-see'), /Recap/);
         if (series === 'sprd-hs400es-2020') {
             await page.screenshot({ path: await screenshotPath('tour-end.png') });
         }
-        if (series === 'allwinner-hsq-2022') {
+        if (series === 'fifo-dispatch-2022') {
             // The followed request's panel (after the last step: scrolling no longer matters).
             await (await page.$('#explain')).screenshot({ path: await screenshotPath('tour-follow-why.png') });
         }

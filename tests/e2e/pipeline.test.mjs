@@ -174,3 +174,83 @@ test('frame time at normal speed (printed, not asserted)', async (t) => {
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+// A real mouse click on a request token follows the request (issue "In front of a class":
+// the mouse used to select the token's column, since the column under the pointer took the
+// panel, and a token that moved between the button's down and up sent the click to the view).
+// The click is the mouse's own (`page.mouse.click` at the token's box centre: move, down, up),
+// paused and playing, on A and B, on a token of every stage that has one.
+for (const side of ['a', 'b']) {
+    for (const playing of [false, true]) {
+        test(`a mouse click on a token of ${side.toUpperCase()} follows its request (${playing ? 'playing' : 'paused'})`, async () => {
+            const { page, problems } = await openPage(env.browser, env.base, '?numjobs=20&packed=8&b.packed=0');
+            await page.selectOption('#speed', '1'); // 10 µs/s: tokens move, slowly enough to aim at
+            await page.click('#play');
+            await page.waitForFunction((s) => document.querySelectorAll(`#${s}-pipeline .token:not(.done)`).length >= 3, side, { timeout: 30_000 });
+            if (!playing) {
+                await page.click('#play');
+                await page.waitForSelector('#play:has-text("Play")');
+                await page.waitForTimeout(400); // the glide ends
+            }
+            await page.evaluate((s) => document.querySelector(`#${s}-pipeline`).scrollIntoView({ block: 'center' }), side);
+            // One token per stage on screen (playing: the stage may have moved on; the click follows
+            // whichever request it hits, and that one must be the one followed).
+            const stages = await page.$$eval(`#${side}-pipeline .token:not(.done)`, (ts) => [...new Set(ts.map((t) => t.dataset.stage))]);
+            assert.ok(stages.length >= 1);
+            let followed = 0;
+            let current = null;
+            for (const stage of stages) {
+                const token = await page.$(`#${side}-pipeline .token:not(.done)[data-stage="${stage}"]`);
+                if (!token) continue;
+                const box = await token.boundingBox();
+                if (!box) continue;
+                const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+                // The request under the pointer when the button goes down.
+                const id = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('.token')?.dataset.req ?? null, [x, y]);
+                // A click on the followed request lets it go: aim at another one.
+                if (id === current) continue;
+                await page.mouse.click(x, y);
+                if (id === null) continue; // moved away before the click: nothing to follow
+                current = id;
+                await page.waitForSelector(`#${side}-pipeline .token.selected[data-req="${id}"]`, { timeout: 5_000 });
+                await page.waitForSelector('#request-life', { timeout: 5_000 });
+                // The pointer still rests on the token's column: the panel is the request's, not the column's.
+                assert.ok(await page.$('#request-life'), `${stage}: the request's life is shown`);
+                assert.equal(await page.$(`#${side === 'a' ? 'b' : 'a'}-pipeline .token.selected`), null, 'one side follows');
+                followed += 1;
+            }
+            assert.ok(followed >= 1, 'a token was clicked and followed');
+            assert.deepEqual(problems, []);
+            await page.close();
+        });
+    }
+}
+
+// The keyboard follows a request too: one token is in the Tab order, the arrow keys move
+// between tokens (not stepping the clock), Enter follows the focused one.
+test('the keyboard follows a request: a token takes the focus, arrows move it, Enter follows', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?numjobs=20&packed=8&b.packed=0');
+    await page.selectOption('#speed', '1');
+    await page.click('#play');
+    await page.waitForFunction(() => document.querySelectorAll('#a-pipeline .token').length >= 3, null, { timeout: 30_000 });
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Play")');
+    assert.equal(await page.$$eval('#a-pipeline .token[tabindex="0"]', (t) => t.length), 1, 'one token in the Tab order');
+    await page.focus('#a-pipeline .token[tabindex="0"]');
+    const clock = await page.getAttribute('#sim-clock', 'data-ns');
+    await page.keyboard.press('ArrowRight');
+    const id = await page.evaluate(() => document.activeElement?.closest('.token')?.dataset.req ?? null);
+    assert.ok(id !== null, 'the arrow moved the focus to another token');
+    assert.equal(await page.getAttribute('#sim-clock', 'data-ns'), clock, 'the arrow did not step the clock');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#a-pipeline .token.selected[data-req="${id}"]`, { timeout: 5_000 });
+    await page.waitForSelector('#request-life', { timeout: 5_000 });
+    assert.equal(await page.getAttribute(`#a-pipeline .token[data-req="${id}"]`, 'tabindex'), '0', 'the followed token keeps the Tab stop');
+    // After a mouse click on a token, space still plays.
+    const box = await (await page.$('#a-pipeline .token:not(.selected)')).boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.press(' ');
+    await page.waitForSelector('#play:has-text("Pause")', { timeout: 5_000 });
+    assert.deepEqual(problems, []);
+    await page.close();
+});

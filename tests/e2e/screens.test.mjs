@@ -107,9 +107,13 @@ test('presentation mode: the watch view alone, large type, both pipelines in vie
     await page.evaluate(() => document.querySelector('#watch').scrollIntoView({ block: 'start' }));
     const v = await page.evaluate(() => {
         const r = (s) => document.querySelector(s).getBoundingClientRect();
-        return { ok: r('#play').top >= 0 && r('#b-pipeline svg').bottom <= innerHeight + 0.5, play: r('#play').top, b: r('#b-pipeline svg').bottom };
+        return { ok: r('#play').top >= 0 && r('#b-strip').bottom <= innerHeight + 0.5, play: r('#play').top, b: r('#b-strip').bottom };
     });
     assert.ok(v.ok, JSON.stringify(v));
+    // A link's Watch in Present draws its pipelines compact, for the projector: text of at least 20 px.
+    const m = await page.evaluate(projector);
+    console.log(`present (a link's Watch) 1280x720: pipeline text >= ${m.min.toFixed(1)} px (titles ${m.title.toFixed(1)}), readouts ${m.readout} px`);
+    assert.ok(m.min >= 20 && m.readout > m.min, JSON.stringify(m));
     const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('#play')).fontSize));
     assert.ok(size >= 20, `large type: ${size}`);
     await page.screenshot({ path: await screenshotPath('present-1280x720.png') });
@@ -202,4 +206,84 @@ test('numbers agree: A/B table before data, CQE grid, the controller, the mmc_te
     const err = await page.textContent('[data-metric="measured"] [data-metric="error"]');
     assert.match(err, /KiB\/s/);
     assert.deepEqual(problems, []);
+});
+
+/** The projector view's measures: the pipelines' text on screen (font size times the SVG's
+ * scale), the readouts', and every visible element whose box leaves the viewport. */
+function projector() {
+    const visible = (el) => {
+        const r = el.getBoundingClientRect();
+        const cs = getComputedStyle(el);
+        return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none';
+    };
+    const svgPx = [...document.querySelectorAll('.pipeline svg text')]
+        .filter((t) => t.textContent.trim() && visible(t))
+        .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a);
+    const readouts = [...document.querySelectorAll('.readout')].map((r) => parseFloat(getComputedStyle(r).fontSize));
+    const outside = [];
+    for (const el of document.body.querySelectorAll('*')) {
+        if (el.closest('svg title, svg defs, .tip') || !visible(el)) continue;
+        const r = el.getBoundingClientRect();
+        if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+            outside.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')} ${r.left.toFixed(0)},${r.top.toFixed(0)}-${r.right.toFixed(0)},${r.bottom.toFixed(0)}`);
+        }
+    }
+    const titles = [...document.querySelectorAll('.pipeline svg text.title')].filter(visible)
+        .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a);
+    return { min: Math.min(...svgPx), n: svgPx.length, title: Math.min(...titles), readout: Math.min(...readouts), outside };
+}
+
+// The projector view (issue "In front of a class"): Present on the landing and on every step of a
+// tour keeps the pipeline pair, the step's text and its prediction on one 1280x720 screen, the
+// pipelines' text at least 20 CSS px and the readouts larger.
+test('present at 1280x720: the landing and every tour step on one screen, pipeline text of at least 20 px', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width: 1280, height: 720 } });
+    await page.click('#present');
+    await page.waitForTimeout(1500); // the landing plays
+    let m = await page.evaluate(projector);
+    console.log(`present landing 1280x720: pipeline text >= ${m.min.toFixed(1)} px (titles ${m.title.toFixed(1)}), readouts ${m.readout} px`);
+    assert.ok(m.n > 10, `${m.n} texts`);
+    assert.ok(m.min >= 20, `pipeline text ${m.min.toFixed(1)} px`);
+    assert.ok(m.readout > m.min, `readouts ${m.readout} px larger than the pipeline text`);
+    assert.deepEqual(m.outside, [], 'every box within the viewport');
+    for (const sel of ['.lesson-text', '#start-tour', '#a-pipeline svg', '#b-pipeline svg']) {
+        assert.ok(await page.isVisible(sel), sel);
+    }
+    await page.screenshot({ path: await screenshotPath('present-landing-1280x720.png') });
+    // The tour: every step, its text and (at the prediction) its choices on screen.
+    await page.click('#start-tour');
+    await page.waitForSelector('#tour[data-step="1"]');
+    const n = Number((await page.textContent('.tour-head .muted')).match(/of (\d+)/)[1]);
+    for (let k = 1; k <= n; k++) {
+        await page.waitForSelector(`#tour[data-step="${k}"]`);
+        m = await page.evaluate(projector);
+        assert.ok(m.min >= 20, `step ${k}: pipeline text ${m.min.toFixed(1)} px`);
+        assert.ok(m.readout > m.min, `step ${k}: readouts ${m.readout} px`);
+        assert.deepEqual(m.outside, [], `step ${k}: every box within the viewport`);
+        assert.ok(await page.isVisible('#tour-see'), `step ${k}: the step's text`);
+        assert.ok((await page.textContent('#tour-see')).length > 40);
+        if (await page.$('.predict')) {
+            assert.ok(await page.isVisible('.predict[data-choice="0"]'), 'the prediction');
+            await page.screenshot({ path: await screenshotPath('present-tour-predict-1280x720.png') });
+        }
+        if (k === 3) await page.screenshot({ path: await screenshotPath('present-tour-step3-1280x720.png') });
+        if (k < n) await page.click('#tour-next');
+    }
+    console.log(`present tour 1280x720: pipeline text >= ${m.min.toFixed(1)} px (titles ${m.title.toFixed(1)}), readouts ${m.readout} px`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('present at 1920x1080: the landing on one screen, its pipeline text larger than at 1280x720', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width: 1920, height: 1080 } });
+    await page.click('#present');
+    await page.waitForTimeout(1000);
+    const m = await page.evaluate(projector);
+    console.log(`present landing 1920x1080: pipeline text >= ${m.min.toFixed(1)} px (titles ${m.title.toFixed(1)}), readouts ${m.readout} px`);
+    assert.ok(m.min >= 28, `pipeline text ${m.min.toFixed(1)} px`);
+    assert.ok(m.readout > m.min, `readouts ${m.readout} px`);
+    assert.deepEqual(m.outside, [], 'every box within the viewport');
+    await page.screenshot({ path: await screenshotPath('present-landing-1920x1080.png') });
+    assert.deepEqual(problems, []);
+    await page.close();
 });

@@ -203,9 +203,11 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
     const { page, problems, close } = await openPage(env);
     const series = await page.$$eval('.gallery-card', (c) => c.map((e) => e.dataset.series));
     assert.equal(series.length, 6);
-    // A series runs on its platform preset; the hsq introduction (2020) ran on the packed
-    // RFC's board.
-    const platformOf = (s) => (s === 'hsq-intro-2020' ? 'sprd-hs400es-2020' : s);
+    // Each card is keyed by its series' id, once: the hsq introduction (2020) ran on the
+    // packed RFC's board, the FIFO dispatch patch on the Allwinner preset.
+    assert.deepEqual(series, ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'hsq-intro-2020', 'fifo-dispatch-2022']);
+    const PLATFORM = { 'hsq-intro-2020': 'sprd-hs400es-2020', 'fifo-dispatch-2022': 'allwinner-hsq-2022' };
+    const platformOf = (s) => PLATFORM[s] ?? s;
     for (const s of series) {
         await page.click(`.gallery-card[data-series="${s}"]`);
         await page.waitForSelector(`.gallery-detail[data-series="${s}"]`);
@@ -213,7 +215,7 @@ test('each gallery entry reproduces its table (within 15 % except the flagged ou
         await page.waitForFunction(() => location.search.includes('b.'));
         assert.equal(await page.inputValue('#ctl-platform'), platformOf(s));
         await page.waitForSelector('#gallery-progress', { state: 'detached', timeout: 300_000 });
-        if (s === 'allwinner-hsq-2022') {
+        if (s === 'fifo-dispatch-2022') {
             // The FIFO dispatch patch (2022) has no A/B table: the card says so, its tour has the numbers.
             assert.match(await page.textContent('#gallery-no-table'), /200 ms/);
             assert.match(await page.textContent('.gallery-detail h3'), /FIFO dispatch \(2022\)/);

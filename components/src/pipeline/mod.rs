@@ -104,13 +104,35 @@ fn layer_of_target(e: &MouseEvent) -> Option<Layer> {
 /// Where the pointer is: the column under it and the tooltip's place in the figure.
 type Tip = Option<(Layer, f64, f64)>;
 
-/// The view's pointer handlers (move, leave, click). One handler on the whole view, so moving
-/// over a column's inner boxes or tokens never leaves the column (no flicker).
+/// The request whose token an event hit (`g.token[data-req]`), if it hit one.
+fn request_of_target(e: &Event) -> Option<u64> {
+    let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    el.closest(".token[data-req]")
+        .ok()??
+        .get_attribute("data-req")?
+        .parse()
+        .ok()
+}
+
+/// A press on a token: the request and when (the event's time stamp, ms), so that the click
+/// that follows does not select again.
+type Pressed = Option<(u64, f64)>;
+
+/// The view's pointer handlers (move, leave, down, click). One handler on the whole view, so
+/// moving over a column's inner boxes or tokens never leaves the column (no flicker).
+///
+/// A token is followed on the press (pointerdown), not on the click: a token moves while the
+/// view plays (and at fast speeds its element is reused by another request), so between the
+/// mouse's down and up the pointer may leave it, and the browser then sends the click to the
+/// nearest common ancestor, the `<svg>`, which would select the column. A click without a
+/// press (a dispatched click, an assistive tool's) still follows the token it names.
 fn pointer_handlers(
     tip: &UseStateHandle<Tip>,
+    pressed: &Rc<std::cell::Cell<Pressed>>,
     on_hover: &Callback<Option<Layer>>,
     on_select: &Callback<Focus>,
 ) -> (
+    Callback<PointerEvent>,
     Callback<PointerEvent>,
     Callback<PointerEvent>,
     Callback<MouseEvent>,
@@ -136,9 +158,32 @@ fn pointer_handlers(
             }
         })
     };
+    let onpointerdown = {
+        let (pressed, sel) = (pressed.clone(), on_select.clone());
+        Callback::from(move |e: PointerEvent| {
+            // The primary button only (a touch or pen contact is button 0 too).
+            if e.button() != 0 {
+                return;
+            }
+            if let Some(id) = request_of_target(&e) {
+                pressed.set(Some((id, e.time_stamp())));
+                sel.emit(Focus::Request(id));
+            }
+        })
+    };
     let onclick = {
-        let (tip, sel) = (tip.clone(), on_select.clone());
+        let (tip, sel, pressed) = (tip.clone(), on_select.clone(), pressed.clone());
         Callback::from(move |e: MouseEvent| {
+            // The click that ends a press on a token: the press followed it already.
+            if let Some((_, at)) = pressed.take() {
+                if e.time_stamp() - at < 2000.0 {
+                    return;
+                }
+            }
+            if let Some(id) = request_of_target(&e) {
+                sel.emit(Focus::Request(id));
+                return;
+            }
             let at = pointed(&e);
             let Some(layer) = layer_of_target(&e).or(at.map(|p| p.0)) else {
                 return;
@@ -149,7 +194,63 @@ fn pointer_handlers(
             sel.emit(Focus::Layer(layer));
         })
     };
-    (onpointermove, onpointerleave, onclick)
+    (onpointermove, onpointerleave, onpointerdown, onclick)
+}
+
+/// The keyboard on a focused token: Enter or space follows its request, the arrow keys move
+/// the focus to the next or previous token. Handled here, the keys do not reach the page's
+/// play/pause and step shortcuts. A mouse press does not focus a token (`no_focus`), so after
+/// a click space still plays.
+fn token_keys(on_select: &Callback<Focus>) -> Callback<KeyboardEvent> {
+    let sel = on_select.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        let Some(el) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let Some(tok) = el.closest(".token[data-req]").ok().flatten() else {
+            return;
+        };
+        let key = e.key();
+        let next = match key.as_str() {
+            "Enter" | " " => {
+                if let Some(id) = tok.get_attribute("data-req").and_then(|s| s.parse().ok()) {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    sel.emit(Focus::Request(id));
+                }
+                return;
+            }
+            "ArrowRight" | "ArrowDown" => tok.next_element_sibling(),
+            "ArrowLeft" | "ArrowUp" => tok.previous_element_sibling(),
+            _ => return,
+        };
+        e.prevent_default();
+        e.stop_propagation();
+        if let Some(n) = next {
+            // An SVG element has focus() too (called by name, as on any element).
+            let _ = n.unchecked_ref::<web_sys::HtmlElement>().focus();
+        }
+    })
+}
+
+/// A mouse press on a token: no focus (and no text selection), the press follows it already;
+/// a token the keyboard had focused lets the focus go, so space plays again.
+fn no_focus() -> Callback<MouseEvent> {
+    Callback::from(|e: MouseEvent| {
+        if request_of_target(&e).is_none() {
+            return;
+        }
+        e.prevent_default();
+        let active = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element());
+        if let Some(a) = active.filter(|a| a.closest(".token").ok().flatten().is_some()) {
+            let _ = a.unchecked_ref::<web_sys::HtmlElement>().blur();
+        }
+    })
 }
 
 /// The tooltip of column `layer`, beside the pointer at (`x`, `y`).
@@ -179,8 +280,11 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     let compact = props.compact;
     // The column under the pointer and where the pointer is.
     let tip = use_state_eq(|| None::<(Layer, f64, f64)>);
-    let (onpointermove, onpointerleave, onclick) =
-        pointer_handlers(&tip, &props.on_hover, &props.on_select);
+    let pressed = (*use_state(|| Rc::new(std::cell::Cell::new(None::<(u64, f64)>)))).clone();
+    let (onpointermove, onpointerleave, onpointerdown, onclick) =
+        pointer_handlers(&tip, &pressed, &props.on_hover, &props.on_select);
+    let onkeydown = token_keys(&props.on_select);
+    let onmousedown = no_focus();
     let tooltip = tip.map(|(layer, x, y)| tooltip(layer, x, y, &cfg, &props.platform, &side));
     let (tokens, hidden_now) = lay::place(now, cfg.mmc_path);
     // The "×N" piles and "+N more" where the tokens have arrived.
@@ -198,7 +302,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
         <figure class={classes!("pipeline", compact.then_some("compact"))} id={format!("{side}-pipeline")}>
             if !props.title.is_empty() { <figcaption class="pipeline-title">{ props.title.clone() }</figcaption> }
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="Requests moving through the eMMC block I/O path"
-                 data-tokens={n_tokens.to_string()} {onpointermove} {onpointerleave} {onclick}>
+                 data-tokens={n_tokens.to_string()} {onpointermove} {onpointerleave} {onpointerdown} {onmousedown} {onclick} {onkeydown}>
                 <defs>
                     <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                         <path d="M0 0 L10 5 L0 10 z" class="arrowhead" />
@@ -216,7 +320,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity, compact }} />
                 <Part<IoGroups> deps={IoGroups(lay::io_groups(arrived.as_deref().unwrap_or(&tokens)))} />
                 <Part<Stacks> deps={Stacks(lay::stacks(arrived.as_deref().unwrap_or(&tokens)))} />
-                <Part<Tokens> deps={Tokens { tokens, selected: props.selected, on_select: props.on_select.clone(), glide: props.glide }} />
+                <Part<Tokens> deps={Tokens { tokens, selected: props.selected, glide: props.glide }} />
             </svg>
             { tooltip.unwrap_or_default() }
         </figure>

@@ -4,7 +4,6 @@ use yew::prelude::*;
 
 use super::layout::{self as lay, Token, TokenKind};
 use super::view::f;
-use crate::explain::Focus;
 use crate::part::PartView;
 
 pub(super) fn shape(kind: TokenKind, r: f64) -> Html {
@@ -24,13 +23,11 @@ pub(super) fn shape(kind: TokenKind, r: f64) -> Html {
     }
 }
 
-pub(super) fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Focus>) -> Html {
-    let id = t.id;
-    let cb = on_select.clone();
-    let onclick = Callback::from(move |e: MouseEvent| {
-        e.stop_propagation();
-        cb.emit(Focus::Request(id))
-    });
+/// A request's token; a press or click on it follows the request, and so does Enter or space
+/// when it has the keyboard's focus (the view's handlers, `super::pointer_handlers` and
+/// `super::token_keys`). One token is in the Tab order (`tabindex` 0: the followed one, else
+/// the first); the arrow keys move between tokens.
+pub(super) fn token(t: &Token, key: u64, selected: bool, tab: bool) -> Html {
     let class = classes!(
         "token",
         t.kind.class(),
@@ -38,8 +35,8 @@ pub(super) fn token(t: &Token, key: u64, selected: bool, on_select: &Callback<Fo
         selected.then_some("selected")
     );
     html! {
-        <g {key} {class} data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()}
-           style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))} {onclick}>
+        <g {key} {class} tabindex={if tab { "0" } else { "-1" }} role="button" data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()}
+           style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))}>
             <title>{ format!("request {} · job {} · {} {} B · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
             { shape(t.kind, 5.5) }
         </g>
@@ -79,13 +76,22 @@ impl PartView for Stacks {
 pub(super) struct Tokens {
     pub(super) tokens: Vec<Token>,
     pub(super) selected: Option<u64>,
-    pub(super) on_select: Callback<Focus>,
     pub(super) glide: bool,
 }
 
 impl PartView for Tokens {
     fn view(&self) -> Html {
         let key = |i: usize, t: &Token| if self.glide { t.id } else { i as u64 };
-        html! { <g class="tokens">{ for self.tokens.iter().enumerate().map(|(i, t)| token(t, key(i, t), Some(t.id) == self.selected, &self.on_select)) }</g> }
+        let followed = self
+            .selected
+            .is_some_and(|id| self.tokens.iter().any(|t| t.id == id));
+        let tab = |i: usize, t: &Token| {
+            if followed {
+                Some(t.id) == self.selected
+            } else {
+                i == 0
+            }
+        };
+        html! { <g class="tokens">{ for self.tokens.iter().enumerate().map(|(i, t)| token(t, key(i, t), Some(t.id) == self.selected, tab(i, t))) }</g> }
     }
 }

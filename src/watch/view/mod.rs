@@ -84,6 +84,8 @@ pub enum Msg {
     Speed(usize),
     Frame(f64),
     Hover(Option<Layer>),
+    /// Presentation mode on or off (the projector: compact pipelines).
+    Present(bool),
     Select(bool, Focus),
     CompareOn(bool),
     BControl(String, String),
@@ -129,6 +131,8 @@ pub struct Watch {
     _keys: Option<EventListener>,
     figures: Figures,
     hover: Option<Layer>,
+    /// Presentation mode is on: the pipelines are drawn compact, for a projector.
+    present: bool,
     /// (side B?, focus) the user clicked or a command chose.
     selected: Option<(bool, Focus)>,
     life: Option<Rc<LifeView>>,
@@ -174,6 +178,7 @@ impl Component for Watch {
             ),
             figures: Figures::default(),
             hover: None,
+            present: false,
             selected: None,
             life: None,
             command_seq: None,
@@ -256,6 +261,7 @@ impl Component for Watch {
                 self.on_frame(ctx, ts);
             }
             Msg::Hover(l) => self.hover = l,
+            Msg::Present(on) => self.present = on,
             Msg::Select(side_b, focus) => {
                 let pick = Some((side_b, focus));
                 self.selected = if self.selected == pick { None } else { pick };
@@ -292,7 +298,10 @@ impl Component for Watch {
             None => (None, None),
         };
         let path = a.map_or(MmcPath::Hsq, |a| a.session.host_config().mmc_path);
+        // A followed request keeps the panel: the column under the mouse (which is over the
+        // token it just clicked) does not take it.
         let focus = match (self.hover, self.selected) {
+            (_, Some((_, f @ Focus::Request(_)))) => f,
             (Some(l), _) => Focus::Layer(l),
             (None, Some((_, f))) => f,
             (None, None) => Focus::Scenario,
@@ -307,7 +316,7 @@ impl Component for Watch {
             selected: self.selected,
             focus: focus_layer,
             window_ns: strip_window_ns(speed),
-            compact: p.compact,
+            compact: p.compact || self.present,
             glide: self.glides(),
             on_hover: &self.on_hover,
             on_select: &self.on_select,
@@ -332,7 +341,7 @@ impl Component for Watch {
                 <TimeControls playing={self.playing} finished={self.finished() && self.sides.is_some()} speed={speed::to_shown(self.clock.speed(), follow)}
                               {speeds} now_ns={a.map_or(0, |a| a.session.now())} progress={a.map_or(0.0, |a| a.session.progress())}
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
-                              on_restart={link.callback(|_| Msg::Restart)} on_speed={link.callback(Msg::Speed)} />
+                              on_restart={link.callback(|_| Msg::Restart)} on_present={link.callback(Msg::Present)} on_speed={link.callback(Msg::Speed)} />
                 if let (Some(n), Some(_)) = (&self.follow_note, self.clock.following()) {
                     <p class="muted follow-note" id="follow-note">{ n.clone() }</p>
                 }
