@@ -6,7 +6,9 @@
 use std::rc::Rc;
 
 use mmcsim_components::SweepResults;
-use mmcsim_engine::scenario::sweep::{parse_dim, point_scenario, points, Dim, PointJob, Row};
+use mmcsim_engine::scenario::sweep::{
+    parse_dim, point_count, point_scenario, points, Dim, PointJob, Row,
+};
 use mmcsim_engine::scenario::url::encode_query;
 use mmcsim_engine::Scenario;
 use mmcsim_fit::jobs::{Job, Reply, Request};
@@ -61,13 +63,15 @@ impl SweepView {
         if dims.is_empty() {
             return Err("give an option and its values, e.g. hsq_depth=1..8".to_string());
         }
-        let all = points(&dims);
-        if all.len() > 256 {
+        // Counted before any point is built: the same refusals as the CLI (a key swept twice,
+        // more than two dimensions, more than 10000 points), then the page's own limit.
+        let count = point_count(&dims)?;
+        if count > 256 {
             return Err(format!(
-                "{} points; the page runs at most 256 (the CLI runs more)",
-                all.len()
+                "{count} points; the page runs at most 256 (the CLI runs more)"
             ));
         }
+        let all = points(&dims);
         let mut pending = Vec::new();
         let mut scenarios = Vec::new();
         for (i, v) in all.into_iter().enumerate() {

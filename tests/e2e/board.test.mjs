@@ -148,6 +148,19 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
     await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 2, null, { timeout: 120_000 });
     assert.equal(await page.locator('#pinned-table tbody tr').count(), 1);
     assert.match(await page.textContent('#pinned-table'), /hsq_depth=2/);
+    // A grid far too large is counted before any point is built: one message, the page lives on.
+    await page.fill('#sweep-1', 'randseed=1..10000');
+    await page.press('#sweep-1', 'Tab');
+    await page.fill('#sweep-2', 'randseed=1..10000');
+    await page.press('#sweep-2', 'Tab');
+    await page.click('#sweep-run');
+    await page.waitForSelector('#sweep .field-error');
+    assert.match(await page.textContent('#sweep .field-error'), /randseed is swept twice/);
+    await page.fill('#sweep-2', 'hsq_depth=1..16');
+    await page.press('#sweep-2', 'Tab');
+    await page.click('#sweep-run');
+    await page.waitForFunction(() => /160000 points/.test(document.querySelector('#sweep .field-error')?.textContent ?? ''));
+    assert.ok((await page.textContent('#play')).includes('Pause'), 'the animation still plays');
     assert.deepEqual(problems, []);
 });
 
