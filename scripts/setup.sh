@@ -47,12 +47,28 @@ else
     rustup component add clippy rustfmt
 fi
 
-# 2. trunk (about 6 minutes to build on 2 cores).
+# Steps 2-5 are independent, so the missing ones run side by side (a cold machine spends its
+# time compiling trunk and wasm-bindgen-cli; npm and apt download meanwhile). Each writes to its
+# own log in target/setup/, printed if it fails.
+LOGS=target/setup
+mkdir -p "$LOGS"
+pids=() names=()
+run_bg() {  # run_bg NAME COMMAND...: start one install in the background
+    local name=$1; shift
+    say "installing $name (log: $LOGS/$name.log)"
+    ( "$@" ) >"$LOGS/$name.log" 2>&1 &
+    pids+=($!) names+=("$name")
+}
+
+# 2. trunk, without its default features: `update_check` asks crates.io for a newer trunk on
+#    every run, and TLS (rustls, ring) only serves https and tool downloads; this project pins
+#    0.21.14, serves http and finds wasm-bindgen and wasm-opt on PATH, offline. Measured on a
+#    loaded 2-core machine (2026-12-01): the same dist/, byte for byte, from either build.
 if [[ "$(trunk --version 2>/dev/null || true)" == "trunk $TRUNK_VERSION" ]]; then
     say "trunk $TRUNK_VERSION: present"
 else
-    say "installing trunk $TRUNK_VERSION (cargo install, several minutes)"
-    cargo install --locked --force trunk --version "$TRUNK_VERSION"
+    run_bg trunk cargo install --locked --force trunk --version "$TRUNK_VERSION" \
+        --no-default-features
 fi
 
 # 3. wasm-bindgen-cli, same version as the crate (without --locked: its lockfile names a
@@ -61,8 +77,7 @@ if [[ "$(wasm-bindgen --version 2>/dev/null || true)" == "wasm-bindgen $WASM_BIN
    && -x "$HOME/.cargo/bin/wasm-bindgen-test-runner" ]]; then
     say "wasm-bindgen-cli $WASM_BINDGEN_VERSION: present"
 else
-    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, about 2 minutes)"
-    cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    run_bg wasm-bindgen-cli cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
 # 4. npm tools pinned in package-lock.json: binaryen 132 (wasm-opt) and playwright-core.
@@ -72,23 +87,36 @@ have_playwright=$(node -p "try { require('playwright-core/package.json').version
 if [[ "$(wasm-opt --version 2>/dev/null || true)" == *"($want_wasm_opt)"* && "$have_playwright" == "$want_playwright" ]]; then
     say "npm tools (wasm-opt $want_wasm_opt, playwright-core $want_playwright): present"
 else
-    say "installing npm tools (npm ci)"
-    npm ci --no-audit --no-fund
+    run_bg npm-tools npm ci --no-audit --no-fund
 fi
 
 # 5. Browser for the tests: Debian's chromium and the chromedriver of the same version
 #    (browser downloads by npm tools fail on this network).
+install_chromium() {
+    local sudo=""
+    (( EUID != 0 )) && sudo="sudo"
+    $sudo apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium chromium-driver
+}
 if (( BROWSER )); then
     chrome_v=$(/usr/bin/chromium --version 2>/dev/null | awk '{ print $2 }' || true)
     driver_v=$(/usr/bin/chromedriver --version 2>/dev/null | awk '{ print $2 }' || true)
     if [[ -n "$chrome_v" && "$chrome_v" == "$driver_v" ]]; then
         say "chromium + chromedriver $chrome_v: present"
     else
-        sudo=""
-        (( EUID != 0 )) && sudo="sudo"
-        say "installing Debian chromium + chromium-driver (apt-get)"
-        $sudo apt-get update
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium chromium-driver
+        run_bg chromium install_chromium
     fi
 fi
+
+failed=0
+for i in "${!pids[@]}"; do
+    if wait "${pids[$i]}"; then
+        say "${names[$i]}: installed"
+    else
+        echo "[setup] installing ${names[$i]} failed; its log ($LOGS/${names[$i]}.log) ends:" >&2
+        tail -n 40 "$LOGS/${names[$i]}.log" >&2
+        failed=1
+    fi
+done
+(( failed == 0 )) || exit 1
 say "done"
