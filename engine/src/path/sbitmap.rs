@@ -94,7 +94,8 @@ impl SbitmapQueue {
     /// `sbitmap_queue_get` on `cpu` (`__sbitmap_queue_get` -> `sbitmap_get`): a free tag, or
     /// None when all are in use.
     pub fn get(&mut self, cpu: u16) -> Option<u16> {
-        let slot = cpu as usize % self.hint.len();
+        // The CPU comes from `job_cpu` with the same CPU count: always a valid index.
+        let slot = cpu as usize;
         // `update_alloc_hint_before_get`: a hint is always < depth here (set from a tag, or
         // reset below), so the kernel's re-draw of an out-of-range hint never happens.
         let hint = self.hint[slot];
@@ -126,8 +127,7 @@ impl SbitmapQueue {
     pub fn clear(&mut self, tag: u16, cpu: u16) {
         debug_assert!(self.word & (1 << tag) != 0 && self.cleared & (1 << tag) == 0);
         self.cleared |= 1 << tag;
-        let slot = cpu as usize % self.hint.len();
-        self.hint[slot] = tag;
+        self.hint[cpu as usize] = tag;
     }
 
     #[cfg(test)]
