@@ -67,17 +67,18 @@ pub static DATA: SeriesData = SeriesData {
     },
     kernel: concat!(
         "Before this patch mmc_hsq_update_next_tag chose the next slot to serve: the one after \
-         the slot just served if it held a request, else the lowest occupied slot. blk-mq hands \
-         each CPU's thread its freed tag back (sbitmap's per-CPU hints), so low slots keep being \
-         refilled and served while a request in a high slot waits; the patch serves the slots \
-         in arrival order. The author reported a maximum completion latency of about ", reported_max!(), " \
+         the slot just served if it held a request, else the lowest occupied slot. The slot is the \
+         request's blk-mq tag: sbitmap gives each CPU's thread tags from one word of 16, in \
+         ascending order, so one CPU's requests are served in arrival order while a request \
+         from a CPU whose word is higher waits as later requests in lower slots go first; the \
+         patch serves the slots in arrival order. The author reported a maximum completion latency of about ", reported_max!(), " \
          before the patch and gave no table; the tour runs the measured fio command both ways \
          and states the worst case the model's mechanism gives, which is milliseconds, not \
          ", reported_max!(), "."
     ),
     walk: &[
         WalkStep::plain(S::Load(false), "Load the old order: 8 threads of 4 KiB random reads, hsq_dispatch=next_tag."),
-        WalkStep::plain(S::Play("1 ms/s"), "Play it slowly and watch the host queue's slots: the low ones are served again and again."),
+        WalkStep::plain(S::Play("1 ms/s"), "Play it slowly and watch the host queue's slots: the lowest occupied one goes next unless the slot after the last one served is full."),
         WalkStep::plain(S::Pause, "Pause: a request in a high slot is still waiting while later requests in low slots go to the bus."),
         WalkStep::plain(S::Highlight(Layer::HostQueue), "The host queue is where the order is decided (mmc_hsq_update_next_tag)."),
         WalkStep::plain(S::Load(true), "Load the FIFO order (hsq_dispatch=fifo), today's kernel."),
@@ -165,8 +166,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                 4 KiB blocks at random. In A hsq serves the slot after the one it served last, else the lowest \
                 occupied slot (mmc_hsq_update_next_tag before the 2022 patch); in B the slots go in arrival order."
             .to_string(),
-        watch_for: "Watch A's host queue: blk-mq gives each thread its freed tag back (sbitmap's per-CPU hints), so the \
-                    same low slots fill and are served again and again, while a request in a higher slot can sit there."
+        watch_for: "Watch A's host queue: each CPU's threads take tags from their own word of 16 (sbitmap's per-CPU \
+                    hints), so requests from the CPUs with low words are served first, while a request in a higher slot can sit there."
             .to_string(),
         pause_press: "Press Pause to freeze both sides and compare the slots.",
         layer: Layer::HostQueue,

@@ -300,6 +300,8 @@ pub const PARAMS: &[Param] = &[
         "the controller's largest request (mmc->max_req_size)"),
     param!("adma3_max_chain", Host, Count, host.max_packed, "0"..="16", example "4",
         "ADMA3 chain length the controller supports (0 = no ADMA3)"),
+    param!("cpus", Host, Count, host.cpus, "1"..="64", example "4",
+        "CPUs fio's threads submit from (thread j on CPU j mod cpus): each has its own blk-mq tag allocation hint"),
     param!("legacy_wakeup_us", Host, Us, host.legacy_wakeup_ns, "0"..="100000", example "30",
         "legacy (2020) path: waking the issuing thread after the data of a request"),
     param!("legacy_completion_us", Host, Us, host.legacy_completion_ns, "0"..="100000", example "15",

@@ -16,7 +16,7 @@ pub use crate::variation::VariationTiming;
 /// Host CPU time per request, per part of the kernel path (nanoseconds).
 ///
 /// These are latencies on the CPU that runs that part (the submitting fio thread, the IRQ
-/// handler, kblockd); the SoCs have 8 cores, so the model does not make them contend.
+/// handler, kblockd); the model does not make them contend for the board's `cpus`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HostTiming {
     /// fio's pread/pwrite, bio build and `blk_mq_submit_bio` insert, per I/O.
@@ -62,6 +62,10 @@ pub struct HostTiming {
     pub max_req_bytes: u64,
     /// ADMA3 chain length the controller supports (0 = no ADMA3).
     pub max_packed: u32,
+    /// CPUs the fio threads submit from (thread j on CPU j mod `cpus`): each CPU has its own
+    /// blk-mq tag allocation hint (lib/sbitmap.c `alloc_hint`), so this decides which tags,
+    /// and so which hsq slots, the threads' requests take.
+    pub cpus: u32,
 }
 
 /// The eMMC bus speed mode (JESD84-B51 "bus speed modes"): whether data moves on one clock edge

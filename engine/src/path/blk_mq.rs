@@ -6,117 +6,32 @@
 //! CPU (the submitting fio thread, or kblockd for re-runs). It calls `->queue_rq(bd)` for one
 //! request at a time; `queue_rq` runs synchronously (its cost is the mmc issue path), then the
 //! context takes the next request, until the queue is empty or the driver says RESOURCE.
+//!
+//! Tags (`blk_mq_get_tag` in block/blk-mq-tag.c, no I/O scheduler: the tag taken at submission
+//! is the driver tag, `mrq->tag`, and hsq's slot) come from [`SbitmapQueue`] on the submitting
+//! thread's CPU; `blk_mq_put_tag` frees them with that same CPU (`rq->mq_ctx->cpu`). A request
+//! the driver refuses keeps its tag in `hctx->dispatch` (`blk_mq_put_driver_tag` only drops a
+//! driver tag when a scheduler tag exists).
 
 use std::collections::VecDeque;
 
+use super::sbitmap::SbitmapQueue;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::{Stage, MMC_QUEUE_DEPTH};
 
 /// `BLK_MQ_RESOURCE_DELAY`: re-run delay when the driver refused with nothing in flight (3 ms).
 pub const BLK_MQ_RESOURCE_DELAY_NS: u64 = 3_000_000;
 
-/// CPUs the jobs' threads run on (the phone SoCs have 8; fio's threads spread over them).
-pub const NR_CPUS: u16 = 8;
-
-/// The CPU job clone `job` runs on: the scheduler spreads fio's threads, one per CPU.
-pub fn job_cpu(job: u32) -> u16 {
-    (job % NR_CPUS as u32) as u16
-}
-
-/// `struct sbitmap_queue` as blk-mq's tag allocator uses it (lib/sbitmap.c): the tags in
-/// words of 16 bits (`sbitmap_calculate_shift` for a depth of 64), and a per-CPU allocation
-/// hint. A CPU allocates from its hint onwards (wrapping within the word, then the next
-/// words); a freed tag becomes the hint of the CPU its request was allocated on
-/// (`sbitmap_queue_clear` -> `sbitmap_update_cpu_hint`). So each job thread tends to get
-/// the same tag back, and which hsq slots fill depends on which CPUs submit.
-#[derive(Clone, Debug)]
-pub struct Sbitmap {
-    /// Bit i set = tag i in use.
-    map: u64,
-    depth: u16,
-    hint: [u16; NR_CPUS as usize],
-}
-
-/// Bits per sbitmap word for a depth of 64 (`sbitmap_calculate_shift`: 4 << shift <= depth).
-const SB_WORD_BITS: u16 = 16;
-
-impl Sbitmap {
-    /// `sbitmap_init_node`: each CPU's hint starts at a random tag (`get_random_u32_below`),
-    /// drawn here from the run's seed.
-    pub fn new(depth: u16, rng: &mut crate::rng::Rng) -> Sbitmap {
-        use rand::RngExt;
-        let mut hint = [0; NR_CPUS as usize];
-        for h in &mut hint {
-            *h = rng.random_range(0..depth);
-        }
-        Sbitmap {
-            map: 0,
-            depth,
-            hint,
-        }
-    }
-
-    pub fn in_use(&self) -> u16 {
-        self.map.count_ones() as u16
-    }
-
-    /// `__sbitmap_get_word` from `hint` in one word, wrapping to its start.
-    /// The first free bit at or after `hint`, else the first free bit of the word: found with a
-    /// mask and `trailing_zeros` rather than bit by bit.
-    #[inline]
-    fn get_word(&mut self, word: u16, hint: u16) -> Option<u16> {
-        let base = word * SB_WORD_BITS;
-        let bits = SB_WORD_BITS.min(self.depth.saturating_sub(base));
-        let mask = (1u32 << bits) - 1;
-        let free = !((self.map >> base) as u32) & mask;
-        let after = free & (u32::MAX << hint);
-        let pick = if after != 0 { after } else { free };
-        if pick == 0 {
-            return None;
-        }
-        let nr = base + pick.trailing_zeros() as u16;
-        self.map |= 1 << nr;
-        Some(nr)
-    }
-
-    /// `sbitmap_queue_get` on `cpu`: a free tag, or None when all are in use.
-    pub fn get(&mut self, cpu: u16) -> Option<u16> {
-        let hint = self.hint[cpu as usize];
-        let words = self.depth.div_ceil(SB_WORD_BITS);
-        let mut index = hint / SB_WORD_BITS;
-        let mut bit = hint % SB_WORD_BITS;
-        let mut got = None;
-        for _ in 0..words {
-            got = self.get_word(index, bit);
-            if got.is_some() {
-                break;
-            }
-            bit = 0;
-            index = (index + 1) % words;
-        }
-        // `update_alloc_hint_after_get`: only a used hint moves on.
-        match got {
-            None => self.hint[cpu as usize] = 0,
-            Some(nr) if nr == hint => {
-                let next = nr + 1;
-                self.hint[cpu as usize] = if next >= self.depth - 1 { 0 } else { next };
-            }
-            Some(_) => {}
-        }
-        got
-    }
-
-    /// `sbitmap_queue_clear(tag, cpu)`.
-    pub fn clear(&mut self, tag: u16, cpu: u16) {
-        self.map &= !(1 << tag);
-        self.hint[cpu as usize] = tag;
-    }
+/// The CPU job clone `job` submits from: the scheduler spreads fio's threads over the board's
+/// `cpus` (`HostTiming::cpus`), one per CPU while there are enough.
+pub fn job_cpu(job: u32, cpus: u32) -> u16 {
+    (job % cpus.max(1)) as u16
 }
 
 /// One hardware context (`struct blk_mq_hw_ctx`) with its tag set and software queue.
 #[derive(Debug)]
 pub struct BlkMq {
-    tags: Sbitmap,
+    tags: SbitmapQueue,
     /// Requests sleeping in `blk_mq_get_tag` for a free tag, with their CPU.
     tag_waiters: VecDeque<(ReqIdx, u16)>,
     /// Inserted requests not yet dispatched (the software queue).
@@ -131,9 +46,10 @@ pub struct BlkMq {
 }
 
 impl BlkMq {
-    pub fn new(force_commit: bool, rng: &mut crate::rng::Rng) -> BlkMq {
+    /// The tag set for `cpus` CPUs (each has its own allocation hint).
+    pub fn new(force_commit: bool, cpus: u32, rng: &mut crate::rng::Rng) -> BlkMq {
         BlkMq {
-            tags: Sbitmap::new(MMC_QUEUE_DEPTH, rng),
+            tags: SbitmapQueue::new(MMC_QUEUE_DEPTH, cpus.clamp(1, u16::MAX as u32) as u16, rng),
             tag_waiters: VecDeque::new(),
             sw_queue: VecDeque::new(),
             dispatch: VecDeque::new(),
@@ -183,7 +99,8 @@ impl BlkMq {
         self.dispatch.push_front(req);
     }
 
-    /// `blk_mq_put_tag`: frees `tag` (if the request had one) and wakes the first tag waiter,
+    /// `blk_mq_put_tag(tags, rq->mq_ctx, tag)`: frees `tag` (if the request had one) on the
+    /// CPU the request was allocated on (`cpu`), and wakes the first tag waiter,
     /// which takes a tag and joins the software queue. Returns the woken request and its tag.
     pub fn put_tag(&mut self, tag: Option<u16>, cpu: u16) -> Option<(ReqIdx, u16)> {
         if let Some(tag) = tag {
@@ -307,7 +224,7 @@ mod tests {
 
     #[test]
     fn tags_run_out_then_waiters_get_the_freed_tag_in_order() {
-        let mut b = BlkMq::new(false, &mut crate::rng::stream(1, 1));
+        let mut b = BlkMq::new(false, 8, &mut crate::rng::stream(1, 1));
         let mut tags: Vec<u16> = (0..MMC_QUEUE_DEPTH as ReqIdx)
             .map(|r| b.submit(r, 0).expect("a free tag"))
             .collect();
@@ -327,7 +244,7 @@ mod tests {
 
     #[test]
     fn refused_requests_are_dispatched_first() {
-        let mut b = BlkMq::new(false, &mut crate::rng::stream(1, 1));
+        let mut b = BlkMq::new(false, 8, &mut crate::rng::stream(1, 1));
         b.submit(1, 0);
         b.submit(2, 0);
         let first = b.next_to_dispatch().expect("queued");
@@ -339,64 +256,9 @@ mod tests {
         assert!(!b.has_work());
     }
 
-    /// `__sbitmap_get_word` bit by bit, as lib/sbitmap.c walks it: the reference for the mask.
-    fn get_word_bit_by_bit(sb: &Sbitmap, word: u16, hint: u16) -> Option<u16> {
-        let base = word * SB_WORD_BITS;
-        let bits = SB_WORD_BITS.min(sb.depth.saturating_sub(base));
-        (hint..bits)
-            .chain(0..bits)
-            .find(|&b| sb.map & (1 << (base + b)) == 0)
-            .map(|b| base + b)
-    }
-
-    #[test]
-    fn sbitmap_word_search_agrees_with_the_bit_walk() {
-        use rand::RngExt as _;
-        let mut rng = crate::rng::stream(2, 2);
-        for depth in [4u16, 20, 64] {
-            let mut sb = Sbitmap::new(depth, &mut rng);
-            for _ in 0..20_000 {
-                sb.map = rng.random::<u64>() & (u64::MAX >> (64 - depth));
-                let word = rng.random_range(0..depth.div_ceil(SB_WORD_BITS));
-                let hint = rng.random_range(0..SB_WORD_BITS);
-                let want = get_word_bit_by_bit(&sb, word, hint);
-                let before = sb.map;
-                assert_eq!(
-                    sb.get_word(word, hint),
-                    want,
-                    "map {before:#x} word {word} hint {hint}"
-                );
-                assert_eq!(sb.map, want.map_or(before, |nr| before | 1 << nr));
-            }
-        }
-    }
-
-    #[test]
-    fn sbitmap_hands_a_cpu_its_freed_tag_back() {
-        let mut sb = Sbitmap::new(MMC_QUEUE_DEPTH, &mut crate::rng::stream(1, 1));
-        sb.hint = [0; NR_CPUS as usize];
-        // CPU 0 walks on from its hint; CPU 1 starts at its own hint (0) and finds 2.
-        assert_eq!(sb.get(0), Some(0));
-        assert_eq!(sb.get(0), Some(1));
-        assert_eq!(sb.get(1), Some(2));
-        // A freed tag becomes the hint of the CPU its request came from.
-        sb.clear(1, 1);
-        assert_eq!(sb.get(1), Some(1));
-        assert_eq!(
-            sb.get(0),
-            Some(3),
-            "CPU 0's hint moved on to 2, taken: next free"
-        );
-        // Full: no tag.
-        let mut full = Sbitmap::new(4, &mut crate::rng::stream(1, 1));
-        assert_eq!((0..4).filter_map(|_| full.get(0)).count(), 4);
-        assert_eq!(full.get(0), None);
-        assert_eq!(full.in_use(), 4);
-    }
-
     #[test]
     fn one_rerun_at_a_time() {
-        let mut b = BlkMq::new(true, &mut crate::rng::stream(1, 1));
+        let mut b = BlkMq::new(true, 8, &mut crate::rng::stream(1, 1));
         assert!(b.want_rerun());
         assert!(!b.want_rerun());
         b.rerun_started();

@@ -60,7 +60,7 @@ impl Simulator {
             platform: Box::new(platform),
             cfg,
             jobs,
-            blk: BlkMq::new(cfg.packed > 0, &mut stream(4)),
+            blk: BlkMq::new(cfg.packed > 0, platform.host.cpus, &mut stream(4)),
             mq: MmcQueue::new(HostPath::of(&cfg, scn.mmc_test.is_some()), cfg.hsq_depth),
             hsq: Hsq::new(cfg.packed, cfg.hsq_dispatch),
             legacy: Legacy::default(),

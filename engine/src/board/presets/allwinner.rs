@@ -47,6 +47,9 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         adma3_chain_ns: 0,
         max_req_bytes: 512 * KIB,
         max_packed: 0,
+        // The SoC is not named; Allwinner's Android SoCs of 2022 with eMMC (A133, H616/H618,
+        // R818) are quad-core Cortex-A53. fio's 8 threads share 4 CPUs and their tag hints.
+        cpus: 4,
     },
     bus: BusTiming {
         mode: BusMode::Hs200,

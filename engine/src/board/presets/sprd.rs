@@ -47,6 +47,9 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,
+        // Not stated in the source: the Spreadtrum/Unisoc phone SoCs with sdhci-sprd (SC9863A,
+        // T610/T618) have 8 cores (Cortex-A55/A75).
+        cpus: 8,
     },
     bus: BusTiming {
         mode: BusMode::Hs400Es,

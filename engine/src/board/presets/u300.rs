@@ -56,6 +56,8 @@ pub const U300_MMCI_2011: Platform = Platform {
         adma3_chain_ns: 0,
         max_req_bytes: 127 * 512,
         max_packed: 0,
+        // The U300's single ARM926EJ-S.
+        cpus: 1,
     },
     // SD 25 MHz 4-bit (MMCI DMA): 12.5 MB/s nominal, 9.2 MB/s effective.
     bus: BusTiming {

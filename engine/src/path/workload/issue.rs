@@ -213,7 +213,7 @@ impl Simulator {
                 stage: Stage::Submit,
                 t_stage: now,
                 tag: None,
-                cpu: crate::path::blk_mq::job_cpu(j),
+                cpu: crate::path::blk_mq::job_cpu(j, self.platform.host.cpus),
                 in_mmc: false,
                 chain: None,
                 phases: Default::default(),
