@@ -54,6 +54,16 @@ pub fn run(size_override: Option<u64>) -> Result<Vec<Row>, String> {
             });
         }
     }
+    for single in &mmcsim_engine::calibration::SINGLES {
+        rows.push(Row {
+            platform: single.platform.to_string(),
+            case: single.case.to_string(),
+            column: single.column.to_string(),
+            unit: single.measure.name().to_string(),
+            measured: single.measured,
+            simulated: single.run(size_override).map_err(|e| e.to_string())?,
+        });
+    }
     let lat = mmcsim_engine::calibration::ALLWINNER_NO_HSQ;
     let r = mmcsim_engine::calibration::run_latency(&lat).map_err(|e| e.to_string())?;
     rows.push(Row {

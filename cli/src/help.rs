@@ -9,8 +9,8 @@ const HEAD: &str =
     "mmcsim: fio command lines and job files against a model of the Linux eMMC block I/O path\n\
      \n\
      usage: mmcsim [OPTIONS] [JOBFILE...]\n\
-     \x20      mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_runtime=TIME] [--max_iters=N]\n\
-     \x20                 [--write_platform=OUT] RESULTS.json...\n\
+     \x20      mmcsim fit [--platform=BASE | --platform_file=BASE.toml] [--fit=PARAM,...]\n\
+     \x20                 [--fit_runtime=TIME] [--max_iters=N] [--write_platform=OUT] RESULTS.json...\n\
      \x20        fits board parameters (default: completion_us, nand_read_us, card_write_busy_us,\n\
      \x20        bus_mb_s, nand_program_mb_s, reliable_write_us) to fio --output-format=json results;\n\
      \x20        trusted only when each result, left out, is predicted within 10 % by a fit to the others\n\

@@ -177,11 +177,15 @@ fn run(cli: &Cli) -> Result<String, String> {
     Ok(out)
 }
 
-/// `mmcsim fit [--platform=BASE] [--fit=PARAM,...] [--fit_runtime=TIME] [--max_iters=N]
-/// [--write_platform=OUT] RESULTS...`: the fit's report.
+/// `mmcsim fit [--platform=BASE | --platform_file=BASE] [--fit=PARAM,...] [--fit_runtime=TIME]
+/// [--max_iters=N] [--write_platform=OUT] RESULTS...`: the fit's report. A platform file as the
+/// base gives what is known of the board (bus mode, width, the card's geometry); the fit moves
+/// only the `--fit=` parameters from there. The written platform file says the command that
+/// made it.
 fn run_fit(argv: &[String]) -> Result<String, String> {
     let (mut platform, mut names, mut runtime, mut iters, mut out) =
         (None, Vec::new(), None, 300, None);
+    let mut base_file = None;
     let mut files = Vec::new();
     for a in argv {
         if !a.starts_with('-') {
@@ -194,6 +198,7 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             .ok_or_else(|| format!("{k}: needs a value"))?;
         match k.replace('-', "_").as_str() {
             "platform" => platform = Some(v.to_string()),
+            "platform_file" => base_file = Some(v.to_string()),
             "fit" => names.extend(v.split(',').map(|s| s.trim().to_string())),
             "fit_runtime" => {
                 let ns = mmcsim_engine::scenario::units::parse_time_ns(v).map_err(|e| format!("{k}: {e}"))?;
@@ -208,7 +213,7 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             "write_platform" => out = Some(v.to_string()),
             _ => {
                 return Err(format!(
-                    "{k}: not a fit option; accepted: --platform=, --fit=, --fit_runtime=, --max_iters=, --write_platform="
+                    "{k}: not a fit option; accepted: --platform=, --platform_file=, --fit=, --fit_runtime=, --max_iters=, --write_platform="
                 ))
             }
         }
@@ -229,11 +234,26 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let started = std::time::Instant::now();
-    let result = mmcsim_fit::fit(&cases, platform.as_deref(), &names, iters)?;
+    let result =
+        match (&base_file, &platform) {
+            (Some(_), Some(_)) => return Err(
+                "fit: --platform= and --platform_file= both name the base; accepted: one of them"
+                    .to_string(),
+            ),
+            (Some(path), None) => {
+                let text = input::read(path.as_ref(), &format!("platform_file '{path}'"), false)?;
+                let mut base = mmcsim_engine::Scenario::default();
+                mmcsim_engine::scenario::board_file::apply_toml(&mut base, path, &text)
+                    .map_err(|e| e.to_string())?;
+                mmcsim_fit::fit_on(&cases, &base, &names, iters, true)?
+            }
+            (None, _) => mmcsim_fit::fit(&cases, platform.as_deref(), &names, iters)?,
+        };
     let took = started.elapsed().as_secs_f64();
     if let Some(path) = out {
-        let text = mmcsim_engine::scenario::board_file::to_toml(&result.board)
+        let board = mmcsim_engine::scenario::board_file::to_toml(&result.board)
             .map_err(|e| e.to_string())?;
+        let text = format!("# Made by: mmcsim fit {}\n{board}", argv.join(" "));
         std::fs::write(&path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
     }
     Ok(format!(

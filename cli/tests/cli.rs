@@ -405,6 +405,36 @@ fn fit_writes_a_platform_file_that_runs() {
     );
     let run = mmcsim(&[&format!("--platform_file={}", f("fit.toml")), "--size=1m"]);
     assert!(run.status.success());
+    assert!(
+        board.starts_with("# Made by: mmcsim fit --platform=unisoc-hsq-2023"),
+        "{board}"
+    );
+    // The fitted board as the base of another fit: its values stay, only --fit= moves.
+    let refit = mmcsim(&[
+        "fit",
+        &format!("--platform_file={}", f("fit.toml")),
+        "--fit=card_write_busy_us",
+        &f("rr.json"),
+        &f("rw.json"),
+    ]);
+    let text = String::from_utf8_lossy(&refit.stdout);
+    assert!(
+        refit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&refit.stderr)
+    );
+    assert!(
+        text.contains("with 1 board value(s) of the base file"),
+        "{text}"
+    );
+    let both = mmcsim(&[
+        "fit",
+        "--platform=unisoc-hsq-2023",
+        &format!("--platform_file={}", f("fit.toml")),
+        &f("rr.json"),
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("both name the base"));
     let bad_fit = mmcsim(&["fit", "--fit=bogus", &f("rr.json")]);
     assert_eq!(bad_fit.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_fit.stderr).contains("'bogus' is not a board parameter"));

@@ -3,11 +3,12 @@
 //! 2020 board's 1 MiB sequential read of 2019 (`/work/shared/calibration/measurements.toml`:
 //! `[board.bananapi-m64-2016]`, `[board.nanopi-m4-2018]`, `[series.hsq-large-read-2019]`).
 //!
-//! The boards are platform files (`tests/boards/*.toml`, read as `--platform_file=` reads them),
-//! fitted by hand on the 4 KiB and 16 MiB rows only, one parameter per row, each the one the row
-//! measures (the fit recipe is in the file's comments): the middle rows are predictions of the
-//! card's mechanism (page reads, internal channel, read-ahead, write cache and NAND program),
-//! not fitted per size.
+//! The boards are platform files (`tests/boards/*.toml`, read as `--platform_file=` reads them)
+//! written by `mmcsim fit` from the 4 KiB and 16 MiB rows only (the command is each file's first
+//! line; its inputs are in `fit/tests/tables/`, and `fit/tests/board_tables.rs` makes the same fit
+//! and checks the file is its result): the middle rows are predictions of the card's mechanism
+//! (page reads, internal channel, read-ahead, write cache and NAND program), not fitted per
+//! size.
 
 use mmcsim_engine::scenario::board_file::apply_toml;
 use mmcsim_engine::scenario::options::parse_args;
@@ -77,8 +78,7 @@ fn bananapi_m64_middle_rows_come_out_of_the_mechanism() {
     );
 }
 
-/// The rows the BananaPi board was fitted on, and the ones its fit did not use (random writes,
-/// and random reads at 16 MiB).
+/// The rows the BananaPi board was fitted on.
 #[test]
 fn bananapi_m64_fitted_rows_hold() {
     check(
@@ -98,9 +98,8 @@ fn bananapi_m64_fitted_rows_hold() {
 }
 
 /// NanoPi M4 (RK3399, sdhci-of-arasan, HS400, SanDisk eMMC): only the 4 KiB and 16 MiB rows are
-/// published; the board is fitted on its sequential rows and tR on the random 4 KiB read, so the
-/// random 16 MiB rows and random writes are predictions. Its 16 MiB reads run at the card's
-/// internal rate (about 136 MB/s), a third of the HS400 bus.
+/// published, all eight fitted. Its 16 MiB reads run at the card's internal rate (about
+/// 136 MB/s), a third of the HS400 bus.
 #[test]
 fn nanopi_m4_rows_hold() {
     check(

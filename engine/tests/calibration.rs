@@ -200,3 +200,25 @@ fn allwinner_without_hsq_percentiles_and_iops() {
         }
     }
 }
+
+/// The figures measured with one host configuration only (the 2019 1 MiB read of the 2020
+/// board, the Raspberry Pi 5's command-queueing-OFF figures), each within 15 %, at 64 MiB per
+/// job (the 2019 read) or the source's size.
+#[test]
+fn every_single_figure_within_15_percent() {
+    use mmcsim_engine::calibration::SINGLES;
+    for s in &SINGLES {
+        let size = (s.series == "hsq-large-read-2019").then_some(64 << 20);
+        let sim = s.run(size).expect("runs");
+        let err = (sim / s.measured - 1.0) * 100.0;
+        eprintln!(
+            "{} {} {}: measured {} simulated {sim:.1} {} ({err:+.1} %)",
+            s.platform,
+            s.case,
+            s.column,
+            s.measured,
+            s.measure.name()
+        );
+        assert!(err.abs() <= 15.0, "{} {}: {err:+.1} %", s.platform, s.case);
+    }
+}

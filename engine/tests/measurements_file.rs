@@ -44,10 +44,15 @@ fn strip_comment(line: &str) -> &str {
 
 fn tables(text: &str) -> Vec<Table> {
     let mut out: Vec<Table> = Vec::new();
-    let mut in_multiline = false;
+    let (mut in_multiline, mut in_array) = (false, false);
     for raw in text.lines() {
         if in_multiline {
             in_multiline = raw.matches("\"\"\"").count() % 2 == 0;
+            continue;
+        }
+        if in_array {
+            // A multi-line array (a board's table of rows): skipped.
+            in_array = strip_comment(raw).trim() != "]";
             continue;
         }
         let line = strip_comment(raw).trim();
@@ -65,6 +70,10 @@ fn tables(text: &str) -> Vec<Table> {
             .split_once('=')
             .unwrap_or_else(|| panic!("not a key = value line: {raw:?}"));
         let value = value.trim();
+        if value == "[" {
+            in_array = true;
+            continue;
+        }
         if value.starts_with("\"\"\"") {
             // A multi-line string: skipped (notes and workload descriptions only).
             in_multiline = value.matches("\"\"\"").count() == 1;
@@ -95,8 +104,9 @@ fn size_bytes(s: &str) -> u64 {
 fn the_reader_sees_every_table_of_the_file() {
     let t = tables(FILE);
     let cases = t.iter().filter(|t| t.header == "[[case]]").count();
-    // 4 series x 4 cases, the hsq-intro series (4) and the Allwinner latency case (1).
-    assert_eq!(cases, 21);
+    // 4 series x 4 cases, the hsq-intro series (4), the Allwinner latency case (1), the 2019
+    // large read (1) and the Raspberry Pi 5's (1).
+    assert_eq!(cases, 23);
     assert!(t.iter().any(|t| t.header == "[platform.sprd-hs400es-2020]"));
 }
 
@@ -164,5 +174,30 @@ fn engine_cases_are_the_figures_of_the_measurements_file() {
                 "{what}: columns {a}, {b}"
             );
         }
+    }
+}
+
+/// The figures measured with one host configuration (`calibration::SINGLES`) are the file's.
+#[test]
+fn single_figures_are_the_figures_of_the_measurements_file() {
+    use mmcsim_engine::calibration::SINGLES;
+    let all = tables(FILE);
+    let case = |key: &str, value: &str| {
+        all.iter()
+            .find(|t| t.header == "[[case]]" && t.get(key) == Some(value))
+            .unwrap_or_else(|| panic!("no [[case]] with {key} = {value}"))
+    };
+    let large = case("series", "hsq-large-read-2019");
+    let rpi = case("board", "rpi5-sd-2024");
+    for s in &SINGLES {
+        let want = match (s.series, s.case) {
+            ("hsq-large-read-2019", _) => large.number("measured"),
+            (_, "randread 4KiB") => rpi.number("randread_4k_iops"),
+            (_, "randwrite 4KiB") => rpi.number("randwrite_4k_iops"),
+            (_, "read 4MiB") => rpi.number("read_4m_kb_s"),
+            (_, "write 4MiB") => rpi.number("write_4m_kb_s"),
+            other => panic!("{other:?} is not in the file"),
+        };
+        assert_eq!(s.measured, want, "{} {}", s.series, s.case);
     }
 }

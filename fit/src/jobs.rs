@@ -120,7 +120,10 @@ pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
         .map(|(name, text)| read_case(name, text, None))
         .collect::<Result<Vec<_>, _>>()?;
     let f = fit(&cases, job.platform.as_deref(), &job.names, PAGE_FIT_ITERS)?;
-    let preset = f.preset_board.platform().map_err(|e| e.to_string())?;
+    let preset = f
+        .preset_board
+        .effective_platform()
+        .map_err(|e| e.to_string())?;
     let eff = f.board.effective_platform().map_err(|e| e.to_string())?;
     let params = f
         .names
@@ -129,7 +132,7 @@ pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
             let (_, p) = param(name)?;
             let (a, b) = match *name {
                 "bus_mb_s" => (preset.bus.bytes_per_sec(), eff.bus.bytes_per_sec()),
-                _ => ((p.get)(preset), (p.get)(&eff)),
+                _ => ((p.get)(&preset), (p.get)(&eff)),
             };
             Some(FitParam {
                 name: name.to_string(),

@@ -32,13 +32,15 @@ mod objective;
 mod optimise;
 mod params;
 mod report;
+mod scan;
 mod validate;
 
 pub use case::{read_case, Case, Figure, DEFAULT_FIT_RUNTIME_NS};
 pub use objective::simulate;
-pub use optimise::{fit, Fit, LeftOut, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE};
+pub use optimise::{fit, fit_on, Fit, LeftOut, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE};
 pub use params::DEFAULT_FIT;
 pub use report::render;
+pub use scan::SCAN_FACTORS;
 
 /// Largest error (a fraction) of a result file predicted by a fit to the other files for the
 /// fit to be trusted.

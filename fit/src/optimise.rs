@@ -3,6 +3,7 @@
 use crate::case::{Case, Figure};
 use crate::objective::{cost_of, nearest_preset, rms, simulate, simulate_all};
 use crate::params::Free;
+use crate::scan::coarse_start;
 pub use crate::validate::LeftOut;
 use crate::validate::{check_work, short};
 use crate::{MAX_LEFT_OUT_ERROR, MIN_CROSS_VALIDATION_FILES};
@@ -76,20 +77,21 @@ fn base_preset(
     })
 }
 
-/// Nelder-Mead in log space from a simplex of +-20 % steps around the preset: the best
+/// Nelder-Mead in log space from a simplex of +-20 % steps around log-offsets `x0`: the best
 /// log-offsets found and the iterations taken.
 fn minimise(
     cases: &[Case],
     base: &Scenario,
     free: &Free,
+    x0: Vec<f64>,
     max_iters: u64,
     runs: &AtomicU64,
 ) -> Result<(Vec<f64>, u64), String> {
     let n = free.names.len();
-    let mut simplex = vec![vec![0.0; n]];
+    let mut simplex = vec![x0.clone()];
     for i in 0..n {
-        let mut v = vec![0.0; n];
-        v[i] = 0.2;
+        let mut v = x0.clone();
+        v[i] += 0.2;
         simplex.push(v);
     }
     let solver = NelderMead::new(simplex)
@@ -175,8 +177,9 @@ fn insensitive(
     Ok(out)
 }
 
-/// Fits `names` to `cases` from the preset; the parameters the cases do not constrain are
-/// then put back to the preset and the others fitted again from where they were.
+/// Fits `names` to `cases` from where a coarse scan from the preset ends
+/// ([`coarse_start`]); the parameters the cases do not constrain are then put back to the
+/// preset and the others fitted again from where they were.
 fn fit_core(
     cases: &[Case],
     base: &Scenario,
@@ -184,8 +187,12 @@ fn fit_core(
     max_iters: u64,
     runs: &AtomicU64,
 ) -> Result<Core, String> {
-    let (x, mut iterations) = minimise(cases, base, free, max_iters, runs)?;
-    let mut converged = iterations < max_iters;
+    // The scan takes at most half the budget, counted as iterations of two evaluations.
+    let (x0, evals) = coarse_start(cases, base, free, max_iters, runs)?;
+    let budget = max_iters.saturating_sub(evals.div_ceil(2)).max(1);
+    let (x, it) = minimise(cases, base, free, x0, budget, runs)?;
+    let mut converged = it < budget;
+    let mut iterations = it + evals.div_ceil(2);
     let loose = insensitive(cases, base, free, &x, runs)?;
     let keep: Vec<bool> = loose.iter().map(|l| !l).collect();
     let unconstrained: Vec<&'static str> = free
@@ -204,7 +211,8 @@ fn fit_core(
             converged = true;
             Vec::new()
         } else {
-            let (x, it) = minimise(cases, base, &sub, max_iters, runs)?;
+            let n = sub.names.len();
+            let (x, it) = minimise(cases, base, &sub, vec![0.0; n], max_iters, runs)?;
             iterations += it;
             // The board is this search's: its convergence is the one that counts.
             converged = it < max_iters;
@@ -255,6 +263,9 @@ fn doubts(figures: usize, core: &Core, files: usize, left_out: Option<&[LeftOut]
         ));
     }
     match left_out {
+        None if files >= MIN_CROSS_VALIDATION_FILES => warnings.push(
+            "untrustworthy: not cross-validated (asked for the fit alone), so nothing shows these parameters predict anything but the figures they were fitted to".to_string(),
+        ),
         None => warnings.push(format!(
             "untrustworthy: {files} result file(s): cross-validation needs at least {MIN_CROSS_VALIDATION_FILES} (each left out, the rest fitted, the left-out one predicted), so nothing shows these parameters predict anything but the figures they were fitted to"
         )),
@@ -328,11 +339,8 @@ fn cross_validate(
     Ok(out)
 }
 
-/// Fits `names` (or [`DEFAULT_FIT`](crate::DEFAULT_FIT)) on top of `platform` (or the nearest
-/// preset), then cross-validates: each file left out, the rest fitted, the left-out one
-/// predicted. `max_iters` bounds each Nelder-Mead search; a fit runs at most two searches
-/// (the second without the unconstrained parameters), so the whole is bounded by
-/// 2 x (files + 1) x `max_iters` iterations.
+/// Fits `names` (or [`DEFAULT_FIT`](crate::DEFAULT_FIT)) on top of `platform` (or the preset
+/// a file names, or the nearest preset): [`fit_on`] that preset.
 pub fn fit(
     cases: &[Case],
     platform: Option<&str>,
@@ -345,25 +353,51 @@ pub fn fit(
     check_work(cases, max_iters, names.len().max(crate::DEFAULT_FIT.len()))?;
     let mut notes = Vec::new();
     let base_name = base_preset(cases, platform, &mut notes)?;
-    let preset = mmcsim_engine::platform::by_name(&base_name).ok_or_else(|| {
-        format!(
+    if mmcsim_engine::platform::by_name(&base_name).is_none() {
+        return Err(format!(
             "platform: '{}' is not a known platform; accepted: {}",
             base_name,
             mmcsim_engine::platform::names().join(", ")
-        )
-    })?;
+        ));
+    }
     let base = Scenario {
-        platform: base_name.clone(),
+        platform: base_name,
         ..Scenario::default()
     };
-    let free = Free::new(names, preset)?;
+    let mut f = fit_on(cases, &base, names, max_iters, true)?;
+    f.notes.splice(0..0, notes);
+    Ok(f)
+}
+
+/// Fits `names` (or [`DEFAULT_FIT`](crate::DEFAULT_FIT)) on top of the board `base` (a preset
+/// and the board parameters a platform file sets: what is known of the hardware, its bus mode
+/// and width, is not fitted), then cross-validates: each file left out, the rest fitted, the
+/// left-out one predicted (unless `cross_validation` is false: the fit alone, one in files
+/// plus one of the work, and not trusted). A parameter the results do not constrain is left
+/// at `base`'s value.
+/// `max_iters` bounds each Nelder-Mead search; a fit runs at most two searches (the second
+/// without the unconstrained parameters), so the whole is bounded by 2 x (files + 1) x
+/// `max_iters` iterations.
+pub fn fit_on(
+    cases: &[Case],
+    base: &Scenario,
+    names: &[String],
+    max_iters: u64,
+    cross_validation: bool,
+) -> Result<Fit, String> {
+    if cases.is_empty() {
+        return Err("fit: no RESULTS files given (fio --output-format=json outputs)".to_string());
+    }
+    check_work(cases, max_iters, names.len().max(crate::DEFAULT_FIT.len()))?;
+    let start = base.effective_platform().map_err(|e| e.to_string())?;
+    let free = Free::new(names, &start)?;
     let runs = AtomicU64::new(0);
     let figures: usize = cases.iter().map(|c| c.measured.len()).sum();
-    let (preset_rms, preset_sims) = rms(cases, &base)?;
-    let core = fit_core(cases, &base, &free, max_iters, &runs)?;
+    let (preset_rms, preset_sims) = rms(cases, base)?;
+    let core = fit_core(cases, base, &free, max_iters, &runs)?;
     let (fit_rms, fit_sims) = rms(cases, &core.board)?;
-    let left_out = if cases.len() >= MIN_CROSS_VALIDATION_FILES {
-        Some(cross_validate(cases, &base, &free, max_iters, &runs)?)
+    let left_out = if cases.len() >= MIN_CROSS_VALIDATION_FILES && cross_validation {
+        Some(cross_validate(cases, base, &free, max_iters, &runs)?)
     } else {
         None
     };
@@ -376,7 +410,7 @@ pub fn fit(
     }
     Ok(Fit {
         board: core.board,
-        preset_board: base,
+        preset_board: base.clone(),
         names: free.names,
         unconstrained: core.unconstrained,
         rms: fit_rms,
@@ -386,6 +420,6 @@ pub fn fit(
         left_out,
         runs: runs.into_inner() + 2 * cases.len() as u64,
         warnings,
-        notes,
+        notes: Vec::new(),
     })
 }

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// Each free parameter on the preset and fitted, and the change.
 fn parameters(out: &mut String, f: &Fit) {
-    let preset = f.preset_board.platform().ok();
+    let preset = f.preset_board.effective_platform().ok();
     let eff = f.board.effective_platform().ok();
     let _ = writeln!(
         out,
@@ -19,7 +19,7 @@ fn parameters(out: &mut String, f: &Fit) {
         "parameter", "preset", "fitted", "change"
     );
     for name in &f.names {
-        if let (Some((_, p)), Some(pre), Some(e)) = (param(name), preset, eff.as_ref()) {
+        if let (Some((_, p)), Some(pre), Some(e)) = (param(name), preset.as_ref(), eff.as_ref()) {
             let (a, b) = match *name {
                 // 0 = derived: show the rate the bus runs at.
                 "bus_mb_s" => (pre.bus.bytes_per_sec(), e.bus.bytes_per_sec()),
@@ -72,12 +72,15 @@ fn figures(out: &mut String, f: &Fit) {
 /// Each file left out and predicted by a fit to the others.
 fn left_out(out: &mut String, f: &Fit) {
     let Some(l) = &f.left_out else {
-        let _ = writeln!(
-            out,
-            "\nleft-out error: not judged: {} result file(s), cross-validation needs at least {}",
-            files_of(f),
-            MIN_CROSS_VALIDATION_FILES
-        );
+        let _ = match files_of(f) {
+            n if n >= MIN_CROSS_VALIDATION_FILES => {
+                writeln!(out, "\nleft-out error: not judged: not cross-validated")
+            }
+            n => writeln!(
+                out,
+                "\nleft-out error: not judged: {n} result file(s), cross-validation needs at least {MIN_CROSS_VALIDATION_FILES}"
+            ),
+        };
         return;
     };
     let _ = writeln!(
@@ -191,8 +194,12 @@ pub fn render(f: &Fit, cases: &[Case]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "fit on {} of {} parameter(s) to {} figure(s) of {} result file(s), {} iteration(s)\n",
+        "fit on {}{} of {} parameter(s) to {} figure(s) of {} result file(s), {} iteration(s)\n",
         f.preset_board.platform,
+        match f.preset_board.board().count() {
+            0 => String::new(),
+            n => format!(" with {n} board value(s) of the base file"),
+        },
         f.names.len(),
         f.rows.len(),
         cases.len(),

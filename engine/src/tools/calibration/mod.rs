@@ -3,15 +3,18 @@
 //! the UI can put model and measurement side by side.
 //!
 //! `cases.rs`: the measured figures and their scenarios; `run.rs`: running them and matching a
-//! scenario to its figure; `latency.rs`: the measured latency distribution.
+//! scenario to its figure; `latency.rs`: the measured latency distribution; `single.rs`: the
+//! figures measured with one host configuration only.
 
 mod cases;
 mod latency;
 mod run;
+mod single;
 
 pub use cases::*;
 pub use latency::*;
 pub use run::*;
+pub use single::*;
 
 use crate::scenario::Rw;
 

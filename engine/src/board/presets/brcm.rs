@@ -1,0 +1,111 @@
+//! Broadcom: the Raspberry Pi 5's sdhci-brcmstb with CQHCI and an A2 microSD card (2024).
+
+use super::{KIB, MB, MHZ, MIB, TLC_EMMC_2020};
+use crate::board::platform::*;
+use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+
+/// Raspberry Pi 5 (BCM2712, Cortex-A76), sdhci-brcmstb with a CQHCI, a SanDisk Extreme 64 GB A2
+/// microSD at SDR104, fitted to the command-queueing-OFF figures of
+/// `measurements.toml [board.rpi5-sd-2024]` (fio libaio, iodepth=32, direct, 256 MiB, ext4):
+/// randread 4k 2540 IOPS, randwrite 4k 1147 IOPS, read 4m 92467 KB/s, write 4m 62751 KB/s.
+///
+/// The host path with CQ off is the plain mmc block path (`mmc_path=legacy`: blk-mq ->
+/// `mmc_mq_queue_rq` -> `mmc_blk_mq_issue_rw_rq`): however deep fio's queue, one command at a
+/// time is on the card, the next one prepared meanwhile; sdhci-brcmstb has no host software
+/// queue. With `dtparam=sd_cqe` (raspberrypi/linux PR #6046) the CQHCI queues up to 32 tasks on
+/// the card (SD 6.0 command queueing: CMD44/CMD45 queue, CMD46/CMD47 execute, as eMMC's), which
+/// the card may work on at once: that is `mmc_path=cqe`, the prediction.
+///
+/// - randread 4k 2540 IOPS = 394 us per read, one at a time: the card's access (tR with the
+///   firmware's mapping lookup, about 320 us on an SD card, far above an eMMC's 50-100 us) plus
+///   4 KiB on the bus (41 us) and the host's hand-off to the next command;
+/// - randwrite 4k 1147 IOPS = 872 us per write: the card's busy time after a random write into
+///   its cache (mapping update), CMD13-polled by the legacy path;
+/// - read 4m 92.5 MB/s: bus-bound (SDR104, 4 data lines);
+/// - write 4m 62.8 MB/s: the card programs its NAND at that rate once its cache is full.
+///
+/// What it assumes: SD cards have no reliable write (so no FUA) and no packed commands; the A2
+/// card's cache is on (Linux enables an SD card's cache when the card reports one,
+/// `sd_enable_cache`); 2 dies of 2 planes (64 GB of 256 Gbit TLC dies; not measured): what
+/// command queueing can overlap. An A2 card must reach 4000 random-read and 2000 random-write
+/// IOPS with its queue and cache on (SD 6.0 application performance class): the CQ-on
+/// prediction should be of that order.
+pub const RPI5_SD_2024: Platform = Platform {
+    name: "rpi5-sd-2024",
+    description: "Raspberry Pi 5, sdhci-brcmstb + CQHCI, SanDisk Extreme 64 GB A2 microSD at SDR104 (CQ off: legacy path)",
+    source: "bretmlw/sbc-benchmarks, official-raspberry-pi-microsd-card-review.md (2024-10-17); fio job: Raspberry Pi agnostics sd_bench.fio",
+    controller: Controller::Sdhci,
+    switches: HostConfig {
+        mmc_path: MmcPath::Legacy,
+        nonblocking: true,
+        hsq_depth: HsqDepth::Fixed(2),
+        hsq_dispatch: HsqDispatch::Fifo,
+        packed: 0,
+        // SD has no reliable write: the host advertises no FUA.
+        fua: false,
+        cache: true,
+    },
+    host: HostTiming {
+        // Typical Cortex-A76 figures at 2.4 GHz (not measured): ext4 O_DIRECT through libaio.
+        submit_ns: 8_000,
+        issue_ns: 4_000,
+        dma_map_ns: 2_000,
+        dma_unmap_read_ns: 3_000,
+        dma_unmap_write_ns: 2_000,
+        dma_per_kib_ns: 0,
+        irq_to_next_cmd_ns: 5_000,
+        completion_ns: 5_000,
+        rerun_ns: 5_000,
+        reap_ns: 3_000,
+        legacy_wakeup_ns: 10_000,
+        legacy_completion_ns: 5_000,
+        adma3_chain_ns: 0,
+        // SDHCI's max_req_size (ADMA2): 512 KiB; a 4 MiB I/O is 8 requests.
+        max_req_bytes: 512 * KIB,
+        max_packed: 0,
+    },
+    // SDR104: 4 data lines, SDR; Linux runs the Pi 5's at 200 MHz (the SD ceiling is 208).
+    // Fitted: the 4 MiB read's 92.5 MB/s is the bus's effective rate less the commands.
+    bus: BusTiming {
+        mode: BusMode::Legacy,
+        clock_hz: 200 * MHZ,
+        width: 4,
+        rate_override: 93 * MB,
+        cmd_fixed_ns: cmd_fixed_for(5_000, 200 * MHZ),
+    },
+    card: CardTiming {
+        read_latency_seq_ns: 5_000,
+        // Fitted: randread 4k, 394 us per read one at a time (see above).
+        read_latency_random_ns: 320_000,
+        nand_dies: 2,
+        nand_planes: 2,
+        // Not measured: the 16 KiB page of a TLC die of 2020-2024.
+        nand_page_bytes: 16 * KIB,
+        // Not measured: a channel that does not limit the 92 MB/s bus.
+        nand_channel_bytes_per_sec: 400 * MB,
+        random_read_hit_ppm: 0,
+        read_ahead_bytes: 512 * KIB,
+        write_accept_bytes_per_sec: 93 * MB,
+        // Fitted: randwrite 4k, 872 us per write one at a time (see above).
+        write_busy_ns: 800_000,
+        // Not measured: an A2 card's cache of a few MiB.
+        cache_bytes: 4 * MIB,
+        cache_hold_bytes: 512 * KIB,
+        // Fitted: write 4m, 62.8 MB/s once the cache is full.
+        nand_program_bytes_per_sec: 62 * MB,
+        // No reliable write on SD: the commit, tPROG and unit are not used.
+        reliable_write_fixed_ns: 0,
+        nand_program_ns: 400_000,
+        program_unit_bytes: 32 * KIB,
+        random_write_commit_ns: 0,
+        // SD's cache flush (CMD49 write to the performance-enhancement register): typical.
+        flush_fixed_ns: 1_000_000,
+        trim_ns: TYPICAL_TRIM_NS,
+        reliable_write: false,
+    },
+    mmc_test: MmcTestTiming {
+        start_ns: 5_000,
+        wait_done_ns: 5_000,
+    },
+    variation: TLC_EMMC_2020,
+};
