@@ -63,6 +63,8 @@ pub const RPI5_SD_2024: Platform = Platform {
         // SDHCI's max_req_size (ADMA2): 512 KiB; a 4 MiB I/O is 8 requests.
         max_req_bytes: 512 * KIB,
         max_packed: 0,
+        // BCM2712: four Cortex-A76 cores; fio's threads share them and their tag hints.
+        cpus: 4,
     },
     // SDR104: 4 data lines, SDR; Linux runs the Pi 5's at 200 MHz (the SD ceiling is 208).
     // Fitted: the 4 MiB read's 92.5 MB/s is the bus's effective rate less the commands.
