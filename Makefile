@@ -2,7 +2,8 @@
 #
 #   make setup   install what this machine lacks (skips what is present at the right version)
 #   make serve   trunk serve on http://127.0.0.1:8080 (dev build, rebuilds on change)
-#   make build   release build of the web app into dist/
+#   make build   release build of the web app into dist/ (with .gz and .br copies of its files)
+#   make serve-dist  the release build on http://127.0.0.1:8080, compressed (scripts/serve-dist.mjs)
 #   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
 #                test; fails if the tests changed the work tree (scripts/tree-state.sh)
 #   make lint    cargo fmt --check, the engine's floor check (docs/ARCHITECTURE.md), cargo clippy
@@ -41,7 +42,7 @@ WEB_PACKAGE := mmcsim
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=600
 
-.PHONY: setup setup-browser serve build test lint test-native test-wasm test-e2e screenshots \
+.PHONY: setup setup-browser serve serve-dist build test lint test-native test-wasm test-e2e screenshots \
         bench bench-web
 
 setup:
@@ -55,6 +56,11 @@ serve: setup
 
 build: setup
 	trunk build --release
+
+# trunk serve cannot compress: the release build, served with its precompressed copies
+# (Content-Encoding br or gzip, as the browser accepts) by a small node server.
+serve-dist: build
+	node scripts/serve-dist.mjs --port 8080
 
 # The work tree's state is taken before and after the tests: they may not change it (their
 # outputs go to target/), while a developer's own uncommitted edits, there before and after,
