@@ -50,7 +50,8 @@ export async function start() {
 
 /**
  * A page on `query` that records every console error, page error and failed request; it is
- * ready when `waitFor` is on the page (the Watch's Play by default, the Lab's Run for the Lab).
+ * ready when `waitFor` is on the page (the Watch's Play by default, the Lab's Run for the Lab;
+ * on the landing, the Lab is opened by its link first).
  */
 export async function openPage(browser, base, query = '', options = {}, waitFor = '#play') {
     const page = await browser.newPage({ viewport: { width: 1280, height: 960 }, ...options });
@@ -60,6 +61,12 @@ export async function openPage(browser, base, query = '', options = {}, waitFor 
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
     await page.goto(base + query);
+    if (query === '' && waitFor !== '#play') {
+        // The landing is the lesson only: the header's Lab link fetches the whole page, which
+        // takes over (src/shell/handover.rs), as a visitor opening the Lab sees it.
+        await page.waitForSelector('#play', { timeout: 30_000 });
+        await page.click('#lab-link');
+    }
     await page.waitForSelector(waitFor, { timeout: 30_000 });
     return { page, problems };
 }
