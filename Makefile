@@ -12,7 +12,8 @@
 #                saves them into target/screenshots/, ignored)
 #   make bench   the heaviest seed job natively and compiled to wasm in headless Chromium:
 #                events per second of each and their ratio (engine/benches, bench/wasm)
-#   make bench-web  frame time of the pipeline view in headless Chromium
+#   make bench-web  the landing's first animated frame (bytes before it, time to it) and frame
+#                time of the pipeline view in headless Chromium
 #
 # Everything runs offline: tools are pinned and installed once by scripts/setup.sh.
 
@@ -86,6 +87,8 @@ lint:
 	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings
+	# The landing's build (index.html: mmcsim-landing, without the `full` feature).
+	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --no-default-features --bins -- -D warnings
 
 test-native:
 	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
@@ -122,7 +125,8 @@ bench: setup-browser
 	wasm-opt -Oz $(WASM_OUT)/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web-all-z.wasm
 	node bench/run.mjs
 
-# Frame time of the pipeline view in headless Chromium (printed, not asserted).
+# The landing's first animated frame (bytes sent before it, time to it: README "Loading") and the
+# frame time of the pipeline view in headless Chromium (printed, not asserted).
 bench-web:
 	trunk build --release
 	node tests/e2e/bench.mjs
