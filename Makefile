@@ -2,7 +2,8 @@
 #
 #   make setup   install what this machine lacks (skips what is present at the right version)
 #   make serve   trunk serve on http://127.0.0.1:8080 (dev build, rebuilds on change)
-#   make build   release build of the web app into dist/
+#   make build   release build of the web app into dist/ (with .gz and .br copies of its files)
+#   make serve-dist  the release build on http://127.0.0.1:8080, compressed (scripts/serve-dist.mjs)
 #   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
 #                test; fails if the tests changed the work tree (scripts/tree-state.sh)
 #   make lint    cargo fmt --check, the engine's floor check (docs/ARCHITECTURE.md), cargo clippy
@@ -11,7 +12,8 @@
 #                saves them into target/screenshots/, ignored)
 #   make bench   the heaviest seed job natively and compiled to wasm in headless Chromium:
 #                events per second of each and their ratio (engine/benches, bench/wasm)
-#   make bench-web  frame time of the pipeline view in headless Chromium
+#   make bench-web  the landing's first animated frame (bytes before it, time to it) and frame
+#                time of the pipeline view in headless Chromium
 #
 # Everything runs offline: tools are pinned and installed once by scripts/setup.sh.
 
@@ -41,7 +43,7 @@ WEB_PACKAGE := mmcsim
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=600
 
-.PHONY: setup setup-browser serve build test lint test-native test-wasm test-e2e screenshots \
+.PHONY: setup setup-browser serve serve-dist build test lint test-native test-wasm test-e2e screenshots \
         bench bench-web
 
 setup:
@@ -55,6 +57,11 @@ serve: setup
 
 build: setup
 	trunk build --release
+
+# trunk serve cannot compress: the release build, served with its precompressed copies
+# (Content-Encoding br or gzip, as the browser accepts) by a small node server.
+serve-dist: build
+	node scripts/serve-dist.mjs --port 8080
 
 # The work tree's state is taken before and after the tests: they may not change it (their
 # outputs go to target/), while a developer's own uncommitted edits, there before and after,
@@ -80,6 +87,8 @@ lint:
 	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings
+	# The landing's build (index.html: mmcsim-landing, without the `full` feature).
+	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --no-default-features --bins -- -D warnings
 
 test-native:
 	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
@@ -116,7 +125,8 @@ bench: setup-browser
 	wasm-opt -Oz $(WASM_OUT)/web/mmcsim_bench.wasm -o $(BENCH_WASM)/web-all-z.wasm
 	node bench/run.mjs
 
-# Frame time of the pipeline view in headless Chromium (printed, not asserted).
+# The landing's first animated frame (bytes sent before it, time to it: README "Loading") and the
+# frame time of the pipeline view in headless Chromium (printed, not asserted).
 bench-web:
 	trunk build --release
 	node tests/e2e/bench.mjs

@@ -21,6 +21,10 @@
 //! The plain modules hold no browser code and are tested natively ([`shell::session`],
 //! [`watch::clock`], [`series`], [`gallery`], [`lesson`] ...). The browser parts only build
 //! for `wasm32`, so a native build of the workspace skips them.
+//!
+//! Two builds: `mmcsim-web`, the whole page, and `mmcsim-landing` without the `full` feature,
+//! the first screen only (lesson and "Watch the pipeline"), which hands over to the whole page
+//! when the Lab, the sweep or the gallery is opened (`shell::handover`).
 
 pub mod gallery;
 #[cfg(target_arch = "wasm32")]
@@ -41,8 +45,16 @@ pub fn start() {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));
-    match root {
+    let handle = match root {
         Some(root) => yew::Renderer::<App>::with_root(root).render(),
         None => yew::Renderer::<App>::new().render(),
     };
+    // The landing's build keeps its app to unmount it when the whole app takes over.
+    #[cfg(not(feature = "full"))]
+    {
+        shell::handover::keep(handle);
+        shell::handover::follow_anchors();
+    }
+    #[cfg(feature = "full")]
+    drop(handle);
 }

@@ -5,10 +5,10 @@
 
 use std::rc::Rc;
 
+use crate::charts::canvas::Canvas;
 use mmcsim_engine::metrics::SeriesPoint;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -69,7 +69,7 @@ fn draw(
     canvas: HtmlCanvasElement,
     points: &[SeriesPoint],
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("canvas has no 2d context")?;
+    let backend = Canvas::new(canvas).ok_or("canvas has no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE)?;
     let data = xy(points);

@@ -16,14 +16,18 @@ use gloo::events::EventListener;
 use mmcsim_engine::{Overrides, Scenario};
 use yew::prelude::*;
 
+#[cfg(feature = "full")]
 use crate::gallery::view::GalleryPanel;
 use crate::gallery::StepAction;
-use crate::lab::{FormCmd, Lab};
+use crate::lab::FormCmd;
+#[cfg(feature = "full")]
+use crate::lab::Lab;
 use crate::lesson::state::TourState;
 use crate::lesson::view::Lesson;
 use crate::shell::engine_bridge as bridge;
 use crate::shell::pair::Pair;
 use crate::shell::url::{anchor, scroll_to, url_search, write_url};
+#[cfg(feature = "full")]
 use crate::tools::sweep::SweepView;
 use crate::watch::command::{Commands, WatchAction};
 use crate::watch::{moment, RunState, Watch};
@@ -196,10 +200,7 @@ impl Component for App {
                             on_tour={link.callback(Msg::Tour)} on_step={link.callback(Msg::TourStep)}
                             on_act={link.callback(|()| Msg::TourAct)} on_predict={link.callback(Msg::Predict)} />
                 </Watch>
-                { self.lab(ctx) }
-                <SweepView scenario={Rc::new(self.pair.a.clone())} />
-                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
-                              on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />
+                { self.rest(ctx) }
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>
@@ -209,7 +210,49 @@ impl Component for App {
 }
 
 impl App {
+    /// What follows the lesson: the Lab, the sweep and the gallery.
+    #[cfg(feature = "full")]
+    fn rest(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        html! {
+            <>
+                { self.lab(ctx) }
+                <SweepView scenario={Rc::new(self.pair.a.clone())} />
+                <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
+                              on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />
+            </>
+        }
+    }
+
+    /// The landing's build: the Lab, the sweep and the gallery are buttons that fetch the whole
+    /// app (`shell::handover`), which then takes over the page.
+    #[cfg(not(feature = "full"))]
+    fn rest(&self, _ctx: &Context<Self>) -> Html {
+        use crate::shell::handover::to_full;
+        let open = |id: &'static str| Callback::from(move |_: MouseEvent| to_full(id));
+        html! {
+            <section class="panel later" aria-label="More">
+                <p class="muted">{ "The Lab (your own scenario, its results and tools), the sweep and the gallery load when you open them." }</p>
+                <div class="actions">
+                    <button id="lab" type="button" class="button secondary" onclick={open("lab")}>{ "Open the Lab" }</button>
+                    <button id="sweep" type="button" class="button secondary" onclick={open("sweep")}>{ "Sweep" }</button>
+                    <button id="gallery" type="button" class="button secondary" onclick={open("gallery")}>{ "Gallery" }</button>
+                </div>
+            </section>
+        }
+    }
+
+    /// Brings the panel of id `id` (the Lab, the sweep, the gallery) into view; on the landing's
+    /// build, the whole app takes over at it.
+    pub(super) fn open_panel(id: &'static str) {
+        #[cfg(feature = "full")]
+        scroll_to(id);
+        #[cfg(not(feature = "full"))]
+        crate::shell::handover::to_full(id);
+    }
+
     /// The Lab, with what it edits.
+    #[cfg(feature = "full")]
     fn lab(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let a = Rc::new(self.pair.a.clone());

@@ -204,7 +204,7 @@ impl App {
                     }
                     Some(Effect::TryIt(a, b)) => {
                         ctx.link().send_message(Msg::Load(a, Some(b)));
-                        scroll_to("lab");
+                        Self::open_panel("lab");
                     }
                     None => {}
                 }

@@ -2,7 +2,8 @@
 //! the Lab, the tools and the gallery), the one wrapper around the engine's `Simulator`
 //! ([`session`]), the scenario pair the page shows ([`pair`]), the glue to the engine's option
 //! language ([`engine_bridge`]), budgeted slices ([`slicer`]), the URL ([`url`]), the Web
-//! Workers ([`workers`]) and the panic hook ([`panic`](mod@panic)).
+//! Workers ([`workers`]), the landing's hand-over to the whole app (`handover`, in the landing's
+//! build only) and the panic hook ([`panic`](mod@panic)).
 //!
 //! [`session`], [`pair`], [`engine_bridge`] and [`slicer`] hold no browser code and are tested
 //! natively.
@@ -18,6 +19,8 @@ pub(crate) mod test_support;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 mod app_update;
+#[cfg(all(target_arch = "wasm32", not(feature = "full")))]
+pub mod handover;
 #[cfg(target_arch = "wasm32")]
 pub mod panic;
 #[cfg(target_arch = "wasm32")]

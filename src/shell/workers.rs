@@ -1,14 +1,44 @@
 //! The page's Web Workers (`worker/`, loaded from `mmcsim-worker_loader.js`), each with the
 //! engine: sweep points and fits run there, off the thread that draws the animation. Messages
 //! are JSON text (`mmcsim_fit::jobs`): a job in, a reply out; a worker says `Ready` once loaded.
+//!
+//! The worker's wasm is fetched and compiled once per page load ([`module`]) and handed to each
+//! worker as a compiled `WebAssembly.Module` (its first message, read by
+//! `static/mmcsim-worker_loader.js`): two workers, or a second sweep, download nothing again.
 
+use std::cell::RefCell;
+
+use js_sys::{Promise, WebAssembly};
 use mmcsim_fit::jobs::{Reply, Request, Response};
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 use yew::Callback;
 
 /// The worker's loader script, as trunk writes it next to the page.
 const LOADER: &str = "./mmcsim-worker_loader.js";
+/// The worker's wasm, as trunk writes it next to the page.
+const WASM: &str = "./mmcsim-worker_bg.wasm";
+
+thread_local! {
+    /// The worker's compiled module, fetched at most once per page load.
+    static MODULE: RefCell<Option<Promise>> = const { RefCell::new(None) };
+}
+
+/// The worker's wasm compiled (`WebAssembly.compileStreaming`): fetched on the first call, the
+/// same promise after.
+fn module() -> Promise {
+    MODULE.with(|m| {
+        m.borrow_mut()
+            .get_or_insert_with(|| {
+                let fetch = web_sys::window()
+                    .map(|w| w.fetch_with_str(WASM))
+                    .unwrap_or_else(|| Promise::reject(&JsValue::from_str("no window")));
+                WebAssembly::compile_streaming(&fetch)
+            })
+            .clone()
+    })
+}
 /// Most workers a sweep starts, whatever the machine's core count.
 pub const MAX_WORKERS: usize = 8;
 
@@ -68,6 +98,7 @@ impl Pool {
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            hand_module(worker.clone(), i, on_event.clone());
             slots.push(Slot {
                 worker,
                 ready: false,
@@ -124,6 +155,33 @@ impl Pool {
         s.busy = Some(req.id);
         Ok(())
     }
+}
+
+/// Sends the compiled worker module to worker `i` (its loader waits for it); a module that
+/// cannot be fetched or compiled is that worker's error.
+fn hand_module(worker: Worker, i: usize, on_event: Callback<Event>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let sent = match JsFuture::from(module()).await {
+            Ok(m) => worker.post_message(&m),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = sent {
+            let text = e.as_string().or_else(|| {
+                e.dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+            });
+            on_event.emit((
+                i,
+                Response {
+                    id: u64::MAX,
+                    reply: Reply::Error(format!(
+                        "cannot load the worker ({WASM}): {}",
+                        text.unwrap_or_else(|| format!("{e:?}"))
+                    )),
+                },
+            ));
+        }
+    });
 }
 
 impl Drop for Pool {

@@ -108,6 +108,8 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
     console.log(`the animation alone: ${alone.length} frames in 2 s, frame gap mean ${(aloneGaps.reduce((a, b) => a + b, 0) / aloneGaps.length).toFixed(1)} ms, max ${Math.max(...aloneGaps).toFixed(1)} ms`);
     const before = await frameStats(page);
     await page.click('#sweep > summary');
+    const workerWasm = () => env.served.filter((r) => r.path === '/mmcsim-worker_bg.wasm').length;
+    const fetchedBefore = workerWasm();
     await page.fill('#sweep-1', 'hsq_depth=1..8');
     await page.press('#sweep-1', 'Tab');
     // Count animation frames while the sweep runs.
@@ -147,6 +149,8 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
     await page.click('#sweep-run');
     await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 2, null, { timeout: 120_000 });
     assert.equal(await page.locator('#pinned-table tbody tr').count(), 1);
+    // Two sweeps in (per core) workers: the worker's wasm was downloaded once (issue 21).
+    assert.equal(workerWasm() - fetchedBefore, 1, 'the worker wasm fetched once for two sweeps');
     assert.match(await page.textContent('#pinned-table'), /hsq_depth=2/);
     // A grid far too large is counted before any point is built: one message, the page lives on.
     await page.fill('#sweep-1', 'randseed=1..10000');

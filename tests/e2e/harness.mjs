@@ -1,10 +1,11 @@
 // Shared by the pipeline end-to-end test and the browser benchmark: a static server for dist/
 // on 127.0.0.1 and Debian's Chromium driven by playwright-core (same flags as app.test.mjs).
 import http from 'node:http';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { handler } from '../../scripts/serve-dist.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,33 +20,17 @@ export async function screenshotPath(name) {
     return path.join(screenshotDir, name);
 }
 const dist = path.join(root, 'dist');
-const TYPES = {
-    '.html': 'text/html; charset=utf-8',
-    '.js': 'text/javascript',
-    '.wasm': 'application/wasm',
-    '.css': 'text/css',
-    '.svg': 'image/svg+xml',
-    '.png': 'image/png',
-};
 
-/** Starts the server and the browser; returns { base, browser, close }. */
+/**
+ * Starts the server (scripts/serve-dist.mjs: the precompressed copies with Content-Encoding, as
+ * `make serve-dist` sends them) and the browser; returns { base, browser, close, served }.
+ * `served` lists every response: { path, status, bytes } (bytes on the wire).
+ */
 export async function start() {
-    const server = http.createServer(async (req, res) => {
-        const url = new URL(req.url, 'http://127.0.0.1');
-        let file = path.normalize(path.join(dist, decodeURIComponent(url.pathname)));
-        if (!file.startsWith(dist)) {
-            res.writeHead(403).end();
-            return;
-        }
-        if (url.pathname.endsWith('/')) file = path.join(file, 'index.html');
-        try {
-            const body = await readFile(file);
-            res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-            res.end(body);
-        } catch {
-            res.writeHead(404).end('not found');
-        }
-    });
+    const served = [];
+    const server = http.createServer(handler(dist, (req, status, bytes) => {
+        served.push({ path: new URL(req.url, 'http://127.0.0.1').pathname, status, bytes });
+    }));
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${server.address().port}/`;
     const browser = await chromium.launch({
@@ -60,12 +45,13 @@ export async function start() {
         await browser.close();
         await new Promise((resolve) => server.close(resolve));
     };
-    return { base, browser, close };
+    return { base, browser, close, served };
 }
 
 /**
  * A page on `query` that records every console error, page error and failed request; it is
- * ready when `waitFor` is on the page (the Watch's Play by default, the Lab's Run for the Lab).
+ * ready when `waitFor` is on the page (the Watch's Play by default, the Lab's Run for the Lab;
+ * on the landing, the Lab is opened by its link first).
  */
 export async function openPage(browser, base, query = '', options = {}, waitFor = '#play') {
     const page = await browser.newPage({ viewport: { width: 1280, height: 960 }, ...options });
@@ -75,6 +61,12 @@ export async function openPage(browser, base, query = '', options = {}, waitFor 
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
     await page.goto(base + query);
+    if (query === '' && waitFor !== '#play') {
+        // The landing is the lesson only: the header's Lab link fetches the whole page, which
+        // takes over (src/shell/handover.rs), as a visitor opening the Lab sees it.
+        await page.waitForSelector('#play', { timeout: 30_000 });
+        await page.click('#lab-link');
+    }
     await page.waitForSelector(waitFor, { timeout: 30_000 });
     return { page, problems };
 }
@@ -97,4 +89,23 @@ export async function measureFps(page, ms) {
         };
         requestAnimationFrame(tick);
     }), ms);
+}
+
+/**
+ * The landing as a first visitor gets it (a fresh browser context: nothing cached): the bytes
+ * the server sent (compressed, as sent) before the first animated frame (`#frame-stats` counts
+ * a frame), and the time from navigation to that frame, ms (performance.now() in the page).
+ */
+export async function firstFrame(env) {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 960 } });
+    const page = await context.newPage();
+    const from = env.served.length;
+    await page.goto(env.base);
+    const ms = await (await page.waitForFunction(
+        () => /frames=[1-9]/.test(document.querySelector('#frame-stats')?.textContent ?? '') && performance.now(),
+        null, { timeout: 60_000 },
+    )).jsonValue();
+    const sent = env.served.slice(from);
+    await context.close();
+    return { ms, bytes: sent.reduce((n, r) => n + r.bytes, 0), files: sent.map((r) => `${r.path} ${r.bytes}`) };
 }

@@ -21,6 +21,12 @@ export async function openPage(env, query = '', { clipboard = false, init } = {}
     });
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
     await page.goto(env.base + query);
+    if (query === '') {
+        // The landing is the lesson only: the header's Lab link fetches the whole page, which
+        // takes over (src/shell/handover.rs), as a visitor opening the Lab sees it.
+        await page.waitForSelector('#play', { timeout: 30_000 });
+        await page.click('#lab-link');
+    }
     await page.waitForSelector('#run', { timeout: 30_000 });
     return { page, problems, close: () => context.close() };
 }

@@ -6,9 +6,9 @@ use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
+use super::canvas::Canvas;
 use super::{ChartData, ChartKind, SideChart};
 use crate::palette::{A as COLOR_A, AXIS, B as COLOR_B, GRID};
 
@@ -76,7 +76,7 @@ fn nice(v: f64) -> String {
     }
 }
 
-fn empty_note(root: &DrawingArea<CanvasBackend, Shift>, text: &str) -> Res {
+fn empty_note(root: &DrawingArea<Canvas, Shift>, text: &str) -> Res {
     let (w, h) = root.dim_in_pixel();
     let style = ("sans-serif", 14)
         .into_font()
@@ -87,7 +87,7 @@ fn empty_note(root: &DrawingArea<CanvasBackend, Shift>, text: &str) -> Res {
 }
 
 pub fn draw(kind: ChartKind, canvas: HtmlCanvasElement, d: &ChartData) -> Res {
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("canvas has no 2d context")?;
+    let backend = Canvas::new(canvas).ok_or("canvas has no 2d context")?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE)?;
     match kind {
@@ -103,9 +103,7 @@ pub fn draw(kind: ChartKind, canvas: HtmlCanvasElement, d: &ChartData) -> Res {
 
 /// The charts' common frame: margins and label areas (the throughput chart, with its right
 /// axis, builds its own).
-fn frame<'a, 'b>(
-    root: &'a DrawingArea<CanvasBackend, Shift>,
-) -> ChartBuilder<'a, 'b, CanvasBackend> {
+fn frame<'a, 'b>(root: &'a DrawingArea<Canvas, Shift>) -> ChartBuilder<'a, 'b, Canvas> {
     let mut b = ChartBuilder::on(root);
     b.margin(8)
         .margin_right(16)
@@ -117,10 +115,10 @@ fn frame<'a, 'b>(
 /// The charts' common mesh: grid, axis and label styles and the axis descriptions; the caller
 /// adds its label formatters and counts, then draws it.
 fn mesh<'a, 'b, X, Y>(
-    chart: &'b mut ChartContext<'a, CanvasBackend, Cartesian2d<X, Y>>,
+    chart: &'b mut ChartContext<'a, Canvas, Cartesian2d<X, Y>>,
     x_desc: &str,
     y_desc: &str,
-) -> MeshStyle<'a, 'b, X, Y, CanvasBackend>
+) -> MeshStyle<'a, 'b, X, Y, Canvas>
 where
     X: Ranged + ValueFormatter<X::ValueType>,
     Y: Ranged + ValueFormatter<Y::ValueType>,
@@ -145,7 +143,7 @@ fn x_end(d: &ChartData) -> f64 {
         .max(1e-3)
 }
 
-fn throughput(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+fn throughput(root: &DrawingArea<Canvas, Shift>, d: &ChartData) -> Res {
     let mib: Vec<_> = sides(d)
         .iter()
         .map(|(s, c)| (over_time(&s.series, |p| p.mib_s()), *c))
@@ -207,7 +205,7 @@ fn throughput(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
     Ok(())
 }
 
-fn latency(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+fn latency(root: &DrawingArea<Canvas, Shift>, d: &ChartData) -> Res {
     let ss = sides(d);
     let xm = ss
         .iter()
@@ -278,7 +276,7 @@ pub fn log_label(v: f64) -> String {
     }
 }
 
-fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+fn percentiles(root: &DrawingArea<Canvas, Shift>, d: &ChartData) -> Res {
     let ss = sides(d);
     let all = || {
         ss.iter()
@@ -325,7 +323,7 @@ fn percentiles(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
     Ok(())
 }
 
-fn inflight(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+fn inflight(root: &DrawingArea<Canvas, Shift>, d: &ChartData) -> Res {
     let lines: Vec<_> = sides(d)
         .iter()
         .map(|(s, c)| (over_time(&s.series, |p| p.avg_inflight()), *c))
@@ -350,7 +348,7 @@ fn inflight(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
     Ok(())
 }
 
-fn batch(root: &DrawingArea<CanvasBackend, Shift>, d: &ChartData) -> Res {
+fn batch(root: &DrawingArea<Canvas, Shift>, d: &ChartData) -> Res {
     let ss = sides(d);
     let n = ss
         .iter()

@@ -6,6 +6,7 @@
 //!
 //! plotters on canvases, like [`crate::chart`]; drawing is in [`draw`].
 
+pub mod canvas;
 pub mod draw;
 
 use std::rc::Rc;
