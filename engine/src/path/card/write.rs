@@ -17,7 +17,7 @@ pub(super) fn end_slot(end: u64) -> usize {
 impl Card {
     /// A write whose data phase may start at `data_start`, carrying `len` bytes over a bus of
     /// `bus_bps`. Returns (data start after any cache stall, data end, busy end).
-    /// `req` is the id of the writing request (to tell, at a power cut, whose data is lost).
+    /// `req` is the id of the writing I/O (to tell, at a power cut, whose data is lost).
     pub fn write(
         &mut self,
         data_start: u64,
@@ -69,6 +69,7 @@ impl Card {
             len,
             remaining: len,
             req,
+            live: (offset, offset + len),
         });
         self.dirty += len;
         // The busy time of a write into the cache: the firmware's own work, and now and then a

@@ -109,12 +109,7 @@ impl Simulator {
             (offset, len, failed) = (s.offset, s.len, s.failed);
             self.split.remove(&r.io());
         }
-        if !failed
-            && r.op == Op::Write
-            && r.fua
-            && self.cfg.fua
-            && self.card.timing().reliable_write
-        {
+        if !failed && r.op == Op::Write && r.fua && self.queue_has_fua() {
             self.acked_reliable_writes += 1;
         }
         self.jobs[r.job as usize].complete(now, r.t_issue, r.op, offset, len, failed);

@@ -104,6 +104,9 @@ pub struct FioMmcsim {
     pub split_ios: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub split_requests: u64,
+    /// Flushes the block layer sent after REQ_FUA writes (no FUA on the queue).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub post_flushes: u64,
     /// The run stopped at the I/O budget before its runtime was over.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub io_budget_reached: bool,
@@ -236,6 +239,7 @@ impl FioMmcsim {
             card_resets: s.resets,
             split_ios: s.split_ios,
             split_requests: s.split_requests,
+            post_flushes: s.post_flushes,
             io_budget_reached: s.io_budget_reached,
             io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
