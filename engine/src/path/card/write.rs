@@ -63,7 +63,8 @@ impl Card {
             self.drain_to(start);
         }
         let data_end = start + xfer_ns(len, rate);
-        self.drain_to(data_end);
+        // The card programs from its cache while the data still arrives: the extent is in the
+        // cache from the data start, so the background drain overlaps the transfer.
         self.cache.push_back(CachedExtent {
             offset,
             len,
@@ -72,6 +73,7 @@ impl Card {
             live: (offset, offset + len),
         });
         self.dirty += len;
+        self.drain_to(data_end);
         // The busy time of a write into the cache: the firmware's own work, and now and then a
         // housekeeping pause (garbage collection, cache eviction) the card takes before it
         // answers.
