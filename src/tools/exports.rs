@@ -202,19 +202,21 @@ pub fn power_cut_explanation(scn: &Scenario, report: &Report) -> Vec<String> {
         .into_iter()
         .filter(|s| s.starts_with("Power cut"))
         .collect();
-    let sync = scn.jobs.iter().any(|j| j.sync);
+    let fsync = scn.jobs.iter().any(|j| j.fsync > 0);
     if p.lost_acked_writes > 0 {
-        out.push(if !cfg.fua && sync {
-            "Why: the host does not advertise FUA (fua=0), so each O_SYNC write went to the card as a \
-             plain write (no REQ_FUA, no reliable write). The card acknowledged it once it was in its \
-             volatile write cache, before programming it to NAND, and fio took the acknowledgement as \
-             \"on stable storage\". Set fua=1 (or let the job fsync) and run again: nothing acknowledged \
-             is lost, at the cost shown in the FUA series of the gallery."
+        out.push(if fsync {
+            "Why: these writes were acknowledged from the card's volatile write cache after the job's \
+             last completed fsync: fsync=N flushes the cache every N writes, and the writes since the \
+             last flush were not synchronous (no sync=1), so nothing made them durable yet. With \
+             fsync=1 at most the write in flight is exposed; sync=1 makes each write durable before \
+             it is acknowledged."
                 .to_string()
         } else {
-            "Why: these writes were acknowledged from the card's volatile write cache: they were not \
-             synchronous (no sync=1, no fsync), so they carried no REQ_FUA and no cache flush covered \
-             them. Only reliable writes (sync=1 with fua=1) or a completed flush survive a power cut."
+            "Why: these writes were acknowledged from the card's volatile write cache: they asked for \
+             no durability (no sync=1, no fsync), so they carried no REQ_FUA and no cache flush covered \
+             them. An O_SYNC write (sync=1) survives with FUA on (a reliable write) and off (the block \
+             layer sends a flush after it and acknowledges it only then); so does a write a completed \
+             flush covers."
                 .to_string()
         });
     } else if p.acked_reliable_writes > 0 {
