@@ -55,12 +55,20 @@ impl Simulator {
     /// `blk_kick_flush`: the flush request of data request `data`'s sequence, queued now (from
     /// the completion, no system call: it reaches blk-mq at once).
     fn blk_insert_post_flush(&mut self, data: ReqIdx) -> ReqIdx {
-        let now = self.now;
         let d = self.reqs.get(data);
+        let (job, io, cpu) = (d.job, d.io(), d.cpu);
+        self.stats.post_flushes += 1;
+        self.insert_flush(job, io, cpu, 0)
+    }
+
+    /// A flush request of I/O `io` (a post-flush, or `generic_write_sync`'s), reaching blk-mq
+    /// `delay` from now.
+    pub(crate) fn insert_flush(&mut self, job: u32, io: u64, cpu: u16, delay: u64) -> ReqIdx {
+        let now = self.now;
         let flush = Request {
             id: self.next_req_id,
-            io: d.io(),
-            job: d.job,
+            io,
+            job,
             op: Op::Flush,
             offset: 0,
             len: 0,
@@ -69,7 +77,7 @@ impl Simulator {
             stage: Stage::Submit,
             t_stage: now,
             tag: None,
-            cpu: d.cpu,
+            cpu,
             in_mmc: false,
             chain: None,
             phases: Default::default(),
@@ -81,10 +89,9 @@ impl Simulator {
             preempted_ns: 0,
         };
         self.next_req_id += 1;
-        self.stats.post_flushes += 1;
         let req = self.reqs.insert(flush);
         self.trace_stage(req, Stage::Submit, now);
-        self.q.push(now, Event::BlkMqInsert { req });
+        self.q.push(now + delay, Event::BlkMqInsert { req });
         req
     }
 }
