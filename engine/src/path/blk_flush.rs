@@ -11,6 +11,9 @@
 //! write into the cache plus a cache flush (CMD6 FLUSH_CACHE), never a write acknowledged from
 //! the cache. With the cache off (`cache=0`) the block layer strips REQ_FUA: nothing to flush.
 //!
+//! While the flush runs the data request stays in its Complete stage; the trace shows the flush
+//! as a request of the same I/O (`io`), the CLI counts them (`post_flushes=`).
+//!
 //! Simplification: the flush is one request per data request (the kernel may fold the
 //! post-flushes of requests completing together into one flush: `blk_kick_flush`), and it
 //! takes its own blk-mq tag (the kernel's flush request borrows the data request's).
