@@ -146,7 +146,7 @@ fn uncut(s: &Scenario) -> Uncut {
 
 /// The I/Os acknowledged by `now` (every request of theirs seen in the trace is done), with
 /// when and what: (time, op).
-fn acked_ios(trace: &[TraceEvent], now: u64, u: &Uncut) -> HashMap<u64, (u64, Op)> {
+fn acked_ios(trace: &[TraceEvent], now: u64) -> HashMap<u64, (u64, Op)> {
     let mut open: HashSet<u64> = HashSet::new();
     let mut done: HashMap<u64, (u64, Op)> = HashMap::new();
     for e in trace {
@@ -170,7 +170,6 @@ fn acked_ios(trace: &[TraceEvent], now: u64, u: &Uncut) -> HashMap<u64, (u64, Op
     }
     // The parts of a split I/O are submitted together, and a post-flush when its write is
     // done (before the write is): an I/O with a request not done is open.
-    let _ = u;
     done.retain(|io, _| !open.contains(io));
     done
 }
@@ -195,8 +194,7 @@ fn cut_after(s: &Scenario, k: u64, u: &Uncut) -> Result<bool, String> {
     let cfg = sim.host_config();
     let now = sim.now();
     let ctx = || format!("{s:?} cut after {k} events at {now} ns: {cut:?}");
-
-    let acked = acked_ios(&trace, now, u);
+    let acked = acked_ios(&trace, now);
     let last_flush = acked
         .values()
         .filter(|(_, op)| *op == Op::Flush)
@@ -243,26 +241,8 @@ fn cut_after(s: &Scenario, k: u64, u: &Uncut) -> Result<bool, String> {
         return Err(format!("cache off lost writes: {}", ctx()));
     }
     trims_keep_nothing(&cut, &trace, &acked, u).map_err(|e| format!("{e}: {}", ctx()))?;
-    // The card's state: what is dirty at the cut is either lost (acknowledged), belongs to a
-    // write I/O not yet acknowledged, or was trimmed since.
-    let seen: HashSet<u64> = trace.iter().map(|e| e.io).collect();
-    let unacked_writes: u64 = u
-        .reqs
-        .values()
-        .filter(|&&(io, op, _, _)| op == Op::Write && !acked.contains_key(&io))
-        .filter(|&&(io, _, _, _)| seen.contains(&io))
-        .map(|r| r.3)
-        .sum();
-    let trims = s.jobs.iter().any(|j| matches!(j.rw, Rw::Trim | Rw::RandTrim));
-    let dirty = before.cache_dirty;
-    if cut.lost_acked_bytes > dirty || (!trims && cut.lost_acked_bytes + unacked_writes < dirty)
-    {
-        return Err(format!(
-            "lost {} bytes but the card had {dirty} dirty ({unacked_writes} of writes not acknowledged): {}",
-            cut.lost_acked_bytes,
-            ctx()
-        ));
-    }
+    dirty_bytes_agree(s, &cut, before.cache_dirty, &trace, &acked, u)
+        .map_err(|e| format!("{e}: {}", ctx()))?;
     let ranges: u64 = cut.lost_ranges.iter().map(|r| r.1).sum();
     if !cut.truncated && ranges != cut.lost_acked_bytes {
         return Err(format!("ranges do not sum to the bytes lost: {}", ctx()));
@@ -273,6 +253,37 @@ fn cut_after(s: &Scenario, k: u64, u: &Uncut) -> Result<bool, String> {
         return Err(format!("lost_ranges_total / truncated disagree: {}", ctx()));
     }
     Ok(true)
+}
+
+/// The card's state: what is dirty at the cut is either lost (acknowledged), belongs to a write
+/// I/O not yet acknowledged, or (with trims) was unmapped since.
+fn dirty_bytes_agree(
+    s: &Scenario,
+    cut: &PowerCutReport,
+    dirty: u64,
+    trace: &[TraceEvent],
+    acked: &HashMap<u64, (u64, Op)>,
+    u: &Uncut,
+) -> Result<(), String> {
+    let trims = s
+        .jobs
+        .iter()
+        .any(|j| matches!(j.rw, Rw::Trim | Rw::RandTrim));
+    let seen: HashSet<u64> = trace.iter().map(|e| e.io).collect();
+    let unacked_writes: u64 = u
+        .reqs
+        .values()
+        .filter(|&&(io, op, _, _)| op == Op::Write && !acked.contains_key(&io))
+        .filter(|&&(io, _, _, _)| seen.contains(&io))
+        .map(|r| r.3)
+        .sum();
+    let lost = cut.lost_acked_bytes;
+    if lost > dirty || (!trims && lost + unacked_writes < dirty) {
+        return Err(format!(
+            "lost {lost} bytes but the card had {dirty} dirty ({unacked_writes} of writes not acknowledged)"
+        ));
+    }
+    Ok(())
 }
 
 /// A lost range never lies inside a trim submitted after the last acknowledged write of that
@@ -302,7 +313,10 @@ fn trims_keep_nothing(
             .filter_map(|&(io, ..)| acked.get(&io).map(|a| a.0))
             .max()
             .unwrap_or(0);
-        if let Some(t) = trims.iter().find(|&&(t, a, b)| t > last_write && a <= o && o + l <= b) {
+        if let Some(t) = trims
+            .iter()
+            .find(|&&(t, a, b)| t > last_write && a <= o && o + l <= b)
+        {
             return Err(format!("lost {o}+{l}, trimmed from {}", t.0));
         }
     }
@@ -354,7 +368,10 @@ fn every_cut_of_many_small_write_scenarios_keeps_the_rules() {
     );
     assert!(scenarios >= 150, "{scenarios} scenarios accepted");
     assert!(cuts > 30_000, "{cuts} cuts");
-    assert!(split > 20 && post_flush > 10 && trimmed > 20, "{split} {post_flush} {trimmed}");
+    assert!(
+        split > 20 && post_flush > 10 && trimmed > 20,
+        "{split} {post_flush} {trimmed}"
+    );
     assert!(lossy > 0, "some cuts lose acknowledged writes");
 }
 

@@ -116,9 +116,10 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
     }
     let newest_flush = last_flush.values().copied().max();
     for id in &cut.lost_requests {
-        let (t, op, _) = done_at.get(id).copied().ok_or_else(|| {
-            TestCaseError::fail(format!("lost I/O {id} was never acknowledged"))
-        })?;
+        let (t, op, _) = done_at
+            .get(id)
+            .copied()
+            .ok_or_else(|| TestCaseError::fail(format!("lost I/O {id} was never acknowledged")))?;
         prop_assert_eq!(op, Op::Write);
         if let Some(f) = newest_flush {
             // A flush drains the whole cache: nothing acknowledged before it can be lost.
