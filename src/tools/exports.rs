@@ -286,6 +286,30 @@ mod tests {
         assert!(e.starts_with("line 4: ioengine"), "{e}");
     }
 
+    /// Issue 22: the "why" of a cut names what the job asked for: an fsync job is not told it
+    /// had "no fsync"; O_SYNC writes with FUA off lose nothing (each waited for its flush).
+    #[test]
+    fn the_power_cut_why_fits_the_job() {
+        let cut = |args: &[&str]| {
+            let scn = mmcsim_engine::scenario::options::parse_args(args, Scenario::default());
+            let scn = scn.unwrap();
+            let report = mmcsim_engine::run(&scn).unwrap();
+            (report.power_cut.clone().unwrap(), power_cut_explanation(&scn, &report))
+        };
+        let plain = ["--platform=sprd-hs400es-2020", "--rw=randwrite", "--power_cut=5ms"];
+        let (p, why) = cut(&plain);
+        assert!(p.lost_acked_writes > 0);
+        assert!(why.iter().any(|w| w.contains("no sync=1, no fsync")), "{why:?}");
+        let fsync = [&plain[..], &["--fsync=64"]].concat();
+        let (p, why) = cut(&fsync);
+        assert!(p.lost_acked_writes > 0);
+        assert!(why.iter().all(|w| !w.contains("no fsync")), "{why:?}");
+        assert!(why.iter().any(|w| w.contains("fsync=N")), "{why:?}");
+        let o_sync = ["--platform=unisoc-fua-2022", "--rw=randwrite", "--sync=1", "--fua=0"];
+        let (p, _) = cut(&[&o_sync[..], &["--power_cut=5ms"]].concat());
+        assert!(p.acked_writes > 0 && p.lost_acked_writes == 0, "{p:?}");
+    }
+
     #[test]
     fn power_cut_is_set_and_cleared() {
         let s = with_power_cut(&Scenario::default(), "50ms").unwrap();
