@@ -235,6 +235,13 @@ fn sim_lines(out: &mut String, rep: &Report) {
             s.split_ios, s.split_requests
         );
     }
+    if s.post_flushes > 0 {
+        let _ = writeln!(
+            out,
+            "  block layer: post_flushes={} (REQ_FUA writes, no FUA on the queue: write, then a cache flush; blk_flush_policy)",
+            s.post_flushes
+        );
+    }
     if s.io_budget_reached {
         let _ = writeln!(
             out,

@@ -109,6 +109,10 @@ pub struct SimStats {
     /// Requests those split I/Os became.
     #[serde(default)]
     pub split_requests: u64,
+    /// Flushes the block layer sent after REQ_FUA writes because the queue has a volatile
+    /// write cache and no FUA (`blk_flush_policy`, REQ_FSEQ_POSTFLUSH).
+    #[serde(default)]
+    pub post_flushes: u64,
     /// The run stopped issuing at the I/O budget (`MAX_TOTAL_IOS`) before its runtime was over.
     #[serde(default)]
     pub io_budget_reached: bool,
@@ -151,9 +155,11 @@ impl SimStats {
 pub struct PowerCutReport {
     /// When the power failed, ns of simulated time.
     pub at_ns: u64,
-    /// Writes acknowledged to the jobs before the cut.
+    /// Write I/Os acknowledged to the jobs before the cut (an I/O is acknowledged once all of
+    /// it completed to its job: every request of a split I/O, and any post-flush).
     pub acked_writes: u64,
-    /// Of those, writes whose data was only in the card's volatile cache.
+    /// Of those, write I/Os whose data was only in the card's volatile cache (data a later
+    /// trim unmapped is not counted).
     pub lost_acked_writes: u64,
     pub lost_acked_bytes: u64,
     /// Byte ranges (offset, length) lost, in program order; at most [`PowerCutReport::MAX_RANGES`].
@@ -164,7 +170,8 @@ pub struct PowerCutReport {
     /// `lost_ranges` (and `lost_requests`) hold only the first of more.
     #[serde(default)]
     pub truncated: bool,
-    /// Ids of the lost acknowledged write requests (at most [`PowerCutReport::MAX_RANGES`]).
+    /// Ids of the lost acknowledged write I/Os (an I/O's id is its first request's id; at most
+    /// [`PowerCutReport::MAX_RANGES`]).
     pub lost_requests: Vec<u64>,
     /// Requests in flight at the cut: they fail with an I/O error.
     pub failed_in_flight: u64,

@@ -1,5 +1,6 @@
-//! Host-controlled FUA (2022, `unisoc-fua-2022`): synchronous writes become reliable writes,
-//! durable before they are acknowledged, paid in card-busy time.
+//! Host-controlled FUA (2022, `unisoc-fua-2022`): a synchronous write is either a reliable write
+//! (FUA on) or a write into the cache plus a cache flush the block layer sends (FUA off); both
+//! are durable before they are acknowledged, and the patch picks the cheaper.
 
 use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
@@ -14,24 +15,26 @@ pub static DATA: SeriesData = SeriesData {
     series: &SERIES[1],
     headline: Headline::Case { rw: "randwrite", bs: 4096 },
     kernel: "The patch lets the host decide whether to advertise FUA (blk_queue_write_cache with \
-             fua). With it, an O_SYNC write carries REQ_FUA and mmc_blk_rw_rq_prep turns it into an \
-             eMMC reliable write (CMD23 bit 31) that completes only once the data is in NAND; without \
-             it the write completes from the card's volatile cache.",
+             fua). An O_SYNC write carries REQ_FUA either way. With FUA advertised, mmc_blk_rw_rq_prep \
+             turns it into an eMMC reliable write (CMD23 bit 31) that completes only once the data is \
+             in NAND. Without it, the block layer (blk-flush.c, REQ_FSEQ_POSTFLUSH) sends the write \
+             into the card's cache, then a cache flush (CMD6 FLUSH_CACHE), and completes the write only \
+             after the flush: just as durable. The patch trades a reliable write for a write plus a flush.",
     walk: &[
         WalkStep::plain(S::Load(false), "Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0."),
-        WalkStep::plain(S::Play("200 µs/s"), "Play it slowly: each write is acknowledged as soon as it is in the card's cache."),
+        WalkStep::plain(S::Play("200 µs/s"), "Play it slowly: each write goes into the card's cache, then the block layer sends a flush behind it; the write is acknowledged when the flush is done."),
         WalkStep::says(S::Pause, |s| match s.figs {
-            Some((fa, fb)) => format!("Pause and look at the card: {:.1} µs per write on the bus and card here, {:.1} µs with FUA. The writes it has acknowledged sit in its volatile cache, not yet in NAND.", fa.bus_us, fb.bus_us),
-            None => "Pause and look at the card: the writes it has acknowledged sit in its volatile cache, not yet in NAND.".to_string(),
+            Some((fa, fb)) => format!("Pause and look at the card: {:.1} µs per request on the bus and card here (writes and their flushes), {:.1} µs with FUA. Each flush is short: the card programs its small cache as the data arrives.", fa.bus_us, fb.bus_us),
+            None => "Pause and look at the card: every write is followed by a flush request of the same I/O.".to_string(),
         }),
-        WalkStep::plain(S::Highlight(Layer::Card), "The card is where the difference is made: a reliable write holds it busy until NAND is programmed."),
-        WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at 50 ms (power_cut=50ms) and run: the report lists the acknowledged writes the card lost."),
+        WalkStep::plain(S::Highlight(Layer::Card), "The card is where the difference is made: a reliable write holds it busy for an SLC program and a commit; a write into the cache plus a flush costs less here."),
+        WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at 50 ms (power_cut=50ms) and run: no acknowledged write is lost, because each one waited for its flush."),
         WalkStep::plain(S::Load(true), "Load the run with FUA (fua=1): every write becomes a reliable write."),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
             Some((fa, fb)) => format!("Run it to the end: simulated at {} MiB per job, {}; the authors measured {}.", TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, s.unit), s.authors()),
             None => format!("Run it to the end; the authors measured {}.", s.authors()),
         }),
-        WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at the same moment: this time no acknowledged write is lost."),
+        WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at the same moment: again no acknowledged write is lost. FUA changes the cost of durability, not whether O_SYNC writes get it."),
         WalkStep::plain(S::Compare, "Fill the whole table: reads do not change, large writes lose a quarter, small writes most."),
     ],
     tour: Some(tour),
@@ -48,21 +51,23 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let parts = Parts {
         speed: "200 µs/s",
         intro: format!(
-            "A ({ca}) and B ({cb}): one program doing synchronous 4 KiB random writes. In A the card \
-             acknowledges a write once it is in its cache; in B (FUA) only once it is in NAND."
+            "A ({ca}) and B ({cb}): one program doing synchronous 4 KiB random writes. Without FUA \
+             the block layer sends each write into the card's cache and then a cache flush; with FUA \
+             each write is one reliable write, answered once it is in NAND. Both are durable when \
+             acknowledged."
         ),
-        watch_for: "Each write crosses the bus; in B the card then holds the bus busy (DAT0 low) until the flash is \
-                    programmed: long card-busy stretches on B's bus strip."
+        watch_for: "Each write crosses the bus. Without FUA a short flush (CMD6) follows it; with FUA the card holds \
+                    the bus busy (DAT0 low) until the flash is programmed: long card-busy stretches on its bus strip."
             .to_string(),
         layer: Layer::Card,
         cause: format!(
             "The cause, over the whole run: per write A spends {:.1} µs on the bus and card, B {:.1} µs \
-             (the reliable write waits for NAND); time in host software stages is {:.1} vs {:.1} µs. Bus busy {:.0} % vs {:.0} %.",
+             (per request: a write or its flush without FUA, a reliable write with it); time in host software stages is {:.1} vs {:.1} µs. Bus busy {:.0} % vs {:.0} %.",
             fa.bus_us, fb.bus_us, fa.software_us, fb.software_us, fa.bus_busy_pct, fb.bus_busy_pct
         ),
         question: "Before B runs to the end: how will B's write rate compare with A's?",
         choices: &[1.0, 0.5, 0.2, 0.1],
-        recap: "FUA makes each synchronous write durable before it is acknowledged: safe against a power cut, paid in card-busy time.".to_string(),
+        recap: "A synchronous write is durable before it is acknowledged with FUA or without: a reliable write, or a write plus a cache flush. The patch lets the host pick the cheaper; only writes that ask for no durability (no O_SYNC, no fsync) can be lost.".to_string(),
         try_it: TryIt {
             option: "bs",
             value: "64k",

@@ -246,10 +246,9 @@ mod tests {
     #[test]
     fn the_plug_cuts_at_the_time_shown_and_the_link_gives_the_same_cut() {
         let scn = scenario(&[
-            ("platform", "unisoc-fua-2022"),
-            ("fua", "0"),
+            // Plain writes (no O_SYNC) on a card whose cache holds them: some are lost.
+            ("platform", "sprd-hs400es-2020"),
             ("rw", "randwrite"),
-            ("sync", "1"),
             ("size", "16m"),
         ]);
         let shown = 3_333_337;

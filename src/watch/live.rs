@@ -129,10 +129,11 @@ pub fn watch_hints(scn: &Scenario, cfg: &HostConfig) -> Vec<String> {
              the bus meanwhile."
                 .to_string(),
         );
-    } else if sync_writes {
+    } else if sync_writes && cfg.cache {
         out.push(
-            "FUA is off: synchronous writes complete as soon as they are in the card's volatile cache (watch the \
-             cache fill), which a power cut can lose."
+            "FUA is off: the block layer sends each synchronous write into the card's cache, then a cache flush \
+             (triangle, same I/O), and completes the write only after the flush: as durable as a reliable write, \
+             at the cost of a write plus a flush."
                 .to_string(),
         );
     } else if writes && cfg.cache {

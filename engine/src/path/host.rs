@@ -160,15 +160,15 @@ impl Simulator {
         prefetched: Option<u64>,
     ) -> u64 {
         let cmd_ns = self.bus.cmd_ns();
-        let (op, offset, len, fua, id) = {
+        let (op, offset, len, fua, id, io) = {
             let r = self.reqs.get(req);
-            (r.op, r.offset, r.len, r.fua, r.id)
+            (r.op, r.offset, r.len, r.fua, r.id, r.io())
         };
         let cmd = t0;
         // A discard is three commands: CMD35 and CMD36 set the range, CMD38 starts it.
         let commands = if op == Op::Discard { 3 } else { 1 };
         let access = cmd + commands * cmd_ns;
-        let (data, busy, end) = self.card_phases(op, access, (offset, len, fua, id), prefetched);
+        let (data, busy, end) = self.card_phases(op, access, (offset, len, fua, io), prefetched);
         let card_cause = if prefetched.is_some() {
             Cause::None
         } else {
@@ -210,7 +210,7 @@ impl Simulator {
         &mut self,
         op: Op,
         access: u64,
-        (offset, len, fua, id): (u64, u64, bool, u64),
+        (offset, len, fua, io): (u64, u64, bool, u64),
         prefetched: Option<u64>,
     ) -> (u64, u64, u64) {
         let bus_bps = self.bus.bytes_per_sec();
@@ -226,8 +226,8 @@ impl Simulator {
                 (data, end, end)
             }
             Op::Write => {
-                let reliable = fua && self.cfg.fua && self.card.timing().reliable_write;
-                self.card.write(access, offset, len, reliable, bus_bps, id)
+                let reliable = fua && self.queue_has_fua();
+                self.card.write(access, offset, len, reliable, bus_bps, io)
             }
             Op::Flush => {
                 let end = self.card.flush(access);

@@ -166,6 +166,10 @@ impl Simulator {
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         self.set_stage(req, Stage::Complete);
         self.blk_mq_end_request(req);
+        // A REQ_FUA write without FUA on the queue completes after its post-flush.
+        let Some(req) = self.blk_flush_end_request(req) else {
+            return;
+        };
         // fio's thread wakes in its system call: sometimes another task holds the CPU first.
         let reap = self.jitter.wakeup(self.platform.host.reap_ns);
         self.reqs.get_mut(req).preempted_ns = self.jitter.last_preempt_ns;

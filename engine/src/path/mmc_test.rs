@@ -200,7 +200,7 @@ impl Simulator {
         let now = self.now;
         let req = self.reqs.insert(Request {
             id,
-            part: 0,
+            io: id,
             job: self
                 .mmc_test
                 .as_ref()

@@ -1,7 +1,7 @@
 //! The kernel's eMMC I/O path, one module per layer, in the order a request meets them:
 //!
 //! ```text
-//! workload (fio) -> blk_mq (sbitmap tags) -> mmc_queue -> hsq | legacy | cqe -> host -> bus -> card
+//! workload (fio) -> blk_mq (sbitmap tags, blk_flush) -> mmc_queue -> hsq | legacy | cqe -> host -> bus -> card
 //!                                          recovery (errors), power (power cut), mmc_test
 //! ```
 //!
@@ -14,6 +14,7 @@
 
 pub(crate) mod workload;
 
+pub(crate) mod blk_flush;
 pub(crate) mod blk_mq;
 pub(crate) mod mmc_queue;
 pub(crate) mod sbitmap;

@@ -95,7 +95,9 @@ pub(super) fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
         }
     }
     let min_fsync = scn.jobs.iter().map(|j| j.fsync).filter(|&f| f > 0).min();
-    let flushes = min_fsync.map_or(0, |f| ios / u64::from(f));
+    let flushes = min_fsync
+        .map_or(0, |f| ios / u64::from(f))
+        .saturating_add(sync_flushes(scn, p, ios));
     let mut events = ios
         .saturating_mul(EVENTS_PER_IO)
         .saturating_add(flushes.saturating_mul(EVENTS_PER_FLUSH));
@@ -114,6 +116,19 @@ pub(super) fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
         time_bound,
         split: most_parts > 1,
     }
+}
+
+/// The flushes O_SYNC writes bring, at most: with a volatile cache, a post-flush per request
+/// when the queue has no FUA (`path/blk_flush.rs`), and `generic_write_sync`'s flush per I/O of
+/// a synchronous engine.
+fn sync_flushes(scn: &Scenario, p: &Platform, ios: u64) -> u64 {
+    let sync: Vec<&JobSpec> = scn.jobs.iter().filter(|j| j.sync).collect();
+    if sync.is_empty() || !p.switches.cache {
+        return 0;
+    }
+    let post = u64::from(!(p.switches.fua && p.card.reliable_write));
+    let wsync = u64::from(sync.iter().any(|j| !j.ioengine.is_async()));
+    ios.saturating_mul(post + wsync)
 }
 
 /// Bytes as KiB, with a decimal for half a KiB (`0.5`, `127.5`, `512`).

@@ -96,6 +96,8 @@ impl Simulator {
             iologs,
             data_ios: 0,
             split: std::collections::HashMap::new(),
+            post_flush: std::collections::HashMap::new(),
+            syncing: std::collections::HashMap::new(),
             zbd: zbd_zones(scn),
             phase_started: 0,
         };

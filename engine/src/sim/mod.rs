@@ -80,6 +80,11 @@ pub struct Simulator {
     pub(crate) iologs: Vec<crate::scenario::iolog::IoLog>,
     /// Data I/Os issued by all jobs (bounded by `MAX_TOTAL_IOS`).
     pub(crate) data_ios: u64,
+    /// Post-flushes in flight (`blk-flush.c`): the flush request -> the data request waiting
+    /// for it.
+    pub(crate) post_flush: std::collections::HashMap<ReqIdx, ReqIdx>,
+    /// O_SYNC psync writes waiting for `generic_write_sync`'s flush, by I/O id.
+    pub(crate) syncing: std::collections::HashMap<u64, crate::path::workload::SyncingWrite>,
     /// Split I/Os in flight, by I/O id.
     pub(crate) split: std::collections::HashMap<u64, crate::path::workload::SplitIo>,
     /// `zonemode=zbd`: fio's emulated zones, shared by the jobs on the device.

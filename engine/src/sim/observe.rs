@@ -115,7 +115,7 @@ impl Simulator {
                     op: r.op,
                     offset: r.offset,
                     len: r.len,
-                    reliable: r.fua && self.cfg.fua && self.card.timing().reliable_write,
+                    reliable: r.fua && r.op == Op::Write && self.queue_has_fua(),
                     stage,
                     since_ns: since,
                     tag: r.tag,

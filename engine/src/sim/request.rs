@@ -18,9 +18,9 @@ pub struct BusPhases {
 pub struct Request {
     /// Unique, increasing id (for traces and the UI).
     pub id: u64,
-    /// Its place in its I/O when the block layer split one I/O into several requests (0 for
-    /// the first or only one): the I/O's id is the first request's, [`Request::io`].
-    pub part: u16,
+    /// The I/O it belongs to: the id of the I/O's first request. Requests of one split I/O
+    /// share it, and so does the post-flush the block layer sends for a REQ_FUA write.
+    pub io: u64,
     pub job: u32,
     pub op: Op,
     /// Byte offset on the device.
@@ -58,7 +58,7 @@ pub struct Request {
 impl Request {
     /// The I/O it belongs to: the id of the I/O's first request.
     pub fn io(&self) -> u64 {
-        self.id - u64::from(self.part)
+        self.io
     }
 }
 

@@ -10,8 +10,11 @@ use crate::vocab::{HostConfig, HsqDepth};
 ///
 /// One synchronous job (AndroBench on F2FS, see engine/data/measurements.toml): every part of
 /// the path is serial, so the per-request software time adds straight to each I/O.
-/// - random write FUA off 70.32 MiB/s = 55.5 us, FUA on 12.68 MiB/s = 308 us: a reliable write
-///   adds ~250 us per 4 KiB (commit + program);
+/// - random write FUA off 70.32 MiB/s = 55.5 us, FUA on 12.68 MiB/s = 308 us. With FUA off the
+///   block layer sends each O_SYNC (REQ_FUA) write as a write into the cache plus a post-flush
+///   (`blk_flush.rs`); with FUA on, one reliable write (commit + program, ~250 us more per
+///   4 KiB). Either way the synchronous pwrite then sends `generic_write_sync`'s flush (an
+///   empty one with FUA on). The patch trades a reliable write for a write plus a flush;
 /// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;
 /// - random read 98.81 MiB/s = 39.5 us, below a NAND read: AndroBench reads back the file it has
 ///   just written, so most reads hit the card's buffer (`random_read_hit_ppm`).
@@ -25,15 +28,18 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     switches: PHONE_HSQ,
     host: HostTiming {
         // One synchronous job: all of it is on the critical path. Fitted with the random read
-        // (39.5 us per 4 KiB read = ~18 us software + 3 us command + 14.5 us data + 2 us access).
+        // (39.5 us per 4 KiB read = ~15 us software + 3 us command + 14.5 us data + 2 us access
+        // + the NAND reads that miss the buffer) and the 4 KiB random write FUA off, three
+        // requests per O_SYNC write (write, post-flush, `generic_write_sync`'s flush): issue,
+        // IRQ gap and completion 2 us each (were 3, 4 and 3 us before the flushes were sent).
         submit_ns: 4_000,
-        issue_ns: 3_000,
+        issue_ns: 2_000,
         dma_map_ns: 1_000,
         dma_unmap_read_ns: 1_000,
         dma_unmap_write_ns: 1_000,
         dma_per_kib_ns: 0,
-        irq_to_next_cmd_ns: 4_000,
-        completion_ns: 3_000,
+        irq_to_next_cmd_ns: 2_000,
+        completion_ns: 2_000,
         rerun_ns: 10_000,
         reap_ns: 2_000,
         legacy_wakeup_ns: 19_000,
@@ -65,26 +71,37 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         // one (512 KiB reads are bus-bound here).
         nand_channel_bytes_per_sec: 800 * MB,
         // AndroBench reads back the file it has just written: nearly every 4 KiB random read is
-        // served from the card's buffer (98.81 MiB/s = 39.5 us per read leaves no room for a
-        // NAND read).
-        random_read_hit_ppm: 980_000,
+        // served from the card's buffer (98.81 MiB/s = 39.5 us per read leaves little room for
+        // NAND reads): 94 % (was 98 % with 4 us more host software per request).
+        random_read_hit_ppm: 940_000,
         read_ahead_bytes: 512 * KIB,
         write_accept_bytes_per_sec: 282 * MB,
-        // 4 KiB random write FUA off: 55.5 us = ~18 us software + 3 + 14.5 + 20 us busy.
-        write_busy_ns: 20_000,
-        // Small cache: the 512 KiB sequential write (200.5 MiB/s = 210 MB/s) runs at NAND speed.
+        // 4 KiB random write FUA off: 55.5 us = write (~15 us software + 3 + 14.5 + 1 us busy)
+        // + post-flush + `generic_write_sync`'s flush (~12 us software, CMD6 and
+        // `flush_fixed_ns` each). Was 20 us when the model acknowledged the write from the cache
+        // with no flush.
+        write_busy_ns: 1_000,
+        // Small cache programmed as the data arrives (no hold: was 512 KiB before the
+        // post-flush): the 512 KiB sequential write with FUA off (200.5 MiB/s = 2.49 ms) is
+        // the transfer (1.86 ms at 282 MB/s) with the program overlapping it, then the
+        // post-flush waits for the rest: 512 KiB at 215 MB/s (was 210) = 2.44 ms of program.
         cache_bytes: 2 * MIB,
-        cache_hold_bytes: 512 * KIB,
-        nand_program_bytes_per_sec: 210 * MB,
+        cache_hold_bytes: 0,
+        nand_program_bytes_per_sec: 215 * MB,
         // 4 KiB FUA write 308 us and 512 KiB FUA write 3.345 ms (263 us + size / 171 MB/s over
         // the data): one 32 KiB program unit (16 KiB pages on 2 planes) takes tPROG 196 us, an
-        // SLC-mode program, and the commit 76.4 us: 14.5 + 196 + 76.4 = 287 us of card time
-        // for 4 KiB, 116 + 16 x 196 + 76.4 = 3329 us for 512 KiB (programs outpace the bus).
-        reliable_write_fixed_ns: 76_400,
+        // SLC-mode program, and the commit 62 us: 14.5 + 196 + 62 = 273 us of card time for
+        // 4 KiB, 116 + 16 x 196 + 62 = 3314 us for 512 KiB (programs outpace the bus); the
+        // commit was 76.4 us before the O_SYNC write's `generic_write_sync` flush (~20 us) was
+        // sent after it.
+        reliable_write_fixed_ns: 62_000,
         nand_program_ns: 196_000,
         program_unit_bytes: 32 * KIB,
         random_write_commit_ns: 0,
-        flush_fixed_ns: 200_000,
+        // CMD6 FLUSH_CACHE on a cache already programmed: its fixed busy time. Fitted with the
+        // 4 KiB random write FUA off (write + two flushes = 55.5 us leaves ~1 us each); was
+        // 200 us, never measured, when no O_SYNC write was followed by a flush.
+        flush_fixed_ns: 1_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
     },

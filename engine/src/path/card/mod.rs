@@ -33,8 +33,34 @@ pub struct CachedExtent {
     pub len: u64,
     /// Bytes of it still only in the cache.
     pub remaining: u64,
-    /// Id of the request that wrote it.
+    /// Id of the I/O that wrote it (its first request's id: the requests of a split I/O
+    /// share it).
     pub req: u64,
+    /// The byte range [start, end) of it that still holds data: a later trim (CMD38) that
+    /// covers its start or its end unmaps that part (the card still programs it, so timing is
+    /// unchanged, but nothing is lost there). A trim strictly inside it is not subtracted.
+    pub live: (u64, u64),
+}
+
+impl CachedExtent {
+    /// The range of it that a power cut now loses: the part not yet programmed that still
+    /// holds data, if any.
+    pub fn lost_range(&self) -> Option<(u64, u64)> {
+        let end = self.offset + self.len;
+        let start = (end - self.remaining).max(self.live.0);
+        let end = end.min(self.live.1);
+        (start < end).then_some((start, end - start))
+    }
+
+    /// A trim of [start, end) unmaps the part of the live range it covers at either end.
+    fn trim(&mut self, start: u64, end: u64) {
+        let (a, b) = self.live;
+        if start <= a && end > a {
+            self.live.0 = end.min(b);
+        } else if start < b && end >= b {
+            self.live.1 = start.max(a);
+        }
+    }
 }
 
 /// Read streams the card follows at once (LRU).
@@ -143,10 +169,14 @@ impl Card {
     /// CMD38 DISCARD at `now` for [offset, offset + len): the card unmaps the range (its
     /// read-ahead of the range is dropped: the data is gone) and is busy for its trim time.
     /// Data still in the volatile cache is programmed as before: the model keeps no mapping
-    /// table, so later reads and writes of the range cost what they did.
+    /// table, so later reads and writes of the range cost what they did; but what the trim
+    /// covers is no longer data a power cut can lose.
     pub fn discard(&mut self, now: u64, offset: u64, len: u64) -> u64 {
         self.drain_to(now);
         let end = offset.saturating_add(len);
+        for e in self.cache.iter_mut() {
+            e.trim(offset, end);
+        }
         for w in self.streams.iter_mut() {
             if w.overlaps(offset, end) {
                 *w = Stream::NONE;

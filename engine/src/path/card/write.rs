@@ -17,7 +17,7 @@ pub(super) fn end_slot(end: u64) -> usize {
 impl Card {
     /// A write whose data phase may start at `data_start`, carrying `len` bytes over a bus of
     /// `bus_bps`. Returns (data start after any cache stall, data end, busy end).
-    /// `req` is the id of the writing request (to tell, at a power cut, whose data is lost).
+    /// `req` is the id of the writing I/O (to tell, at a power cut, whose data is lost).
     pub fn write(
         &mut self,
         data_start: u64,
@@ -63,14 +63,17 @@ impl Card {
             self.drain_to(start);
         }
         let data_end = start + xfer_ns(len, rate);
-        self.drain_to(data_end);
+        // The card programs from its cache while the data still arrives: the extent is in the
+        // cache from the data start, so the background drain overlaps the transfer.
         self.cache.push_back(CachedExtent {
             offset,
             len,
             remaining: len,
             req,
+            live: (offset, offset + len),
         });
         self.dirty += len;
+        self.drain_to(data_end);
         // The busy time of a write into the cache: the firmware's own work, and now and then a
         // housekeeping pause (garbage collection, cache eviction) the card takes before it
         // answers.

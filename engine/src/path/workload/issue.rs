@@ -203,7 +203,7 @@ impl Simulator {
             };
             let req = self.reqs.insert(Request {
                 id,
-                part: k as u16,
+                io,
                 job: j,
                 op,
                 offset: part_off,

@@ -139,6 +139,9 @@ pub struct Job {
     rand_draws: u64,
     rng: Rng,
     fua_writes: bool,
+    /// The engine's write is a synchronous system call (psync): an O_SYNC write returns only
+    /// after `generic_write_sync`'s flush. libaio / io_uring complete it from the bio (FUA).
+    sync_syscall: bool,
     fsync_every: u32,
     writes_since_flush: u32,
     flush_pending: bool,
@@ -277,6 +280,15 @@ enum ZbdIo {
 struct TrimState {
     stats: DirStats,
     write_next: Option<(u64, u64)>,
+}
+
+/// An O_SYNC write whose data is done, waiting in `generic_write_sync` for its flush.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SyncingWrite {
+    pub t_issue: u64,
+    pub offset: u64,
+    pub len: u64,
+    pub failed: bool,
 }
 
 /// A split I/O in flight: requests not yet reaped, its whole length, whether any part failed.

@@ -2,7 +2,7 @@
 //! the steady-state check, `thinktime`), the next system call, and the end of a job
 //! (`exitall`, the next `stonewall` phase).
 
-use super::{steadystate, IoRecord, Job, Step, MAX_IO_RECORDS};
+use super::{steadystate, IoRecord, Job, Step, SyncingWrite, MAX_IO_RECORDS};
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::{Cause, Op, Stage};
 
@@ -109,16 +109,45 @@ impl Simulator {
             (offset, len, failed) = (s.offset, s.len, s.failed);
             self.split.remove(&r.io());
         }
-        if !failed
-            && r.op == Op::Write
-            && r.fua
-            && self.cfg.fua
-            && self.card.timing().reliable_write
-        {
+        let (mut op, mut t_issue, mut fua) = (r.op, r.t_issue, r.fua);
+        if r.op == Op::Flush {
+            // The flush of `generic_write_sync`: the O_SYNC write it follows returns now.
+            if let Some(w) = self.syncing.remove(&r.io()) {
+                (op, t_issue, offset, len, fua) = (Op::Write, w.t_issue, w.offset, w.len, true);
+                failed |= w.failed;
+            }
+        } else if !failed && r.op == Op::Write && r.fua && self.jobs[r.job as usize].sync_syscall {
+            let w = SyncingWrite {
+                t_issue,
+                offset,
+                len,
+                failed,
+            };
+            if self.generic_write_sync(r.job, r.io(), r.cpu, w) {
+                return;
+            }
+        }
+        if !failed && op == Op::Write && fua && self.queue_has_fua() {
             self.acked_reliable_writes += 1;
         }
-        self.jobs[r.job as usize].complete(now, r.t_issue, r.op, offset, len, failed);
+        self.jobs[r.job as usize].complete(now, t_issue, op, offset, len, failed);
         self.job_kick(r.job);
+    }
+
+    /// `generic_write_sync` (include/linux/fs.h) after an O_SYNC write on the raw device
+    /// (`blkdev_write_iter`, block/fops.c): `blkdev_fsync` -> `blkdev_issue_flush`, an empty
+    /// REQ_PREFLUSH bio that reaches the card as one flush; the write returns once it is done.
+    /// Without a volatile write cache the block layer completes that bio at once (false: the
+    /// write returns now). Only the synchronous engines: an async write (libaio, io_uring) is
+    /// completed from its bio (`-EIOCBQUEUED`), durable through REQ_FUA alone.
+    fn generic_write_sync(&mut self, job: u32, io: u64, cpu: u16, w: SyncingWrite) -> bool {
+        if !self.cfg.cache {
+            return false;
+        }
+        self.syncing.insert(io, w);
+        let submit = self.platform.host.submit_ns;
+        self.insert_flush(job, io, cpu, submit);
+        true
     }
 
     /// Starts the job's next system call if it may issue and none is pending.

@@ -61,6 +61,7 @@ impl Job {
             rand_draws: 0,
             rng,
             fua_writes: spec.sync,
+            sync_syscall: !spec.ioengine.is_async(),
             fsync_every: spec.flush_every(),
             writes_since_flush: 0,
             flush_pending: false,

@@ -135,6 +135,8 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
             && m.flushes == 0
         {
             "reliable writes (REQ_FUA with the host advertising FUA) wait for NAND programming"
+        } else if s.post_flushes > 0 {
+            "each O_SYNC write is followed by the cache flush the block layer sends (no FUA on the queue), which waits for NAND programming"
         } else {
             "cache flushes (or reliable writes) wait for NAND programming"
         };
@@ -144,7 +146,8 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
         if p.lost_acked_writes > 0 {
             out.push(format!(
                 "Power cut: {} writes the jobs had been told were done ({} KiB) were only in the card's \
-                 volatile cache and are lost. FUA (reliable write) or a flush would have kept them.",
+                 volatile cache and are lost. They asked for no durability: an O_SYNC write (REQ_FUA, \
+                 with FUA on or off) or a completed flush would have kept them.",
                 p.lost_acked_writes,
                 p.lost_acked_bytes / 1024
             ));

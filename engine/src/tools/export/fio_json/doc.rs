@@ -104,6 +104,9 @@ pub struct FioMmcsim {
     pub split_ios: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub split_requests: u64,
+    /// Flushes the block layer sent after REQ_FUA writes (no FUA on the queue).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub post_flushes: u64,
     /// The run stopped at the I/O budget before its runtime was over.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub io_budget_reached: bool,
@@ -236,6 +239,7 @@ impl FioMmcsim {
             card_resets: s.resets,
             split_ios: s.split_ios,
             split_requests: s.split_requests,
+            post_flushes: s.post_flushes,
             io_budget_reached: s.io_budget_reached,
             io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
@@ -243,24 +247,32 @@ impl FioMmcsim {
     }
 }
 
-/// The options of one scope as fio's `"job options"` / `"global options"` object.
-fn options_of(scn: &Scenario, want: impl Fn(OptionScope) -> bool) -> OrderedMap<String> {
-    scn.to_options()
-        .into_iter()
-        .filter(|(s, _, _)| want(*s))
-        .map(|(_, k, v)| (k, v))
-        .collect()
+/// fio's `"global options"` object and each job section's `"job options"`, from one pass over
+/// the scenario's options (once per document: a pass per job made 1000 sections quadratic).
+fn options_by_scope(scn: &Scenario) -> (OrderedMap<String>, Vec<OrderedMap<String>>) {
+    let mut global = OrderedMap::default();
+    let mut jobs = vec![OrderedMap::default(); scn.jobs.len()];
+    for (scope, k, v) in scn.to_options() {
+        match scope {
+            OptionScope::Global => global.0.push((k, v)),
+            OptionScope::Job(i) => {
+                if let Some(m) = jobs.get_mut(i) {
+                    m.0.push((k, v));
+                }
+            }
+        }
+    }
+    (global, jobs)
 }
 
 impl FioJob {
-    fn of(scn: &Scenario, b: &Block, mmcsim: &FioMmcsim) -> Self {
+    fn of(scn: &Scenario, b: &Block, mmcsim: &FioMmcsim, options: &[OrderedMap<String>]) -> Self {
         let spec_idx = b
             .spec
             .and_then(|sp| scn.jobs.iter().position(|j| std::ptr::eq(j, sp)));
-        let job_options = match spec_idx {
-            Some(i) => options_of(scn, |s| s == OptionScope::Job(i)),
-            None => OrderedMap::default(),
-        };
+        let job_options = spec_idx
+            .and_then(|i| options.get(i).cloned())
+            .unwrap_or_default();
         FioJob {
             jobname: b.job.name.clone(),
             groupid: u64::from(b.job.groupid),
@@ -285,16 +297,17 @@ impl FioDoc {
     /// The document of a run.
     pub fn of(scn: &Scenario, rep: &Report) -> Self {
         let mmcsim = FioMmcsim::of(rep);
+        let (global_options, job_options) = options_by_scope(scn);
         FioDoc {
             fio_version: format!("mmcsim-{}", env!("CARGO_PKG_VERSION")),
             timestamp: 0,
             timestamp_ms: 0,
             time: "simulated".to_string(),
             platform: rep.platform.clone(),
-            global_options: options_of(scn, |s| s == OptionScope::Global),
+            global_options,
             jobs: blocks(scn, rep)
                 .iter()
-                .map(|b| FioJob::of(scn, b, &mmcsim))
+                .map(|b| FioJob::of(scn, b, &mmcsim, &job_options))
                 .collect(),
         }
     }
