@@ -45,6 +45,20 @@ pub fn sim_time(ns: u64) -> String {
     }
 }
 
+/// The clock's simulated time: to the microsecond, the steps a paused tour or a single Step
+/// moves by ("216.0 µs", "2.404 ms", "1.234567 s"), where [`sim_time`] would show "2.4 ms"
+/// through many of them.
+pub fn clock_time(ns: u64) -> String {
+    let us = ns as f64 / 1e3;
+    if us < 1e3 {
+        format!("{us:.1} µs")
+    } else if us < 1e6 {
+        format!("{:.3} ms", us / 1e3)
+    } else {
+        format!("{:.6} s", us / 1e6)
+    }
+}
+
 /// A signed relative error in percent ("+3.2 %").
 pub fn error_pct(sim: f64, measured: f64) -> String {
     if measured == 0.0 {
@@ -81,6 +95,15 @@ mod tests {
         assert_eq!(latency(123_456), "123 µs");
         assert_eq!(latency(9_999_000), "9999 µs");
         assert_eq!(latency(10_000_000), "10.00 ms");
+    }
+
+    #[test]
+    fn the_clock_shows_every_microsecond() {
+        assert_eq!(clock_time(216_049), "216.0 µs");
+        assert_eq!(clock_time(1_234_000), "1.234 ms");
+        assert_eq!(clock_time(1_236_000), "1.236 ms");
+        assert_eq!(clock_time(12_300_000), "12.300 ms");
+        assert_eq!(clock_time(1_234_567_000), "1.234567 s");
     }
 
     #[test]

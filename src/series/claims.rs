@@ -239,7 +239,7 @@ mod tests {
         // The refusal word is the counts' (at 4 MiB per job about 2 % apart: "fewer"; at the
         // gallery's 64 MiB "about as many"), with both counts beside it.
         assert!(
-            end.text.contains("B had ") && end.text.contains(" refusals (BLK_STS_RESOURCE) "),
+            end.text.contains("B had ") && end.text.contains(" refusals "),
             "{}",
             end.text
         );

@@ -24,7 +24,7 @@ pub static DATA: SeriesData = SeriesData {
             Some((fa, _)) => format!("Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full ({} refusals over the run).", fa.requeues),
             None => "Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full.".to_string(),
         }),
-        WalkStep::plain(S::Pause, "Pause on a bounce: mmc_mq_queue_rq returned BLK_STS_RESOURCE."),
+        WalkStep::plain(S::Pause, "Pause on a bounce: mmc_mq_queue_rq refused a request (BLK_STS_RESOURCE)."),
         WalkStep::plain(S::Highlight(Layer::MmcQueue), "The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth."),
         WalkStep::plain(S::Load(true), "Load the dynamic run (hsq_depth=dynamic)."),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
@@ -59,7 +59,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             "A ({ca}) and B ({cb}): 8 programs doing 4 KiB random writes. A keeps at most 3 requests in the mmc \
              queue; B raises the window to 6 while small writes are queued."
         ),
-        watch_for: "Watch blk-mq: when the mmc queue is full, requests bounce back (refused, retry later) and wait.".to_string(),
+        watch_for: "Watch blk-mq: when the mmc queue is full, requests are refused and wait in blk-mq (\"refused, waiting\") until a request completes.".to_string(),
         layer: Layer::MmcQueue,
         cause: format!(
             "The cause, over the whole run: the gain comes from the bus, idle A {:.1} vs B {:.1} µs per request \

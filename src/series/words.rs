@@ -82,8 +82,8 @@ pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
     format!("{word} (A {fa:.1} vs B {fb:.1} {unit})")
 }
 
-/// Refusals of B against A, the word from the counts: "B had about as many refusals
-/// (BLK_STS_RESOURCE) as A (A 16372 vs B 16369)".
+/// Refusals of B against A, the word from the counts: "B had about as many refusals as A
+/// (A 16372 vs B 16369)" ("refused" is the page's one name for BLK_STS_RESOURCE).
 pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
     let w = mmcsim_engine::explain::more_fewer(fb.requeues, fa.requeues);
     let (w, than) = if w == "about as many" {
@@ -92,7 +92,7 @@ pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
         (w, "than")
     };
     format!(
-        "B had {w} refusals (BLK_STS_RESOURCE) {than} A (A {} vs B {})",
+        "B had {w} refusals {than} A (A {} vs B {})",
         fa.requeues, fb.requeues
     )
 }

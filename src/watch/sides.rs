@@ -21,7 +21,6 @@ use yew::prelude::*;
 
 use crate::shell::session::Session;
 use crate::watch::frames::Staggered;
-use crate::watch::live::host_label;
 
 /// One side: its session and what was last read of it.
 pub struct Side {
@@ -60,13 +59,14 @@ impl Side {
         side_b: bool,
         p: &Pointing,
         readout: Option<crate::series::Figures>,
+        label: &str,
     ) -> Html {
         let name = if side_b { "b" } else { "a" };
         let cfg = self.session.host_config();
         let title = if p.ab {
-            format!("{} · {}", name.to_uppercase(), host_label(&cfg))
+            format!("{} · {label}", name.to_uppercase())
         } else {
-            host_label(&cfg)
+            label.to_string()
         };
         let selected = match p.selected {
             Some((s, Focus::Request(id))) if s == side_b => Some(id),
@@ -165,6 +165,16 @@ impl Sides {
             ),
             Some(Err(e)) => (Sides { a, b: None }, Some(e.message)),
         })
+    }
+
+    /// The side labels: each side's host switches, with every switch that differs between A
+    /// and B ([`crate::watch::live::host_labels`]).
+    pub fn labels(&self) -> (String, String) {
+        let a = self.a.session.host_config();
+        match &self.b {
+            Some(b) => crate::watch::live::host_labels(&a, &b.session.host_config()),
+            None => (crate::watch::live::host_label(&a), String::new()),
+        }
     }
 
     /// Whether a side's counters still lag behind its tokens.
