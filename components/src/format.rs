@@ -47,16 +47,9 @@ pub fn sim_time(ns: u64) -> String {
 
 /// The clock's simulated time: to the microsecond, the steps a paused tour or a single Step
 /// moves by ("216.0 µs", "2.404 ms", "1.234567 s"), where [`sim_time`] would show "2.4 ms"
-/// through many of them.
+/// through many of them (`format_clock_ns`, which the tours' texts quote too).
 pub fn clock_time(ns: u64) -> String {
-    let us = ns as f64 / 1e3;
-    if us < 1e3 {
-        format!("{us:.1} µs")
-    } else if us < 1e6 {
-        format!("{:.3} ms", us / 1e3)
-    } else {
-        format!("{:.6} s", us / 1e6)
-    }
+    mmcsim_engine::scenario::units::format_clock_ns(ns)
 }
 
 /// A signed relative error in percent ("+3.2 %").

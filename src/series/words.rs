@@ -12,7 +12,7 @@ use crate::shell::session::{RunError, Session};
 pub struct Figures {
     /// The case's figure in the series' unit (MiB/s or KiB/s).
     pub figure: f64,
-    /// Requests per interrupt (0 before the first).
+    /// Requests per interrupt (0 before the first; `SimStats::avg_batch`, the one definition).
     pub per_irq: f64,
     pub bus_busy_pct: f64,
     /// Per request: bus and card, and host software (issue, interrupt, completion), µs.
@@ -22,6 +22,10 @@ pub struct Figures {
     pub idle_us: f64,
     /// Requests `mmc_mq_queue_rq` refused (BLK_STS_RESOURCE).
     pub requeues: u64,
+    /// Interrupts so far.
+    pub interrupts: u64,
+    /// The longest a request has waited in the host queue for the bus so far, µs.
+    pub longest_wait_us: f64,
 }
 
 impl Figures {
@@ -44,6 +48,8 @@ impl Figures {
             software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
             idle_us: s.simulated_ns as f64 * (1.0 - s.bus_busy_pct() / 100.0) / ios / 1000.0,
             requeues: s.requeues,
+            interrupts: s.interrupts,
+            longest_wait_us: s.longest_host_wait.0 as f64 / 1e3,
         }
     }
 }

@@ -217,7 +217,10 @@ mod tests {
         assert!(la.ends_with(" · hsq_dispatch=next_tag"), "{la}");
         assert!(lb.ends_with(" · hsq_dispatch=fifo"), "{lb}");
         let (pa, pb) = host_labels(&cfg(&[("packed", "0")]), &cfg(&[("packed", "8")]));
-        assert!(!pa.contains("hsq_dispatch") && !pb.contains("hsq_dispatch"), "{pa} / {pb}");
+        assert!(
+            !pa.contains("hsq_dispatch") && !pb.contains("hsq_dispatch"),
+            "{pa} / {pb}"
+        );
         let legacy = host_label(&cfg(&[("mmc_path", "legacy")]));
         assert!(legacy.starts_with("legacy · nonblocking="), "{legacy}");
     }

@@ -19,6 +19,7 @@ use mmcsim_engine::Snapshot;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
+use crate::series::readout;
 use crate::shell::session::Session;
 use crate::watch::frames::Staggered;
 
@@ -78,8 +79,8 @@ impl Side {
                           on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
                 <p class="readout" data-side={name} aria-live="off">
                     if let Some(f) = readout {
-                        <span class="per-irq"><b>{ if f.per_irq > 0.0 { format!("{:.2}", f.per_irq) } else { "–".to_string() } }</b>{ " requests per interrupt" }</span>
-                        <span class="busy">{ " · bus busy " }<b>{ format!("{:.0} %", f.bus_busy_pct) }</b></span>
+                        <span class="per-irq"><b data-readout={format!("{name}.per-irq")}>{ readout::per_irq_text(&f) }</b>{ " requests per interrupt" }</span>
+                        <span class="busy">{ " · bus busy " }<b data-readout={format!("{name}.bus-busy")}>{ readout::busy_text(&f) }</b></span>
                     }
                 </p>
                 <BusTimeline segments={self.strip.clone()} now={self.session.now()} window_ns={p.window_ns} side={name} />
