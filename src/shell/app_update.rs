@@ -181,7 +181,7 @@ impl App {
                 self.watch.send(a);
             }
             Some(Effect::Stand(b, then)) => {
-                self.pair.set_b_switches(Some(b.overrides));
+                self.pair.set_b(&b);
                 self.watch.send(then);
             }
             Some(Effect::TryIt(a, b)) => {
