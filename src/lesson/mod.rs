@@ -94,8 +94,8 @@ pub fn tour(id: &str) -> Result<Tour, RunError> {
 }
 
 /// The steps every tour has, around the series' own: Play (from time zero), Pause (at the
-/// script's moment), Show, Predict, Run to the end, the script's extra steps (the first after
-/// the run opens with the run's figures), the recap with "try it yourself". Each step says what
+/// script's moment), Show, Predict, Run to the end, the run's figures, the script's extra
+/// steps, the recap with "try it yourself". Each step says what
 /// the screen shows while it is read ([`Shows`]).
 fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
     let speed = s.speed;
@@ -135,20 +135,23 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
         )
         .showing(at(Some(s.layer))),
     ];
-    let recap = TourStep::new(
+    // The run's figures, read at the end of the run.
+    steps.push(
+        TourStep::new(
+            s.end,
+            "Compare with your prediction, then press Continue.",
+            "Continue",
+            TourAction::Continue,
+        )
+        .showing(Shows::End),
+    );
+    steps.extend(s.extra);
+    steps.push(TourStep::new(
         s.recap,
         &s.try_it.press(),
         &s.try_it.button(),
         TourAction::TryIt,
-    );
-    let mut after: Vec<TourStep> = s.extra.into_iter().chain([recap]).collect();
-    // The first step after the run opens with its figures, read at the end of the run.
-    let first = &mut after[0];
-    first.see = format!("{} {}", s.end, first.see);
-    if first.shows == Shows::Any {
-        first.shows = Shows::End;
-    }
-    steps.extend(after);
+    ));
     let predict_step = steps
         .iter()
         .position(|s| s.action == TourAction::Predict)

@@ -100,7 +100,7 @@ impl TourState {
                 focus: None,
             })),
             TourAction::Focus(l) => Some(Effect::Watch(WatchAction::Focus(Some(Target::Layer(l))))),
-            TourAction::Predict => None,
+            TourAction::Predict | TourAction::Continue => None,
             TourAction::RunToEnd => Some(Effect::Watch(WatchAction::Seek(None))),
             TourAction::Follow { t_ns, id } => Some(Effect::Watch(WatchAction::Moment {
                 t: Some(t_ns),
@@ -190,6 +190,7 @@ mod tests {
         assert_eq!(t.answer_text(), None, "not before the run");
         assert_eq!(t.act(), Some(Effect::Watch(WatchAction::Seek(None))));
         assert!(t.answer_text().unwrap().starts_with("You predicted"));
+        assert_eq!(t.act(), None, "the run's figures: Continue");
         assert!(
             matches!(t.act(), Some(Effect::Stand(_, WatchAction::Seek(None)))),
             "window only"

@@ -113,11 +113,12 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
                 }
             </div>
             if let Some((_, l)) = lesson {
-                <p class="tour-terms muted" id="tour-terms">{ "Terms in this lesson: " }
+                <details class="tour-terms muted" id="tour-terms">
+                    <summary>{ format!("The {} glossary terms of this lesson", l.terms.len()) }</summary>
                     { for l.terms.iter().filter_map(|id| glossary::term(id)).enumerate().map(|(i, term)| html! {
                         <>{ if i > 0 { ", " } else { "" } }<a href={format!("#gloss-{}", term.id)}>{ format!("{} ({})", term.plain, term.kernel) }</a></>
                     }) }
-                </p>
+                </details>
             }
         </div>
     }

@@ -102,6 +102,8 @@ pub enum TourAction {
     Predict,
     /// Run the pair to the end in the view, at full speed.
     RunToEnd,
+    /// Nothing to do on the screen: on to the next step (after reading the run's figures).
+    Continue,
     /// Stand at `t_ns` (re-simulating up to there), paused, and follow request `id` of side A
     /// (its "why was it slow" in What is happening).
     Follow { t_ns: u64, id: u64 },
