@@ -37,7 +37,7 @@ pub const TERMS: &[Term] = &[
     t("clat", "completion latency", "clat p50 / p99", "From the system call to the job seeing the completion; p99: 99 % of I/Os were faster."),
     t("blk-mq", "block layer queue", "blk-mq", "The kernel's block layer: requests take a tag and wait to be dispatched to the driver."),
     t("tag", "request ticket", "blk-mq tag", "One of 64 numbers a request holds while in flight; hsq uses it as the slot number."),
-    t("dispatch", "refused, waiting", "hctx->dispatch", "Where blk-mq puts a request the driver refused, to dispatch it again when a request completes."),
+    t("dispatch", "refused, waiting to be tried again", "hctx->dispatch", "Where blk-mq puts a request the driver refused, to dispatch it again when a request completes."),
     t("resource", "refused", "BLK_STS_RESOURCE", "What mmc_mq_queue_rq returns when its window is full: the request is refused (also called a requeue) and waits on hctx->dispatch to be tried again."),
     t("mmc-queue", "driver's admission window", "mmc queue (in_flight)", "How many requests the mmc driver accepts at once; hsq_depth + 1, or 64 when packed."),
     t("hsq", "waiting slots", "host software queue (hsq)", "Requests wait in 64 slots and go to the controller one at a time (or a batch when packed)."),

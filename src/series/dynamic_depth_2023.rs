@@ -71,7 +71,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
              queue (its label's hsq_depth=2: the window is depth + 1, shown as \"3/3\" when full); B raises the \
              window to 6 while small writes are queued."
         ),
-        watch_for: "Watch blk-mq: when the mmc queue is full, requests are refused and wait in blk-mq (\"refused, waiting\") until a request completes.".to_string(),
+        watch_for: "Watch blk-mq: when the mmc queue is full, requests are refused and wait in blk-mq (\"refused\" in the block layer column) until a request completes.".to_string(),
         paused: at,
         pause_words: "A's window has refused requests B's took and B's bus has waited less per request",
         layer: Layer::MmcQueue,
