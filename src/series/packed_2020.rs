@@ -8,7 +8,7 @@ use mmcsim_engine::{HsqDepth, Scenario};
 use super::readout;
 use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, less_more, run_figures, shorter_longer};
+use super::words::{bus_state, less_more, run_figures, shorter_longer, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::shell::session::RunError;
 
@@ -105,10 +105,17 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     };
     let w = window_only(&r.a);
     let f = run_figures(r.case, &w)?;
+    let extra = window_steps(&fa, &fb, &f, unit);
+    Ok(r.script(parts, extra, Some((w, f))))
+}
+
+/// The steps after the run: "window only" as B (what the window gives, what chaining gives),
+/// then B back. `f`: the figures of "window only" run to the end.
+fn window_steps(fa: &Figures, fb: &Figures, f: &Figures, unit: &str) -> Vec<TourStep> {
     let gain = fb.figure - fa.figure;
     let win = f.figure - fa.figure;
     let pct = |x: f64| x / gain * 100.0;
-    let extra = vec![
+    vec![
         TourStep::new(
             format!(
                 "The RFC does two things: it chains requests and it widens the mmc queue window to \
@@ -140,6 +147,5 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             TourAction::WindowOnly(false),
         )
         .showing(Shows::EndWindow),
-    ];
-    Ok(r.script(parts, extra, Some((w, f))))
+    ]
 }
