@@ -137,8 +137,8 @@ fn window_steps(fa: &Figures, fb: &Figures, f: &Figures, unit: &str) -> Vec<Tour
                 "B is now \"window only\", run to the end: {:.1} {unit}, {} requests per interrupt, bus busy {}. \
                  With chains B had {:.2} requests per interrupt and its bus busy {:.0} %.",
                 f.figure,
-                readout::per_irq(true, &f),
-                readout::busy(true, &f),
+                readout::per_irq(true, f),
+                readout::busy(true, f),
                 fb.per_irq,
                 fb.bus_busy_pct
             ),

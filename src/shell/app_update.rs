@@ -175,7 +175,7 @@ impl App {
     }
 
     /// Does what a tour step asks of the page.
-    fn tour_effect(&mut self, ctx: &Context<Self>, effect: Option<Effect>) {
+    pub(super) fn tour_effect(&mut self, ctx: &Context<Self>, effect: Option<Effect>) {
         match effect {
             Some(Effect::Watch(a)) => {
                 self.watch.send(a);

@@ -96,3 +96,12 @@ test('the answer to the prediction waits for Run to the end', async () => {
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('a link to a tour step stands where the step says: its figures are the readouts', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?tour=sprd-hs400es-2020&step=3', { viewport: { width: 1366, height: 768 } });
+    await page.waitForSelector('#tour[data-step="3"] #tour-see [data-readout="clock"]');
+    await settled(page, 'link to step 3');
+    assert.ok((await figures(page)).length >= 5);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
