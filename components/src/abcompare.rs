@@ -57,11 +57,8 @@ pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
             clat.percentile(50.0) as f64 / 1e3,
             clat.percentile(99.0) as f64 / 1e3,
             per_sec(r.sim.interrupts as f64),
-            if r.sim.interrupts > 0 {
-                ios / r.sim.interrupts as f64
-            } else {
-                0.0
-            },
+            // The one definition of requests per interrupt (the readouts' and the summary's).
+            r.sim.avg_batch(),
             r.sim.requeues as f64,
             r.sim.bus_busy_pct(),
         ]
@@ -79,7 +76,7 @@ pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
         ("p99", "clat p99", "us", false),
         ("irq-rate", "Interrupts per second", "count", false),
         ("per-irq", "Requests per interrupt", "ratio", true),
-        ("requeues", "Requeues (BLK_STS_RESOURCE)", "count", false),
+        ("requeues", "Refused requests", "count", false),
         ("bus-busy", "Bus busy (%)", "pct", true),
     ];
     SPEC.iter()

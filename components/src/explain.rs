@@ -157,7 +157,7 @@ fn life_html(l: &LifeView) -> Html {
                     { for l.stages.iter().map(|(st, _, d, n)| html! {
                         <tr data-stage={st.name()}>
                             <td><span class={classes!("swatch", format!("st-{}", st.index()))}></span>{ stage_info_for(*st, l.op).title }
-                                if *n > 1 && *st == Stage::BlkMq { { format!(" ×{n} (bounced by BLK_STS_RESOURCE)") } }
+                                if *n > 1 && *st == Stage::BlkMq { { format!(" ×{n} (refused, tried again)") } }
                                 else if *n > 1 { { format!(" ×{n}") } }</td>
                             <td>{ format::latency(*d) }</td>
                             <td>{ format!("{:.0} %", *d as f64 * 100.0 / total as f64) }</td>

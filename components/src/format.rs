@@ -45,6 +45,13 @@ pub fn sim_time(ns: u64) -> String {
     }
 }
 
+/// The clock's simulated time: to the microsecond, the steps a paused tour or a single Step
+/// moves by ("216.0 µs", "2.404 ms", "1.234567 s"), where [`sim_time`] would show "2.4 ms"
+/// through many of them (`format_clock_ns`, which the tours' texts quote too).
+pub fn clock_time(ns: u64) -> String {
+    mmcsim_engine::scenario::units::format_clock_ns(ns)
+}
+
 /// A signed relative error in percent ("+3.2 %").
 pub fn error_pct(sim: f64, measured: f64) -> String {
     if measured == 0.0 {
@@ -81,6 +88,15 @@ mod tests {
         assert_eq!(latency(123_456), "123 µs");
         assert_eq!(latency(9_999_000), "9999 µs");
         assert_eq!(latency(10_000_000), "10.00 ms");
+    }
+
+    #[test]
+    fn the_clock_shows_every_microsecond() {
+        assert_eq!(clock_time(216_049), "216.0 µs");
+        assert_eq!(clock_time(1_234_000), "1.234 ms");
+        assert_eq!(clock_time(1_236_000), "1.236 ms");
+        assert_eq!(clock_time(12_300_000), "12.300 ms");
+        assert_eq!(clock_time(1_234_567_000), "1.234567 s");
     }
 
     #[test]

@@ -111,8 +111,8 @@ pub fn results_table(props: &ResultsTableProps) -> Html {
             <table class="metrics sim">
                 <tbody>
                     <tr data-metric="interrupts"><th scope="row">{ "Host interrupts" }</th><td>{ format::count(r.sim.interrupts as f64) }</td></tr>
-                    <tr data-metric="avg-batch"><th scope="row">{ "Requests per interrupt (avg)" }</th><td>{ format!("{:.2}", r.sim.avg_batch()) }</td></tr>
-                    <tr data-metric="requeues"><th scope="row">{ "Requeues (BLK_STS_RESOURCE)" }</th><td>{ format::count(r.sim.requeues as f64) }</td></tr>
+                    <tr data-metric="avg-batch"><th scope="row">{ "Requests per interrupt" }</th><td>{ format!("{:.2}", r.sim.avg_batch()) }</td></tr>
+                    <tr data-metric="requeues"><th scope="row">{ "Refused requests" }</th><td>{ format::count(r.sim.requeues as f64) }</td></tr>
                     <tr data-metric="simulated"><th scope="row">{ "Simulated time" }</th><td>{ format::sim_time(r.sim.simulated_ns) }</td></tr>
                     <tr data-metric="events"><th scope="row">{ "Events processed" }</th><td>{ format::count(r.sim.events as f64) }</td></tr>
                 </tbody>

@@ -92,7 +92,7 @@ pub fn time_controls(p: &TimeControlsProps) -> Html {
                     }) }
                 </select>
             </label>
-            <span class="clock" id="sim-clock" data-ns={p.now_ns.to_string()}>{ format::sim_time(p.now_ns) }{ format!(" · {:.0} %", p.progress.clamp(0.0, 1.0) * 100.0) }</span>
+            <span class="clock" id="sim-clock" data-ns={p.now_ns.to_string()}><span data-readout="clock">{ format::clock_time(p.now_ns) }</span>{ format!(" · {:.0} %", p.progress.clamp(0.0, 1.0) * 100.0) }</span>
             <button id="present" class="button secondary present-toggle" onclick={p.on_present.reform(|_: MouseEvent| toggle_present())}
                     title="Presentation mode: the pipelines full screen, large type (Esc leaves)">{ "Present" }</button>
             <span class="keys muted">{ "space: play/pause · →: step" }</span>

@@ -10,7 +10,7 @@
 use mmcsim_engine::Scenario;
 
 use crate::series::{self, Figures, Prediction, TourInput, TourScript, TryIt};
-pub use crate::series::{TourAction, TourStep};
+pub use crate::series::{Shows, TourAction, TourStep};
 use crate::shell::session::RunError;
 
 pub mod state;
@@ -93,37 +93,58 @@ pub fn tour(id: &str) -> Result<Tour, RunError> {
     Ok(scaffold(data.series.id, data.series.change, script))
 }
 
-/// The steps every tour has, around the series' own: Play, Pause, Show, Predict, Run to the
-/// end, the script's extra steps, the recap with "try it yourself".
+/// The steps every tour has, around the series' own: Play (from time zero), Pause (at the
+/// script's moment), Show, Predict, Run to the end, the run's figures, the script's extra
+/// steps, the recap with "try it yourself". Each step says what
+/// the screen shows while it is read ([`Shows`]).
 fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
     let speed = s.speed;
+    let at = |focus| Shows::At {
+        t_ns: s.paused.t_ns,
+        focus,
+    };
     let mut steps = vec![
         TourStep::new(
             s.intro,
-            &format!("Press Play: both run in slow motion ({speed}), in lockstep."),
+            &format!("Press Play: both start from time 0 and run in slow motion ({speed}), in lockstep."),
             &format!("Play at {speed}"),
             TourAction::Play(speed),
         ),
-        TourStep::new(s.watch_for, s.pause_press, "Pause", TourAction::Pause),
+        TourStep::new(s.watch_for, &s.pause_press, "Pause", TourAction::PauseAt(s.paused.t_ns)),
         TourStep::new(
             s.cause,
             s.focus_press,
             "Show the column",
             TourAction::Focus(s.layer),
-        ),
+        )
+        .showing(at(None)),
         TourStep::new(
             s.prediction.question.clone(),
-            "Pick an answer: the simulation then answers it.",
+            "Pick an answer: the simulation answers it once both have run to the end.",
             "",
             TourAction::Predict,
-        ),
+        )
+        .showing(at(Some(s.layer))),
         TourStep::new(
-            s.end,
+            "Now let both run to the end: the readouts under the pipelines and the A/B table then give the \
+             whole run's figures."
+                .to_string(),
             "Press Run to the end.",
             "Run to the end",
             TourAction::RunToEnd,
-        ),
+        )
+        .showing(at(Some(s.layer))),
     ];
+    // The run's figures, read at the end of the run.
+    steps.push(
+        TourStep::new(
+            s.end,
+            "Compare with your prediction, then press Continue.",
+            "Continue",
+            TourAction::Continue,
+        )
+        .showing(Shows::End),
+    );
     steps.extend(s.extra);
     steps.push(TourStep::new(
         s.recap,
@@ -175,16 +196,25 @@ mod tests {
             assert_eq!(t.steps[t.predict_step].action, TourAction::Predict);
             assert!(t.steps.iter().any(|s| s.action == TourAction::RunToEnd));
             // The run-to-end step states the simulated figures, as the view shows them.
-            let end = t
+            let run = t
                 .steps
                 .iter()
-                .find(|s| s.action == TourAction::RunToEnd)
+                .position(|s| s.action == TourAction::RunToEnd)
                 .unwrap();
+            let end = &t.steps[run + 1];
+            assert_eq!(end.shows, Shows::End, "{p}");
             assert!(
-                end.see
+                end.text()
                     .contains(&format!("A {:.1} {}", t.fa.figure, t.unit)),
                 "{}",
                 end.see
+            );
+            // No figure of the run before it has run.
+            assert!(
+                !t.steps[..=run]
+                    .iter()
+                    .any(|s| s.text().contains(&format!("{:.1}", t.fb.figure))),
+                "{p}"
             );
             assert!(t.prediction.closest() < t.prediction.choices.len());
             assert!(
@@ -216,9 +246,71 @@ mod tests {
             .iter()
             .position(|s| s.action == TourAction::WindowOnly(true))
             .unwrap()];
-        assert!(s.see.contains(&format!("{fw:.1}")), "{}", s.see);
-        assert!(s.see.contains("cannot tell them apart"));
+        assert!(s.text().contains(&format!("{fw:.1}")), "{}", s.see);
+        assert!(s.text().contains("cannot tell them apart"));
         // "will B be 2x, 4x or 8x faster": the answer is one of them.
         assert!(t.prediction.ratio > 2.0, "{}", t.prediction.ratio);
+    }
+}
+#[cfg(test)]
+mod readouts {
+    use super::*;
+    use crate::series::readout::{self, figures, READOUTS};
+    use crate::shell::session::Session;
+
+    /// What the readouts show of side A and B of a pair at `t` (None: run to the end).
+    fn shown(a: &Scenario, b: &Scenario, t: Option<u64>) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut now = 0;
+        for (name, scn) in [("a", a), ("b", b)] {
+            let mut s = Session::watched(scn).unwrap();
+            match t {
+                Some(t) => while !s.advance_to(t, 1 << 20) {},
+                None => while !s.run_events(1 << 20) {},
+            }
+            now = now.max(s.now());
+            let f = Figures::of(&s.report(), None);
+            out.push((format!("{name}.per-irq"), readout::per_irq_text(&f)));
+            out.push((format!("{name}.bus-busy"), readout::busy_text(&f)));
+        }
+        let clock = mmcsim_engine::scenario::units::format_clock_ns(t.unwrap_or(now));
+        out.push(("clock".to_string(), clock));
+        out
+    }
+
+    /// Every figure a tour step gives of a readout is what that readout shows in the state the
+    /// step stands at (the same figures, formatted by the same functions); a step that says
+    /// nothing of the moment gives none.
+    #[test]
+    fn every_figure_of_a_readout_in_a_tour_is_the_readouts_at_its_step() {
+        let mut checked = 0;
+        for p in tour_names() {
+            let t = tour(p).unwrap();
+            for (i, st) in t.steps.iter().enumerate() {
+                let figs = figures(&st.see);
+                for (id, _) in &figs {
+                    assert!(READOUTS.contains(id), "{p} step {}: {id}", i + 1);
+                }
+                let window = t.window.clone().unwrap_or_else(|| t.b.clone());
+                let screen = match st.shows {
+                    Shows::Any => {
+                        assert_eq!(figs, vec![], "{p} step {}: figures with no moment", i + 1);
+                        continue;
+                    }
+                    Shows::At { t_ns, .. } => shown(&t.a, &t.b, Some(t_ns)),
+                    Shows::End => shown(&t.a, &t.b, None),
+                    Shows::EndWindow => shown(&t.a, &window, None),
+                };
+                for (id, text) in figs {
+                    let want = screen
+                        .iter()
+                        .find(|(k, _)| k == id)
+                        .map(|(_, v)| v.as_str());
+                    assert_eq!(Some(text), want, "{p} step {}: {id}", i + 1);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 20, "only {checked} figures checked");
     }
 }

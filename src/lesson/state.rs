@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use mmcsim_engine::Scenario;
 
-use super::{tour, Tour, TourAction};
+use super::{tour, Shows, Tour, TourAction};
 use crate::shell::session::RunError;
 use crate::watch::command::{Target, WatchAction};
 use crate::watch::speed::speed_index;
@@ -26,8 +26,9 @@ pub struct TourState {
 pub enum Effect {
     /// A command for "Watch the pipeline".
     Watch(WatchAction),
-    /// B becomes this scenario (host switches of A's workload), and the pair runs to the end.
-    SetB(Scenario),
+    /// B becomes this scenario (host switches of A's workload), then the Watch does `then`
+    /// (the page sets B first: the Watch rebuilt for a new B takes the command).
+    Stand(Scenario, WatchAction),
     /// Open the Lab with this pair.
     TryIt(Scenario, Scenario),
 }
@@ -44,9 +45,34 @@ impl TourState {
         })
     }
 
-    /// Goes to step `k` (the last at most).
-    pub fn go(&mut self, k: usize) {
+    /// Goes to step `k` (the last at most): what brings the screen to what that step's text
+    /// is about (a reader who arrives by Next, Back or a link reads no sentence the screen
+    /// contradicts).
+    pub fn go(&mut self, k: usize) -> Option<Effect> {
         self.step = k.min(self.tour.steps.len() - 1);
+        let tour = self.tour.clone();
+        let b = || tour.b.clone();
+        match tour.steps[self.step].shows {
+            Shows::Any => None,
+            Shows::At { t_ns, focus } => Some(Effect::Stand(
+                b(),
+                WatchAction::Moment {
+                    t: Some(t_ns),
+                    speed: None,
+                    play: false,
+                    focus: focus.map(Target::Layer),
+                },
+            )),
+            Shows::End => {
+                self.ran = true;
+                Some(Effect::Stand(b(), WatchAction::Seek(None)))
+            }
+            Shows::EndWindow => {
+                self.ran = true;
+                let w = tour.window.clone().unwrap_or_else(b);
+                Some(Effect::Stand(w, WatchAction::Seek(None)))
+            }
+        }
     }
 
     /// The reader picked choice `i` of the prediction: the next step.
@@ -60,10 +86,21 @@ impl TourState {
         let tour = self.tour.clone();
         let action = tour.steps[self.step].action;
         let effect = match action {
-            TourAction::Play(speed) => Some(Effect::Watch(WatchAction::Play(speed_index(speed)))),
-            TourAction::Pause => Some(Effect::Watch(WatchAction::Pause)),
+            // From time zero: the steps after it read the pair from its start.
+            TourAction::Play(speed) => Some(Effect::Watch(WatchAction::Moment {
+                t: Some(0),
+                speed: speed_index(speed),
+                play: true,
+                focus: None,
+            })),
+            TourAction::PauseAt(t) => Some(Effect::Watch(WatchAction::Moment {
+                t: Some(t),
+                speed: None,
+                play: false,
+                focus: None,
+            })),
             TourAction::Focus(l) => Some(Effect::Watch(WatchAction::Focus(Some(Target::Layer(l))))),
-            TourAction::Predict => None,
+            TourAction::Predict | TourAction::Continue => None,
             TourAction::RunToEnd => Some(Effect::Watch(WatchAction::Seek(None))),
             TourAction::Follow { t_ns, id } => Some(Effect::Watch(WatchAction::Moment {
                 t: Some(t_ns),
@@ -77,7 +114,7 @@ impl TourState {
                 } else {
                     Some(tour.b.clone())
                 };
-                b.map(Effect::SetB)
+                b.map(|b| Effect::Stand(b, WatchAction::Seek(None)))
             }
             TourAction::TryIt => {
                 let (a, b) = tour.try_pair();
@@ -93,12 +130,17 @@ impl TourState {
         effect
     }
 
-    /// "You predicted ...", once the prediction is answered and the pair ran to the end
-    /// (`finished`: the view's run has ended).
-    pub fn answer_text(&self, finished: bool) -> Option<String> {
+    /// "You predicted ...", once the prediction is answered and the tour ran the pair to the
+    /// end (Run to the end, or a step after it), on the steps after the run.
+    pub fn answer_text(&self) -> Option<String> {
         let tour = &self.tour;
         let i = self.answer?;
-        if self.step <= tour.predict_step || !(self.ran || finished) {
+        let run = tour
+            .steps
+            .iter()
+            .position(|s| s.action == TourAction::RunToEnd)
+            .unwrap_or(tour.steps.len());
+        if self.step <= run || !self.ran {
             return None;
         }
         let p = &tour.prediction;
@@ -116,21 +158,44 @@ mod tests {
     fn a_tour_steps_through_its_actions_and_answers_after_the_run() {
         let mut t = TourState::open(LANDING_SERIES, 99).unwrap();
         assert_eq!(t.step, t.tour.steps.len() - 1, "clamped to the last step");
-        t.go(0);
+        assert_eq!(t.go(0), None, "the first step says nothing of the moment");
         assert!(matches!(
             t.act(),
-            Some(Effect::Watch(WatchAction::Play(Some(_))))
+            Some(Effect::Watch(WatchAction::Moment {
+                t: Some(0),
+                speed: Some(_),
+                play: true,
+                ..
+            }))
         ));
         assert_eq!(t.step, 1);
-        t.go(t.tour.predict_step);
+        let Some(Effect::Watch(WatchAction::Moment {
+            t: Some(at),
+            play: false,
+            ..
+        })) = t.act()
+        else {
+            panic!("the pause stands at its moment");
+        };
+        assert!(at > 0);
+        // Back to the paused step by Back: the screen goes back to that moment.
+        assert!(matches!(
+            t.go(2),
+            Some(Effect::Stand(_, WatchAction::Moment { t: Some(x), play: false, .. })) if x == at
+        ));
+        let _ = t.go(t.tour.predict_step);
         assert_eq!(t.act(), None, "the prediction waits for its answer");
         assert_eq!(t.step, t.tour.predict_step);
         t.predict(0);
-        assert_eq!(t.answer_text(false), None, "not before the run");
+        assert_eq!(t.answer_text(), None, "not before the run");
         assert_eq!(t.act(), Some(Effect::Watch(WatchAction::Seek(None))));
-        assert!(t.answer_text(false).unwrap().starts_with("You predicted"));
-        assert!(matches!(t.act(), Some(Effect::SetB(_))), "window only");
-        t.go(usize::MAX);
+        assert!(t.answer_text().unwrap().starts_with("You predicted"));
+        assert_eq!(t.act(), None, "the run's figures: Continue");
+        assert!(
+            matches!(t.act(), Some(Effect::Stand(_, WatchAction::Seek(None)))),
+            "window only"
+        );
+        let _ = t.go(usize::MAX);
         assert!(matches!(t.act(), Some(Effect::TryIt(..))));
     }
 }

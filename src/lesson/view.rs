@@ -3,8 +3,12 @@
 
 use yew::prelude::*;
 
+use mmcsim_components::glossary;
+
 use super::state::TourState;
 use super::{TourAction, LANDING_SERIES, LANDING_TEXT};
+use crate::series::course;
+use crate::series::readout::{self, Piece};
 
 #[derive(Properties, Clone)]
 pub struct LessonProps {
@@ -70,15 +74,21 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
     let n = tour.steps.len();
     let s = &tour.steps[t.step];
     let k = t.step;
-    let answer = t.answer_text(props.finished);
+    let answer = t.answer_text();
+    let lesson = course::lesson(tour.id);
+    let next = course::next(tour.id);
+    let last = k + 1 >= n;
     html! {
         <div class="lesson tour" id="tour" data-tour={tour.id} data-step={(k + 1).to_string()} role="group" aria-label="Tour">
             <div class="tour-head">
+                if let Some((i, _)) = lesson {
+                    <span class="muted">{ format!("Lesson {i} of {} · ", course::COURSE.len()) }</span>
+                }
                 <b>{ format!("Tour: {}", tour.title) }</b>
                 <span class="muted">{ format!(" · step {} of {n}", k + 1) }</span>
                 <button class="link" id="tour-close" onclick={props.on_tour.reform(|_| None)}>{ "close" }</button>
             </div>
-            <p class="tour-see" id="tour-see">{ &s.see }</p>
+            <p class="tour-see" id="tour-see">{ see(&s.see) }</p>
             if let Some(answer) = answer {
                 <p class="tour-answer" id="tour-answer">{ answer }</p>
             }
@@ -94,9 +104,37 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
                 } else {
                     <button class="button primary" id="tour-act" onclick={props.on_act.reform(|_| ())}>{ s.button.clone() }</button>
                 }
-                <button class="button secondary" id="tour-next" disabled={k + 1 >= n}
-                        onclick={props.on_step.reform(move |_| k + 1)}>{ "Next ▸" }</button>
+                if let (true, Some(next)) = (last, next) {
+                    <button class="button secondary" id="tour-next" data-next={next.id}
+                            onclick={props.on_tour.reform(move |_| Some(next.id))}>{ format!("Next lesson: {} ▸", title_of(next.id)) }</button>
+                } else {
+                    <button class="button secondary" id="tour-next" disabled={last}
+                            onclick={props.on_step.reform(move |_| k + 1)}>{ "Next ▸" }</button>
+                }
             </div>
+            if let Some((_, l)) = lesson {
+                <details class="tour-terms muted" id="tour-terms">
+                    <summary>{ format!("The {} glossary terms of this lesson", l.terms.len()) }</summary>
+                    { for l.terms.iter().filter_map(|id| glossary::term(id)).enumerate().map(|(i, term)| html! {
+                        <>{ if i > 0 { ", " } else { "" } }<a href={format!("#gloss-{}", term.id)}>{ format!("{} ({})", term.plain, term.kernel) }</a></>
+                    }) }
+                </details>
+            }
         </div>
     }
+}
+
+/// A step's text, its figures of readouts as spans naming the readout (`data-readout`).
+fn see(text: &str) -> Html {
+    html! {
+        { for readout::pieces(text).into_iter().map(|p| match p {
+            Piece::Words(w) => html! { { w.to_string() } },
+            Piece::Figure { id, text } => html! { <span class="fig" data-readout={id.to_string()}>{ text.to_string() }</span> },
+        }) }
+    }
+}
+
+/// A series' change in a few words (the tour's title).
+fn title_of(id: &str) -> &'static str {
+    crate::series::by_id(id).map_or("", |s| s.series.change)
 }

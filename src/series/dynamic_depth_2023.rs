@@ -5,6 +5,7 @@ use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HsqDepth, MmcPath};
 
+use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{less_more, refusal_words, speed_words};
@@ -24,7 +25,7 @@ pub static DATA: SeriesData = SeriesData {
             Some((fa, _)) => format!("Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full ({} refusals over the run).", fa.requeues),
             None => "Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full.".to_string(),
         }),
-        WalkStep::plain(S::Pause, "Pause on a bounce: mmc_mq_queue_rq returned BLK_STS_RESOURCE."),
+        WalkStep::plain(S::Pause, "Pause on a bounce: mmc_mq_queue_rq refused a request (BLK_STS_RESOURCE)."),
         WalkStep::plain(S::Highlight(Layer::MmcQueue), "The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth."),
         WalkStep::plain(S::Load(true), "Load the dynamic run (hsq_depth=dynamic)."),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
@@ -53,21 +54,34 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let r = run(input)?;
     let (fa, fb, unit) = (r.fa, r.fb, r.unit);
     let (ca, cb) = r.columns;
+    let speed = "200 µs/s";
+    // The moment the windows differ on screen: A refused more requests than B, and B's bus
+    // has waited less per request.
+    let at = r.pause(speed, |fa, fb| {
+        fa.interrupts >= 3
+            && fb.interrupts >= 3
+            && fa.requeues > fb.requeues
+            && fb.idle_us < fa.idle_us
+    })?;
+    let (pa, pb) = (at.fa, at.fb);
     let parts = Parts {
-        speed: "200 µs/s",
+        speed,
         intro: format!(
             "A ({ca}) and B ({cb}): 8 programs doing 4 KiB random writes. A keeps at most 3 requests in the mmc \
-             queue; B raises the window to 6 while small writes are queued."
+             queue (its label's hsq_depth=2: the window is depth + 1, shown as \"3/3\" when full); B raises the \
+             window to 6 while small writes are queued."
         ),
-        watch_for: "Watch blk-mq: when the mmc queue is full, requests bounce back (refused, retry later) and wait.".to_string(),
+        watch_for: "Watch blk-mq: when the mmc queue is full, requests are refused and wait in blk-mq (\"refused\" in the block layer column) until a request completes.".to_string(),
+        paused: at,
+        pause_words: "A's window has refused requests B's took and B's bus has waited less per request",
         layer: Layer::MmcQueue,
         cause: format!(
-            "The cause, over the whole run: the gain comes from the bus, idle A {:.1} vs B {:.1} µs per request \
-             (busy A {:.0} % vs B {:.0} %): with the wider window the next write already waits in an hsq slot \
-             when the interrupt pumps. {}. Per request {:.1} vs {:.1} µs on the bus and card, \
-             {:.1} vs {:.1} µs in host software stages (issue, interrupt, completion, waits included).",
-            fa.idle_us, fb.idle_us, fa.bus_busy_pct, fb.bus_busy_pct, refusal_words(&fa, &fb),
-            fa.bus_us, fb.bus_us, fa.software_us, fb.software_us
+            "At {}, over the run so far: the bus waits idle A {:.1} vs B {:.1} µs per request (busy A {} vs \
+             B {}): with the wider window the next write can already wait in an hsq slot when the interrupt \
+             pumps. {}. Per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in host software \
+             stages (issue, interrupt, completion, waits included).",
+            readout::clock(at.t_ns), pa.idle_us, pb.idle_us, readout::busy(false, &pa), readout::busy(true, &pb),
+            refusal_words(&pa, &pb), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us
         ),
         question: "Before B runs to the end: how much faster will B be than A?",
         choices: &[1.0, 2.0, 4.0],

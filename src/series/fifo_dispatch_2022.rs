@@ -9,7 +9,11 @@ use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::{HsqDispatch, MmcPath};
 use mmcsim_engine::{Cause, Report, Scenario, Stage};
 
-use super::script::{Prediction, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
+use super::paused::{first_moment, Paused};
+use super::readout;
+use super::script::{
+    pause_press, Prediction, Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep,
+};
 use super::words::{lat, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
 use crate::shell::session::{RunError, Session};
@@ -159,9 +163,14 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let fb = Figures::of(&rb, Some(tb.p999));
     let ratio = tb.p999 / ta.p999.max(1e-9);
     let (t_done, later) = followed(&a, ta.longest_id)?;
-    let follow = follow_step(&ta, t_done, later);
+    let follow = follow_step(&ta, t_done, later).showing(Shows::End);
+    let speed = "1 ms/s";
+    // The moment A's slot order has kept a request waiting longer than any of B's so far.
+    let at = first_moment(&a, &b, speed, |fa, fb| {
+        fa.interrupts >= 20 && fb.interrupts >= 20 && fa.longest_wait_us > 2.0 * fb.longest_wait_us
+    })?;
     Ok(TourScript {
-        speed: "1 ms/s",
+        speed,
         intro: "A (next_tag) and B (fifo) run the Allwinner board's measured fio command with hsq: 8 threads reading \
                 4 KiB blocks at random. In A hsq serves the slot after the one it served last, else the lowest \
                 occupied slot (mmc_hsq_update_next_tag before the 2022 patch); in B the slots go in arrival order."
@@ -169,9 +178,12 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         watch_for: "Watch A's host queue: each CPU's threads take tags from their own word of 16 (sbitmap's per-CPU \
                     hints), so requests from the CPUs with low words are served first, while a request in a higher slot can sit there."
             .to_string(),
-        pause_press: "Press Pause to freeze both sides and compare the slots.",
+        pause_press: pause_press(
+            "a request has waited in A's host queue at least twice as long as any in B's",
+        ),
+        paused: at,
         layer: Layer::HostQueue,
-        cause: cause(&ta, &tb),
+        cause: cause(&at),
         focus_press: "Press Show to outline the host queue, where the order is decided, in both pipelines.",
         prediction: prediction(ratio),
         end: end(&fa, &fb, &ta, &tb, unit),
@@ -220,19 +232,16 @@ fn follow_step(ta: &Tail, t_done: u64, later: u32) -> TourStep {
     )
 }
 
-/// The cause over the run: the longest waits and the completion percentiles.
-fn cause(ta: &Tail, tb: &Tail) -> String {
+/// The cause at the paused moment: the longest waits so far, and the bus.
+fn cause(at: &Paused) -> String {
     format!(
-        "The cause, over the whole run: the longest wait in the host queue is {} in A and {} in B. \
-         Completion latency, A: p50 {}, p99 {}, p99.9 {}; B: p50 {}, p99 {}, p99.9 {}.",
-        lat(ta.longest_wait),
-        lat(tb.longest_wait),
-        lat(ta.p50),
-        lat(ta.p99),
-        lat(ta.p999),
-        lat(tb.p50),
-        lat(tb.p99),
-        lat(tb.p999)
+        "At {}, over the run so far: the longest wait of a request in the host queue is {} in A and {} in B, \
+         with the bus busy {} in A and {} in B: the slot order, not the bus, makes A's longest wait.",
+        readout::clock(at.t_ns),
+        lat(at.fa.longest_wait_us),
+        lat(at.fb.longest_wait_us),
+        readout::busy(false, &at.fa),
+        readout::busy(true, &at.fb),
     )
 }
 
@@ -256,8 +265,7 @@ fn prediction(ratio: f64) -> Prediction {
 fn end(fa: &Figures, fb: &Figures, ta: &Tail, tb: &Tail, unit: &str) -> String {
     format!(
         concat!(
-            "Both sides finish in the view you are looking at; the percentile chart under the pipelines shows \
-             the whole tail. Simulated: A {:.1} {unit}, B {:.1} {unit} (B/A {ratio:.2}x); worst completion A {}, \
+            "Both have run to the end; the percentile chart under the pipelines shows the whole tail. Simulated: A {:.1} {unit}, B {:.1} {unit} (B/A {ratio:.2}x); worst completion A {}, \
              B {}. The patch's author reported a maximum of about ", reported_max!(), " before the patch. In the model, slot \
              selection keeps a request in A's host queue at most {} in this run ({} MiB per thread; the gallery's \
              pair runs the measured {} MiB): the mechanism makes a tail of milliseconds, not of ", reported_max!(), ", with 8 \
@@ -287,18 +295,18 @@ mod tests {
             .steps
             .iter()
             .find_map(|s| match s.action {
-                TourAction::Follow { t_ns, id } => Some((t_ns, id, s.see.clone())),
+                TourAction::Follow { t_ns, id } => Some((t_ns, id, s.text())),
                 _ => None,
             })
             .expect("a step follows a request");
         assert!(follow.0 > 0);
         assert!(follow.2.contains("went to the bus first"), "{}", follow.2);
-        let end = &t
+        let run = t
             .steps
             .iter()
-            .find(|s| s.action == TourAction::RunToEnd)
-            .unwrap()
-            .see;
+            .position(|s| s.action == TourAction::RunToEnd)
+            .unwrap();
+        let end = &t.steps[run + 1].text();
         assert!(end.contains("200 ms"), "{end}");
         // The old order has the longer tail.
         assert!(t.fa.figure > t.fb.figure, "{} {}", t.fa.figure, t.fb.figure);

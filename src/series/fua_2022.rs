@@ -5,6 +5,7 @@
 use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 
+use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::speed_words;
@@ -46,10 +47,13 @@ pub static DATA: SeriesData = SeriesData {
 
 fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let r = run(input)?;
-    let (fa, fb) = (r.fa, r.fb);
     let (ca, cb) = r.columns;
+    let speed = "200 µs/s";
+    // The moment each side has completed three writes (the figures so far mean something).
+    let at = r.pause(speed, |fa, fb| fa.interrupts >= 3 && fb.interrupts >= 3)?;
+    let (pa, pb) = (at.fa, at.fb);
     let parts = Parts {
-        speed: "200 µs/s",
+        speed,
         intro: format!(
             "A ({ca}) and B ({cb}): one program doing synchronous 4 KiB random writes. Without FUA \
              the block layer sends each write into the card's cache and then a cache flush; with FUA \
@@ -59,11 +63,14 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         watch_for: "Each write crosses the bus. Without FUA a short flush (CMD6) follows it; with FUA the card holds \
                     the bus busy (DAT0 low) until the flash is programmed: long card-busy stretches on its bus strip."
             .to_string(),
+        paused: at,
+        pause_words: "each side has completed three requests (in A a write or its flush)",
         layer: Layer::Card,
         cause: format!(
-            "The cause, over the whole run: per write A spends {:.1} µs on the bus and card, B {:.1} µs \
-             (per request: a write or its flush without FUA, a reliable write with it); time in host software stages is {:.1} vs {:.1} µs. Bus busy {:.0} % vs {:.0} %.",
-            fa.bus_us, fb.bus_us, fa.software_us, fb.software_us, fa.bus_busy_pct, fb.bus_busy_pct
+            "The cause, at {} over the run so far: per request A spends {:.1} µs on the bus and card, B {:.1} µs \
+             (a write or its flush without FUA, a reliable write with it); time in host software stages is {:.1} vs {:.1} µs. Bus busy {} vs {}.",
+            readout::clock(at.t_ns), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us,
+            readout::busy(false, &pa), readout::busy(true, &pb)
         ),
         question: "Before B runs to the end: how will B's write rate compare with A's?",
         choices: &[1.0, 0.5, 0.2, 0.1],

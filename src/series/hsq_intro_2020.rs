@@ -5,6 +5,7 @@
 use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 
+use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{less_more, speed_words};
@@ -40,23 +41,31 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let r = run(input)?;
     let (fa, fb, unit) = (r.fa, r.fb, r.unit);
     let (ca, cb) = r.columns;
+    let speed = "50 µs/s";
+    // The moment each side has completed three writes and B's bus has been busier than A's.
+    let at = r.pause(speed, |fa, fb| {
+        fa.interrupts >= 3 && fb.interrupts >= 3 && fb.bus_busy_pct > fa.bus_busy_pct
+    })?;
+    let (pa, pb) = (at.fa, at.fb);
     let parts = Parts {
-        speed: "50 µs/s",
+        speed,
         intro: format!(
-            "A ({ca}) and B ({cb}) are the same 20 programs writing 4 KiB blocks at random places, side by side \
-             at time 0. In A a thread prepares the next request and sleeps until the interrupt wakes it; in B the \
+            "A ({ca}) and B ({cb}) are the same 20 programs writing 4 KiB blocks at random places, run on one \
+             clock. In A a thread prepares the next request and sleeps until the interrupt wakes it; in B the \
              interrupt itself sends the next one."
         ),
         watch_for: "After each write A's bus strip stays white while the woken thread sends one CMD13 and waits for \
                     the card; B's next write leaves the host queue as soon as the interrupt comes."
             .to_string(),
+        paused: at,
+        pause_words: "each side has completed three writes and B's bus has been busier than A's",
         layer: Layer::HostQueue,
         cause: format!(
-            "The cause, over the whole run: per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in \
+            "At {}, over the run so far: per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in \
              host software stages (issue, interrupt, completion, waits included); the bus waits idle A {:.1} vs \
-             B {:.1} µs per request (busy A {:.0} % vs B {:.0} %).",
-            fa.bus_us, fb.bus_us, fa.software_us, fb.software_us, fa.idle_us, fb.idle_us,
-            fa.bus_busy_pct, fb.bus_busy_pct
+             B {:.1} µs per request (busy A {} vs B {}).",
+            readout::clock(at.t_ns), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us, pa.idle_us, pb.idle_us,
+            readout::busy(false, &pa), readout::busy(true, &pb)
         ),
         question: "Before B runs to the end: how much faster will B be than A?",
         choices: &[1.0, 2.0, 4.0],

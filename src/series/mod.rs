@@ -31,6 +31,9 @@ use crate::shell::session::RunError;
 
 #[cfg(test)]
 mod claims;
+pub mod course;
+pub mod paused;
+pub mod readout;
 pub mod script;
 pub mod throughput;
 pub mod words;
@@ -43,8 +46,8 @@ mod nonblocking_2011;
 mod packed_2020;
 
 pub use script::{
-    PairFigures, Prediction, Says, StepAction, Text, TourAction, TourScript, TourStep, TryIt,
-    WalkStep,
+    PairFigures, Prediction, Says, Shows, StepAction, Text, TourAction, TourScript, TourStep,
+    TryIt, WalkStep,
 };
 pub use words::Figures;
 

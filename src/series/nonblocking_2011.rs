@@ -5,6 +5,7 @@ use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::Scenario;
 
+use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{bus_state, speed_words};
@@ -49,23 +50,27 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let r = run(input)?;
     let (fa, fb, unit) = (r.fa, r.fb, r.unit);
     let (ca, cb) = r.columns;
+    let speed = "5 ms/s";
+    // The moment each side has completed three requests.
+    let at = r.pause(speed, |fa, fb| fa.interrupts >= 3 && fb.interrupts >= 3)?;
+    let (pa, pb) = (at.fa, at.fb);
     let parts = Parts {
-        speed: "5 ms/s",
+        speed,
         intro: format!(
             "A ({ca}) and B ({cb}): the kernel's mmc_test writing to an SD card on a slow ARM926. A prepares \
              (DMA-maps) each request after the previous one ends; B while it is on the bus."
         ),
-        watch_for: format!(
-            "In A the CPU maps a buffer, then the transfer runs, then the CPU unmaps; B overlaps the map with the \
-             transfer. Read A's bus strip: {}.",
-            bus_state(&fa)
-        ),
+        watch_for: "In A the CPU maps a buffer, then the transfer runs, then the CPU unmaps; B overlaps the map \
+                    with the transfer, and the bus strips show how much of each request is the bus's."
+            .to_string(),
+        paused: at,
+        pause_words: "each side has completed three requests",
         layer: Layer::HostQueue,
         cause: format!(
-            "The cause, over the whole run: per request A spends {:.0} µs on the bus and card and {:.0} µs in host \
-             software; the bus is busy {:.0} % in A and {:.0} % in B. {}",
-            fa.bus_us, fa.software_us, fa.bus_busy_pct, fb.bus_busy_pct,
-            if fa.bus_us > fa.software_us {
+            "The cause, at {} over the run so far: per request A spends {:.0} µs on the bus and card and {:.0} µs in \
+             host software; the bus has been busy {} in A and {} in B. {}",
+            readout::clock(at.t_ns), pa.bus_us, pa.software_us, readout::busy(false, &pa), readout::busy(true, &pb),
+            if pa.bus_us > pa.software_us {
                 "The card, not the CPU, dominates."
             } else {
                 "The CPU, not the card, dominates."

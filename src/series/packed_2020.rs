@@ -5,9 +5,10 @@ use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HsqDepth, Scenario};
 
-use super::script::{StepAction as S, TourAction, TourStep, TryIt, WalkStep};
+use super::readout;
+use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, less_more, run_figures, shorter_longer};
+use super::words::{bus_state, less_more, run_figures, shorter_longer, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::shell::session::RunError;
 
@@ -50,23 +51,39 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let r = run(input)?;
     let (fa, fb, unit) = (r.fa, r.fb, r.unit);
     let (ca, cb) = r.columns;
+    let speed = "50 µs/s";
+    // The moment B's chains show: three completed, and its bus busier so far than A's.
+    let at = r.pause(speed, |fa, fb| {
+        fb.interrupts >= 3 && fb.per_irq >= 2.0 && fb.bus_busy_pct > fa.bus_busy_pct
+    })?;
+    let (pa, pb) = (at.fa, at.fb);
     let parts = Parts {
-        speed: "50 µs/s",
+        speed,
         intro: format!(
-            "A ({ca}) and B ({cb}) are the same 20 programs reading 4 KiB blocks, side by side at time 0. \
+            "A ({ca}) and B ({cb}) are the same 20 programs reading 4 KiB blocks, run on one clock. \
              A sends one request per interrupt; B sends chains of up to 8."
         ),
         watch_for: "Each request (a dot) crosses the bus in a blink, then A's bus strip stays white while the host \
                     handles the interrupt; B's dots leave the controller in groups with one interrupt per group."
             .to_string(),
+        paused: at,
+        pause_words: "B has completed three chains and its bus has been busier than A's",
         layer: Layer::Controller,
         cause: format!(
-            "The cause, over the whole run: in A each request spends {:.1} µs on the bus and card but {:.1} µs \
-             in host software, with {:.2} requests per interrupt, so the bus is busy only {:.0} % of the time. \
-             In B: {:.2} requests per interrupt (one software pass per chain), bus busy {:.0} %: the white \
-             gaps on B's bus strip are {} A's (idle A {:.1} vs B {:.1} µs per request).",
-            fa.bus_us, fa.software_us, fa.per_irq, fa.bus_busy_pct, fb.per_irq, fb.bus_busy_pct,
-            shorter_longer(fb.idle_us, fa.idle_us), fa.idle_us, fb.idle_us
+            "At {}, over the run so far: A has {} requests per interrupt and its bus busy {}; B has {} requests \
+             per interrupt (one software pass per chain) and its bus busy {}. Per request A spends {:.1} µs on the \
+             bus and card and {:.1} µs in host software, so the white gaps on B's bus strip are {} A's (idle \
+             A {:.1} vs B {:.1} µs per request so far).",
+            readout::clock(at.t_ns),
+            readout::per_irq(false, &pa),
+            readout::busy(false, &pa),
+            readout::per_irq(true, &pb),
+            readout::busy(true, &pb),
+            pa.bus_us,
+            pa.software_us,
+            shorter_longer(pb.idle_us, pa.idle_us),
+            pa.idle_us,
+            pb.idle_us
         ),
         question: "Before B runs to the end: how much faster will B be than A?",
         choices: &[1.0, 2.0, 4.0, 8.0],
@@ -88,10 +105,17 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     };
     let w = window_only(&r.a);
     let f = run_figures(r.case, &w)?;
+    let extra = window_steps(&fa, &fb, &f, unit);
+    Ok(r.script(parts, extra, Some((w, f))))
+}
+
+/// The steps after the run: "window only" as B (what the window gives, what chaining gives),
+/// then B back. `f`: the figures of "window only" run to the end.
+fn window_steps(fa: &Figures, fb: &Figures, f: &Figures, unit: &str) -> Vec<TourStep> {
     let gain = fb.figure - fa.figure;
     let win = f.figure - fa.figure;
     let pct = |x: f64| x / gain * 100.0;
-    let extra = vec![
+    vec![
         TourStep::new(
             format!(
                 "The RFC does two things: it chains requests and it widens the mmc queue window to \
@@ -106,17 +130,22 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             "Press the button: B becomes \"window only\" and both run to the end; the next step puts B back.",
             "Show window only as B",
             TourAction::WindowOnly(true),
-        ),
+        )
+        .showing(Shows::End),
         TourStep::new(
             format!(
-                "B was \"window only\": {:.1} {unit}, {:.2} requests per interrupt, bus busy {:.0} %. Chains raise \
-                 requests per interrupt to {:.2} and the bus to {:.0} %.",
-                f.figure, f.per_irq, f.bus_busy_pct, fb.per_irq, fb.bus_busy_pct
+                "B is now \"window only\", run to the end: {:.1} {unit}, {} requests per interrupt, bus busy {}. \
+                 With chains B had {:.2} requests per interrupt and its bus busy {:.0} %.",
+                f.figure,
+                readout::per_irq(true, f),
+                readout::busy(true, f),
+                fb.per_irq,
+                fb.bus_busy_pct
             ),
             "Press the button to put B (packed=8) back and run both to the end.",
             "Back to B",
             TourAction::WindowOnly(false),
-        ),
-    ];
-    Ok(r.script(parts, extra, Some((w, f))))
+        )
+        .showing(Shows::EndWindow),
+    ]
 }

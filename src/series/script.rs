@@ -7,6 +7,7 @@ use mmcsim_engine::calibration::Case;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::Scenario;
 
+use super::paused::Paused;
 use super::words::Figures;
 
 /// What a walk-through step does when the reader presses its button.
@@ -92,33 +93,50 @@ impl WalkStep {
 pub enum TourAction {
     /// Play the pair at this speed label (of [`crate::watch::speed::SPEEDS`]).
     Play(&'static str),
-    Pause,
+    /// Pause at this simulated time, ns: the moment the tour's condition on the simulated
+    /// state first holds ([`super::paused::first_moment`]), re-simulating to it.
+    PauseAt(u64),
     /// Point at a column of both pipelines.
     Focus(Layer),
     /// Ask the prediction (the step's choices answer it; no button).
     Predict,
     /// Run the pair to the end in the view, at full speed.
     RunToEnd,
+    /// Nothing to do on the screen: on to the next step (after reading the run's figures).
+    Continue,
     /// Stand at `t_ns` (re-simulating up to there), paused, and follow request `id` of side A
     /// (its "why was it slow" in What is happening).
-    Follow {
-        t_ns: u64,
-        id: u64,
-    },
+    Follow { t_ns: u64, id: u64 },
     /// B becomes "window only" (true) or B again (false), run to the end.
     WindowOnly(bool),
     /// Open the Lab with B as the step suggests.
     TryIt,
 }
 
+/// What the screen shows while a step is read: its text is written from that state, and a
+/// reader who arrives at the step by Next, Back or a link is brought there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shows {
+    /// Nothing the text states depends on the moment.
+    Any,
+    /// The pair paused at `t_ns`, the column `focus` outlined.
+    At { t_ns: u64, focus: Option<Layer> },
+    /// The tour's pair run to the end.
+    End,
+    /// The pair run to the end with B as the 2020 RFC's "window only".
+    EndWindow,
+}
+
 /// One tour step: what the reader sees now, then what to press.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TourStep {
+    /// The text, its figures of readouts marked (`super::readout`).
     pub see: String,
     pub press: String,
     /// The button's label.
     pub button: String,
     pub action: TourAction,
+    pub shows: Shows,
 }
 
 impl TourStep {
@@ -128,7 +146,17 @@ impl TourStep {
             press: press.to_string(),
             button: button.to_string(),
             action,
+            shows: Shows::Any,
         }
+    }
+    /// The step, read while the screen shows `shows`.
+    pub fn showing(mut self, shows: Shows) -> TourStep {
+        self.shows = shows;
+        self
+    }
+    /// The text as a reader reads it.
+    pub fn text(&self) -> String {
+        super::readout::plain(&self.see)
     }
 }
 
@@ -242,8 +270,10 @@ pub struct TourScript {
     pub intro: String,
     /// The Pause step: what to watch for, and its press sentence.
     pub watch_for: String,
-    pub pause_press: &'static str,
-    /// The Show step: the column, the cause over the run, its press sentence.
+    pub pause_press: String,
+    /// Where the tour pauses, and the pair's figures there.
+    pub paused: Paused,
+    /// The Show step: the column, the cause as the paused moment shows it, its press sentence.
     pub layer: Layer,
     pub cause: String,
     pub focus_press: &'static str,
@@ -259,9 +289,13 @@ pub struct TourScript {
     pub window: Option<(Scenario, Figures)>,
 }
 
-/// The usual press sentence of the Pause step.
-pub const PAUSE_PRESS: &str =
-    "Press Pause to freeze both sides and read the bus strips under the pipelines.";
+/// The usual press sentence of the Pause step, `when` saying the moment it stops at.
+pub fn pause_press(when: &str) -> String {
+    format!(
+        "Press Pause: both sides stop at the first moment {when}; then read the readouts and the bus \
+         strips under the pipelines."
+    )
+}
 /// The usual press sentence of the Show step.
 pub const FOCUS_PRESS: &str =
     "Press Show to outline the column where this happens in both pipelines.";

@@ -5,7 +5,8 @@ use mmcsim_engine::calibration::Case;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::Scenario;
 
-use super::script::{faster, Prediction, TourScript, TourStep, TryIt, FOCUS_PRESS, PAUSE_PRESS};
+use super::paused::{first_moment, Paused, When};
+use super::script::{faster, pause_press, Prediction, TourScript, TourStep, TryIt, FOCUS_PRESS};
 use super::words::{run_figures, Figures};
 use super::TourInput;
 use crate::shell::session::RunError;
@@ -49,6 +50,10 @@ pub struct Parts {
     pub speed: &'static str,
     pub intro: String,
     pub watch_for: String,
+    /// Where the tour pauses ([`Run::pause`]), and that moment in words ("B has completed
+    /// three chains"), for the Pause step's press sentence.
+    pub paused: Paused,
+    pub pause_words: &'static str,
     pub layer: Layer,
     pub cause: String,
     pub question: &'static str,
@@ -60,12 +65,17 @@ pub struct Parts {
 }
 
 impl Run {
+    /// The first moment `when` holds for the pair run at `speed` (the tour's pause).
+    pub fn pause(&self, speed: &str, when: When) -> Result<Paused, RunError> {
+        first_moment(&self.a, &self.b, speed, when)
+    }
+
     /// The run-to-end sentence: the simulated figures of the pair and the authors'.
     fn end(&self) -> String {
         let unit = self.unit;
         let (ma, mb) = self.case.measured;
         format!(
-            "Both sides finish in the view you are looking at; the A/B table under the pipelines shows the totals{}. \
+            "Both have run to the end; the A/B table under the pipelines shows the whole run{}. \
              Simulated {}: A {:.1} {unit}, B {:.1} {unit} (B/A {:.2}x). The authors measured {ma} vs {mb} {unit} \
              ({:.2}x).",
             if self.a.mmc_test.is_some() {
@@ -108,7 +118,8 @@ impl Run {
             speed: parts.speed,
             intro: parts.intro,
             watch_for: parts.watch_for,
-            pause_press: PAUSE_PRESS,
+            pause_press: pause_press(parts.pause_words),
+            paused: parts.paused,
             layer: parts.layer,
             cause: parts.cause,
             focus_press: FOCUS_PRESS,

@@ -12,7 +12,7 @@ use crate::shell::session::{RunError, Session};
 pub struct Figures {
     /// The case's figure in the series' unit (MiB/s or KiB/s).
     pub figure: f64,
-    /// Requests per interrupt (0 before the first).
+    /// Requests per interrupt (0 before the first; `SimStats::avg_batch`, the one definition).
     pub per_irq: f64,
     pub bus_busy_pct: f64,
     /// Per request: bus and card, and host software (issue, interrupt, completion), µs.
@@ -22,6 +22,10 @@ pub struct Figures {
     pub idle_us: f64,
     /// Requests `mmc_mq_queue_rq` refused (BLK_STS_RESOURCE).
     pub requeues: u64,
+    /// Interrupts so far.
+    pub interrupts: u64,
+    /// The longest a request has waited in the host queue for the bus so far, µs.
+    pub longest_wait_us: f64,
 }
 
 impl Figures {
@@ -44,6 +48,8 @@ impl Figures {
             software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
             idle_us: s.simulated_ns as f64 * (1.0 - s.bus_busy_pct() / 100.0) / ios / 1000.0,
             requeues: s.requeues,
+            interrupts: s.interrupts,
+            longest_wait_us: s.longest_host_wait.0 as f64 / 1e3,
         }
     }
 }
@@ -82,8 +88,8 @@ pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
     format!("{word} (A {fa:.1} vs B {fb:.1} {unit})")
 }
 
-/// Refusals of B against A, the word from the counts: "B had about as many refusals
-/// (BLK_STS_RESOURCE) as A (A 16372 vs B 16369)".
+/// Refusals of B against A, the word from the counts: "B had about as many refusals as A
+/// (A 16372 vs B 16369)" ("refused" is the page's one name for BLK_STS_RESOURCE).
 pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
     let w = mmcsim_engine::explain::more_fewer(fb.requeues, fa.requeues);
     let (w, than) = if w == "about as many" {
@@ -92,7 +98,7 @@ pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
         (w, "than")
     };
     format!(
-        "B had {w} refusals (BLK_STS_RESOURCE) {than} A (A {} vs B {})",
+        "B had {w} refusals {than} A (A {} vs B {})",
         fa.requeues, fb.requeues
     )
 }

@@ -161,6 +161,11 @@ impl Component for App {
                 focus: moment.focus,
             });
         }
+        // A link to a tour step without a moment: the screen goes where the step's text is.
+        if moment.t.is_none() {
+            let effect = app.tour.as_mut().and_then(|t| t.go(t.step));
+            app.tour_effect(ctx, effect);
+        }
         app
     }
 

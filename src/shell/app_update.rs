@@ -10,7 +10,7 @@ use yew::prelude::*;
 use super::app::{App, Msg};
 use crate::gallery::StepAction;
 use crate::lab::FormCmd;
-use crate::lesson::state::Effect;
+use crate::lesson::state::{Effect, TourState};
 use crate::shell::engine_bridge as bridge;
 use crate::shell::pair::Pair;
 use crate::shell::url::{scroll_to, url_search};
@@ -174,6 +174,24 @@ impl App {
         true
     }
 
+    /// Does what a tour step asks of the page.
+    pub(super) fn tour_effect(&mut self, ctx: &Context<Self>, effect: Option<Effect>) {
+        match effect {
+            Some(Effect::Watch(a)) => {
+                self.watch.send(a);
+            }
+            Some(Effect::Stand(b, then)) => {
+                self.pair.set_b(&b);
+                self.watch.send(then);
+            }
+            Some(Effect::TryIt(a, b)) => {
+                ctx.link().send_message(Msg::Load(a, Some(b)));
+                Self::open_panel("lab");
+            }
+            None => {}
+        }
+    }
+
     /// The tour: open, close, step, act, predict, back/forward.
     fn tour_msg(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
@@ -186,28 +204,12 @@ impl App {
                 return true;
             }
             Msg::TourStep(k) => {
-                if let Some(t) = self.tour.as_mut() {
-                    t.go(k);
-                }
+                let effect = self.tour.as_mut().and_then(|t| t.go(k));
+                self.tour_effect(ctx, effect);
             }
             Msg::TourAct => {
-                let Some(t) = self.tour.as_mut() else {
-                    return true;
-                };
-                match t.act() {
-                    Some(Effect::Watch(a)) => {
-                        self.watch.send(a);
-                    }
-                    Some(Effect::SetB(b)) => {
-                        self.pair.set_b_switches(Some(b.overrides));
-                        self.watch.send(WatchAction::Seek(None));
-                    }
-                    Some(Effect::TryIt(a, b)) => {
-                        ctx.link().send_message(Msg::Load(a, Some(b)));
-                        Self::open_panel("lab");
-                    }
-                    None => {}
-                }
+                let effect = self.tour.as_mut().and_then(TourState::act);
+                self.tour_effect(ctx, effect);
             }
             Msg::Predict(i) => {
                 if let Some(t) = self.tour.as_mut() {
@@ -219,9 +221,8 @@ impl App {
                 let open = self.tour.as_ref().map(|t| t.tour.id);
                 match m.tour.as_deref() {
                     Some(p) if open == Some(p) => {
-                        if let Some(t) = self.tour.as_mut() {
-                            t.go(m.step);
-                        }
+                        let effect = self.tour.as_mut().and_then(|t| t.go(m.step));
+                        self.tour_effect(ctx, effect);
                     }
                     Some(p) => self.open_tour(p, m.step),
                     None => self.tour = None,

@@ -76,6 +76,17 @@ impl Pair {
         self.b_other = None;
     }
 
+    /// B becomes `b` (a tour's step): its host switches when that is all it changes from A,
+    /// else B as a whole (the 2011 pair: mmc_test 37 against 38).
+    pub fn set_b(&mut self, b: &Scenario) {
+        if host_only(&self.a, b) {
+            self.set_b_switches(Some(b.overrides.clone()));
+        } else {
+            self.b = None;
+            self.b_other = Some(b.clone());
+        }
+    }
+
     /// B's board, that of `b` (the Board panel's B side, a platform file for B); B's host
     /// switches stay. Nothing while not comparing.
     pub fn set_b_board(&mut self, b: &Scenario) {
@@ -115,6 +126,16 @@ impl Pair {
 mod tests {
     use super::*;
     use crate::shell::test_support::scenario;
+
+    #[test]
+    fn a_tour_step_puts_back_a_b_that_differs_in_its_workload() {
+        let a = scenario(&[("mmc_test", "37"), ("platform", "u300-mmci-2011")]);
+        let b = scenario(&[("mmc_test", "38"), ("platform", "u300-mmci-2011")]);
+        let mut p = Pair::new(a.clone(), Some(b.clone()));
+        let before = p.clone();
+        p.set_b(&b);
+        assert_eq!(p, before, "the 2011 pair stays mmc_test 37 against 38");
+    }
 
     #[test]
     fn b_is_kept_as_host_switches_when_that_is_all_it_changes() {

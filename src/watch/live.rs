@@ -66,6 +66,45 @@ pub fn host_label(c: &HostConfig) -> String {
     out + &format!(" · fua={}", c.fua as u8)
 }
 
+/// Every host switch as `name=value`, in the order of `HostConfig`.
+fn switch_texts(c: &HostConfig) -> [String; 7] {
+    let depth = match c.hsq_depth {
+        HsqDepth::Dynamic => "dynamic".to_string(),
+        HsqDepth::Fixed(d) => d.to_string(),
+    };
+    [
+        format!("mmc_path={}", c.mmc_path.name()),
+        format!("nonblocking={}", c.nonblocking as u8),
+        format!("hsq_depth={depth}"),
+        format!("hsq_dispatch={}", c.hsq_dispatch.name()),
+        format!("packed={}", c.packed),
+        format!("fua={}", c.fua as u8),
+        format!("cache={}", c.cache as u8),
+    ]
+}
+
+/// The side labels of an A/B pair: each side's [`host_label`], plus every switch that differs
+/// between A and B and the label does not show (the FIFO pair differs only in `hsq_dispatch`).
+pub fn host_labels(a: &HostConfig, b: &HostConfig) -> (String, String) {
+    let (la, lb) = (host_label(a), host_label(b));
+    let (ta, tb) = (switch_texts(a), switch_texts(b));
+    // The label writes the path as its bare name ("hsq · packed=8").
+    let shown = |l: &str, t: &str| {
+        l.split(" · ")
+            .any(|p| p == t || t.strip_prefix("mmc_path=") == Some(p))
+    };
+    let mut out = (la.clone(), lb.clone());
+    for (x, y) in ta.iter().zip(&tb).filter(|(x, y)| x != y) {
+        if !shown(&la, x) {
+            out.0 += &format!(" · {x}");
+        }
+        if !shown(&lb, y) {
+            out.1 += &format!(" · {y}");
+        }
+    }
+    out
+}
+
 /// What to watch for in this scenario, in plain words: where in the pipeline view the effect
 /// of its host switches shows. (The engine's `explain` texts say what each layer is; these say
 /// where to look.)
@@ -172,6 +211,16 @@ mod tests {
         assert!(
             dynamic.starts_with("hsq · packed=0 · hsq_depth=dynamic · fua="),
             "{dynamic}"
+        );
+        let fifo = cfg(&[("hsq_dispatch", "fifo")]);
+        let next_tag = cfg(&[("hsq_dispatch", "next_tag")]);
+        let (la, lb) = host_labels(&next_tag, &fifo);
+        assert!(la.ends_with(" · hsq_dispatch=next_tag"), "{la}");
+        assert!(lb.ends_with(" · hsq_dispatch=fifo"), "{lb}");
+        let (pa, pb) = host_labels(&cfg(&[("packed", "0")]), &cfg(&[("packed", "8")]));
+        assert!(
+            !pa.contains("hsq_dispatch") && !pb.contains("hsq_dispatch"),
+            "{pa} / {pb}"
         );
         let legacy = host_label(&cfg(&[("mmc_path", "legacy")]));
         assert!(legacy.starts_with("legacy · nonblocking="), "{legacy}");

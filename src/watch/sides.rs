@@ -19,9 +19,9 @@ use mmcsim_engine::Snapshot;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
+use crate::series::readout;
 use crate::shell::session::Session;
 use crate::watch::frames::Staggered;
-use crate::watch::live::host_label;
 
 /// One side: its session and what was last read of it.
 pub struct Side {
@@ -60,13 +60,14 @@ impl Side {
         side_b: bool,
         p: &Pointing,
         readout: Option<crate::series::Figures>,
+        label: &str,
     ) -> Html {
         let name = if side_b { "b" } else { "a" };
         let cfg = self.session.host_config();
         let title = if p.ab {
-            format!("{} · {}", name.to_uppercase(), host_label(&cfg))
+            format!("{} · {label}", name.to_uppercase())
         } else {
-            host_label(&cfg)
+            label.to_string()
         };
         let selected = match p.selected {
             Some((s, Focus::Request(id))) if s == side_b => Some(id),
@@ -78,8 +79,8 @@ impl Side {
                           on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
                 <p class="readout" data-side={name} aria-live="off">
                     if let Some(f) = readout {
-                        <span class="per-irq"><b>{ if f.per_irq > 0.0 { format!("{:.2}", f.per_irq) } else { "–".to_string() } }</b>{ " requests per interrupt" }</span>
-                        <span class="busy">{ " · bus busy " }<b>{ format!("{:.0} %", f.bus_busy_pct) }</b></span>
+                        <span class="per-irq"><b data-readout={format!("{name}.per-irq")}>{ readout::per_irq_text(&f) }</b>{ " requests per interrupt" }</span>
+                        <span class="busy">{ " · bus busy " }<b data-readout={format!("{name}.bus-busy")}>{ readout::busy_text(&f) }</b></span>
                     }
                 </p>
                 <BusTimeline segments={self.strip.clone()} now={self.session.now()} window_ns={p.window_ns} side={name} />
@@ -165,6 +166,16 @@ impl Sides {
             ),
             Some(Err(e)) => (Sides { a, b: None }, Some(e.message)),
         })
+    }
+
+    /// The side labels: each side's host switches, with every switch that differs between A
+    /// and B ([`crate::watch::live::host_labels`]).
+    pub fn labels(&self) -> (String, String) {
+        let a = self.a.session.host_config();
+        match &self.b {
+            Some(b) => crate::watch::live::host_labels(&a, &b.session.host_config()),
+            None => (crate::watch::live::host_label(&a), String::new()),
+        }
     }
 
     /// Whether a side's counters still lag behind its tokens.

@@ -549,7 +549,7 @@ async fn commands_seek_to_a_time_back_in_time_and_to_the_end() {
     let root = mount(a, Some(b), Callback::noop()).await;
     command(WatchAction::Seek(Some(3_000_000))).await;
     wait_paused(&root, 30_000).await;
-    assert!(clock(&root).starts_with("3.0 ms"), "{}", clock(&root));
+    assert!(clock(&root).starts_with("3.000 ms"), "{}", clock(&root));
     assert!(
         attr(&root, "#a-pipeline svg", "data-tokens")
             .parse::<u32>()
@@ -559,7 +559,7 @@ async fn commands_seek_to_a_time_back_in_time_and_to_the_end() {
     // Back in time: the run starts again and stops at the earlier time.
     command(WatchAction::Seek(Some(1_000_000))).await;
     wait_paused(&root, 30_000).await;
-    assert!(clock(&root).starts_with("1.0 ms"), "{}", clock(&root));
+    assert!(clock(&root).starts_with("1.000 ms"), "{}", clock(&root));
     // To the end: both sides finish, Play offers a replay, the A/B table has the run.
     command(WatchAction::Seek(None)).await;
     wait_paused(&root, 60_000).await;

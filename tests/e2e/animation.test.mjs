@@ -41,7 +41,7 @@ async function sampleCounters(page, ms) {
             const texts = [...document.querySelectorAll('#a-pipeline text.small')].map((t) => t.textContent);
             const q = (re) => { for (const t of texts) { const m = t.match(re); if (m) return Number(m[1]); } return 0; };
             return {
-                blk: q(/^queued · (\d+)/) + q(/^retry later · (\d+)/),
+                blk: q(/^queued · (\d+)/) + q(/^refused · (\d+)/),
                 slots: q(/^(\d+) waiting · /),
             };
         };

@@ -253,7 +253,7 @@ test('present at 1280x720: the landing and every tour step on one screen, pipeli
     // The tour: every step, its text and (at the prediction) its choices on screen.
     await page.click('#start-tour');
     await page.waitForSelector('#tour[data-step="1"]');
-    const n = Number((await page.textContent('.tour-head .muted')).match(/of (\d+)/)[1]);
+    const n = Number((await page.textContent('.tour-head')).match(/step \d+ of (\d+)/)[1]);
     for (let k = 1; k <= n; k++) {
         await page.waitForSelector(`#tour[data-step="${k}"]`);
         m = await page.evaluate(projector);

@@ -97,11 +97,11 @@ impl PartView for Blk {
                 <rect class="box" x={f(sw.0)} y={f(sw.1)} width={f(sw.2)} height={f(sw.3)} rx="4" />
                 { text(sw.0 + 6.0, sw.1 + 12.0, "small", format!("queued · {}", self.queued)) }
                 <rect class="box dispatch" x={f(disp.0)} y={f(disp.1)} width={f(disp.2)} height={f(disp.3)} rx="4" />
-                { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("retry later · {}", self.dispatch)) }
+                { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("refused · {}", self.dispatch)) }
                 { text(disp.0 + 2.0, disp.1 - 5.0, "tiny", "hctx->dispatch") }
                 <path class="bounce-path" d={format!("M{} {} C{} {} {} {} {} {}", f(mmc.x + 10.0), f(TOP + 250.0), f(mmc.x - 10.0), f(TOP + 300.0), f(disp.0 + disp.2 + 30.0), f(disp.1 + 80.0), f(disp.0 + disp.2 - 4.0), f(disp.1 + 60.0))} marker-end="url(#arrowhead)" />
                 <text key={self.requeues} x={f(c.x + 8.0)} y={f(BOTTOM - 6.0)} class={classes!("small", "requeues", (self.requeues > 0).then_some("flash"))} id={format!("{side}-requeues")}>
-                    { if self.compact { format!("refused: {}", self.requeues) } else { format!("refused (BLK_STS_RESOURCE): {}", self.requeues) } }
+                    { format!("refused so far: {}", self.requeues) }
                     <title>{ "Requests mmc_mq_queue_rq refused (BLK_STS_RESOURCE) and blk-mq put back on hctx->dispatch" }</title>
                 </text>
                 if self.hidden > 0 { { text(c.x + 110.0, sw.1 + 12.0, "more", format!("+{} more", self.hidden)) } }

@@ -187,6 +187,20 @@ pub fn format_time_ns(ns: u64) -> String {
     format!("{}ns", ns)
 }
 
+/// A simulated time as the page's clock shows it: to the microsecond ("216.0 µs",
+/// "2.404 ms", "1.234567 s"), the steps a paused tour or a single step moves by. The tours'
+/// texts quote the clock through this same function.
+pub fn format_clock_ns(ns: u64) -> String {
+    let us = ns as f64 / 1e3;
+    if us < 1e3 {
+        format!("{us:.1} µs")
+    } else if us < 1e6 {
+        format!("{:.3} ms", us / 1e3)
+    } else {
+        format!("{:.6} s", us / 1e6)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@ use crate::watch::clock::{strip_window_ns, Clock};
 use crate::watch::command::{Target, WatchAction, WatchCommand};
 use crate::watch::frames::FrameStats;
 use crate::watch::keys;
-use crate::watch::live::{self, host_label};
+use crate::watch::live;
 use crate::watch::sides::{Figures, Pointing, Sides};
 use crate::watch::speed;
 
@@ -330,6 +330,7 @@ impl Component for Watch {
         );
         let b_texts = Rc::new(p.b.as_ref().map(bridge::control_texts).unwrap_or_default());
         let no_glide = !self.glides();
+        let labels = self.sides.as_ref().map(Sides::labels).unwrap_or_default();
         html! {
             <section class={classes!("panel", "watch", no_glide.then_some("no-glide"))} style={format!("--glide: {GLIDE_MS}ms")}
                      id="watch" aria-label="Watch the pipeline" ref={self.node.clone()}>
@@ -354,15 +355,15 @@ impl Component for Watch {
                     <div class="notice" role="alert" id="watch-error">{ e }</div>
                 }
                 <div class="pipelines" onmouseleave={link.callback(|_| Msg::Hover(None))}>
-                    if let Some(a) = a { { a.view(false, &pointing, self.figures.readout[0]) } }
-                    if let Some(b) = b { { b.view(true, &pointing, self.figures.readout[1]) } }
+                    if let Some(a) = a { { a.view(false, &pointing, self.figures.readout[0], &labels.0) } }
+                    if let Some(b) = b { { b.view(true, &pointing, self.figures.readout[1], &labels.1) } }
                 </div>
                 <div class="watch-info">
                     <ExplainPanel {focus} {path} platform={AttrValue::from(p.a.platform.clone())} life={self.life.clone()} hints={self.figures.hints.clone()} summary={self.figures.summary.clone()} />
-                    if let (Some(a), Some(b)) = (a, b) {
+                    if a.is_some() && b.is_some() {
                         <div class="ab">
                             <h3>{ "A/B" }</h3>
-                            <DeltaTable rows={self.figures.deltas.clone()} a_label={host_label(&a.session.host_config())} b_label={host_label(&b.session.host_config())} />
+                            <DeltaTable rows={self.figures.deltas.clone()} a_label={labels.0.clone()} b_label={labels.1.clone()} />
                             <p class="muted">{ "Same workload and seed; figures over the simulated time so far." }</p>
                         </div>
                     }

@@ -16,7 +16,7 @@ pub struct Costs {
     pub software_us: f64,
     /// Share of the simulated time the bus carried something, percent.
     pub busy_pct: f64,
-    /// Requests completed per host interrupt.
+    /// Requests per interrupt ([`crate::report::SimStats::avg_batch`], the one definition).
     pub per_irq: f64,
     /// Bus idle time per request, us (simulated time the bus was idle / requests).
     pub idle_us: f64,
@@ -44,7 +44,7 @@ pub fn costs(rep: &Report) -> Option<Costs> {
             + per(Stage::CardBusy),
         software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
         busy_pct,
-        per_irq: ios as f64 / s.interrupts.max(1) as f64,
+        per_irq: s.avg_batch(),
         idle_us: s.simulated_ns as f64 * (1.0 - busy_pct / 100.0) / ios as f64 / 1000.0,
         requeues: s.requeues,
         mib_s: (m.read.io_bytes + m.write.io_bytes) as f64
@@ -188,7 +188,7 @@ pub fn compare_summary(a: &Report, b: &Report) -> Vec<String> {
     ));
     if ca.requeues + cb.requeues > 0 {
         out.push(format!(
-            "B had {} refusals (BLK_STS_RESOURCE) {} A: {} vs {}.",
+            "B had {} refusals {} A: {} vs {}.",
             more_fewer(cb.requeues, ca.requeues),
             if more_fewer(cb.requeues, ca.requeues) == "about as many" {
                 "as"

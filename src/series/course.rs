@@ -1,0 +1,118 @@
+//! The tours as a course: the order a student who never heard of hsq meets the six series in,
+//! why each comes where it does, and the glossary terms each lesson uses. Each tour's last
+//! step offers the next lesson; the last lesson's offers the first, so a student who starts
+//! anywhere (the landing starts at the packed RFC) and keeps pressing Next meets all six.
+
+/// One lesson: its series id, why it comes here, the glossary terms it uses (ids of
+/// `mmcsim_components::glossary::TERMS`).
+pub struct Lesson {
+    pub id: &'static str,
+    pub why: &'static str,
+    pub terms: &'static [&'static str],
+}
+
+/// The course, in order.
+pub static COURSE: &[Lesson] = &[
+    Lesson {
+        id: "hsq-intro-2020",
+        why: "First the host software queue itself: what the host does between two requests, and \
+              that sending the next request from the interrupt shortens the bus's wait. Every \
+              later lesson but one runs on hsq.",
+        terms: &["fio", "psync", "legacy", "hsq", "irq", "bus", "card"],
+    },
+    Lesson {
+        id: "sprd-hs400es-2020",
+        why: "With hsq known, batching on the same board: one interrupt and one software pass for \
+              a chain of requests instead of one each (the landing's pair).",
+        terms: &[
+            "hsq",
+            "packed",
+            "adma3",
+            "irq",
+            "controller",
+            "bus",
+            "mmc-queue",
+        ],
+    },
+    Lesson {
+        id: "u300-mmci-2011",
+        why: "The other way to hide host time, older and on the legacy path: prepare the next \
+              request while the current one is on the bus; it helps only as much as the CPU's \
+              share was.",
+        terms: &["legacy", "nonblocking", "controller", "bus", "card"],
+    },
+    Lesson {
+        id: "unisoc-hsq-2023",
+        why: "Back on hsq, how many requests it takes at once: the window, the refusals when it \
+              is full, and a depth that grows while small writes queue.",
+        terms: &[
+            "blk-mq",
+            "resource",
+            "dispatch",
+            "mmc-queue",
+            "hsq-depth",
+            "hsq",
+        ],
+    },
+    Lesson {
+        id: "fifo-dispatch-2022",
+        why: "Once requests wait in hsq's slots, the order they leave in: not throughput but the \
+              latency tail, one starving request followed through the pipeline.",
+        terms: &["hsq", "tag", "clat", "libaio"],
+    },
+    Lesson {
+        id: "unisoc-fua-2022",
+        why: "Last, the card's side: a write that must be in NAND before it is acknowledged costs \
+              card time, not host time: what durability costs.",
+        terms: &["fua", "cache", "card", "dat0", "flush"],
+    },
+];
+
+/// The lesson of series `id`: its number (1-based) and its entry.
+pub fn lesson(id: &str) -> Option<(usize, &'static Lesson)> {
+    COURSE
+        .iter()
+        .enumerate()
+        .find(|(_, l)| l.id == id)
+        .map(|(i, l)| (i + 1, l))
+}
+
+/// The lesson after series `id` (after the last, the first).
+pub fn next(id: &str) -> Option<&'static Lesson> {
+    let (n, _) = lesson(id)?;
+    Some(&COURSE[n % COURSE.len()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tour_is_one_lesson_and_next_visits_them_all() {
+        let tours = crate::lesson::tour_names();
+        assert_eq!(COURSE.len(), tours.len());
+        for t in &tours {
+            assert!(lesson(t).is_some(), "{t} is not in the course");
+        }
+        for start in &tours {
+            let mut seen = vec![*start];
+            let mut at = *start;
+            for _ in 1..tours.len() {
+                at = next(at).unwrap().id;
+                seen.push(at);
+            }
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), tours.len(), "from {start}");
+        }
+    }
+
+    #[test]
+    fn every_lesson_names_three_glossary_terms_or_more() {
+        // That each exists in the glossary is checked in the browser test of the tours (the
+        // glossary is a component of the page, built for wasm32 only).
+        for l in COURSE {
+            assert!(l.terms.len() >= 3, "{}", l.id);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+// End-to-end test of the tours as a course (release build in dist/): a student who starts the
+// landing's tour and presses nothing but Next meets every series' lesson, and at every step each
+// figure the text gives of a readout (its span names the readout: data-readout) is what that
+// readout shows on screen once the view stands where the step says.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, start } from './harness.mjs';
+
+let env;
+
+before(async () => {
+    env = await start();
+});
+after(async () => { await env?.close(); });
+
+const SERIES = ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'hsq-intro-2020', 'fifo-dispatch-2022'];
+
+/** The step's figures of readouts, and what those readouts show now (the view paused there). */
+function figures(page) {
+    return page.$$eval('#tour-see [data-readout]', (spans) => spans.map((s) => {
+        const id = s.dataset.readout;
+        const shown = document.querySelector(`[data-readout="${id}"]:not(.fig)`);
+        return { id, text: s.textContent.trim(), shown: shown?.textContent.trim() ?? null };
+    }));
+}
+
+/** Waits until the view stands still (not playing, not seeking) with every figure of the step
+ * equal to its readout; fails naming the figures that differ. */
+async function settled(page, where) {
+    try {
+        await page.waitForFunction(() => {
+            if (document.querySelector('#play')?.getAttribute('aria-pressed') !== 'false') return false;
+            return [...document.querySelectorAll('#tour-see [data-readout]')].every((s) => {
+                const shown = document.querySelector(`[data-readout="${s.dataset.readout}"]:not(.fig)`);
+                return shown && shown.textContent.trim() === s.textContent.trim();
+            });
+        }, null, { timeout: 90_000 });
+    } catch {
+        assert.fail(`${where}: ${JSON.stringify(await figures(page))}`);
+    }
+}
+
+test('pressing only Next walks every tour to its end and on through all six lessons; each figure in a step is its readout', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width: 1366, height: 768 } });
+    await page.click('#start-tour');
+    await page.waitForSelector('#tour[data-tour="sprd-hs400es-2020"][data-step="1"]');
+    const met = [];
+    let compared = 0;
+    for (let lesson = 0; lesson < SERIES.length; lesson++) {
+        const id = await page.getAttribute('#tour', 'data-tour');
+        met.push(id);
+        const n = Number((await page.textContent('.tour-head')).match(/step \d+ of (\d+)/)[1]);
+        // The lesson's glossary terms link into the glossary.
+        const terms = await page.$$eval('#tour-terms a', (as) => as.map((a) => a.getAttribute('href')));
+        assert.ok(terms.length >= 3, `${id}: ${terms.length} glossary terms`);
+        for (const href of terms) assert.ok(await page.$(href), `${id}: ${href} is in the glossary`);
+        for (let k = 1; k <= n; k++) {
+            await page.waitForSelector(`#tour[data-tour="${id}"][data-step="${k}"]`);
+            const where = `${id} step ${k}`;
+            const figs = await figures(page);
+            if (figs.length > 0) {
+                await settled(page, where);
+                for (const f of await figures(page)) {
+                    assert.equal(f.text, f.shown, `${where}: ${f.id}`);
+                    compared++;
+                }
+            }
+            assert.ok(!(await page.isDisabled('#tour-next')), `${where}: Next is no dead end`);
+            if (k < n) {
+                await page.click('#tour-next');
+            }
+        }
+        // The last step offers the next lesson.
+        const next = await page.getAttribute('#tour-next', 'data-next');
+        assert.match(await page.textContent('#tour-next'), /^Next lesson: /);
+        await page.click('#tour-next');
+        await page.waitForSelector(`#tour[data-tour="${next}"][data-step="1"]`);
+    }
+    assert.deepEqual([...met].sort(), [...SERIES].sort(), `met: ${met.join(', ')}`);
+    assert.equal(await page.getAttribute('#tour', 'data-tour'), met[0], 'the course comes round to where it started');
+    console.log(`course: ${met.join(' -> ')}; ${compared} figures equal to their readouts`);
+    assert.ok(compared >= 20, `${compared} figures compared`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('the answer to the prediction waits for Run to the end', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?tour=unisoc-hsq-2023&step=4', { viewport: { width: 1366, height: 768 } });
+    await page.waitForSelector('#tour[data-step="4"] .predict');
+    await page.click('.predict[data-choice="1"]');
+    await page.waitForSelector('#tour[data-step="5"]');
+    assert.equal(await page.$('#tour-answer'), null, 'no answer before the run');
+    await page.click('#tour-act');
+    await page.waitForSelector('#tour[data-step="6"] #tour-answer', { timeout: 90_000 });
+    assert.match(await page.textContent('#tour-answer'), /^You predicted "B 2x faster"\. .*Simulated: A [\d.]+ MiB\/s, B [\d.]+ MiB\/s/);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('a link to a tour step stands where the step says: its figures are the readouts', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?tour=sprd-hs400es-2020&step=3', { viewport: { width: 1366, height: 768 } });
+    await page.waitForSelector('#tour[data-step="3"] #tour-see [data-readout="clock"]');
+    await settled(page, 'link to step 3');
+    assert.ok((await figures(page)).length >= 5);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
