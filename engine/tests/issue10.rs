@@ -12,6 +12,10 @@ use mmcsim_engine::scenario::url::decode_query;
 use mmcsim_engine::scenario::{check, estimated_events, warnings};
 use mmcsim_engine::{run, Scenario, Simulator};
 
+/// Longer than any input needs on a loaded 2-core machine, far shorter than the minutes a
+/// runaway parse or an unbounded run took: these tests catch hangs, they do not time anything.
+const HANG_SECS: u64 = 120;
+
 fn args(line: &str) -> Result<Scenario, mmcsim_engine::ScenarioError> {
     let a: Vec<&str> = line.split_whitespace().collect();
     parse_args(&a, Scenario::default())
@@ -104,7 +108,8 @@ fn item6_messages_are_bounded() {
     assert!(e2.len() < 500, "{} chars", e2.len());
     let d = decode_query(&format!("{key}=1&bs={v}"));
     assert!(d.errors.iter().all(|e| e.to_string().len() < 500));
-    assert!(t0.elapsed().as_secs_f64() < 20.0, "{:?}", t0.elapsed());
+    // A hang guard, not a timing: a message built from the whole 10 MB input took minutes.
+    assert!(t0.elapsed().as_secs() < HANG_SECS, "{:?}", t0.elapsed());
     let e3 = args("--bsz=4k").unwrap_err().to_string();
     assert!(e3.contains("did you mean 'bs'"), "{e3}");
 }
@@ -357,7 +362,7 @@ fn hostile_inputs_are_answered_cleanly() {
             Ok(s) => check(&s).is_ok(),
             Err(e) => bounded(&e),
         };
-        if ok && t0.elapsed().as_secs() < 10 {
+        if ok && t0.elapsed().as_secs() < HANG_SECS {
             clean += 1;
         } else {
             println!("not clean: {:?}", &a[..a.len().min(80)]);
@@ -369,7 +374,7 @@ fn hostile_inputs_are_answered_cleanly() {
             Ok(s) => check(&s).is_ok(),
             Err(e) => bounded(&e),
         };
-        if ok && t0.elapsed().as_secs() < 10 {
+        if ok && t0.elapsed().as_secs() < HANG_SECS {
             clean += 1;
         } else {
             println!("not clean: {:?}", &j[..j.len().min(80)]);
@@ -382,7 +387,7 @@ fn hostile_inputs_are_answered_cleanly() {
             && d.errors.iter().all(bounded)
             && check(&d.a).is_ok()
             && d.b.as_ref().is_none_or(|b| check(b).is_ok());
-        if ok && t0.elapsed().as_secs() < 10 {
+        if ok && t0.elapsed().as_secs() < HANG_SECS {
             clean += 1;
         } else {
             println!("not clean: {:?} {:?}", &q[..q.len().min(80)], d.errors);

@@ -299,5 +299,6 @@ fn the_whole_fit_is_bounded_and_each_parameter_named_once() {
         e.contains("evaluations would simulate about") && e.contains("at most 4800000000"),
         "{e}"
     );
-    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    // A hang guard, not a timing: running the refused fit would take hours.
+    assert!(t.elapsed() < std::time::Duration::from_secs(120));
 }

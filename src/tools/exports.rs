@@ -294,18 +294,33 @@ mod tests {
             let scn = mmcsim_engine::scenario::options::parse_args(args, Scenario::default());
             let scn = scn.unwrap();
             let report = mmcsim_engine::run(&scn).unwrap();
-            (report.power_cut.clone().unwrap(), power_cut_explanation(&scn, &report))
+            (
+                report.power_cut.clone().unwrap(),
+                power_cut_explanation(&scn, &report),
+            )
         };
-        let plain = ["--platform=sprd-hs400es-2020", "--rw=randwrite", "--power_cut=5ms"];
+        let plain = [
+            "--platform=sprd-hs400es-2020",
+            "--rw=randwrite",
+            "--power_cut=5ms",
+        ];
         let (p, why) = cut(&plain);
         assert!(p.lost_acked_writes > 0);
-        assert!(why.iter().any(|w| w.contains("no sync=1, no fsync")), "{why:?}");
+        assert!(
+            why.iter().any(|w| w.contains("no sync=1, no fsync")),
+            "{why:?}"
+        );
         let fsync = [&plain[..], &["--fsync=64"]].concat();
         let (p, why) = cut(&fsync);
         assert!(p.lost_acked_writes > 0);
         assert!(why.iter().all(|w| !w.contains("no fsync")), "{why:?}");
         assert!(why.iter().any(|w| w.contains("fsync=N")), "{why:?}");
-        let o_sync = ["--platform=unisoc-fua-2022", "--rw=randwrite", "--sync=1", "--fua=0"];
+        let o_sync = [
+            "--platform=unisoc-fua-2022",
+            "--rw=randwrite",
+            "--sync=1",
+            "--fua=0",
+        ];
         let (p, _) = cut(&[&o_sync[..], &["--power_cut=5ms"]].concat());
         assert!(p.acked_writes > 0 && p.lost_acked_writes == 0, "{p:?}");
     }
