@@ -36,7 +36,7 @@ mod validate;
 
 pub use case::{read_case, Case, Figure, DEFAULT_FIT_RUNTIME_NS};
 pub use objective::simulate;
-pub use optimise::{fit, Fit, LeftOut, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE};
+pub use optimise::{fit, fit_reporting, Fit, LeftOut, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE};
 pub use params::DEFAULT_FIT;
 pub use report::render;
 

@@ -189,7 +189,7 @@ impl Component for SweepView {
                         self.running = self.running.saturating_sub(1);
                         self.error = Some(e);
                     }
-                    Reply::Fit(_) => {}
+                    Reply::Fit(_) | Reply::Progress { .. } => {}
                 }
                 self.dispatch();
                 true
