@@ -21,6 +21,7 @@ use crate::tools::trace::TraceReplay;
 use crate::tools::ScenarioTools;
 use crate::watch::RunState;
 
+pub mod detail;
 pub mod form;
 pub mod results;
 
@@ -145,8 +146,23 @@ impl Component for Lab {
         let link = ctx.link();
         let form = &self.form;
         let running = p.run.as_ref().is_some_and(|r| r.playing);
+        // A scenario from a job file, a scheduled power cut or a board file for A: B, when
+        // compared, stays: A's new workload with B's host switches and board.
         let on_load = p.on_load.clone();
-        let load_one = Callback::from(move |s| on_load.emit((s, None)));
+        let (old_a, b) = (p.scenario.clone(), p.b.clone());
+        let load_one = Callback::from(move |s: Scenario| {
+            let b = b.as_deref().map(|b| {
+                if crate::shell::pair::host_only(&old_a, b) {
+                    Scenario {
+                        overrides: b.overrides.clone(),
+                        ..s.clone()
+                    }
+                } else {
+                    b.clone()
+                }
+            });
+            on_load.emit((s, b))
+        });
         let board_b = p.b_view.clone().filter(|_| form.board_b);
         let (board_scn, board_errors, board_change, board_file) = match &board_b {
             Some(b) => (

@@ -2,7 +2,7 @@
 //! the Lab, the tools and the gallery), the one wrapper around the engine's `Simulator`
 //! ([`session`]), the scenario pair the page shows ([`pair`]), the glue to the engine's option
 //! language ([`engine_bridge`]), budgeted slices ([`slicer`]), the URL ([`url`]), the Web
-//! Workers ([`workers`]) and the panic hook ([`panic`](mod@panic)).
+//! Workers ([`workers`]), the pipelines' panning on a phone ([`pan`]) and the panic hook ([`panic`](mod@panic)).
 //!
 //! [`session`], [`pair`], [`engine_bridge`] and [`slicer`] hold no browser code and are tested
 //! natively.
@@ -18,6 +18,8 @@ pub(crate) mod test_support;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 mod app_update;
+#[cfg(target_arch = "wasm32")]
+pub mod pan;
 #[cfg(target_arch = "wasm32")]
 pub mod panic;
 #[cfg(target_arch = "wasm32")]
