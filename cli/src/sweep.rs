@@ -11,7 +11,7 @@
 use crate::args::Format;
 pub use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
 pub use mmcsim_engine::scenario::sweep::{
-    parse_dim, point_count, point_scenario, point_values, Dim, Row,
+    parse_dim, point_count, point_scenario, point_values, Dim,
 };
 pub use mmcsim_engine::tools::sweep::run_point;
 use mmcsim_engine::Scenario;
@@ -176,7 +176,7 @@ pub fn render(doc: &SweepDoc, format: Format) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmcsim_engine::scenario::sweep::{points, MAX_POINTS};
+    use mmcsim_engine::scenario::sweep::{points, Row, MAX_POINTS};
     use mmcsim_engine::Simulator;
 
     #[test]

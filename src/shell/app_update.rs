@@ -32,7 +32,7 @@ impl App {
                         self.form(FormCmd::Accepted(name, Rc::new(self.pair.a.clone())));
                         self.sync_url(false);
                     }
-                    Err(message) => self.form(FormCmd::Rejected(name, message)),
+                    Err(message) => self.form(FormCmd::Rejected(name, text, message)),
                 }
                 true
             }
