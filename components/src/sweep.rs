@@ -91,6 +91,8 @@ pub struct Axes {
     pub y_range: (f64, f64),
     /// The first option's values when they are not all numbers: x is their position.
     pub x_names: Option<Vec<String>>,
+    /// Where the x axis is labelled: at each swept value (every k-th of more than 16).
+    pub x_keys: Vec<f64>,
     pub series: Vec<(String, Vec<(f64, f64)>)>,
 }
 
@@ -140,7 +142,9 @@ impl Axes {
             // Room above the highest point for the legend.
             (0.0, if yh > 0.0 { yh * 1.3 } else { 1.0 })
         };
+        let step = x_of.len().div_ceil(16).max(1);
         Axes {
+            x_keys: x_of.iter().step_by(step).copied().collect(),
             x_desc: keys.first().cloned().unwrap_or_default(),
             y_desc: y_desc.to_string(),
             x_log,
@@ -162,15 +166,18 @@ impl Axes {
                 }
                 n.get(i as usize).cloned().unwrap_or_default()
             }
-            None if self.x_log => crate::charts::draw::log_label(v),
-            None if v.fract().abs() < 1e-9 => format!("{v:.0}"),
-            None => format!("{v:.2}"),
+            None => number(v),
         }
     }
+}
 
-    /// How many x labels to ask for: one per value when named, else about eight.
-    pub fn x_ticks(&self) -> usize {
-        self.x_names.as_ref().map_or(8, |n| n.len().max(2))
+/// A number as an axis label: whole numbers without decimals, others with at most two.
+pub fn number(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        let t = format!("{v:.2}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -394,6 +401,12 @@ mod tests {
         assert!(a.x_log && a.y_log, "{a:?}");
         assert_eq!(a.series[1].1, vec![(1.0, 2.0), (32.0, 400.0)]);
         assert_eq!(a.x_desc, "hsq_depth");
+        // Labelled at the swept values, in plain numbers.
+        assert_eq!(a.x_keys, vec![1.0, 32.0]);
+        assert_eq!(
+            (a.x_label(32.0), number(0.0), number(2.5)),
+            ("32".into(), "0".into(), "2.5".into())
+        );
         // Narrow ranges stay linear; names that are not numbers are placed in sweep order.
         let rows = [row(&["2"], 10.0), row(&["dynamic"], 12.0)];
         let a = Axes::of(&keys[..1], &rows, "MiB/s", |r| r.mib_s);

@@ -69,7 +69,7 @@ where
         if a.y_log {
             log_label(*v)
         } else {
-            short(*v)
+            crate::sweep::number(*v)
         }
     };
     chart
@@ -83,7 +83,7 @@ where
         .y_desc(a.y_desc.as_str())
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
-        .x_labels(a.x_ticks())
+        .x_labels(a.x_keys.len().max(2))
         .y_labels(if a.y_log { 12 } else { 6 })
         .draw()?;
     for (k, (name, pts)) in a.series.iter().enumerate() {
@@ -113,13 +113,4 @@ where
         .position(SeriesLabelPosition::UpperRight)
         .draw()?;
     Ok(())
-}
-
-/// A linear axis label: whole numbers from 10 up, two significant decimals below.
-fn short(v: f64) -> String {
-    if v.abs() >= 10.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.2}")
-    }
 }
