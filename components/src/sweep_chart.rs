@@ -4,7 +4,9 @@
 //! shows), a legend, the axes titled with the option and the figure's unit, and log axes where
 //! the values span a wide range ([`crate::sweep::Axes`]).
 
-use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::combinators::LogCoord;
+use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -33,20 +35,52 @@ pub fn draw(canvas: HtmlCanvasElement, title: &str, axes: &Axes) -> Res {
     root.fill(&WHITE)?;
     let (x0, x1) = axes.x_range;
     let (y0, y1) = axes.y_range;
+    // The x axis labelled at the swept values, not at round numbers between them.
+    let keys = axes.x_keys.clone();
+    let lin = |k: Vec<f64>| Keyed {
+        inner: RangedCoordf64::from(x0..x1),
+        keys: k,
+    };
+    let log = |k: Vec<f64>| Keyed {
+        inner: LogCoord::from((x0..x1).log_scale()),
+        keys: k,
+    };
     match (axes.x_log, axes.y_log) {
-        (false, false) => plot(&root, title, axes, x0..x1, y0..y1)?,
-        (true, false) => plot(&root, title, axes, (x0..x1).log_scale(), y0..y1)?,
-        (false, true) => plot(&root, title, axes, x0..x1, (y0..y1).log_scale())?,
-        (true, true) => plot(
-            &root,
-            title,
-            axes,
-            (x0..x1).log_scale(),
-            (y0..y1).log_scale(),
-        )?,
+        (false, false) => plot(&root, title, axes, lin(keys), y0..y1)?,
+        (true, false) => plot(&root, title, axes, log(keys), y0..y1)?,
+        (false, true) => plot(&root, title, axes, lin(keys), (y0..y1).log_scale())?,
+        (true, true) => plot(&root, title, axes, log(keys), (y0..y1).log_scale())?,
     }
     root.present()?;
     Ok(())
+}
+
+/// An x axis whose grid lines and labels are at `keys` (plotters' own `WithKeyPoints` has no
+/// default label formatting, which the mesh needs).
+struct Keyed<R> {
+    inner: R,
+    keys: Vec<f64>,
+}
+
+impl<R: Ranged<ValueType = f64>> Ranged for Keyed<R> {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(v, limit)
+    }
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.keys.clone()
+        }
+    }
+    fn range(&self) -> std::ops::Range<f64> {
+        self.inner.range()
+    }
+    fn axis_pixel_range(&self, limit: (i32, i32)) -> std::ops::Range<i32> {
+        self.inner.axis_pixel_range(limit)
+    }
 }
 
 fn plot<X, Y>(root: &DrawingArea<CanvasBackend, Shift>, title: &str, a: &Axes, x: X, y: Y) -> Res
