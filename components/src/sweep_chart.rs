@@ -144,7 +144,7 @@ where
         .background_style(WHITE.mix(0.85))
         .border_style(GRID)
         .label_font(label)
-        .position(SeriesLabelPosition::UpperRight)
+        .position(SeriesLabelPosition::UpperLeft)
         .draw()?;
     Ok(())
 }
