@@ -3,9 +3,12 @@
 //! a tap puts in focus (`g.stage.focused`) is panned to the middle of the box. Installed once
 //! for the page's life; on a wide screen nothing overflows and nothing moves.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
 use wasm_bindgen::{closure::Closure, JsCast};
-use web_sys::{Element, MutationObserver, MutationObserverInit, MutationRecord};
+use web_sys::{Element, MutationObserver, MutationObserverInit};
 
 /// The other side's pipeline box of `fig` (`#a-pipeline` <-> `#b-pipeline`).
 fn other(fig: &Element) -> Option<Element> {
@@ -55,26 +58,29 @@ pub fn install() {
         }
     })
     .forget();
-    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(|records: js_sys::Array| {
-        for r in records.iter() {
-            let Ok(r) = r.dyn_into::<MutationRecord>() else {
-                continue;
-            };
-            let Some(el) = r.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
-                continue;
-            };
-            if el
-                .matches("figure.pipeline g.stage.focused")
-                .unwrap_or(false)
-            {
-                pan_to(&el);
-                break;
+    // The column in focus, checked once per batch of changes (a frame's): panned to when it
+    // changes, whether its class changed or the pipeline was drawn anew with it.
+    let last: Rc<RefCell<Option<String>>> = Rc::default();
+    let on_change = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let focused = doc
+            .query_selector("figure.pipeline g.stage.focused")
+            .ok()
+            .flatten();
+        let layer = focused.as_ref().and_then(|f| f.get_attribute("data-layer"));
+        if *last.borrow() != layer {
+            if let Some(f) = &focused {
+                pan_to(f);
             }
+            *last.borrow_mut() = layer;
         }
     });
     if let Ok(obs) = MutationObserver::new(on_change.as_ref().unchecked_ref()) {
         let init = MutationObserverInit::new();
         init.set_subtree(true);
+        init.set_child_list(true);
         init.set_attributes(true);
         init.set_attribute_filter(&js_sys::Array::of1(&"class".into()));
         if let Some(body) = doc.body() {

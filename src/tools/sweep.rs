@@ -139,6 +139,25 @@ impl SweepView {
 }
 
 impl SweepView {
+    /// Pins point `i` of the rows shown: its figures, its options and its swept values.
+    fn pin(&mut self, i: usize) {
+        let s = self.rows.get(i).and_then(|r| self.scenarios.get(r.index));
+        if let (Some(r), Some(s)) = (self.rows.get(i), s) {
+            let swept: Vec<String> = self
+                .dims
+                .iter()
+                .zip(&r.values)
+                .map(|(d, v)| format!("{}={v}", d.key))
+                .collect();
+            self.pinned.push(Pin {
+                args: s.to_args(),
+                swept: swept.join(", "),
+                link: format!("?{}", encode_query(s, None)),
+                row: r.clone(),
+            });
+        }
+    }
+
     /// The finished sweep as the CLI writes it: `kind` "csv" or "json"; the file's name.
     fn export(&self, kind: &str) -> Result<String, String> {
         if self.rows.len() != self.total || self.total == 0 {
@@ -240,21 +259,7 @@ impl Component for SweepView {
                 true
             }
             Msg::Pin(i) => {
-                let s = self.rows.get(i).and_then(|r| self.scenarios.get(r.index));
-                if let (Some(r), Some(s)) = (self.rows.get(i), s) {
-                    let swept: Vec<String> = self
-                        .dims
-                        .iter()
-                        .zip(&r.values)
-                        .map(|(d, v)| format!("{}={v}", d.key))
-                        .collect();
-                    self.pinned.push(Pin {
-                        args: s.to_args(),
-                        swept: swept.join(", "),
-                        link: format!("?{}", encode_query(s, None)),
-                        row: r.clone(),
-                    });
-                }
+                self.pin(i);
                 true
             }
             Msg::Unpin(i) => {

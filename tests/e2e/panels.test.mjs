@@ -156,3 +156,22 @@ test('phone 390x844: the Board does not widen the page, tap targets of 44 px, A 
     assert.deepEqual(problems, []);
     await context.close();
 });
+
+test('phone 390x844: the column a link or a step points at is panned into view, in A and B', async () => {
+    const { page, problems, context } = await open(`${AB}&focus=card&t=2ms&paused=1`, { width: 390, height: 844 },
+        { isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    await page.waitForSelector('#a-pipeline g.stage.focused[data-layer=Card]');
+    await page.waitForFunction(() => document.querySelector('#a-pipeline').scrollLeft > 0);
+    const v = await page.evaluate(() => {
+        const f = document.querySelector('#a-pipeline').getBoundingClientRect();
+        const c = document.querySelector('#a-pipeline g.stage[data-layer=Card]').getBoundingClientRect();
+        return { box: [f.left, f.right], col: [c.left, c.right],
+            a: document.querySelector('#a-pipeline').scrollLeft, b: document.querySelector('#b-pipeline').scrollLeft };
+    });
+    assert.ok(v.col[0] >= v.box[0] - 1 && v.col[1] <= v.box[1] + 1, `the Card column in view: ${JSON.stringify(v)}`);
+    assert.equal(v.a, v.b, 'B panned with A');
+    await page.evaluate(() => document.querySelector('#a-pipeline').scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: await screenshotPath('phone-focus-390x844.png') });
+    assert.deepEqual(problems, []);
+    await context.close();
+});
