@@ -8,8 +8,7 @@ mod exports;
 mod help;
 mod input;
 mod logs;
-mod normal;
-mod num2str;
+use mmcsim_engine::export::normal;
 mod sweep;
 #[cfg(test)]
 mod tests;

@@ -11,26 +11,15 @@
 use crate::args::Format;
 pub use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
 pub use mmcsim_engine::scenario::sweep::{
-    parse_dim, point_count, point_scenario, point_values, Dim, Row,
+    parse_dim, point_count, point_scenario, point_values, Dim,
 };
 pub use mmcsim_engine::tools::sweep::run_point;
 use mmcsim_engine::Scenario;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
-/// A sweep's output: its dimensions, the base scenario's options, and the rows run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SweepDoc {
-    pub dims: Vec<Dim>,
-    /// The base scenario as command-line options.
-    pub base: Vec<String>,
-    /// Points in the whole sweep (all shards).
-    pub points: usize,
-    /// `I/N` when this is one shard.
-    pub shard: Option<String>,
-    pub rows: Vec<Row>,
-}
+/// A sweep's output (the engine's, shared with the page's exports).
+pub use mmcsim_engine::export::SweepDoc;
 
 /// Runs the sweep's points (the shard's, if any) in parallel. The grid's size is checked before
 /// any point is built, each point is checked before any runs, and the estimated events of all
@@ -144,33 +133,8 @@ pub fn render(doc: &SweepDoc, format: Format) -> String {
     let mut out = String::new();
     match format {
         // A sweep has no latency bins of its own: json+ prints its JSON.
-        Format::Json | Format::JsonPlus => {
-            out = serde_json::to_string_pretty(doc).unwrap_or_default();
-            out.push('\n');
-        }
-        Format::Csv => {
-            let keys: Vec<&str> = doc.dims.iter().map(|d| d.key.as_str()).collect();
-            let _ = writeln!(
-                out,
-                "index,{},mib_s,iops,p50_us,p99_us,p999_us,interrupts_per_s,requeues",
-                keys.join(",")
-            );
-            for r in &doc.rows {
-                let _ = writeln!(
-                    out,
-                    "{},{},{:.3},{:.1},{:.2},{:.2},{:.2},{:.1},{}",
-                    r.index,
-                    r.values.join(","),
-                    r.mib_s,
-                    r.iops,
-                    r.p50_us,
-                    r.p99_us,
-                    r.p999_us,
-                    r.interrupts_per_s,
-                    r.requeues
-                );
-            }
-        }
+        Format::Json | Format::JsonPlus => out = mmcsim_engine::export::sweep_json(doc),
+        Format::Csv => out = mmcsim_engine::export::sweep_csv(doc),
         Format::Normal => {
             let _ = writeln!(
                 out,
@@ -212,7 +176,7 @@ pub fn render(doc: &SweepDoc, format: Format) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmcsim_engine::scenario::sweep::{points, MAX_POINTS};
+    use mmcsim_engine::scenario::sweep::{points, Row, MAX_POINTS};
     use mmcsim_engine::Simulator;
 
     #[test]

@@ -21,7 +21,7 @@
 //! | [`JobTabs`] | the job sections of a multi-job file, one tab each (the form edits the selected one) | job |
 //! | [`ExportsBar`], [`ShareBox`] | download buttons; the scenario's link | export kind, share |
 //! | [`BoardPanel`] | every board parameter: preset value, unit, field, slider, reset; board files | `(option name, text)`, file, save |
-//! | [`SweepResults`] | a sweep's small-multiple charts, its points and the pinned runs | pin, unpin |
+//! | [`SweepResults`] | a sweep's charts (plotters: axes, legend, log axes), its points, exports and the pinned runs | pin, unpin, export |
 //! | [`PlugPanel`], [`PowerCutView`], [`PlugButton`], [`WatchPowerCut`] | pull the plug now or at a time; what the cut lost | pull, `power_cut` text |
 
 pub mod abcompare;
@@ -44,6 +44,7 @@ pub mod plug;
 pub mod progress;
 pub mod results;
 pub mod sweep;
+pub mod sweep_chart;
 pub mod timecontrols;
 pub mod timeline;
 

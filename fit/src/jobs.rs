@@ -2,7 +2,7 @@
 //! link text) or a fit (the fio JSON files' texts) in, the point's figures or the fit's report
 //! out, each as JSON text. [`handle`] is the whole of a worker's work, testable natively.
 
-use crate::{fit, read_case, render, Figure};
+use crate::{fit_reporting, read_case, render, Figure};
 use mmcsim_engine::scenario::board::param;
 use mmcsim_engine::scenario::board_file::to_toml;
 use mmcsim_engine::scenario::sweep::{PointJob, Row};
@@ -42,6 +42,12 @@ pub enum Reply {
     Ready,
     Row(Row),
     Fit(Box<FitReply>),
+    /// A fit under way: its `fit`-th fit of `of` has started (the fit to every file, then one
+    /// per file left out). The job goes on; its `Fit` or `Error` ends it.
+    Progress {
+        fit: usize,
+        of: usize,
+    },
     Error(String),
 }
 
@@ -90,6 +96,10 @@ pub struct FitReply {
     /// The parameters the results do not constrain, left at the preset.
     #[serde(default)]
     pub unconstrained: Vec<String>,
+    /// What the reader should know that does not bear on trust (the base preset chosen), in
+    /// the page's words.
+    #[serde(default)]
+    pub notes: Vec<String>,
     /// The fitted board as a link's query (platform and overrides).
     pub query: String,
     /// The fitted board as a platform file (`--platform_file`).
@@ -106,20 +116,72 @@ pub struct FitLeftOut {
     pub figure: String,
     pub measured: f64,
     pub predicted: f64,
+    /// Whether the prediction is within its figure's tolerance ([`Figure::tolerance`]).
+    #[serde(default)]
+    pub within: bool,
 }
 
 fn label(f: Figure) -> &'static str {
     f.label()
 }
 
+/// The CLI's words in a fit's messages and the page's for them: the page has no options to
+/// type, it has files to open and fields to fill.
+const PAGE_WORDS: [(&str, &str); 5] = [
+    (
+        "give more results or fewer --fit= parameters",
+        "open more result files or name fewer parameters to fit",
+    ),
+    (
+        "; say --platform= to choose",
+        "; choose another platform in the Lab to fit on it",
+    ),
+    (
+        "(fewer RESULTS files, a lower --max_iters or --fit_runtime)",
+        "(open fewer or shorter result files)",
+    ),
+    (
+        "(run fio with --output-format=json)",
+        "(run fio with --output-format=json and open its output)",
+    ),
+    (
+        "e.g. --fit=nand_read_us,bus_mb_s",
+        "e.g. nand_read_us, bus_mb_s",
+    ),
+];
+
+/// A fit's message in the page's words ([`PAGE_WORDS`]).
+pub fn page_words(text: &str) -> String {
+    PAGE_WORDS
+        .iter()
+        .fold(text.to_string(), |t, (cli, page)| t.replace(cli, page))
+}
+
 /// Runs `job` as `mmcsim fit` would.
 pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
+    run_fit_reporting(job, &mut |_, _| {})
+}
+
+/// [`run_fit`], telling `on_fit(k, n)` as its k-th fit of n starts; messages in the page's
+/// words ([`page_words`]).
+pub fn run_fit_reporting(
+    job: &FitJob,
+    on_fit: &mut dyn FnMut(usize, usize),
+) -> Result<FitReply, String> {
     let cases = job
         .files
         .iter()
         .map(|(name, text)| read_case(name, text, None))
-        .collect::<Result<Vec<_>, _>>()?;
-    let f = fit(&cases, job.platform.as_deref(), &job.names, PAGE_FIT_ITERS)?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| page_words(&e))?;
+    let f = fit_reporting(
+        &cases,
+        job.platform.as_deref(),
+        &job.names,
+        PAGE_FIT_ITERS,
+        on_fit,
+    )
+    .map_err(|e| page_words(&e))?;
     let preset = f
         .preset_board
         .effective_platform()
@@ -160,7 +222,8 @@ pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
         rms: f.rms,
         preset_rms: f.preset_rms,
         iterations: f.iterations,
-        warnings: f.warnings.clone(),
+        warnings: f.warnings.iter().map(|w| page_words(w)).collect(),
+        notes: f.notes.iter().map(|n| page_words(n)).collect(),
         left_out: f
             .left_out
             .iter()
@@ -170,6 +233,7 @@ pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
                 figure: label(l.figure).to_string(),
                 measured: l.measured,
                 predicted: l.predicted,
+                within: l.within(),
             })
             .collect(),
         unconstrained: f.unconstrained.iter().map(|s| s.to_string()).collect(),
@@ -181,17 +245,30 @@ pub fn run_fit(job: &FitJob) -> Result<FitReply, String> {
 
 /// A worker's whole work: a [`Request`]'s JSON text in, a [`Response`]'s JSON text out.
 pub fn handle(text: &str) -> String {
+    let mut last = String::new();
+    handle_each(text, &mut |r| last = r);
+    last
+}
+
+/// A worker's whole work, each message as it comes: a fit's [`Reply::Progress`] as each of
+/// its fits starts, then the job's last [`Response`] (JSON text each).
+pub fn handle_each(text: &str, post: &mut dyn FnMut(String)) {
+    let response = |id, reply| serde_json::to_string(&Response { id, reply }).unwrap_or_default();
     let (id, reply) = match serde_json::from_str::<Request>(text) {
         Err(e) => (0, Reply::Error(format!("worker: not a job: {e}"))),
         Ok(r) => (
             r.id,
             match r.job {
                 Job::Point(p) => p.run().map_or_else(Reply::Error, Reply::Row),
-                Job::Fit(f) => run_fit(&f).map_or_else(Reply::Error, |f| Reply::Fit(Box::new(f))),
+                Job::Fit(f) => {
+                    let mut on_fit = |fit, of| post(response(r.id, Reply::Progress { fit, of }));
+                    run_fit_reporting(&f, &mut on_fit)
+                        .map_or_else(Reply::Error, |f| Reply::Fit(Box::new(f)))
+                }
             },
         ),
     };
-    serde_json::to_string(&Response { id, reply }).unwrap_or_default()
+    post(response(id, reply));
 }
 
 /// The message a worker sends once it has loaded.
@@ -210,8 +287,33 @@ mod tests {
     use mmcsim_engine::{Scenario, Simulator};
 
     fn ask(job: Job) -> Response {
+        ask_each(job).pop().unwrap()
+    }
+
+    /// Every message the worker posts for `job`.
+    fn ask_each(job: Job) -> Vec<Response> {
         let text = serde_json::to_string(&Request { id: 5, job }).unwrap();
-        serde_json::from_str(&handle(&text)).unwrap()
+        let mut out = Vec::new();
+        handle_each(&text, &mut |r| out.push(serde_json::from_str(&r).unwrap()));
+        out
+    }
+
+    #[test]
+    fn the_page_reads_no_command_line_options_in_a_fits_messages() {
+        let cli = "untrustworthy: 3 measured figure(s) for 4 parameter(s); give more results or fewer --fit= parameters";
+        assert_eq!(
+            page_words(cli),
+            "untrustworthy: 3 measured figure(s) for 4 parameter(s); open more result files or name fewer parameters to fit"
+        );
+        let e = ask(Job::Fit(FitJob {
+            files: vec![("bad.json".into(), "{}".into())],
+            platform: None,
+            names: vec![],
+        }));
+        let Reply::Error(e) = e.reply else {
+            panic!("{e:?}")
+        };
+        assert!(e.contains("bad.json") && !e.contains("RESULTS"), "{e}");
     }
 
     #[test]
@@ -231,6 +333,10 @@ mod tests {
         assert_eq!(row, Row::of(1, vec!["x".into()], &sim.report()));
         let bad: Response = serde_json::from_str(&handle("{\"id\":1}")).unwrap();
         assert!(matches!(bad.reply, Reply::Error(e) if e.contains("not a job")));
+    }
+
+    fn f_warnings_are_page_words(r: &Reply) -> bool {
+        matches!(r, Reply::Fit(f) if f.warnings.iter().chain(&f.notes).all(|w| !w.contains(" --")))
     }
 
     #[test]
@@ -260,11 +366,16 @@ mod tests {
             )
         })
         .collect();
-        let r = ask(Job::Fit(FitJob {
+        let mut all = ask_each(Job::Fit(FitJob {
             files,
             platform: Some("unisoc-hsq-2023".into()),
             names: vec!["nand_read_us".into()],
         }));
+        // Two files, so one fit (no cross-validation): the page hears "fit 1 of 1" first.
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].reply, Reply::Progress { fit: 1, of: 1 });
+        let r = all.pop().unwrap();
+        assert!(f_warnings_are_page_words(&r.reply));
         let Reply::Fit(f) = r.reply else {
             panic!("{r:?}")
         };

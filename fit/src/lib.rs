@@ -37,7 +37,9 @@ mod validate;
 
 pub use case::{read_case, Case, Figure, DEFAULT_FIT_RUNTIME_NS};
 pub use objective::simulate;
-pub use optimise::{fit, fit_on, Fit, LeftOut, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE};
+pub use optimise::{
+    fit, fit_on, fit_reporting, Fit, LeftOut, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE,
+};
 pub use params::DEFAULT_FIT;
 pub use report::render;
 pub use scan::SCAN_FACTORS;

@@ -306,9 +306,11 @@ fn cross_validate(
     free: &Free,
     max_iters: u64,
     runs: &AtomicU64,
+    on_fit: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<LeftOut>, String> {
     let mut out = Vec::new();
     for (k, case) in cases.iter().enumerate() {
+        on_fit(k + 2, cases.len() + 1);
         let rest: Vec<Case> = cases
             .iter()
             .enumerate()
@@ -347,6 +349,18 @@ pub fn fit(
     names: &[String],
     max_iters: u64,
 ) -> Result<Fit, String> {
+    fit_reporting(cases, platform, names, max_iters, &mut |_, _| {})
+}
+
+/// [`fit`], telling `on_fit(k, n)` as the k-th of its n fits starts (1: the fit to every
+/// file; then one per file left out, when there are enough files to cross-validate).
+pub fn fit_reporting(
+    cases: &[Case],
+    platform: Option<&str>,
+    names: &[String],
+    max_iters: u64,
+    on_fit: &mut dyn FnMut(usize, usize),
+) -> Result<Fit, String> {
     if cases.is_empty() {
         return Err("fit: no RESULTS files given (fio --output-format=json outputs)".to_string());
     }
@@ -364,7 +378,7 @@ pub fn fit(
         platform: base_name,
         ..Scenario::default()
     };
-    let mut f = fit_on(cases, &base, names, max_iters, true)?;
+    let mut f = fit_on_reporting(cases, &base, names, max_iters, true, on_fit)?;
     f.notes.splice(0..0, notes);
     Ok(f)
 }
@@ -385,6 +399,25 @@ pub fn fit_on(
     max_iters: u64,
     cross_validation: bool,
 ) -> Result<Fit, String> {
+    fit_on_reporting(
+        cases,
+        base,
+        names,
+        max_iters,
+        cross_validation,
+        &mut |_, _| {},
+    )
+}
+
+/// [`fit_on`], telling `on_fit(k, n)` as the k-th of its n fits starts.
+fn fit_on_reporting(
+    cases: &[Case],
+    base: &Scenario,
+    names: &[String],
+    max_iters: u64,
+    cross_validation: bool,
+    on_fit: &mut dyn FnMut(usize, usize),
+) -> Result<Fit, String> {
     if cases.is_empty() {
         return Err("fit: no RESULTS files given (fio --output-format=json outputs)".to_string());
     }
@@ -394,10 +427,14 @@ pub fn fit_on(
     let runs = AtomicU64::new(0);
     let figures: usize = cases.iter().map(|c| c.measured.len()).sum();
     let (preset_rms, preset_sims) = rms(cases, base)?;
+    let cross = cases.len() >= MIN_CROSS_VALIDATION_FILES && cross_validation;
+    on_fit(1, if cross { cases.len() + 1 } else { 1 });
     let core = fit_core(cases, base, &free, max_iters, &runs)?;
     let (fit_rms, fit_sims) = rms(cases, &core.board)?;
-    let left_out = if cases.len() >= MIN_CROSS_VALIDATION_FILES && cross_validation {
-        Some(cross_validate(cases, base, &free, max_iters, &runs)?)
+    let left_out = if cross {
+        Some(cross_validate(
+            cases, base, &free, max_iters, &runs, on_fit,
+        )?)
     } else {
         None
     };

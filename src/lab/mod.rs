@@ -21,6 +21,7 @@ use crate::tools::trace::TraceReplay;
 use crate::tools::ScenarioTools;
 use crate::watch::RunState;
 
+pub mod detail;
 pub mod form;
 pub mod results;
 
@@ -31,8 +32,8 @@ use results::Results;
 pub enum FormCmd {
     /// Control `name`'s text was accepted: the new A.
     Accepted(String, Rc<Scenario>),
-    /// Control `name`'s text was refused: `(name, the parser's message)`.
-    Rejected(String, String),
+    /// Control `name`'s text was refused: `(name, the text, the parser's message)`.
+    Rejected(String, String, String),
     /// B's board parameter `name` was accepted (None) or refused (the message).
     BoardB(String, Option<String>),
     /// A whole scenario was loaded: its first job, no errors; `board_b`: B is still compared
@@ -123,7 +124,7 @@ impl Component for Lab {
                 return false;
             }
             Msg::Cmd(FormCmd::Accepted(name, a)) => form.accepted(&name, &a),
-            Msg::Cmd(FormCmd::Rejected(name, message)) => form.rejected(name, &message),
+            Msg::Cmd(FormCmd::Rejected(name, text, message)) => form.rejected(name, text, &message),
             Msg::Cmd(FormCmd::BoardB(name, message)) => form.board_b(name, message.as_deref()),
             Msg::Cmd(FormCmd::Load { a, board_b }) => {
                 form.board_b &= board_b;
@@ -145,19 +146,36 @@ impl Component for Lab {
         let link = ctx.link();
         let form = &self.form;
         let running = p.run.as_ref().is_some_and(|r| r.playing);
+        // A scenario from a job file, a scheduled power cut or a board file for A: B, when
+        // compared, stays: A's new workload with B's host switches and board.
         let on_load = p.on_load.clone();
-        let load_one = Callback::from(move |s| on_load.emit((s, None)));
+        let (old_a, b) = (p.scenario.clone(), p.b.clone());
+        let load_one = Callback::from(move |s: Scenario| {
+            let b = b.as_deref().map(|b| {
+                if crate::shell::pair::host_only(&old_a, b) {
+                    Scenario {
+                        overrides: b.overrides.clone(),
+                        ..s.clone()
+                    }
+                } else {
+                    b.clone()
+                }
+            });
+            on_load.emit((s, b))
+        });
         let board_b = p.b_view.clone().filter(|_| form.board_b);
-        let (board_scn, board_errors, board_change, board_file) = match &board_b {
+        let (board_scn, board_errors, board_refused, board_change, board_file) = match &board_b {
             Some(b) => (
                 b.clone(),
                 form.b_errors.clone(),
+                Rc::default(),
                 link.callback(|(n, t)| Msg::BoardB(n, t)),
                 p.on_board_b_file.clone(),
             ),
             None => (
                 p.scenario.clone(),
                 form.errors.clone(),
+                form.refused.clone(),
                 link.callback(|(n, t)| Msg::Control(n, t)),
                 load_one.clone(),
             ),
@@ -171,7 +189,7 @@ impl Component for Lab {
                     <JobTabs labels={form.job_labels.clone()} selected={form.job} on_select={link.callback(Msg::Job)} />
                     <ControlsForm {platform} values={form.texts.clone()} errors={form.errors.clone()}
                                   disabled={false} on_change={link.callback(|(n, t)| Msg::Control(n, t))} />
-                    <BoardView scenario={board_scn} errors={board_errors}
+                    <BoardView scenario={board_scn} errors={board_errors} refused={board_refused}
                                disabled={false} on_change={board_change} on_scenario={board_file}
                                side_b={board_b.is_some()} on_side={link.callback(Msg::BoardSide)} />
                     <div class="actions">

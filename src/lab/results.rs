@@ -1,5 +1,7 @@
 //! The Lab's results: progress, the throughput chart and the results of the one run the view
-//! shows: A, and with a comparison B and the change.
+//! shows: A, and with a comparison B and the change (its "bus busy" defined under it); under
+//! each side its latency spread, time per stage and fio's text ([`super::detail`]); the
+//! downloads, of A and B.
 
 use std::rc::Rc;
 
@@ -7,6 +9,7 @@ use mmcsim_components::{DeltaTable, Measured, ProgressBar, ResultsTable, Through
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
+use crate::lab::detail::RunDetail;
 use crate::shell::engine_bridge as bridge;
 use crate::tools::ResultTools;
 use crate::watch::RunState;
@@ -32,6 +35,12 @@ fn measured(scn: &Scenario, report: &Report) -> Option<Measured> {
             note: m.outlier,
         })
 }
+
+/// What "bus busy" counts, said where the comparison shows it.
+const BUS_BUSY: &str = "Bus busy: the share of the simulated time the card's bus was held: \
+commands, the card's access time (a read waiting for NAND before its data; a write waiting for \
+cache space), data transfer and the card's busy signal after a write (DAT0 low). Time the card \
+spends reading NAND counts as busy: the bus is not free for another request then.";
 
 #[function_component(Results)]
 pub fn results(props: &ResultsProps) -> Html {
@@ -61,18 +70,24 @@ pub fn results(props: &ResultsProps) -> Html {
                     <div class="result-side" data-side="a">
                         if r.b.is_some() { <h3>{ "A" }</h3> }
                         <ResultsTable report={r.a.clone()} measured={measured(&sa, &r.a)} />
-                        <ResultTools scenario={sa.clone()} report={r.a.clone()} series={r.series.clone()} />
+                        <RunDetail scenario={sa.clone()} report={r.a.clone()} side="a" />
                     </div>
                     if let (Some(rb), Some(sb)) = (&r.b, &sb) {
                         <div class="result-side" data-side="b">
                             <h3>{ "B" }</h3>
                             <ResultsTable report={rb.clone()} measured={measured(sb, rb)} />
+                            <RunDetail scenario={sb.clone()} report={rb.clone()} side="b" />
                         </div>
                         <div class="result-side" data-side="change">
                             <h3>{ "Change B vs A" }</h3>
                             <DeltaTable rows={r.deltas.clone()} a_label={AttrValue::from("A")} b_label={AttrValue::from("B")} />
+                            <p id="bus-busy-defined" class="source">{ BUS_BUSY }</p>
                         </div>
                     }
+                    <div class="result-side" data-side="tools">
+                        <ResultTools scenario={sa.clone()} report={r.a.clone()} series={r.series.clone()}
+                                     b={r.b.clone().zip(sb.clone()).map(|(rb, sb)| (sb, rb))} />
+                    </div>
                 } else {
                     <p class="placeholder">{ "The run is not finished: results appear when it ends (Run plays it to the end)." }</p>
                 }

@@ -132,6 +132,7 @@ impl Component for App {
             let w = web_sys::window().expect("a window");
             EventListener::new(&w, "popstate", move |_| link.send_message(Msg::PopState))
         });
+        crate::shell::pan::install();
         let mut app = App {
             lab: None,
             pair: Pair::new(scenario, b),

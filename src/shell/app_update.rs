@@ -32,7 +32,7 @@ impl App {
                         self.form(FormCmd::Accepted(name, Rc::new(self.pair.a.clone())));
                         self.sync_url(false);
                     }
-                    Err(message) => self.form(FormCmd::Rejected(name, message)),
+                    Err(message) => self.form(FormCmd::Rejected(name, text, message)),
                 }
                 true
             }
@@ -71,6 +71,12 @@ impl App {
     /// Run: the engine's refusal of a combination at the control it names, else the view
     /// plays to the end.
     fn run(&mut self) -> bool {
+        self.start_run(false)
+    }
+
+    /// Run, the pipeline view scrolled into view (`follow`: a walk-through's step) or left
+    /// where it is (the Lab's Run: its results are beside the form).
+    fn start_run(&mut self, follow: bool) -> bool {
         self.notices.clear();
         if let Err(e) = crate::shell::session::Session::start(&self.pair.a) {
             match e
@@ -82,7 +88,11 @@ impl App {
             }
             return true;
         }
-        self.watch.send(WatchAction::Seek(None));
+        if follow {
+            self.watch.send(WatchAction::Seek(None));
+        } else {
+            self.watch.send_in_place(WatchAction::Seek(None));
+        }
         if let Some(r) = self.run.as_mut() {
             r.playing = !r.finished;
         }
@@ -121,7 +131,7 @@ impl App {
     /// A gallery walk-through step the page does itself.
     fn walk(&mut self, ctx: &Context<Self>, action: StepAction) -> bool {
         match action {
-            StepAction::RunToEnd => ctx.link().send_message(Msg::Run),
+            StepAction::RunToEnd => return self.start_run(true),
             StepAction::PlugAt(t) => {
                 if let Ok(next) = crate::tools::exports::with_power_cut(&self.pair.a, t) {
                     let link = ctx.link();

@@ -2,8 +2,9 @@
 //! the Lab, the tools and the gallery), the one wrapper around the engine's `Simulator`
 //! ([`session`]), the scenario pair the page shows ([`pair`]), the glue to the engine's option
 //! language ([`engine_bridge`]), budgeted slices ([`slicer`]), the URL ([`url`]), the Web
-//! Workers ([`workers`]), the landing's hand-over to the whole app (`handover`, in the landing's
-//! build only) and the panic hook ([`panic`](mod@panic)).
+//! Workers ([`workers`]), the pipelines' panning on a phone ([`pan`]), the landing's hand-over to
+//! the whole app (`handover`, in the landing's build only) and the panic hook
+//! ([`panic`](mod@panic)).
 //!
 //! [`session`], [`pair`], [`engine_bridge`] and [`slicer`] hold no browser code and are tested
 //! natively.
@@ -21,6 +22,8 @@ pub mod app;
 mod app_update;
 #[cfg(all(target_arch = "wasm32", not(feature = "full")))]
 pub mod handover;
+#[cfg(target_arch = "wasm32")]
+pub mod pan;
 #[cfg(target_arch = "wasm32")]
 pub mod panic;
 #[cfg(target_arch = "wasm32")]

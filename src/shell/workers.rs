@@ -124,6 +124,8 @@ impl Pool {
         if let Some(s) = self.slots.get_mut(i) {
             match r.reply {
                 Reply::Ready => s.ready = true,
+                // A fit under way: the worker still runs it.
+                Reply::Progress { .. } => {}
                 _ => {
                     if r.id == u64::MAX {
                         r.id = s.busy.unwrap_or(0);

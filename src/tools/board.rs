@@ -21,11 +21,27 @@ pub fn board_texts(scn: &Scenario) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// `texts` with each refused text in place of its parameter's.
+fn with_refused(
+    mut texts: BTreeMap<String, String>,
+    refused: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    for (name, text) in refused {
+        if let Some(t) = texts.get_mut(name) {
+            t.clone_from(text);
+        }
+    }
+    texts
+}
+
 #[derive(Properties, PartialEq)]
 pub struct BoardViewProps {
     pub scenario: Rc<Scenario>,
     #[prop_or_default]
     pub errors: Rc<BTreeMap<String, FieldError>>,
+    /// The refused text of each parameter in error, shown in its field in place of the value.
+    #[prop_or_default]
+    pub refused: Rc<BTreeMap<String, String>>,
     #[prop_or_default]
     pub disabled: bool,
     /// A parameter's text, as the scenario form's controls report theirs.
@@ -95,7 +111,7 @@ pub fn board_view(props: &BoardViewProps) -> Html {
                        disabled={props.disabled} onchange={side(true)} />{ " editing B" }</label>
         </div>
         <BoardPanel platform={AttrValue::from(props.scenario.platform.clone())}
-                    values={Rc::new(board_texts(&props.scenario))} errors={props.errors.clone()}
+                    values={Rc::new(with_refused(board_texts(&props.scenario), &props.refused))} errors={props.errors.clone()}
                     disabled={props.disabled} on_change={props.on_change.clone()}
                     {on_download} {on_file} status={(*status).clone()} />
         <crate::tools::fit::FitView scenario={props.scenario.clone()} on_scenario={props.on_scenario.clone()} />

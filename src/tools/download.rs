@@ -47,9 +47,12 @@ pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     r
 }
 
-/// Each chart canvas on the page as (file stem from its id, PNG data URL). The canvases are the
-/// charts' own (`figure.chart canvas`, `canvas[data-chart]`), so charts added later are included.
-pub fn chart_pngs() -> Vec<(String, String)> {
+/// Each chart canvas on the page as (file stem from its id, PNG data URL), each picture with a
+/// header above the chart: its title (the figure's caption, else its label) and one legend line
+/// per side (`sides`: the side's text, e.g. "A: mmcsim --platform=...", and its colour). The
+/// canvases are the charts' own (`figure.chart canvas`, `canvas[data-chart]`), so charts added
+/// later are included.
+pub fn chart_pngs(sides: &[(String, &str)]) -> Vec<(String, String)> {
     let Some(doc) = document() else {
         return Vec::new();
     };
@@ -80,11 +83,61 @@ pub fn chart_pngs() -> Vec<(String, String)> {
         if out.iter().any(|(s, _)| *s == stem) {
             continue;
         }
-        if let Ok(url) = c.to_data_url_with_type("image/png") {
+        let titled = titled(&doc, &c, sides).unwrap_or(c);
+        if let Ok(url) = titled.to_data_url_with_type("image/png") {
             out.push((stem, url));
         }
     }
     out
+}
+
+/// A chart's title: its figure's caption, else its label, else its id.
+fn chart_title(c: &HtmlCanvasElement) -> String {
+    let caption = c
+        .closest("figure")
+        .ok()
+        .flatten()
+        .and_then(|f| f.query_selector("figcaption").ok().flatten())
+        .and_then(|f| f.text_content());
+    caption
+        .or_else(|| c.get_attribute("aria-label"))
+        .unwrap_or_else(|| c.id())
+}
+
+/// `c` drawn under a header: its title and a legend line per side.
+fn titled(
+    doc: &web_sys::Document,
+    c: &HtmlCanvasElement,
+    sides: &[(String, &str)],
+) -> Option<HtmlCanvasElement> {
+    let out: HtmlCanvasElement = doc.create_element("canvas").ok()?.dyn_into().ok()?;
+    let head = 34 + 20 * sides.len() as u32;
+    out.set_width(c.width());
+    out.set_height(c.height() + head);
+    let g: web_sys::CanvasRenderingContext2d = out.get_context("2d").ok()??.dyn_into().ok()?;
+    g.set_fill_style_str("#ffffff");
+    g.fill_rect(0.0, 0.0, out.width() as f64, out.height() as f64);
+    g.set_fill_style_str("#0f172a");
+    g.set_font("bold 16px sans-serif");
+    g.fill_text(&chart_title(c), 12.0, 22.0).ok()?;
+    g.set_font("12px ui-monospace, monospace");
+    // About 7 px a character: the line cut to the picture's width.
+    let fit = ((c.width() as usize).saturating_sub(40) / 7).max(10);
+    for (k, (text, colour)) in sides.iter().enumerate() {
+        let y = 42.0 + 20.0 * k as f64;
+        g.set_fill_style_str(colour);
+        g.fill_rect(12.0, y - 10.0, 12.0, 12.0);
+        g.set_fill_style_str("#334155");
+        let line: String = if text.chars().count() > fit {
+            text.chars().take(fit - 1).chain(['…']).collect()
+        } else {
+            text.clone()
+        };
+        g.fill_text(&line, 30.0, y).ok()?;
+    }
+    g.draw_image_with_html_canvas_element(c, 0.0, head as f64)
+        .ok()?;
+    Some(out)
 }
 
 /// Saves a data URL (a canvas' PNG) as `name`.

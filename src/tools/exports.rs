@@ -94,7 +94,16 @@ pub fn scenario_from_jobfile(text: &str) -> Result<Scenario, String> {
 /// [`scenario_from_jobfile`] with what reading it noticed (options that change nothing or more
 /// than they seem: the engine's builder notices and `scenario::warnings`), for the page to show.
 pub fn jobfile_with_notices(text: &str) -> Result<(Scenario, Vec<String>), String> {
-    let mut b = ScenarioBuilder::new(Scenario::default());
+    jobfile_on(text, &Scenario::default().platform)
+}
+
+/// [`jobfile_with_notices`] on `platform`: the platform the page shows stays unless the file
+/// names one (`platform=`), as a job file of fio's, which knows no platforms, is a workload.
+pub fn jobfile_on(text: &str, platform: &str) -> Result<(Scenario, Vec<String>), String> {
+    let mut b = ScenarioBuilder::new(Scenario {
+        platform: platform.to_string(),
+        ..Scenario::default()
+    });
     b.jobfile(text).map_err(|e| e.to_string())?;
     let (scn, notices) = b.finish_with_warnings().map_err(|e| e.to_string())?;
     if scn.jobs.is_empty() && scn.mmc_test.is_none() {
@@ -282,6 +291,15 @@ mod tests {
     fn jobfile_round_trip_and_errors_name_the_line() {
         let scn = scenario_from_jobfile("[global]\nplatform=unisoc-fua-2022\n[w]\nrw=randwrite\nbs=4k\nsync=1\nfua=0\nsize=1m\n").unwrap();
         assert_eq!(scenario_from_jobfile(&jobfile_text(&scn)).unwrap(), scn);
+        // A workload without a platform keeps the one the page shows; one that names it wins.
+        let (on, _) = jobfile_on("[w]\nrw=randread\nsize=1m\n", "unisoc-fua-2022").unwrap();
+        assert_eq!(on.platform, "unisoc-fua-2022");
+        let (named, _) = jobfile_on(
+            "[global]\nplatform=unisoc-hsq-2023\n[w]\nrw=read\nsize=1m\n",
+            "unisoc-fua-2022",
+        )
+        .unwrap();
+        assert_eq!(named.platform, "unisoc-hsq-2023");
         let e = scenario_from_jobfile("[a]\nrw=read\n\nioengine=mmap\n").unwrap_err();
         assert!(e.starts_with("line 4: ioengine"), "{e}");
     }

@@ -1,8 +1,12 @@
 //! The fit in the page: fio JSON result files dropped (or opened) on the Board panel run the
 //! same fit as `mmcsim fit` (`mmcsim_fit`, in a Web Worker: the optimiser and its many runs stay
-//! off the animation thread and out of the page's bundle). Shows per case measured vs simulated
-//! with their errors and the fit's trust warnings, applies the fitted board (into the link like
-//! any board change) and offers it as a board file.
+//! off the animation thread and out of the page's bundle), on top of the Lab's platform. While
+//! it runs: which fit of how many (the fit to every file, then one per file left out, as the
+//! worker reports them) and Stop, which ends the worker. When it ends: a preview
+//! ([`super::fit_report`]) with the verdict, the left-out error and the parameters the results
+//! leave free; the board changes only when Apply is pressed, and a fit that is not trusted is
+//! applied only after the reader ticks that they apply it anyway. Offers the fitted board as a
+//! board file.
 
 use std::rc::Rc;
 
@@ -14,6 +18,7 @@ use yew::prelude::*;
 
 use crate::shell::workers::{self, Pool};
 use crate::tools::download;
+use crate::tools::fit_report;
 
 #[derive(Properties, PartialEq)]
 pub struct FitViewProps {
@@ -29,6 +34,14 @@ pub enum Msg {
     Read(String, Result<String, String>),
     Worker(workers::Event),
     Download,
+    /// End the running fit (its worker is stopped).
+    Stop,
+    /// Apply the previewed fit to the board.
+    Apply,
+    /// The reader ticked (or unticked) "apply although not trusted".
+    Anyway(bool),
+    /// Show (true) or close the preview.
+    Preview(bool),
 }
 
 pub struct FitView {
@@ -44,6 +57,16 @@ pub struct FitView {
     status: String,
     error: Option<String>,
     result: Option<Box<FitReply>>,
+    /// The files of the fit under way, in the order the fit leaves them out.
+    fitting: Vec<String>,
+    /// The fit under way: (which fit, of how many), as the worker reported it.
+    progress: Option<(usize, usize)>,
+    /// The preview is open.
+    preview: bool,
+    /// The reader accepts applying a fit that is not trusted.
+    anyway: bool,
+    /// The previewed fit was applied.
+    applied: bool,
 }
 
 impl FitView {
@@ -70,11 +93,14 @@ impl FitView {
             .filter(|s| !s.is_empty())
             .collect();
         self.next_id += 1;
+        self.fitting = self.files.iter().map(|f| f.0.clone()).collect();
+        self.progress = None;
         self.queued = Some(Request {
             id: self.next_id,
             job: Job::Fit(FitJob {
                 files: std::mem::take(&mut self.files),
-                platform: None,
+                // On top of the board the Lab shows.
+                platform: Some(ctx.props().scenario.platform.clone()),
                 names,
             }),
         });
@@ -88,44 +114,37 @@ impl FitView {
             }
         }
         self.running = true;
-        self.status = "Fitting in a Web Worker (each step runs every result's workload)...".into();
+        self.status = format!(
+            "Fitting on {} in a Web Worker (each step simulates every result's workload)...",
+            ctx.props().scenario.platform
+        );
         self.send();
     }
-}
 
-fn pct(a: f64, b: f64) -> String {
-    format!("{:+.1} %", (a - b) / b * 100.0)
-}
-
-/// Each result file left out of the fit and predicted by a fit to the others, and the largest
-/// miss; or why there is none.
-fn left_out(f: &FitReply) -> Html {
-    if f.left_out.is_empty() {
-        return html! {
-            <p id="fit-left-out-none">{ "Left-out error: not judged (cross-validation needs at least 3 result files)." }</p>
-        };
+    /// What the fit under way is doing: which fit of how many and which file it leaves out.
+    fn progress_text(&self) -> String {
+        match self.progress {
+            None => "Starting the worker...".to_string(),
+            Some((1, of)) => format!("Fit 1 of {of}: every result file."),
+            Some((k, of)) => format!(
+                "Fit {k} of {of}: {} left out, to be predicted by a fit to the others.",
+                self.fitting.get(k - 2).map_or("a file", String::as_str)
+            ),
+        }
     }
-    let max = f
-        .left_out
-        .iter()
-        .map(|l| (l.predicted / l.measured - 1.0).abs())
-        .fold(0.0, f64::max);
-    html! {
-        <>
-            <table id="fit-left-out" class="fit-table">
-                <thead><tr><th>{ "left out" }</th><th>{ "figure" }</th><th>{ "measured" }</th>
-                    <th>{ "predicted by the others" }</th><th>{ "error" }</th></tr></thead>
-                <tbody>
-                { for f.left_out.iter().map(|l| html! {
-                    <tr>
-                        <td>{ l.file.clone() }</td><td>{ l.figure.clone() }</td><td>{ format!("{:.2}", l.measured) }</td>
-                        <td>{ format!("{:.2}", l.predicted) }</td><td>{ pct(l.predicted, l.measured) }</td>
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            <p>{ format!("Left-out error: max {:.1} % (each file left out, the others fitted, the left-out one predicted).", max * 100.0) }</p>
-        </>
+
+    /// Stops the fit: its worker ends, the board stays as it is.
+    fn stop(&mut self) {
+        self.pool = None;
+        self.queued = None;
+        self.running = false;
+        self.status = match self.progress {
+            Some((k, of)) => {
+                format!("Stopped at fit {k} of {of}: nothing fitted, the board is unchanged.")
+            }
+            None => "Stopped: nothing fitted, the board is unchanged.".to_string(),
+        };
+        self.progress = None;
     }
 }
 
@@ -145,6 +164,11 @@ impl Component for FitView {
             status: String::new(),
             error: None,
             result: None,
+            fitting: Vec::new(),
+            progress: None,
+            preview: false,
+            anyway: false,
+            applied: false,
         }
     }
 
@@ -177,9 +201,13 @@ impl Component for FitView {
                     return false;
                 };
                 let (_, r) = pool.note(ev);
+                if r.id != self.next_id && !matches!(r.reply, Reply::Ready) {
+                    return false;
+                }
                 match r.reply {
                     Reply::Ready => self.send(),
-                    Reply::Fit(f) => self.fitted(ctx, f),
+                    Reply::Progress { fit, of } => self.progress = Some((fit, of)),
+                    Reply::Fit(f) => self.fitted(f),
                     Reply::Error(e) => {
                         self.running = false;
                         self.status.clear();
@@ -187,6 +215,19 @@ impl Component for FitView {
                     }
                     Reply::Row(_) => {}
                 }
+                true
+            }
+            Msg::Stop => {
+                self.stop();
+                true
+            }
+            Msg::Apply => self.apply(ctx),
+            Msg::Anyway(b) => {
+                self.anyway = b;
+                true
+            }
+            Msg::Preview(open) => {
+                self.preview = open;
                 true
             }
             Msg::Download => {
@@ -232,23 +273,37 @@ impl Component for FitView {
         html! {
             <section id="fit" class="board-fit" ondrop={on_drop} ondragover={on_over}>
                 <h3>{ "Fit to your fio results" }</h3>
-                <p class="hint">{ "Drop fio JSON outputs here (fio --output-format=json, best with --group_reporting), or open them: the same fit as " }
-                    <code>{ "mmcsim fit" }</code>{ " runs in a Web Worker and the fitted board replaces this one." }</p>
-                <label>{ "parameters to fit " }
+                <p class="hint">{ "Drop fio JSON outputs here (fio --output-format=json, best with --group_reporting), or open them. The fit runs in a Web Worker on top of this platform; you see the fitted board, how well it predicts each file left out, and decide whether to apply it." }</p>
+                <label class="fit-names">{ "Parameters to fit (comma-separated; empty: the usual six)" }
                     <input id="fit-params" type="text" value={self.names.clone()} onchange={on_names}
-                           placeholder="default: completion_us, nand_read_us, card_write_busy_us, bus_mb_s, nand_program_mb_s, reliable_write_us" />
+                           placeholder="completion_us, nand_read_us, card_write_busy_us, bus_mb_s, nand_program_mb_s, reliable_write_us" />
                 </label>
-                <label class="button secondary">{ "Open fio JSON files" }
-                    <input id="fit-files" type="file" accept=".json,application/json" multiple=true hidden=true
-                           disabled={self.running} onchange={on_pick} />
-                </label>
+                <div class="fit-buttons">
+                    <label class={classes!("button", "secondary", "file-button", self.running.then_some("disabled"))}>{ "Open fio JSON files" }
+                        <input id="fit-files" type="file" accept=".json,application/json" multiple=true
+                               disabled={self.running} onchange={on_pick} />
+                    </label>
+                    if self.running {
+                        <button id="fit-stop" type="button" class="button danger" onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
+                    }
+                    if self.result.is_some() && !self.preview && !self.running {
+                        <button id="fit-show" type="button" class="button secondary" onclick={link.callback(|_| Msg::Preview(true))}>{ "Show the fit" }</button>
+                    }
+                </div>
+                if self.running {
+                    <div class="fit-progress">
+                        <progress id="fit-progress" max={self.progress.map_or(1, |p| p.1).to_string()}
+                                  value={self.progress.map_or(0, |p| p.0 - 1).to_string()} />
+                        <p id="fit-progress-text" role="status">{ self.progress_text() }</p>
+                    </div>
+                }
                 if !self.status.is_empty() {
                     <p id="fit-status" role="status">{ self.status.clone() }</p>
                 }
                 if let Some(e) = &self.error {
                     <div id="fit-error" class="field-error" role="alert">{ e.clone() }</div>
                 }
-                if let Some(f) = &self.result {
+                if let (Some(f), true) = (&self.result, self.preview) {
                     { self.report(f, ctx) }
                 }
             </section>
@@ -257,48 +312,42 @@ impl Component for FitView {
 }
 
 impl FitView {
+    /// The preview: verdict, left-out error, parameters, figures, and Apply / Close.
     fn report(&self, f: &FitReply, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let trusted = f.warnings.is_empty();
+        let can_apply = !self.applied && (trusted || self.anyway);
         html! {
-            <div id="fit-result" data-rms={f.rms.to_string()}>
-                <table id="fit-params-table" class="fit-table">
-                    <thead><tr><th>{ "parameter" }</th><th>{ "preset" }</th><th>{ "fitted" }</th><th>{ "change" }</th></tr></thead>
-                    <tbody>
-                    { for f.params.iter().map(|p| html! {
-                        <tr data-param={p.name.clone()} data-fitted={p.fitted.clone()}>
-                            <td>{ p.name.clone() }</td><td>{ format!("{} {}", p.preset, p.unit) }</td>
-                            <td>{ format!("{} {}", p.fitted, p.unit) }</td><td>{ format!("{:+.1} %", p.change_pct) }</td>
-                        </tr>
-                    }) }
-                    </tbody>
-                </table>
-                <table id="fit-cases" class="fit-table">
-                    <thead><tr><th>{ "result" }</th><th>{ "figure" }</th><th>{ "measured" }</th>
-                        <th>{ "preset" }</th><th>{ "error" }</th><th>{ "fitted" }</th><th>{ "error" }</th></tr></thead>
-                    <tbody>
-                    { for f.rows.iter().map(|r| html! {
-                        <tr>
-                            <td>{ r.file.clone() }</td><td>{ r.figure.clone() }</td><td>{ format!("{:.2}", r.measured) }</td>
-                            <td>{ format!("{:.2}", r.preset) }</td><td>{ pct(r.preset, r.measured) }</td>
-                            <td>{ format!("{:.2}", r.fitted) }</td><td>{ pct(r.fitted, r.measured) }</td>
-                        </tr>
-                    }) }
-                    </tbody>
-                </table>
-                <p>{ format!("Residual RMS error (the figures fitted): preset {:.2} %, fitted {:.2} %, {} iteration(s).", f.preset_rms * 100.0, f.rms * 100.0, f.iterations) }</p>
-                { left_out(f) }
-                if !f.unconstrained.is_empty() {
-                    <p id="fit-unconstrained">{ format!("Not constrained by these results (doubling it, halving it or putting it back to the preset moves no figure by more than 2 %), left at the preset: {}.", f.unconstrained.join(", ")) }</p>
+            <div class="fit-backdrop">
+            <div id="fit-result" class="fit-preview" role="dialog" aria-modal="true" aria-labelledby="fit-result-title"
+                 data-rms={f.rms.to_string()}>
+                <h3 id="fit-result-title">{ format!("Fitted board on {}: {} parameter(s) to {} figure(s)", f.platform, f.params.len(), f.rows.len()) }</h3>
+                { fit_report::verdict(f) }
+                { fit_report::left_out(f) }
+                { fit_report::unconstrained(f) }
+                { for f.notes.iter().map(|n| html! { <p class="fit-note">{ n.clone() }</p> }) }
+                <div class="fit-tables">
+                    <div><h4>{ "Parameters" }</h4>{ fit_report::params(f) }</div>
+                    <div><h4>{ "Each measured figure, simulated on the preset and on the fit" }</h4>{ fit_report::cases(f) }</div>
+                </div>
+                <p class="fit-note">{ format!("Residual RMS error of the figures fitted: preset {:.2} %, fitted {:.2} %, after {} iteration(s). A small residual alone does not make a fit trustworthy: the left-out error does.", f.preset_rms * 100.0, f.rms * 100.0, f.iterations) }</p>
+                <p class="fit-note">{ "The fitted board's link: " }<a id="fit-link" href={format!("?{}", f.query)}>{ format!("?{}", f.query) }</a></p>
+                if !trusted && !self.applied {
+                    <label class="fit-anyway"><input id="fit-anyway" type="checkbox" checked={self.anyway}
+                        onchange={link.callback(|e: Event| Msg::Anyway(e.target_dyn_into::<HtmlInputElement>().is_some_and(|i| i.checked())))} />
+                        { " This fit is not trusted: apply it to the board anyway" }</label>
                 }
-                if f.warnings.is_empty() {
-                    <p id="fit-verdict" class="fit-trusted">{ "Trusted: every result file, left out of the fit, is predicted within 10 % (latencies 20 %) by a fit to the others." }</p>
-                } else {
-                    <ul id="fit-warnings" class="fit-warnings" role="alert">
-                        { for f.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }
-                    </ul>
-                }
-                <p>{ "Fitted board's link: " }<a id="fit-link" href={format!("?{}", f.query)}>{ format!("?{}", f.query) }</a></p>
-                <button id="fit-download" type="button" class="button secondary"
-                        onclick={ctx.link().callback(|_| Msg::Download)}>{ "Download the fitted board (TOML)" }</button>
+                <div class="fit-actions">
+                    <button id="fit-apply" type="button" class="button primary" disabled={!can_apply}
+                            onclick={link.callback(|_| Msg::Apply)}>
+                        { if self.applied { "Applied to the board" } else if trusted { "Apply the fitted board" } else { "Apply anyway" } }
+                    </button>
+                    <button id="fit-download" type="button" class="button secondary"
+                            onclick={link.callback(|_| Msg::Download)}>{ "Download the fitted board (TOML)" }</button>
+                    <button id="fit-close" type="button" class="button secondary"
+                            onclick={link.callback(|_| Msg::Preview(false))}>{ if self.applied { "Close" } else { "Close without applying" } }</button>
+                </div>
+            </div>
             </div>
         }
     }
@@ -323,22 +372,46 @@ impl FitView {
         true
     }
 
-    /// The fit's result: the fitted board onto the scenario, and what was fitted.
-    fn fitted(&mut self, ctx: &Context<Self>, f: Box<FitReply>) {
+    /// The fit's result: previewed, the board unchanged until Apply.
+    fn fitted(&mut self, f: Box<FitReply>) {
         self.running = false;
+        self.progress = None;
+        self.anyway = false;
+        self.applied = false;
+        self.preview = true;
+        self.status = format!(
+            "Fitted {} parameter(s) on {} to {} figure(s), {}: the board is unchanged until you apply the fit.",
+            f.params.len(),
+            f.platform,
+            f.rows.len(),
+            if f.warnings.is_empty() { "trusted" } else { "not trusted" }
+        );
+        self.result = Some(f);
+    }
+
+    /// The previewed fit onto the scenario the panel shows (asked for: trusted, or the reader
+    /// ticked "apply anyway").
+    fn apply(&mut self, ctx: &Context<Self>) -> bool {
+        let Some(f) = &self.result else {
+            return false;
+        };
+        if self.applied || !(f.warnings.is_empty() || self.anyway) {
+            return false;
+        }
         let mut next = (*ctx.props().scenario).clone();
         match apply_toml(&mut next, "fitted board", &f.toml) {
             Ok(()) => {
+                self.applied = true;
+                self.preview = false;
                 self.status = format!(
-                    "Fitted {} parameter(s) on {} to {} figure(s); the board above now has the fitted values.",
+                    "Applied: the board above has the fitted values ({} parameter(s) on {}).",
                     f.params.len(),
-                    f.platform,
-                    f.rows.len()
+                    f.platform
                 );
                 ctx.props().on_scenario.emit(next);
             }
             Err(e) => self.error = Some(e.to_string()),
         }
-        self.result = Some(f);
+        true
     }
 }

@@ -17,6 +17,8 @@ pub mod download;
 #[cfg(target_arch = "wasm32")]
 pub mod fit;
 #[cfg(target_arch = "wasm32")]
+pub mod fit_report;
+#[cfg(target_arch = "wasm32")]
 pub mod panels;
 #[cfg(target_arch = "wasm32")]
 pub mod results;

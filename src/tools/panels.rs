@@ -170,7 +170,12 @@ struct JobFileProps {
 fn job_file(props: &JobFileProps) -> Html {
     let job_error = use_state(|| None::<AttrValue>);
     let job_status = use_state(AttrValue::default);
-    let load_text = load_job_text(&props.on_scenario, &job_error, &job_status);
+    let load_text = load_job_text(
+        &props.scenario.platform,
+        &props.on_scenario,
+        &job_error,
+        &job_status,
+    );
     let on_load = {
         let load_text = load_text.clone();
         Callback::from(move |text: String| load_text(text, "Job file".to_string()))
@@ -196,8 +201,10 @@ fn job_file(props: &JobFileProps) -> Html {
 
 type LoadText = Rc<dyn Fn(String, String)>;
 
-/// A job file's text (and where it came from) made the scenario, or the error said.
+/// A job file's text (and where it came from) made the scenario (on the page's `platform`
+/// unless the file names one), or the error said.
 fn load_job_text(
+    platform: &str,
     on_scenario: &Callback<Scenario>,
     job_error: &UseStateHandle<Option<AttrValue>>,
     job_status: &UseStateHandle<AttrValue>,
@@ -205,8 +212,9 @@ fn load_job_text(
     let on_scenario = on_scenario.clone();
     let job_error = job_error.clone();
     let job_status = job_status.clone();
+    let platform = platform.to_string();
     Rc::new(
-        move |text: String, from: String| match exports::jobfile_with_notices(&text) {
+        move |text: String, from: String| match exports::jobfile_on(&text, &platform) {
             Ok((scn, notices)) => {
                 let jobs: u32 = scn.jobs.iter().map(|j| j.numjobs).sum();
                 let from = mmcsim_engine::scenario::clip(&from);

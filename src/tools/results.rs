@@ -1,5 +1,7 @@
 //! A finished run's tools beside the results: downloads (fio JSON, CSV, chart PNGs, the
-//! timeline as a trace built a frame's slice at a time) and the power-cut report.
+//! timeline as a trace built a frame's slice at a time) and the power-cut report. With an A/B
+//! comparison the fio JSON and the trace are saved for A and for B (each file named by its
+//! side), and every chart PNG names both scenarios in its legend.
 
 use std::rc::Rc;
 
@@ -30,7 +32,9 @@ fn now_ms() -> f64 {
 /// page stays responsive), saying how far it is, then saves it and says what it holds.
 fn pump_trace(
     mut job: exports::TraceJob,
-    scn: Scenario,
+    name: String,
+    rest: Vec<(String, Scenario)>,
+    said: String,
     status: UseStateHandle<AttrValue>,
     busy: UseStateHandle<bool>,
 ) {
@@ -38,18 +42,17 @@ fn pump_trace(
         if !job.slice(now_ms, crate::shell::slicer::FRAME_BUDGET_MS) {
             status.set(
                 format!(
-                    "Building the trace… {:.0} % of the run, {} events so far (at most {}).",
+                    "{said}Building {name}… {:.0} % of the run, {} events so far (at most {}).",
                     job.progress() * 100.0,
                     job.events(),
                     exports::TRACE_MAX_EVENTS
                 )
                 .into(),
             );
-            return pump_trace(job, scn, status, busy);
+            return pump_trace(job, name, rest, said, status, busy);
         }
         let msg = match job.finish() {
             Ok((text, stats)) => {
-                let name = exports::file_name(&scn, "trace.json");
                 let mut m = saved(&name, &text, "application/json");
                 m.push_str(" Open it in ui.perfetto.dev or chrome://tracing: ");
                 m.push_str(&exports::trace_summary(&stats));
@@ -57,8 +60,7 @@ fn pump_trace(
             }
             Err(e) => format!("Could not build the trace: {e}"),
         };
-        status.set(msg.into());
-        busy.set(false);
+        start_traces(rest, format!("{said}{msg} "), status, busy);
     })
     .forget();
 }
@@ -69,6 +71,45 @@ pub struct ResultToolsProps {
     pub scenario: Rc<Scenario>,
     pub report: Rc<Report>,
     pub series: Rc<Vec<SeriesPoint>>,
+    /// B of an A/B comparison: its scenario and report.
+    #[prop_or_default]
+    pub b: Option<(Rc<Scenario>, Rc<Report>)>,
+}
+
+/// What an export saves: A (named "A" when there is a B) and B.
+struct Sides<'a> {
+    a: (&'a Rc<Scenario>, &'a Report),
+    b: Option<(&'a Rc<Scenario>, &'a Report)>,
+}
+
+impl Sides<'_> {
+    /// (file name of `ext` for the side, scenario, report) of each side.
+    fn each(&self, ext: &str) -> Vec<(String, &Rc<Scenario>, &Report)> {
+        let name = |scn: &Scenario, side: &str| {
+            let n = exports::file_name(scn, ext);
+            match self.b {
+                None => n,
+                Some(_) => format!("{}-{side}.{ext}", n.trim_end_matches(&format!(".{ext}"))),
+            }
+        };
+        let mut v = vec![(name(self.a.0, "A"), self.a.0, self.a.1)];
+        if let Some((s, r)) = self.b {
+            v.push((name(s, "B"), s, r));
+        }
+        v
+    }
+
+    /// The chart pictures' legend: each side's command line and colour.
+    fn legend(&self) -> Vec<(String, &'static str)> {
+        let line = |s: &Scenario| crate::shell::engine_bridge::command_line(s);
+        match self.b {
+            None => vec![(line(self.a.0), "#2563eb")],
+            Some((b, _)) => vec![
+                (format!("A: {}", line(self.a.0)), "#2563eb"),
+                (format!("B: {}", line(b)), "#ea580c"),
+            ],
+        }
+    }
 }
 
 #[function_component(ResultTools)]
@@ -76,14 +117,21 @@ pub fn result_tools(props: &ResultToolsProps) -> Html {
     let status = use_state(AttrValue::default);
     let busy = use_state(|| false);
     let on_export = {
-        let (scn, report, series) = (
+        let (scn, report, series, b) = (
             props.scenario.clone(),
             props.report.clone(),
             props.series.clone(),
+            props.b.clone(),
         );
         let status = status.clone();
         let busy = busy.clone();
-        Callback::from(move |kind: ExportKind| export(kind, &scn, &report, &series, &status, &busy))
+        Callback::from(move |kind: ExportKind| {
+            let sides = Sides {
+                a: (&scn, &report),
+                b: b.as_ref().map(|(s, r)| (s, &**r)),
+            };
+            export(kind, &sides, &series, &status, &busy)
+        })
     };
     let explanation = Rc::new(exports::power_cut_explanation(
         &props.scenario,
@@ -99,27 +147,37 @@ pub fn result_tools(props: &ResultToolsProps) -> Html {
     }
 }
 
-/// Saves one export of the finished run, saying what was saved (a trace is built first, a
-/// frame's slice at a time).
+/// Saves one export of the finished run (of A and B), saying what was saved (a trace is built
+/// first, a frame's slice at a time).
 fn export(
     kind: ExportKind,
-    scn: &Rc<Scenario>,
-    report: &Report,
+    sides: &Sides,
     series: &[SeriesPoint],
     status: &UseStateHandle<AttrValue>,
     busy: &UseStateHandle<bool>,
 ) {
+    let scn = sides.a.0;
     match kind {
         ExportKind::FioJson => {
-            let text = exports::fio_json(scn, report);
-            status.set(saved(&exports::file_name(scn, "json"), &text, "application/json").into());
+            let said: Vec<String> = sides
+                .each("json")
+                .into_iter()
+                .map(|(name, s, r)| saved(&name, &exports::fio_json(s, r), "application/json"))
+                .collect();
+            status.set(said.join(" ").into());
         }
         ExportKind::Csv => {
             let text = exports::series_csv(series);
-            status.set(saved(&exports::file_name(scn, "csv"), &text, "text/csv").into());
+            let mut m = saved(&exports::file_name(scn, "csv"), &text, "text/csv");
+            if sides.b.is_some() {
+                m.push_str(" (A's throughput over time.)");
+            }
+            status.set(m.into());
         }
         ExportKind::Png => {
-            let pngs = download::chart_pngs();
+            let legend = sides.legend();
+            let pairs: Vec<(String, &str)> = legend.iter().map(|(t, c)| (t.clone(), *c)).collect();
+            let pngs = download::chart_pngs(&pairs);
             if pngs.is_empty() {
                 status.set("No chart on the page to save.".into());
             }
@@ -137,30 +195,51 @@ fn export(
             }
         }
         ExportKind::Trace => {
-            // The export runs its own simulation, a frame's slice at a time.
-            let cut = exports::trace_is_cut(scn);
-            status.set(
+            let jobs: Vec<(String, Scenario)> = sides
+                .each("trace.json")
+                .into_iter()
+                .map(|(n, s, _)| (n, (**s).clone()))
+                .collect();
+            start_traces(jobs, String::new(), status.clone(), busy.clone());
+        }
+    }
+}
+
+/// Builds and saves the traces of `jobs` (file name, scenario) one after the other, each a
+/// frame's slice at a time; `said`: what the ones before said.
+fn start_traces(
+    mut jobs: Vec<(String, Scenario)>,
+    said: String,
+    status: UseStateHandle<AttrValue>,
+    busy: UseStateHandle<bool>,
+) {
+    if jobs.is_empty() {
+        status.set(said.trim_end().to_string().into());
+        busy.set(false);
+        return;
+    }
+    let (name, scn) = jobs.remove(0);
+    let cut = exports::trace_is_cut(&scn);
+    status.set(
+        format!(
+            "{said}Building {name}…{}",
+            if cut {
                 format!(
-                    "Building the trace…{}",
-                    if cut {
-                        format!(
-                            " (a long run: the trace stops after {} events)",
-                            exports::TRACE_MAX_EVENTS
-                        )
-                    } else {
-                        String::new()
-                    }
+                    " (a long run: the trace stops after {} events)",
+                    exports::TRACE_MAX_EVENTS
                 )
-                .into(),
-            );
-            busy.set(true);
-            match exports::TraceJob::new(scn) {
-                Ok(job) => pump_trace(job, (**scn).clone(), status.clone(), busy.clone()),
-                Err(e) => {
-                    status.set(format!("Could not build the trace: {e}").into());
-                    busy.set(false);
-                }
+            } else {
+                String::new()
             }
+        )
+        .into(),
+    );
+    busy.set(true);
+    match exports::TraceJob::new(&scn) {
+        Ok(job) => pump_trace(job, name, jobs, said, status, busy),
+        Err(e) => {
+            status.set(format!("{said}Could not build the trace: {e}").into());
+            busy.set(false);
         }
     }
 }

@@ -1,11 +1,15 @@
 //! The Sweep panel: sweep one or two options of the current scenario (`hsq_depth=1..16`,
 //! `packed=0,2,4,8`). The points run in Web Workers, one per core ([`crate::shell::workers`]), each
 //! sent as its scenario's link text and answered with its figures, so the thread that draws
-//! the pipeline animation only posts messages and draws the rows as they come.
+//! the pipeline animation only posts messages and draws the rows as they come. A finished
+//! sweep downloads as the CLI's `--sweep` CSV or JSON (the engine's `export::sweep_csv` /
+//! `sweep_json`, the same bytes); pinned runs are named by the options that set them apart.
 
 use std::rc::Rc;
 
+use mmcsim_components::sweep::pin_labels;
 use mmcsim_components::SweepResults;
+use mmcsim_engine::export::{sweep_csv, sweep_json, SweepDoc};
 use mmcsim_engine::scenario::sweep::{
     parse_dim, point_count, point_scenario, points, Dim, PointJob, Row,
 };
@@ -16,6 +20,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::shell::workers::{self, Pool};
+use crate::tools::download;
 
 #[derive(Properties, PartialEq)]
 pub struct SweepViewProps {
@@ -30,6 +35,16 @@ pub enum Msg {
     Worker(workers::Event),
     Pin(usize),
     Unpin(usize),
+    Export(&'static str),
+}
+
+/// A pinned run: its options, its swept values, its link, its figures.
+#[derive(Clone)]
+struct Pin {
+    args: Vec<String>,
+    swept: String,
+    link: String,
+    row: Row,
 }
 
 pub struct SweepView {
@@ -43,7 +58,11 @@ pub struct SweepView {
     /// Finished points, in sweep order.
     rows: Rc<Vec<Row>>,
     total: usize,
-    pinned: Rc<Vec<(String, Row)>>,
+    pinned: Vec<Pin>,
+    /// The scenario every point of the sweep started from, as options.
+    base: Vec<String>,
+    /// Where the last download went, or why it did not.
+    export_status: String,
     /// The scenario of every point of the sweep, by index (for a pin's label).
     scenarios: Vec<Scenario>,
     /// The workers (started at the first sweep, kept between sweeps, stopped by Stop).
@@ -81,6 +100,8 @@ impl SweepView {
         }
         pending.reverse();
         self.total = pending.len();
+        self.base = base.to_args();
+        self.export_status.clear();
         self.dims = dims;
         self.pending = pending;
         self.running = 0;
@@ -117,6 +138,47 @@ impl SweepView {
     }
 }
 
+impl SweepView {
+    /// Pins point `i` of the rows shown: its figures, its options and its swept values.
+    fn pin(&mut self, i: usize) {
+        let s = self.rows.get(i).and_then(|r| self.scenarios.get(r.index));
+        if let (Some(r), Some(s)) = (self.rows.get(i), s) {
+            let swept: Vec<String> = self
+                .dims
+                .iter()
+                .zip(&r.values)
+                .map(|(d, v)| format!("{}={v}", d.key))
+                .collect();
+            self.pinned.push(Pin {
+                args: s.to_args(),
+                swept: swept.join(", "),
+                link: format!("?{}", encode_query(s, None)),
+                row: r.clone(),
+            });
+        }
+    }
+
+    /// The finished sweep as the CLI writes it: `kind` "csv" or "json"; the file's name.
+    fn export(&self, kind: &str) -> Result<String, String> {
+        if self.rows.len() != self.total || self.total == 0 {
+            return Err("the sweep has not finished".to_string());
+        }
+        let doc = SweepDoc {
+            dims: self.dims.clone(),
+            base: self.base.clone(),
+            points: self.total,
+            shard: None,
+            rows: self.rows.to_vec(),
+        };
+        let (name, mime, text) = match kind {
+            "csv" => ("sweep.csv", "text/csv", sweep_csv(&doc)),
+            _ => ("sweep.json", "application/json", sweep_json(&doc)),
+        };
+        download::download_text(name, mime, &text)?;
+        Ok(name.to_string())
+    }
+}
+
 impl Component for SweepView {
     type Message = Msg;
     type Properties = SweepViewProps;
@@ -130,7 +192,9 @@ impl Component for SweepView {
             running: 0,
             rows: Rc::default(),
             total: 0,
-            pinned: Rc::default(),
+            pinned: Vec::new(),
+            base: Vec::new(),
+            export_status: String::new(),
             scenarios: Vec::new(),
             pool: None,
             sweep: 0,
@@ -189,23 +253,26 @@ impl Component for SweepView {
                         self.running = self.running.saturating_sub(1);
                         self.error = Some(e);
                     }
-                    Reply::Fit(_) => {}
+                    Reply::Fit(_) | Reply::Progress { .. } => {}
                 }
                 self.dispatch();
                 true
             }
             Msg::Pin(i) => {
-                let s = self.rows.get(i).and_then(|r| self.scenarios.get(r.index));
-                if let (Some(r), Some(s)) = (self.rows.get(i), s) {
-                    let label = format!("?{}", encode_query(s, None));
-                    Rc::make_mut(&mut self.pinned).push((label, r.clone()));
-                }
+                self.pin(i);
                 true
             }
             Msg::Unpin(i) => {
                 if i < self.pinned.len() {
-                    Rc::make_mut(&mut self.pinned).remove(i);
+                    self.pinned.remove(i);
                 }
+                true
+            }
+            Msg::Export(kind) => {
+                self.export_status = match self.export(kind) {
+                    Ok(name) => format!("Saved {name}."),
+                    Err(e) => format!("Could not save: {e}"),
+                };
                 true
             }
         }
@@ -224,6 +291,19 @@ impl Component for SweepView {
             })
         };
         let keys: Vec<String> = self.dims.iter().map(|d| d.key.clone()).collect();
+        let labels = pin_labels(
+            &self
+                .pinned
+                .iter()
+                .map(|p| (p.args.clone(), p.swept.clone()))
+                .collect::<Vec<_>>(),
+        );
+        let pinned: Vec<(String, String, Row)> = self
+            .pinned
+            .iter()
+            .zip(labels)
+            .map(|(p, l)| (l, p.link.clone(), p.row.clone()))
+            .collect();
         html! {
             <details id="sweep" class="panel sweep">
                 <summary>{ "Sweep: one or two options over a range, on the scenario above" }</summary>
@@ -247,7 +327,11 @@ impl Component for SweepView {
                     <div class="field-error" role="alert">{ e.clone() }</div>
                 }
                 <SweepResults keys={Rc::new(keys)} rows={self.rows.clone()} total={self.total}
-                              pinned={self.pinned.clone()} on_pin={link.callback(Msg::Pin)} on_unpin={link.callback(Msg::Unpin)} />
+                              pinned={Rc::new(pinned)} on_pin={link.callback(Msg::Pin)} on_unpin={link.callback(Msg::Unpin)}
+                              on_export={link.callback(Msg::Export)} />
+                if !self.export_status.is_empty() {
+                    <p id="sweep-export-status" class="hint" role="status">{ self.export_status.clone() }</p>
+                }
             </details>
         }
     }

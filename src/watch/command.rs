@@ -49,6 +49,9 @@ pub enum Target {
 pub struct WatchCommand {
     pub action: WatchAction,
     pub seq: u32,
+    /// The view scrolls itself into view as it acts (a walk-through's step); not for the Lab's
+    /// Run, whose reader stays with the Lab and its results.
+    pub follow: bool,
 }
 
 /// Stamps commands with increasing sequence numbers (the page holds one).
@@ -61,10 +64,18 @@ pub struct Commands {
 impl Commands {
     /// `action` as the next command.
     pub fn send(&mut self, action: WatchAction) -> WatchCommand {
+        self.stamp(action, true)
+    }
+    /// `action` as the next command, the view left where it is on the page.
+    pub fn send_in_place(&mut self, action: WatchAction) -> WatchCommand {
+        self.stamp(action, false)
+    }
+    fn stamp(&mut self, action: WatchAction, follow: bool) -> WatchCommand {
         self.seq = self.seq.wrapping_add(1);
         let c = WatchCommand {
             action,
             seq: self.seq,
+            follow,
         };
         self.last = Some(c);
         c

@@ -24,10 +24,12 @@ async fn invalid_value_shows_the_parsers_message_and_keeps_the_previous_value() 
         msg.contains("kept 4k"),
         "message says what stays in effect: {msg}"
     );
+    // The refused text stays in its field beside the message (which says what is in effect),
+    // so clearing or correcting it is an edit, and the edit clears the message.
     assert_eq!(
         value(&root, "#ctl-bs"),
-        "4k",
-        "the field shows the value in effect"
+        "4q",
+        "the field keeps the refused text"
     );
     assert!(by_sel(&root, ".field.invalid #ctl-bs").is_some());
     assert!(
@@ -35,10 +37,10 @@ async fn invalid_value_shows_the_parsers_message_and_keeps_the_previous_value() 
         "the scenario keeps the default bs"
     );
 
-    // The same bad text again: still rejected, still shown as 4k.
+    // The same bad text again: still rejected, still said to keep 4k.
     set_and_change(&root, "#ctl-bs", "4q");
     settle().await;
-    assert_eq!(value(&root, "#ctl-bs"), "4k");
+    assert!(text(&root, "#err-bs").contains("kept 4k"));
 
     // A good value clears the message and reaches the scenario.
     set_and_change(&root, "#ctl-bs", "512k");
@@ -54,7 +56,8 @@ async fn out_of_range_numbers_are_rejected() {
     set_and_change(&root, "#ctl-numjobs", "0");
     settle().await;
     assert!(by_sel(&root, "#err-numjobs").is_some());
-    assert_eq!(value(&root, "#ctl-numjobs"), "1");
+    assert_eq!(value(&root, "#ctl-numjobs"), "0");
+    assert!(text(&root, "#err-numjobs").contains("kept 1"));
     set_and_change(&root, "#ctl-numjobs", "20");
     settle().await;
     assert!(by_sel(&root, "#err-numjobs").is_none());

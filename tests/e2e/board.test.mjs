@@ -5,9 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, frameStats, openPage, root } from './harness.mjs';
+import { start, frameStats, openPage, root, screenshotPath } from './harness.mjs';
 
 let env;
 let browser;
@@ -94,7 +94,7 @@ test('B of the A/B comparison runs its own board side by side', async () => {
 
 test('a sweep runs in Web Workers while the pipeline animation plays, with the numbers of a native run', async () => {
     const query = '?platform=unisoc-hsq-2023&rw=randwrite&numjobs=8&size=64m';
-    const { page, problems } = await openLab(query);
+    const { page, problems } = await openPage(browser, base, query, { acceptDownloads: true }, '#run');
     // The pipeline animation plays (normal speed: it lasts far longer than the sweep).
     await page.click('#play');
     await page.waitForSelector('#play:has-text("Pause")');
@@ -132,7 +132,10 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
     assert.ok(frames.length > 20, `frames kept coming during the sweep: ${frames.length}`);
     assert.ok(after.frames - before.frames > 20, `the pipeline animation kept drawing: ${after.frames - before.frames}`);
     assert.ok((await page.textContent('#play')).includes('Pause'), 'the animation still plays');
-    assert.equal(await page.locator('.sweep-chart polyline').count(), 4, 'one line per figure chart');
+    // Four charts, one line each, with a legend and the swept option on the x axis.
+    assert.equal(await page.locator('.sweep-chart canvas').count(), 4, 'one chart per figure');
+    assert.deepEqual(await page.$$eval('.sweep-chart', (fs) => fs.map((f) => f.dataset.series)), ['1', '1', '1', '1']);
+    assert.match(await page.getAttribute('.sweep-chart canvas', 'aria-label'), /^Throughput against hsq_depth: MiB\/s$/);
     // The same points natively (the CLI, same seed): the same numbers, to the last bit.
     const native = JSON.parse(execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
         '--platform=unisoc-hsq-2023', '--rw=randwrite', '--numjobs=8', '--size=64m', '--sweep=hsq_depth=1..8',
@@ -142,6 +145,15 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
         p99_us: Number(tr.dataset.p99Us), requeues: Number(tr.dataset.requeues),
     })));
     assert.deepEqual(inPage, native.map(({ index, mib_s, iops, p99_us, requeues }) => ({ index, mib_s, iops, p99_us, requeues })));
+    // The page's CSV and JSON downloads are the CLI's --sweep outputs, byte for byte.
+    for (const format of ['csv', 'json']) {
+        const cli = execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
+            '--platform=unisoc-hsq-2023', '--rw=randwrite', '--numjobs=8', '--size=64m', '--sweep=hsq_depth=1..8',
+            `--output-format=${format}`], { cwd: root, encoding: 'utf8' });
+        const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`#sweep-export-${format}`)]);
+        assert.equal(dl.suggestedFilename(), `sweep.${format}`);
+        assert.equal(readFileSync(await dl.path(), 'utf8'), cli, `the page's ${format} is the CLI's`);
+    }
     // Pin a point: it stays after another sweep.
     await page.click('#sweep-table tbody tr:nth-child(2) button');
     await page.fill('#sweep-1', 'packed=0,8');
@@ -151,7 +163,12 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
     assert.equal(await page.locator('#pinned-table tbody tr').count(), 1);
     // Two sweeps in (per core) workers: the worker's wasm was downloaded once (issue 21).
     assert.equal(workerWasm() - fetchedBefore, 1, 'the worker wasm fetched once for two sweeps');
-    assert.match(await page.textContent('#pinned-table'), /hsq_depth=2/);
+    // Named by what sets it apart, not by its link.
+    assert.equal(await page.textContent('#pinned-table tbody tr td'), 'hsq_depth=2');
+    await page.click('#sweep-table tbody tr:nth-child(2) button');
+    const labels = await page.$$eval('#pinned-table tbody tr td:first-child', (tds) => tds.map((t) => t.textContent));
+    assert.ok(/^hsq_depth=2\b/.test(labels[0]) && /^packed=8\b/.test(labels[1]) && !labels.join().includes('?'), labels.join(' | '));
+    await page.click('#pinned-table tbody tr:nth-child(2) button');
     // A grid far too large is counted before any point is built: one message, the page lives on.
     await page.fill('#sweep-1', 'randseed=1..10000');
     await page.press('#sweep-1', 'Tab');
@@ -168,13 +185,13 @@ test('a sweep runs in Web Workers while the pipeline animation plays, with the n
     assert.deepEqual(problems, []);
 });
 
-test('fio results opened on the Board panel are fitted in a worker and the fitted board applied', async () => {
-    // Three fio JSON results written by mmcsim itself on unisoc-hsq-2023 with its NAND read time
-    // perturbed (60 -> 90 us); the page must find 90 us back.
+/** Three fio JSON results written by mmcsim itself on unisoc-hsq-2023 with its NAND read time
+ * perturbed (60 -> 90 us): a fit must find 90 us back. */
+function perturbedResults() {
     const dir = path.join(root, 'target', 'e2e-fit');
     mkdirSync(dir, { recursive: true });
     // Three: cross-validation (each left out, predicted by a fit to the others) needs three.
-    const files = [['randread.json', ['--rw=randread', '--size=4m']], ['randread4.json', ['--rw=randread', '--numjobs=4', '--size=2m']],
+    return [['randread.json', ['--rw=randread', '--size=4m']], ['randread4.json', ['--rw=randread', '--numjobs=4', '--size=2m']],
         ['read64k.json', ['--rw=read', '--bs=64k', '--size=8m']]]
         .map(([name, w]) => {
             const text = execFileSync('cargo', ['run', '-q', '-p', 'mmcsim-cli', '--bin', 'mmcsim', '--',
@@ -183,27 +200,63 @@ test('fio results opened on the Board panel are fitted in a worker and the fitte
             writeFileSync(path.join(dir, name), text);
             return path.join(dir, name);
         });
-    const { page, problems } = await openLab('?platform=unisoc-hsq-2023&rw=randwrite&size=8m');
+}
+
+/** Every text the fit's progress line showed, recorded as it changes. */
+function recordProgress(page) {
+    return page.evaluate(() => {
+        window.fitProgress = [];
+        new MutationObserver(() => {
+            const t = document.querySelector('#fit-progress-text')?.textContent;
+            if (t && window.fitProgress.at(-1) !== t) window.fitProgress.push(t);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+}
+
+test('a fit shows its progress, previews the fitted board at 1366x768 and changes the board only when applied', async () => {
+    const files = perturbedResults();
+    const { page, problems } = await openPage(browser, base, '?platform=unisoc-hsq-2023&rw=randwrite&size=8m',
+        { viewport: { width: 1366, height: 768 } }, '#run');
     await page.click('#board > summary');
     await page.fill('#fit-params', 'nand_read_us');
     await page.press('#fit-params', 'Tab');
+    await recordProgress(page);
     await page.setInputFiles('#fit-files', files);
     await page.waitForSelector('#fit-result', { timeout: 300_000 });
+    const seen = await page.evaluate(() => window.fitProgress);
+    console.log(`fit progress seen: ${JSON.stringify(seen)}`);
+    assert.ok(seen.some((t) => /^Fit [1-4] of 4/.test(t)), `the worker's progress: ${seen}`);
     const fitted = Number(await page.getAttribute('#fit-params-table tr[data-param=nand_read_us]', 'data-fitted'));
-    console.log(`fit in the page: nand_read_us ${fitted} us (perturbed 90 us), ${await page.textContent('#fit-result p')}`);
     assert.ok(Math.abs(fitted / 90 - 1) < 0.05, `fitted ${fitted} us, perturbed 90 us`);
     assert.equal(await page.locator('#fit-cases tbody tr').count(), 9, 'MiB/s, p50 and p99 of each result');
     assert.equal(await page.locator('#fit-left-out tbody tr').count(), 3, 'each result left out and predicted');
-    assert.ok(await page.isVisible('#fit-verdict'), 'every result predicted by a fit to the others: trusted');
-    // The fitted board is applied: the link, the board field, the workload kept.
+    assert.match(await page.textContent('#fit-verdict'), /^Verdict: trusted/);
+    assert.match(await page.textContent('#fit-left-out-max'), /Left-out error: at most \d+\.\d %/);
+    assert.ok(await page.isVisible('#fit-unconstrained'));
+    assert.ok(!/--/.test(await page.textContent('#fit-result')), 'no command-line options in the page');
+    // Every column of every table is inside the preview and the screen.
+    const edges = await page.evaluate(() => {
+        const box = document.querySelector('#fit-result').getBoundingClientRect();
+        return [...document.querySelectorAll('#fit-result table')].map((t) => {
+            const last = [...t.querySelectorAll('thead th')].at(-1).getBoundingClientRect();
+            return { id: t.id, right: last.right, box: box.right, vw: innerWidth, scrolls: t.parentElement.scrollWidth > t.parentElement.clientWidth };
+        });
+    });
+    for (const e of edges) {
+        assert.ok(e.right <= e.box && e.box <= e.vw && !e.scrolls, `a column out of view: ${JSON.stringify(e)}`);
+    }
+    await page.screenshot({ path: await screenshotPath('fit-1366x768.png') });
+    // Previewed, not applied: the link and the field are as they were.
+    assert.ok(!(await page.evaluate(() => location.search)).includes('nand_read_us'), 'applied before Apply');
+    await page.click('#fit-apply');
     await page.waitForFunction(() => /nand_read_us=\d/.test(location.search));
-    assert.ok((await page.evaluate(() => location.search)).includes('rw=randwrite'));
+    assert.ok((await page.evaluate(() => location.search)).includes('rw=randwrite'), 'the workload kept');
     assert.equal(Number(await page.inputValue('#board-nand_read_us')), fitted);
-    assert.ok(await page.isVisible('#fit-download'));
+    assert.match(await page.textContent('#fit-status'), /^Applied/);
     assert.deepEqual(problems, []);
 });
 
-test('a fit that cannot be trusted says so in the page', async () => {
+test('an untrusted fit is applied only when asked to; Stop ends a fit and leaves the board', async () => {
     const dir = path.join(root, 'target', 'e2e-fit');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'one.json');
@@ -216,7 +269,24 @@ test('a fit that cannot be trusted says so in the page', async () => {
     await page.press('#fit-params', 'Tab');
     await page.setInputFiles('#fit-files', [file]);
     await page.waitForSelector('#fit-warnings', { timeout: 300_000 });
-    assert.match(await page.textContent('#fit-warnings'), /3 measured figure\(s\) for 4 parameter\(s\)/);
+    assert.match(await page.textContent('#fit-untrusted'), /^Verdict: not trusted/);
+    assert.match(await page.textContent('#fit-warnings'), /3 measured figure\(s\) for 4 parameter\(s\); open more result files/);
+    assert.ok(await page.isDisabled('#fit-apply'), 'an untrusted fit cannot be applied without asking');
+    await page.check('#fit-anyway');
+    assert.ok(await page.isEnabled('#fit-apply'));
+    await page.click('#fit-close');
+    assert.equal(await page.evaluate(() => location.search), '?platform=unisoc-hsq-2023', 'closed: the board unchanged');
+    // A longer fit (three files, the usual six parameters) stopped: no result, the board as it was.
+    await page.fill('#fit-params', '');
+    await page.press('#fit-params', 'Tab');
+    await page.setInputFiles('#fit-files', perturbedResults());
+    await page.waitForSelector('#fit-stop');
+    await page.waitForFunction(() => /^Fit \d of 4/.test(document.querySelector('#fit-progress-text')?.textContent ?? ''), null, { timeout: 120_000 });
+    await page.click('#fit-stop');
+    assert.match(await page.textContent('#fit-status'), /^Stopped at fit \d of 4: nothing fitted, the board is unchanged/);
+    assert.equal(await page.locator('#fit-stop, #fit-progress, #fit-result').count(), 0);
+    assert.ok(await page.isEnabled('#fit-files'), 'a new fit can be started');
+    assert.equal(await page.evaluate(() => location.search), '?platform=unisoc-hsq-2023');
     // A file that is not fio JSON: one message, nothing applied.
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, '{"jobs": []}');

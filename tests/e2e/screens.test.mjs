@@ -287,3 +287,46 @@ test('present at 1920x1080: the landing on one screen, its pipeline text larger 
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('1366x768: the Sweep as charts with axes, a legend and log axes, and a styled table', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?numjobs=8&size=2m', { viewport: { width: 1366, height: 768 } }, '#run');
+    await page.click('#sweep > summary');
+    await page.fill('#sweep-1', 'numjobs=1,2,4,8,16,32');
+    await page.press('#sweep-1', 'Tab');
+    await page.fill('#sweep-2', 'packed=0,8');
+    await page.press('#sweep-2', 'Tab');
+    await page.click('#sweep-run');
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr').length === 12, null, { timeout: 300_000 });
+    const charts = await page.$$eval('.sweep-chart', (fs) => fs.map((f) => ({ series: f.dataset.series, legend: f.dataset.legend, xLog: f.dataset.xLog })));
+    for (const c of charts) {
+        assert.deepEqual(c, { series: '2', legend: 'packed=0|packed=8', xLog: 'true' }, 'two lines with a legend over a log axis of 1..32 jobs');
+    }
+    // Both lines are drawn: each colour is on the throughput canvas.
+    const colours = await page.evaluate(() => {
+        const c = document.querySelector('.sweep-chart canvas');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let a = 0; let b = 0;
+        for (let i = 0; i < d.length; i += 4) {
+            if (d[i] === 0x25 && d[i + 1] === 0x63 && d[i + 2] === 0xeb) a++;
+            if (d[i] === 0xea && d[i + 1] === 0x58 && d[i + 2] === 0x0c) b++;
+        }
+        return { a, b };
+    });
+    assert.ok(colours.a > 50 && colours.b > 50, JSON.stringify(colours));
+    await page.evaluate(() => document.querySelector('#sweep').scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: await screenshotPath('sweep-1366x768.png') });
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
+test('1366x768: the Lab with the Board and an A/B comparison', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, AB, { viewport: { width: 1366, height: 768 } }, '#run');
+    await page.click('#board > summary');
+    await page.click('#run');
+    await page.waitForFunction(() => document.querySelector('#results [data-metric=total-mib-s] .value')
+        && document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow') === '100', null, { timeout: 120_000 });
+    await page.evaluate(() => document.querySelector('#lab').scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: await screenshotPath('lab-board-ab-1366x768.png') });
+    assert.deepEqual(problems, []);
+    await page.close();
+});

@@ -11,8 +11,10 @@ fn main() {
     let out = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         let job = e.data().as_string().unwrap_or_default();
-        let reply = mmcsim_fit::jobs::handle(&job);
-        let _ = out.post_message(&JsValue::from_str(&reply));
+        // A fit's progress as it goes, then the job's reply.
+        mmcsim_fit::jobs::handle_each(&job, &mut |reply| {
+            let _ = out.post_message(&JsValue::from_str(&reply));
+        });
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

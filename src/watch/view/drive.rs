@@ -194,7 +194,7 @@ impl Watch {
         };
         self.command_seq = Some(c.seq);
         // The reader follows the walk-through to the view it acts on.
-        if let Some(el) = self.node.cast::<web_sys::Element>() {
+        if let Some(el) = self.node.cast::<web_sys::Element>().filter(|_| c.follow) {
             el.scroll_into_view();
         }
         match c.action {

@@ -8,16 +8,23 @@
 //! - [`trace_event`]: the simulated timeline as Chrome trace-event JSON (Perfetto,
 //!   chrome://tracing).
 //! - [`csv`]: the throughput / IOPS / in-flight time series.
+//! - [`normal`]: fio's normal-format text of a report (`--output-format=normal`, the page's
+//!   "fio output"), with fio's number formatting ([`num2str`]).
+//! - [`sweep`]: a sweep's points as JSON or CSV (`--sweep=`, the page's Sweep panel).
 //! - The job file is [`crate::scenario::jobfile::to_jobfile`]; the link is
 //!   [`crate::scenario::url::encode_query`].
 
 pub mod csv;
 pub mod fio_json;
+pub mod normal;
+pub mod num2str;
+pub mod sweep;
 pub mod trace_event;
 
 pub use csv::{series_csv, series_csv_of};
 pub use fio_json::render as fio_json;
 pub use fio_json::render_plus as fio_json_plus;
+pub use sweep::{sweep_csv, sweep_json, SweepDoc};
 pub use trace_event::{
     trace_event_json, write_trace_events, TraceExport, TraceStats, DEFAULT_MAX_TRACE_EVENTS,
     MAX_TRACE_EVENTS,

@@ -2,10 +2,12 @@
 //! `show_run_stats`), with "(simulated)" in place of the wall-clock date and an `mmcsim:` line for
 //! the simulator's own figures.
 
-use crate::num2str::{lat_unit, num2str, percentile_unit, scale_down, Unit};
-use mmcsim_engine::export::fio_json::{blocks, runtime_ms, Block};
-use mmcsim_engine::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
-use mmcsim_engine::{DirStats, Report, Scenario, Stage};
+use super::fio_json::{blocks, runtime_ms, Block};
+use super::num2str::{lat_unit, num2str, percentile_unit, scale_down, Unit};
+use crate::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
+use crate::report::{DirStats, PowerCutReport, Report};
+use crate::scenario::Scenario;
+use crate::vocab::Stage;
 use std::fmt::Write;
 
 /// The whole normal output of a run.
@@ -246,7 +248,7 @@ fn sim_lines(out: &mut String, rep: &Report) {
         let _ = writeln!(
             out,
             "  note: the run stopped issuing at the I/O budget of {} I/Os, before its runtime was over",
-            mmcsim_engine::scenario::check::MAX_TOTAL_IOS
+            crate::scenario::check::MAX_TOTAL_IOS
         );
     }
     if s.crc_errors > 0 {
@@ -263,7 +265,7 @@ fn sim_lines(out: &mut String, rep: &Report) {
 }
 
 /// What a power cut cost, with the first lost ranges.
-fn power_cut_lines(out: &mut String, p: &mmcsim_engine::PowerCutReport) {
+fn power_cut_lines(out: &mut String, p: &PowerCutReport) {
     let _ = writeln!(
         out,
         "  power cut at {:.3}ms: acked_writes={} lost_acked_writes={} lost_acked_bytes={} failed_in_flight={} reliable_writes_acked={}",
