@@ -84,3 +84,25 @@ pub(crate) fn nearest_preset(cases: &[Case]) -> Result<String, String> {
     best.map(|(_, n)| n)
         .ok_or_else(|| "fit: no preset can run these workloads".to_string())
 }
+
+/// The base preset: `platform`, else the one a file names, else the nearest to the figures
+/// (and a warning saying so).
+pub(crate) fn base_preset(
+    cases: &[Case],
+    platform: Option<&str>,
+    notes: &mut Vec<String>,
+) -> Result<String, String> {
+    Ok(match platform {
+        Some(p) => p.to_string(),
+        None => match cases.iter().find_map(|c| c.platform.clone()) {
+            Some(p) => p,
+            None => {
+                let p = nearest_preset(cases)?;
+                notes.push(format!(
+                    "base preset: {p} (nearest to the figures; say --platform= to choose)"
+                ));
+                p
+            }
+        },
+    })
+}

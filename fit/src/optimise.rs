@@ -1,7 +1,7 @@
 //! The Nelder-Mead driver: the base preset, the search in log space and the fit's verdict.
 
 use crate::case::{Case, Figure};
-use crate::objective::{cost_of, nearest_preset, rms, simulate, simulate_all};
+use crate::objective::{base_preset, cost_of, rms, simulate, simulate_all};
 use crate::params::Free;
 use crate::scan::coarse_start;
 pub use crate::validate::LeftOut;
@@ -53,28 +53,6 @@ pub struct Fit {
     pub warnings: Vec<String>,
     /// What the reader should know that does not bear on trust (the base preset chosen).
     pub notes: Vec<String>,
-}
-
-/// The base preset: `platform`, else the one a file names, else the nearest to the figures
-/// (and a warning saying so).
-fn base_preset(
-    cases: &[Case],
-    platform: Option<&str>,
-    notes: &mut Vec<String>,
-) -> Result<String, String> {
-    Ok(match platform {
-        Some(p) => p.to_string(),
-        None => match cases.iter().find_map(|c| c.platform.clone()) {
-            Some(p) => p,
-            None => {
-                let p = nearest_preset(cases)?;
-                notes.push(format!(
-                    "base preset: {p} (nearest to the figures; say --platform= to choose)"
-                ));
-                p
-            }
-        },
-    })
 }
 
 /// Nelder-Mead in log space from a simplex of +-20 % steps around log-offsets `x0`: the best
