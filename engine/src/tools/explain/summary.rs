@@ -76,6 +76,27 @@ pub fn more_fewer(a: u64, b: u64) -> &'static str {
     }
 }
 
+/// Below this gain, in percent, a text may call a possible gain "little" (and says so).
+pub const LITTLE_GAIN_PCT: f64 = 10.0;
+
+/// The most a run whose bus is busy `busy_pct` % of the time could gain if the bus never
+/// waited, each request keeping its bus time: busy time / simulated time rises to 1, so
+/// throughput by 100 / busy - 1.
+pub fn headroom_pct(busy_pct: f64) -> f64 {
+    (100.0 / busy_pct.max(1e-9) - 1.0) * 100.0
+}
+
+/// "20%", or "6% (little: under 10%)": the bound of [`headroom_pct`], called little only
+/// under [`LITTLE_GAIN_PCT`], the threshold the words state.
+pub fn headroom_words(busy_pct: f64) -> String {
+    let h = headroom_pct(busy_pct);
+    if h < LITTLE_GAIN_PCT {
+        format!("{h:.0}% (little: under {LITTLE_GAIN_PCT:.0}%)")
+    } else {
+        format!("{h:.0}%")
+    }
+}
+
 /// Sentences describing what the finished (or running) run shows, from its simulated figures.
 /// Every comparison word is computed from the numbers the sentence cites ([`relation`]).
 pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
@@ -115,7 +136,12 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
                 c.idle_us
             ));
         } else {
-            out.push(format!("A window of {window} requests: the bus is busy {busy_pct:.0}% of the time, so the bus and card are the bottleneck here and more depth or batching would gain little."));
+            out.push(format!(
+                "A window of {window} requests: the bus is busy {busy_pct:.0}% of the time, so the bus and \
+                 card are the bottleneck here: if more depth or batching filled every idle moment, with each \
+                 request's bus time unchanged, throughput would rise by at most {}.",
+                headroom_words(busy_pct)
+            ));
         }
     }
     if s.requeues > 0 {
