@@ -72,6 +72,29 @@ impl Entry {
             )
         })
     }
+    /// What the step list is (issue 23: the gallery listed 7 steps and the tour showed 8 with
+    /// no word): the walk-through's own steps, not the tour's.
+    pub fn walk_title(&self) -> String {
+        format!(
+            "Walk-through: {} steps, each a button you press (a separate path from the tour, which has \
+             steps of its own and a prediction)",
+            self.steps.len()
+        )
+    }
+    /// Which run the walk-through's simulated figures come from, beside the table's: "The
+    /// walk-through's figures come from the tour's run, at 4 MiB per job; ...".
+    pub fn runs_note(&self) -> Option<String> {
+        let tour = self.size().min(series::TOUR_SIZE);
+        (self.headline.is_some() && tour < self.size()).then(|| {
+            format!(
+                "The walk-through's simulated figures come from the tour's run, at {} MiB per job; this table \
+                 and the pair loaded here run {} MiB per job, so their figures differ by up to {:.0} %.",
+                tour >> 20,
+                self.size() >> 20,
+                series::SIZES_AGREE_PCT
+            )
+        })
+    }
 }
 
 /// The entries, in the registry's order, their walk-throughs without simulated figures (what the
@@ -136,6 +159,43 @@ mod tests {
                 .steps
                 .iter()
                 .any(|s| s.action == StepAction::Load(true)));
+            let title = entry.walk_title();
+            assert!(
+                title.starts_with(&format!("Walk-through: {} steps", entry.steps.len())),
+                "{title}"
+            );
+        }
+    }
+
+    /// Issue 23: the gallery's table and the tour quoted 224.95 and 224.2 MiB/s for one pair
+    /// with no note. The texts say which run each comes from and that they agree to within
+    /// `SIZES_AGREE_PCT`: the headline figure at both sizes, run here, does.
+    #[test]
+    fn the_tours_run_and_the_gallerys_agree_as_the_texts_say() {
+        for e in entries() {
+            let Some(case) = e.headline_case() else {
+                continue;
+            };
+            let (ta, tb) = e.data.tour_pair();
+            let (ga, gb, _) = e.pair(e.size());
+            for (t, g) in [(ta, ga), (tb, gb)] {
+                let (ft, fg) = (
+                    run_figures(case, &t).unwrap(),
+                    run_figures(case, &g).unwrap(),
+                );
+                let off = (ft.figure / fg.figure - 1.0).abs() * 100.0;
+                assert!(
+                    off <= series::SIZES_AGREE_PCT,
+                    "{}: {} vs {} ({off:.2} %)",
+                    e.series.id,
+                    ft.figure,
+                    fg.figure
+                );
+            }
+            if e.size() > series::TOUR_SIZE {
+                let note = e.runs_note().unwrap();
+                assert!(note.contains("4 MiB per job"), "{note}");
+            }
         }
     }
 }

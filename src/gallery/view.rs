@@ -215,7 +215,7 @@ impl GalleryPanel {
                         <button class="button primary take-tour" data-tour={s.id}
                                 onclick={ctx.props().on_tour.reform({ let id = s.id; move |_| id })}>{ "Take the tour ▸" }</button>
                         <details class="walk-old">
-                            <summary>{ "Step list (without the pipeline view)" }</summary>
+                            <summary>{ e.walk_title() }</summary>
                             <Stepper key={s.id} steps={Self::steps(e)} on_action={link.callback(Msg::Step)} />
                         </details>
                     </div>
@@ -234,6 +234,9 @@ impl GalleryPanel {
                         }
                         if let Some(note) = e.size_note() {
                             <p class="source">{ note }</p>
+                        }
+                        if let Some(note) = e.runs_note() {
+                            <p class="source" id="gallery-runs-note">{ note }</p>
                         }
                         if let Some(err) = &self.error {
                             <p class="error" role="alert">{ err }</p>

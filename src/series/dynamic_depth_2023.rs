@@ -9,7 +9,7 @@ use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{less_more, refusal_words, speed_words};
-use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
+use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::shell::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
@@ -29,7 +29,7 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Highlight(Layer::MmcQueue), "The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth."),
         WalkStep::plain(S::Load(true), "Load the dynamic run (hsq_depth=dynamic)."),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
-            Some((fa, fb)) => format!("Run it to the end: simulated at {} MiB per job, {}. The gain comes from the bus, idle A {:.1} vs B {:.1} µs per request; {}.", TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, s.unit), fa.idle_us, fb.idle_us, refusal_words(fa, fb)),
+            Some((fa, fb)) => format!("Run it to the end: simulated {}, {}. The gain comes from the bus, idle A {:.1} vs B {:.1} µs per request; {}.", s.sizes(), speed_words(fa.figure, fb.figure, s.unit), fa.idle_us, fb.idle_us, refusal_words(fa, fb)),
             None => "Run it to the end and compare with the measured figures.".to_string(),
         }),
         WalkStep::plain(S::Compare, "Fill the whole table: only the 4 KiB random writes change."),

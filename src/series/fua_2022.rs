@@ -9,7 +9,7 @@ use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::speed_words;
-use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
+use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::shell::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
@@ -32,7 +32,7 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at 50 ms (power_cut=50ms) and run: no acknowledged write is lost, because each one waited for its flush."),
         WalkStep::plain(S::Load(true), "Load the run with FUA (fua=1): every write becomes a reliable write."),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
-            Some((fa, fb)) => format!("Run it to the end: simulated at {} MiB per job, {}; the authors measured {}.", TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, s.unit), s.authors()),
+            Some((fa, fb)) => format!("Run it to the end: simulated {}, {}; the authors measured {}.", s.sizes(), speed_words(fa.figure, fb.figure, s.unit), s.authors()),
             None => format!("Run it to the end; the authors measured {}.", s.authors()),
         }),
         WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at the same moment: again no acknowledged write is lost. FUA changes the cost of durability, not whether O_SYNC writes get it."),
@@ -74,7 +74,13 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         ),
         question: "Before B runs to the end: how will B's write rate compare with A's?",
         choices: &[1.0, 0.5, 0.2, 0.1],
-        recap: "A synchronous write is durable before it is acknowledged with FUA or without: a reliable write, or a write plus a cache flush. The patch lets the host pick the cheaper; only writes that ask for no durability (no O_SYNC, no fsync) can be lost.".to_string(),
+        // No step of this tour pulls the plug, so the recap claims nothing about a power cut
+        // (issue 23); the gallery's walk-through of the series pulls it.
+        recap: "A synchronous write is acknowledged only once it is in NAND, with FUA or without: after the \
+                reliable write's program, or after the cache flush the block layer sends behind it. The patch lets \
+                the host pick the cheaper. (This tour pulls no plug; the gallery's walk-through of this series \
+                pulls it at 50 ms.)"
+            .to_string(),
         try_it: TryIt {
             option: "bs",
             value: "64k",
@@ -109,5 +115,52 @@ mod tests {
         let large = loss(Rw::Write, 512 << 10);
         assert!((0.2..0.3).contains(&large), "a quarter: {large}");
         assert!(loss(Rw::RandWrite, 4 << 10) > large, "small writes most");
+    }
+
+    /// The walk-through's plug steps say no acknowledged write is lost: pulled where the steps
+    /// pull it (on the pair the gallery loads, at the time the steps name), on both sides.
+    #[test]
+    fn the_walk_throughs_plug_steps_lose_what_they_say() {
+        use crate::series::StepAction;
+        let d = &super::DATA;
+        let (a, b, _) = d.pair(d.size());
+        let plugs: Vec<&str> = d
+            .walk
+            .iter()
+            .filter_map(|w| match w.action {
+                StepAction::PlugAt(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(plugs.len(), 2);
+        for (scn, t) in [(&a, plugs[0]), (&b, plugs[1])] {
+            let cut = crate::tools::exports::with_power_cut(scn, t).unwrap();
+            let p = mmcsim_engine::run(&cut).unwrap().power_cut.unwrap();
+            assert!(p.acked_writes > 0 && p.lost_acked_writes == 0, "{t}: {p:?}");
+        }
+        for w in d.walk {
+            let text = w.text(&crate::series::Says {
+                size: d.size(),
+                case: d.headline_case(),
+                unit: "MiB/s",
+                figs: None,
+            });
+            if !matches!(w.action, StepAction::PlugAt(_)) {
+                assert!(!text.contains("lost"), "a claim without a plug: {text}");
+            }
+        }
+    }
+
+    /// The tour pulls no plug: its texts claim nothing about a power cut or lost writes.
+    #[test]
+    fn the_tour_claims_no_power_cut() {
+        let t = crate::lesson::tour(super::DATA.series.id).unwrap();
+        for s in &t.steps {
+            let text = s.text().to_lowercase();
+            assert!(
+                !text.contains("lost") && !text.contains("power cut"),
+                "{text}"
+            );
+        }
     }
 }

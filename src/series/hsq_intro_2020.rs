@@ -9,7 +9,7 @@ use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{less_more, speed_words};
-use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
+use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::shell::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
@@ -28,7 +28,7 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Highlight(Layer::HostQueue), "The host queue holds two requests: the one on the bus and the prepared one sleeping in mmc_blk_rw_wait."),
         WalkStep::plain(S::Load(true), "Load the hsq run (mmc_path=hsq): the interrupt itself pumps the next request."),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
-            Some((fa, fb)) => format!("Run it to the end: simulated at {} MiB per job, {}; the authors measured {}.", TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, s.unit), s.authors()),
+            Some((fa, fb)) => format!("Run it to the end: simulated {}, {}; the authors measured {}.", s.sizes(), speed_words(fa.figure, fb.figure, s.unit), s.authors()),
             None => format!("Run it to the end; the authors measured {}.", s.authors()),
         }),
         WalkStep::plain(S::Compare, "Fill the whole table: sequential I/O barely changes, random I/O gains."),

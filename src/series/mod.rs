@@ -77,6 +77,30 @@ pub fn gallery_size(platform: &str) -> u64 {
     authors_size(platform).min(REDUCED_SIZE)
 }
 
+/// Most a headline figure differs, in percent, between the tour's run ([`TOUR_SIZE`] per job)
+/// and the gallery's ([`gallery_size`]): what the texts quoting one beside the other say
+/// (checked by a test running both: 1.8 % at most in December 2026, the FUA pair's A).
+pub const SIZES_AGREE_PCT: f64 = 3.0;
+
+/// Which run a figure comes from, for a text that quotes it where the other run is also shown
+/// (issue 23: the gallery's table said 224.95 MiB/s and the tour 224.2 with no word why):
+/// "at 4 MiB per job (the tour's run; the gallery's pair and table run 64 MiB per job, within
+/// 1 % of it)", or the size where both runs are the same.
+pub fn run_sizes(tour: u64, gallery: u64) -> String {
+    if tour == gallery {
+        return format!(
+            "at {} MiB per job, as the gallery's pair and table",
+            tour >> 20
+        );
+    }
+    format!(
+        "at {} MiB per job (the tour's run; the gallery's pair and table run {} MiB per job, \
+         within {SIZES_AGREE_PCT:.0} % of it)",
+        tour >> 20,
+        gallery >> 20
+    )
+}
+
 /// What a series opens as its A/B pair.
 pub enum Headline {
     /// A case of the authors' table: its `rw` and block size (the one that shows the change
@@ -181,6 +205,7 @@ impl SeriesData {
     /// The walk-through's texts: `figs` fills the steps that state what the simulation shows.
     pub fn walk_texts(&self, figs: Option<&PairFigures>) -> Vec<(StepAction, String)> {
         let says = Says {
+            size: self.size(),
             case: self.headline_case(),
             unit: self.series.unit.name(),
             figs,

@@ -8,8 +8,8 @@ use mmcsim_engine::Scenario;
 use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, speed_words};
-use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
+use super::words::{bus_state, speed_words, Figures};
+use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::shell::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
@@ -29,7 +29,7 @@ pub static DATA: SeriesData = SeriesData {
         WalkStep::plain(S::Highlight(Layer::HostQueue), "The legacy host queue holds one request; non-blocking prepares the next one during the transfer."),
         WalkStep::plain(S::Load(true), "Load the non-blocking run: mmc_test case 38."),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
-            Some((fa, fb)) => format!("Run it to the end: simulated at {} MiB per job, {}: {}.", TOUR_SIZE >> 20, speed_words(fa.figure, fb.figure, s.unit), bus_state(fa)),
+            Some((fa, fb)) => format!("Run it to the end: simulated {}, {}: {}.", s.sizes(), speed_words(fa.figure, fb.figure, s.unit), bus_state(fa)),
             None => "Run it to the end and compare with the measured figures.".to_string(),
         }),
         WalkStep::plain(S::Compare, "Fill the whole table: the four mmc_test figures the patch was tested with."),
@@ -44,6 +44,22 @@ fn read_cases(a: &Scenario, b: &Scenario) -> (Scenario, Scenario) {
     a.mmc_test = Some(39);
     b.mmc_test = Some(40);
     (a, b)
+}
+
+/// Why B's completion latency rises while its throughput barely does (issue 23: the tour said
+/// "1.02x faster" beside clat p50 +85 % without a word): B prepares the next request while the
+/// current one is on the bus, and the prepared request's clock runs while it waits there.
+/// Empty when B's median latency is not higher.
+fn latency_cost(fa: &Figures, fb: &Figures) -> String {
+    if fb.clat_p50_ns <= fa.clat_p50_ns || fb.host_queue_us <= fa.host_queue_us {
+        return String::new();
+    }
+    format!(
+        " It costs latency: B prepares each request while the previous one is still on the bus, so the \
+         request then waits longer in the host queue (A {:.0} vs B {:.0} µs per request), and its completion \
+         latency counts that wait.",
+        fa.host_queue_us, fb.host_queue_us
+    )
 }
 
 fn tour(input: &TourInput) -> Result<TourScript, RunError> {
@@ -79,8 +95,9 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         question: "Before B runs to the end: how much faster will B be than A?",
         choices: &[1.0, 2.0, 4.0],
         recap: format!(
-            "Preparing the next request during the transfer hides only the CPU's share: {}.",
-            speed_words(fa.figure, fb.figure, unit)
+            "Preparing the next request during the transfer hides only the CPU's share: {}.{}",
+            speed_words(fa.figure, fb.figure, unit),
+            latency_cost(&fa, &fb)
         ),
         try_it: TryIt {
             option: "mmc_test",
@@ -95,4 +112,39 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         },
     };
     Ok(r.script(parts, Vec::new(), None))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lesson::tour;
+    use crate::series::words::table_latency;
+    use crate::shell::session::Session;
+
+    /// Issue 23: the tour's end said "B 1.02x faster" while the A/B table showed clat p50
+    /// +85 %. The recap now gives the A/B table's p50 of both sides and its change, and says
+    /// why B's requests take longer.
+    #[test]
+    fn the_u300_recap_states_the_latency_the_ab_table_shows() {
+        let t = tour(super::DATA.series.id).unwrap();
+        let p50 = |scn| {
+            let mut s = Session::start(scn).unwrap();
+            while !s.run_events(1 << 20) {}
+            let m = s.report().merged();
+            let mut clat = m.read.clat;
+            clat.merge(&m.write.clat);
+            clat.percentile(50.0)
+        };
+        let (a, b) = (p50(&t.a), p50(&t.b));
+        let recap = t.steps.last().unwrap().text();
+        let change = (b as f64 - a as f64) / a as f64 * 100.0;
+        let table = format!(
+            "clat p50 in the A/B table: A {} vs B {} ({change:+.1} %)",
+            table_latency(a),
+            table_latency(b)
+        );
+        assert!(recap.contains(&table), "{table} in {recap}");
+        assert!(b > a, "B's median latency is the higher: {a} {b}");
+        assert!(recap.contains("It costs latency"), "{recap}");
+        assert!(recap.contains("faster"), "{recap}");
+    }
 }

@@ -122,6 +122,8 @@ mod tests {
             requeues: 0,
             interrupts: 1,
             longest_wait_us: 0.0,
+            host_queue_us: 0.0,
+            clat_p50_ns: 0,
         };
         let s = format!(
             "At {}: A {} per interrupt, busy {}.",

@@ -36,6 +36,8 @@ pub type PairFigures = (Figures, Figures);
 /// What a walk-through text may be formatted from: the headline case (its measured figures),
 /// the series' unit, and, once the pair has run, its simulated figures.
 pub struct Says<'a> {
+    /// Bytes per job of the gallery's pair and table.
+    pub size: u64,
     pub case: Option<&'static Case>,
     pub unit: &'static str,
     pub figs: Option<&'a PairFigures>,
@@ -46,6 +48,10 @@ impl Says<'_> {
     pub fn authors(&self) -> String {
         let (ma, mb) = self.case.map_or((0.0, 0.0), |c| c.measured);
         format!("{ma} vs {mb} {}", self.unit)
+    }
+    /// Which run the simulated figures come from: "at 4 MiB per job (the tour's run; ...)".
+    pub fn sizes(&self) -> String {
+        super::run_sizes(self.size.min(super::TOUR_SIZE), self.size)
     }
 }
 

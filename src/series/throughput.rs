@@ -7,8 +7,8 @@ use mmcsim_engine::Scenario;
 
 use super::paused::{first_moment, Paused, When};
 use super::script::{faster, pause_press, Prediction, TourScript, TourStep, TryIt, FOCUS_PRESS};
-use super::words::{run_figures, Figures};
-use super::TourInput;
+use super::words::{p50_words, run_figures, Figures};
+use super::{gallery_size, run_sizes, TourInput};
 use crate::shell::session::RunError;
 
 /// A throughput tour's pair, run to the end.
@@ -76,7 +76,7 @@ impl Run {
         let (ma, mb) = self.case.measured;
         format!(
             "Both have run to the end; the A/B table under the pipelines shows the whole run{}. \
-             Simulated {}: A {:.1} {unit}, B {:.1} {unit} (B/A {:.2}x). The authors measured {ma} vs {mb} {unit} \
+             Simulated {} {}: A {:.1} {unit}, B {:.1} {unit} (B/A {:.2}x). The authors measured {ma} vs {mb} {unit} \
              ({:.2}x).",
             if self.a.mmc_test.is_some() {
                 " (all five mmc_test transfer sizes together; the figure here is the 4 KiB entry)"
@@ -84,6 +84,7 @@ impl Run {
                 ""
             },
             self.case.label(),
+            run_sizes(self.a.jobs[0].size, gallery_size(self.case.platform)),
             self.fa.figure,
             self.fb.figure,
             self.ratio,
@@ -100,8 +101,13 @@ impl Run {
         window: Option<(Scenario, Figures)>,
     ) -> TourScript {
         let recap = format!(
-            "Recap: {} In this pair B/A is {:.2}x ({:.1} vs {:.1} {}).",
-            parts.recap, self.ratio, self.fa.figure, self.fb.figure, self.unit
+            "Recap: {} In this pair B/A is {:.2}x ({:.1} vs {:.1} {}); clat p50 in the A/B table: {}.",
+            parts.recap,
+            self.ratio,
+            self.fa.figure,
+            self.fb.figure,
+            self.unit,
+            p50_words(&self.fa, &self.fb)
         );
         TourScript {
             end: self.end(),

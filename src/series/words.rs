@@ -26,6 +26,10 @@ pub struct Figures {
     pub interrupts: u64,
     /// The longest a request has waited in the host queue for the bus so far, µs.
     pub longest_wait_us: f64,
+    /// Time per request in a host queue slot waiting for the bus, µs.
+    pub host_queue_us: f64,
+    /// Completion latency p50 of reads and writes together, ns (the A/B table's "clat p50").
+    pub clat_p50_ns: u64,
 }
 
 impl Figures {
@@ -50,6 +54,12 @@ impl Figures {
             requeues: s.requeues,
             interrupts: s.interrupts,
             longest_wait_us: s.longest_host_wait.0 as f64 / 1e3,
+            host_queue_us: per(Stage::HostQueue),
+            clat_p50_ns: {
+                let mut clat = m.read.clat;
+                clat.merge(&m.write.clat);
+                clat.percentile(50.0)
+            },
         }
     }
 }
@@ -123,6 +133,33 @@ pub fn less_more(b: f64, a: f64) -> &'static str {
         "shorter than" => "less",
         _ => "about as long",
     }
+}
+
+/// A latency as the A/B table writes it (`mmcsim_components::format::latency`, a browser-only
+/// crate: the same policy): ms with two decimals from 10 ms, else µs with 0, 1 or 2 decimals.
+pub fn table_latency(ns: u64) -> String {
+    let us = ns as f64 / 1e3;
+    if us >= 10_000.0 {
+        format!("{:.2} ms", us / 1e3)
+    } else if us >= 100.0 {
+        format!("{us:.0} µs")
+    } else if us >= 10.0 {
+        format!("{us:.1} µs")
+    } else {
+        format!("{us:.2} µs")
+    }
+}
+
+/// "A 1778 µs vs B 3293 µs (+85.3 %)": the completion latency's median (clat p50) of both sides
+/// and B's change against A, as the A/B table shows them at the end of the run.
+pub fn p50_words(fa: &Figures, fb: &Figures) -> String {
+    let (a, b) = (fa.clat_p50_ns as f64, fb.clat_p50_ns as f64);
+    let change = (b - a) / a.max(1.0) * 100.0;
+    format!(
+        "A {} vs B {} ({change:+.1} %)",
+        table_latency(fa.clat_p50_ns),
+        table_latency(fb.clat_p50_ns)
+    )
 }
 
 /// Milliseconds from 10 ms up, else microseconds (as the results table writes latencies).
