@@ -138,7 +138,7 @@ mod tests {
         let recap = t.steps.last().unwrap().text();
         let change = (b as f64 - a as f64) / a as f64 * 100.0;
         let table = format!(
-            "clat p50 in the A/B table: A {} vs B {} ({change:+.1} %)",
+            "In the A/B table, clat p50: A {} vs B {} ({change:+.1} %)",
             table_latency(a),
             table_latency(b)
         );

@@ -101,12 +101,8 @@ impl Run {
         window: Option<(Scenario, Figures)>,
     ) -> TourScript {
         let recap = format!(
-            "Recap: {} In this pair B/A is {:.2}x ({:.1} vs {:.1} {}); clat p50 in the A/B table: {}.",
+            "Recap: {} In the A/B table, clat p50: {}.",
             parts.recap,
-            self.ratio,
-            self.fa.figure,
-            self.fb.figure,
-            self.unit,
             p50_words(&self.fa, &self.fb)
         );
         TourScript {

@@ -267,6 +267,9 @@ async fn pulling_the_plug_of_plain_writes_shows_the_lost_writes() {
         .parse()
         .unwrap();
     assert!(lost > 0, "acknowledged writes lost");
-    assert!(text(&root, "#power-cut").contains("no sync=1"), "explains why");
+    assert!(
+        text(&root, "#power-cut").contains("no sync=1"),
+        "explains why"
+    );
     assert!(by_sel(&root, "#power-cut .lost-range").is_some());
 }

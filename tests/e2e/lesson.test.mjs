@@ -25,13 +25,23 @@ async function clockNs(page) {
     return Math.round(Number(v) * { 'µs': 1e3, ms: 1e6, s: 1e9 }[unit]);
 }
 
-/** The element's box lies inside the viewport (vertically at least `frac` of it). */
+/** The element's box lies inside the viewport (vertically at least `frac` of it) once the page
+ *  has settled: a scroll into view or a panel filling in takes longer on a loaded machine, so
+ *  this waits (up to 15 s) for what a visitor sees when the page stops moving, then answers. */
 async function inView(page, sel, frac = 1) {
-    return page.$eval(sel, (el, frac) => {
+    const seen = ({ sel, frac }) => {
+        const el = document.querySelector(sel);
+        if (!el) return false;
         const r = el.getBoundingClientRect();
-        const seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
-        return r.height > 0 && seen >= frac * r.height - 1 && r.left >= 0 && r.right <= innerWidth + 1;
-    }, frac);
+        const shown = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+        return r.height > 0 && shown >= frac * r.height - 1 && r.left >= 0 && r.right <= innerWidth + 1;
+    };
+    try {
+        await page.waitForFunction(seen, { sel, frac }, { timeout: 15_000 });
+        return true;
+    } catch {
+        return false;
+    }
 }
 
 for (const [w, h] of [[1366, 768], [1280, 720]]) {
