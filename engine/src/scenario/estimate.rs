@@ -6,7 +6,7 @@
 
 use super::iolog::LogOpKind;
 use super::job::{JobSpec, Rw};
-use super::limits::{EVENTS_PER_FLUSH, EVENTS_PER_IO, MAX_TOTAL_IOS, QUEUE_WALK_PER_EVENT};
+use super::limits::{EVENTS_PER_FLUSH, EVENTS_PER_IO, MAX_TOTAL_IOS};
 use super::spec::Scenario;
 use crate::platform::Platform;
 
@@ -101,10 +101,8 @@ pub(super) fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
     let mut events = ios
         .saturating_mul(EVENTS_PER_IO)
         .saturating_add(flushes.saturating_mul(EVENTS_PER_FLUSH));
-    if most_parts > 1 {
-        // The requests of a split I/O are queued together (see QUEUE_WALK_PER_EVENT).
-        events = events.saturating_add(ios.saturating_mul(most_parts) / QUEUE_WALK_PER_EVENT);
-    }
+    // The requests of a split I/O enter the event queue together, in one move
+    // (`EventQueue::push_all`): they cost their number, which `ios` counts.
     if let Some(e) = &scn.inject_error {
         // Each failed transfer is retried (at most 5 times): at most 1 + 5 x rate attempts.
         let extra = u128::from(events) * u128::from(e.rate_ppm) * 5 / 1_000_000;

@@ -37,8 +37,3 @@ pub const MAX_COMMAND_EVENTS: u64 = 60 * MAX_EVENTS;
 /// Most bytes read from any one input file (job file, include, platform file, iolog, sweep or
 /// fit result): 16 MiB, a 700 000-line trace. Inputs must be regular files (or `-`, stdin, for a job file).
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
-/// A split I/O's requests are queued as events all at once, and each push into the event queue
-/// walks past the events already due at its time: the run's cost grows with the requests times
-/// the requests of one I/O. About this many entries walked cost one event (measured: 1 M
-/// requests of 16 384 per I/O took 12.5 s, 131 072 of 8 192 took 0.65 s).
-pub const QUEUE_WALK_PER_EVENT: u64 = 150;

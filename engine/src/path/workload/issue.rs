@@ -192,6 +192,9 @@ impl Simulator {
             );
         }
         let submit = self.platform.host.submit_ns;
+        // The requests of a split I/O enter the event queue together (`push_all`); a whole
+        // I/O as one push allocates nothing.
+        let mut inserts = Vec::new();
         for k in 0..parts {
             let id = self.next_req_id;
             self.next_req_id += 1;
@@ -225,7 +228,14 @@ impl Simulator {
                 preempted_ns: 0,
             });
             self.trace_stage(req, Stage::Submit, now);
-            self.q.push(now + submit, Event::BlkMqInsert { req });
+            if parts == 1 {
+                self.q.push(now + submit, Event::BlkMqInsert { req });
+            } else {
+                inserts.push(Event::BlkMqInsert { req });
+            }
+        }
+        if !inserts.is_empty() {
+            self.q.push_all(now + submit, &inserts);
         }
     }
 }

@@ -106,6 +106,10 @@ pub(super) fn b(v: bool) -> String {
     if v { "1" } else { "0" }.to_string()
 }
 
+/// Longest job name: fio names the files a job creates after it (`NAME.0.0`), and a Linux file
+/// name is at most 255 bytes (NAME_MAX).
+pub const MAX_JOB_NAME_BYTES: usize = 255;
+
 pub(super) fn job_name(key: &str, v: &str) -> Result<String, ScenarioError> {
     if v.trim().is_empty() || v.chars().any(char::is_control) || v.contains(']') {
         return Err(bad(
@@ -115,7 +119,16 @@ pub(super) fn job_name(key: &str, v: &str) -> Result<String, ScenarioError> {
             "text without ']' or control characters",
         ));
     }
-    Ok(v.trim().to_string())
+    let name = v.trim();
+    if name.len() > MAX_JOB_NAME_BYTES {
+        return Err(bad(
+            key,
+            v,
+            &format!("a name of {} bytes", name.len()),
+            &format!("at most {MAX_JOB_NAME_BYTES} bytes (fio names a job's data files after it, and a Linux file name is at most 255 bytes)"),
+        ));
+    }
+    Ok(name.to_string())
 }
 
 /// fio's `read,write` pair of values: one value for both, or the same value twice. The model
