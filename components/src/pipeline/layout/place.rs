@@ -17,8 +17,7 @@ use super::{
 
 /// The spots of one snapshot being handed out: the geometry, and how many requests each
 /// queue has placed so far.
-struct Placer<'a> {
-    s: &'a Snapshot,
+struct Placer {
     path: MmcPath,
     lanes: Lanes,
     boxes: [(f64, f64, f64, f64); 2],
@@ -27,7 +26,13 @@ struct Placer<'a> {
     ctl: Column,
     bus: Column,
     card: Column,
-    cells: Vec<(u64, u16)>,
+    cells: HashMap<u64, u16>,
+    /// Each request's place in blk-mq's dispatch list, on the host (ADMA3 chain or hsq) and in
+    /// the legacy host queue: looked up once per request, so a frame of 16 384 requests in
+    /// flight costs their number, not its square.
+    dispatched: HashMap<u64, usize>,
+    on_host: HashMap<u64, usize>,
+    in_host_queue: HashMap<u64, usize>,
     per_lane: HashMap<(u32, bool), usize>,
     n_sw: usize,
     n_mmc: usize,
@@ -35,10 +40,9 @@ struct Placer<'a> {
     n_irq: usize,
 }
 
-impl<'a> Placer<'a> {
-    fn new(s: &'a Snapshot, path: MmcPath) -> Placer<'a> {
+impl Placer {
+    fn new(s: &Snapshot, path: MmcPath) -> Placer {
         Placer {
-            s,
             path,
             lanes: lanes(s.jobs.len()),
             boxes: blk_boxes(),
@@ -47,7 +51,10 @@ impl<'a> Placer<'a> {
             ctl: column(Layer::Controller),
             bus: column(Layer::Bus),
             card: column(Layer::Card),
-            cells: slot_cells(s, path),
+            cells: slot_cells(s, path).into_iter().collect(),
+            dispatched: positions(&s.dispatch_list),
+            on_host: positions(&s.on_host),
+            in_host_queue: positions(&s.host_queue),
             per_lane: HashMap::new(),
             n_sw: 0,
             n_mmc: 0,
@@ -58,11 +65,11 @@ impl<'a> Placer<'a> {
 
     /// Where `r`, in `layer`, is drawn (None: no room left).
     fn spot(&mut self, r: &RequestView, layer: Layer) -> Option<(f64, f64)> {
-        let (s, mmc, ctl, bus, card) = (self.s, self.mmc, self.ctl, self.bus, self.card);
+        let (mmc, ctl, bus, card) = (self.mmc, self.ctl, self.bus, self.card);
         match (layer, r.stage) {
             (Layer::Jobs, st) => self.lane(r, st != Stage::Submit),
             (Layer::BlkMq, _) => {
-                if let Some(i) = s.dispatch_list.iter().position(|&d| d == r.id) {
+                if let Some(&i) = self.dispatched.get(&r.id) {
                     (i < MAX_IN_BOX).then(|| in_box(self.boxes[1], i))
                 } else {
                     self.n_sw += 1;
@@ -77,7 +84,7 @@ impl<'a> Placer<'a> {
             }
             (Layer::HostQueue, _) => self.host_queue(r),
             (Layer::Controller, Stage::HostQueue) => {
-                let i = s.on_host.iter().position(|&h| h == r.id).unwrap_or(0);
+                let i = self.on_host.get(&r.id).copied().unwrap_or(0);
                 (i < 16).then(|| (ctl.x + ctl.w - 18.0, chain_row_y(i) + 6.0))
             }
             (Layer::Controller, _) => {
@@ -118,7 +125,7 @@ impl<'a> Placer<'a> {
         let hq = self.hq;
         match (self.path, r.tag) {
             (MmcPath::Hsq, Some(_)) | (MmcPath::Cqe, Some(_)) => {
-                let cell = self.cells.iter().find(|c| c.0 == r.id).map(|c| c.1);
+                let cell = self.cells.get(&r.id).copied();
                 cell.map(|cell| {
                     let (x, y) = slot_xy(cell);
                     (x + SLOT / 2.0, y + SLOT / 2.0)
@@ -127,15 +134,23 @@ impl<'a> Placer<'a> {
             _ => {
                 self.n_host += 1;
                 let i = self
-                    .s
-                    .host_queue
-                    .iter()
-                    .position(|&h| h == r.id)
+                    .in_host_queue
+                    .get(&r.id)
+                    .copied()
                     .unwrap_or(self.n_host - 1);
                 (i < 8).then(|| (hq.x + hq.w / 2.0, TOP + 60.0 + i as f64 * 26.0))
             }
         }
     }
+}
+
+/// Each id's first place in `ids`.
+fn positions(ids: &[u64]) -> HashMap<u64, usize> {
+    let mut at = HashMap::with_capacity(ids.len());
+    for (i, &id) in ids.iter().enumerate() {
+        at.entry(id).or_insert(i);
+    }
+    at
 }
 
 /// The tokens to draw and, per layer, how many requests were left out for lack of room.
