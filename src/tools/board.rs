@@ -13,6 +13,7 @@ use mmcsim_engine::Scenario;
 use yew::prelude::*;
 
 use crate::tools::download;
+use crate::tools::input_limit::PageInput;
 
 /// The text of every board parameter ("" = the preset's value).
 pub fn board_texts(scn: &Scenario) -> BTreeMap<String, String> {
@@ -78,7 +79,7 @@ pub fn board_view(props: &BoardViewProps) -> Html {
         Callback::from(move |file: web_sys::File| {
             let name = file.name();
             let (scn, status, on_scenario) = (scn.clone(), status.clone(), on_scenario.clone());
-            download::read_text_file(file, move |r| {
+            download::read_text_file(file, PageInput::PlatformFile, move |r| {
                 let mut next = (*scn).clone();
                 match r.and_then(|t| apply_toml(&mut next, &name, &t).map_err(|e| e.to_string())) {
                     Ok(()) => {

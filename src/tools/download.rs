@@ -7,6 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
 
+use super::input_limit::{self, PageInput};
+
 fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
 }
@@ -163,14 +165,24 @@ pub async fn copy_to_clipboard(text: &str) -> Result<(), ()> {
         .map_err(|_| ())
 }
 
-/// Reads a picked file as text and calls `done` with it (or with the browser's complaint).
+/// Reads a picked file as text and calls `done` with it (or with the browser's complaint, or
+/// the page's refusal of a file larger than it reads as `kind`, before any of it is read).
 /// The reader lives until it calls back.
-pub fn read_text_file(file: web_sys::File, done: impl FnOnce(Result<String, String>) + 'static) {
+pub fn read_text_file(
+    file: web_sys::File,
+    kind: PageInput,
+    done: impl FnOnce(Result<String, String>) + 'static,
+) {
+    let name = file.name();
+    if let Err(e) = input_limit::check(kind, &name, file.size() as u64) {
+        done(Err(e));
+        return;
+    }
     let file = gloo::file::File::from(file);
     let slot: Rc<RefCell<Option<gloo::file::callbacks::FileReader>>> = Rc::default();
     let keep = slot.clone();
     let reader = gloo::file::callbacks::read_as_text(&file, move |r| {
-        done(r.map_err(|e| format!("the file could not be read: {e}")));
+        done(r.map_err(|e| format!("{name}: the file could not be read: {e}")));
         // Not dropped inside its own callback: a moment later.
         gloo::timers::callback::Timeout::new(0, move || drop(keep.borrow_mut().take())).forget();
     });

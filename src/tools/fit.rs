@@ -19,6 +19,7 @@ use yew::prelude::*;
 use crate::shell::workers::{self, Pool};
 use crate::tools::download;
 use crate::tools::fit_report;
+use crate::tools::input_limit::PageInput;
 
 #[derive(Properties, PartialEq)]
 pub struct FitViewProps {
@@ -182,7 +183,7 @@ impl Component for FitView {
             Msg::Read(name, r) => {
                 match r {
                     Ok(t) => self.files.push((name, t)),
-                    Err(e) => self.error = Some(format!("{name}: {e}")),
+                    Err(e) => self.error = Some(e),
                 }
                 self.expected = self.expected.saturating_sub(1);
                 if self.expected == 0 {
@@ -367,7 +368,7 @@ impl FitView {
         for f in list {
             let name = f.name();
             let cb = ctx.link().callback(move |r| Msg::Read(name.clone(), r));
-            download::read_text_file(f, move |r| cb.emit(r));
+            download::read_text_file(f, PageInput::FitResult, move |r| cb.emit(r));
         }
         true
     }

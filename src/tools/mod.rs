@@ -4,10 +4,11 @@
 //! a trace" ([`trace`], [`replay`]), and what they export and import ([`exports`],
 //! [`download`]).
 //!
-//! [`exports`] and [`replay`] hold no browser code and are tested natively; the rest builds
+//! [`exports`], [`input_limit`] and [`replay`] hold no browser code and are tested natively; the rest builds
 //! for `wasm32` only.
 
 pub mod exports;
+pub mod input_limit;
 pub mod replay;
 
 #[cfg(target_arch = "wasm32")]

@@ -13,6 +13,7 @@ use yew::prelude::*;
 use crate::shell::engine_bridge as bridge;
 use crate::tools::download;
 use crate::tools::exports;
+use crate::tools::input_limit::PageInput;
 
 /// The page's address without its query ("http://host/path").
 fn page_base() -> String {
@@ -186,9 +187,9 @@ fn job_file(props: &JobFileProps) -> Html {
             let name = file.name();
             let load_text = load_text.clone();
             let job_error = job_error.clone();
-            download::read_text_file(file, move |r| match r {
+            download::read_text_file(file, PageInput::JobFile, move |r| match r {
                 Ok(text) => load_text(text, name),
-                Err(e) => job_error.set(Some(format!("{name}: {e}").into())),
+                Err(e) => job_error.set(Some(format!("{e}. The scenario is unchanged.").into())),
             });
         })
     };
@@ -213,8 +214,15 @@ fn load_job_text(
     let job_error = job_error.clone();
     let job_status = job_status.clone();
     let platform = platform.to_string();
-    Rc::new(
-        move |text: String, from: String| match exports::jobfile_on(&text, &platform) {
+    Rc::new(move |text: String, from: String| {
+        // Pasted text is held to the size an opened file is.
+        let read = crate::tools::input_limit::check(PageInput::JobFile, &from, text.len() as u64);
+        if let Err(e) = read {
+            job_status.set(AttrValue::default());
+            job_error.set(Some(format!("{e}. The scenario is unchanged.").into()));
+            return;
+        }
+        match exports::jobfile_on(&text, &platform) {
             Ok((scn, notices)) => {
                 let jobs: u32 = scn.jobs.iter().map(|j| j.numjobs).sum();
                 let from = mmcsim_engine::scenario::clip(&from);
@@ -228,7 +236,9 @@ fn load_job_text(
                     text.push_str(&format!(" Warning: {n}."));
                 }
                 job_status.set(text.into());
-                on_scenario.emit(scn);
+                // In a task of its own, after the read and the parse (see trace.rs).
+                let on_scenario = on_scenario.clone();
+                gloo::timers::callback::Timeout::new(0, move || on_scenario.emit(scn)).forget();
             }
             Err(e) => {
                 let from = mmcsim_engine::scenario::clip(&from);
@@ -237,8 +247,8 @@ fn load_job_text(
                     format!("{from}: {e}. The scenario is unchanged.").into(),
                 ));
             }
-        },
-    )
+        }
+    })
 }
 
 /// Saves the job files: with a comparison, two: A's, and B's named with a "-b" suffix.

@@ -9,6 +9,7 @@ use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
 use crate::tools::download;
+use crate::tools::input_limit::PageInput;
 use crate::tools::replay;
 
 #[derive(Properties, PartialEq)]
@@ -90,12 +91,16 @@ fn loader(
         let name = file.name();
         let (scn, on_load, status, error) =
             (scn.clone(), on_load.clone(), status.clone(), error.clone());
-        download::read_text_file(file, move |r| {
+        download::read_text_file(file, PageInput::Trace, move |r| {
             match r.and_then(|text| replay::replay_scenario(&scn, &name, &text)) {
                 Ok((next, summary)) => {
                     error.set(None);
                     status.set(format!("Loaded {summary}. Press Run to replay it.").into());
-                    on_load.emit((next, None));
+                    // The page takes the new scenario in a task of its own: the read and the
+                    // parse above are one, the page's update and render another (a 2 MiB
+                    // trace: about 45 ms and 50 ms), so neither holds a frame for long.
+                    gloo::timers::callback::Timeout::new(0, move || on_load.emit((next, None)))
+                        .forget();
                 }
                 Err(e) => {
                     status.set(AttrValue::default());

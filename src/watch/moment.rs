@@ -96,7 +96,10 @@ pub fn split_query(q: &str) -> (String, Moment, Vec<String>) {
             rest.push(part);
             continue;
         }
-        let v = v.replace("%3A", ":").replace("%3a", ":");
+        // Percent-decoded as the scenario's keys are; no good view value is long, so a long
+        // one is cut before it is echoed.
+        let v = mmcsim_engine::scenario::url::percent_decode(v);
+        let v = mmcsim_engine::scenario::clip(&v);
         let r: Result<(), String> = match k {
             "t" => parse_time_ns(&v).map(|t| m.t = Some(t)),
             "speed" => parse_speed(&v).map(|s| m.speed = Some(s)),
@@ -126,7 +129,23 @@ pub fn split_query(q: &str) -> (String, Moment, Vec<String>) {
             errors.push(format!("{k}: {e} (view key left out)"));
         }
     }
-    (rest.join("&"), m, errors)
+    (rest.join("&"), m, summed_up(errors))
+}
+
+/// Most notices a link's view keys give; past it, the rest are summed up in one (as the
+/// scenario's keys are: `scenario::url::MAX_LINK_NOTICES`).
+const MAX_VIEW_NOTICES: usize = 4;
+
+/// The first [`MAX_VIEW_NOTICES`] - 1 notices, then one saying how many more there were.
+fn summed_up(mut errors: Vec<String>) -> Vec<String> {
+    if errors.len() > MAX_VIEW_NOTICES {
+        let more = errors.len() - (MAX_VIEW_NOTICES - 1);
+        errors.truncate(MAX_VIEW_NOTICES - 1);
+        errors.push(format!(
+            "and {more} more bad view keys (t, speed, paused, compare, focus, tour, step); those were left out too"
+        ));
+    }
+    errors
 }
 
 impl Moment {
@@ -222,5 +241,24 @@ mod tests {
         assert!(errors[0].starts_with("t: "), "{errors:?}");
         assert!(m.paused && m.t.is_none() && m.tour.is_none());
         assert_eq!(join("bs=8k", &m), "bs=8k&paused=1");
+    }
+
+    #[test]
+    fn view_keys_are_decoded_cut_and_summed_up() {
+        // Percent-encoded as a link copied from elsewhere has them.
+        let (_, m, e) = split_query("focus=a%3A7&t=1%2E5ms");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(m.focus, Some(Target::Request { b: false, id: 7 }));
+        assert_eq!(m.t, Some(1_500_000));
+        // 600 bad view keys, one of 10 000 characters: four short notices.
+        let mut q = format!("step={}", "9".repeat(10_000));
+        for i in 0..150 {
+            q.push_str(&format!("&t=x{i}&focus=q{i}&tour=n{i}&step=s{i}"));
+        }
+        let (rest, _, e) = split_query(&q);
+        assert_eq!(rest, "");
+        assert_eq!(e.len(), MAX_VIEW_NOTICES, "{e:?}");
+        assert!(e.iter().all(|n| n.chars().count() < 400), "{e:?}");
+        assert!(e[3].starts_with("and 598 more bad view keys"), "{}", e[3]);
     }
 }
