@@ -95,6 +95,12 @@ test('no accepted input holds the page: links, job files, traces, runs (9 inputs
         await page.setInputFiles('#jobfile-open', file('many.fio', many));
         await page.waitForFunction(() => /1000 section/.test(document.querySelector('#jobfile-status')?.textContent ?? ''));
     }));
+    // Too many for tabs: a number field picks the section the form shows.
+    assert.equal(await page.getAttribute('#job-pick', 'max'), '1000');
+    await page.fill('#job-pick', '500');
+    await page.press('#job-pick', 'Enter');
+    await page.waitForFunction(() => /job 500's/.test(document.querySelector('#job-tabs-help')?.textContent ?? ''));
+    assert.match(await page.textContent('#job-pick-label'), /^j499: /);
     worst.push(await handled(page, 'Run of the 1000 sections, with their results', () => runToEnd(page, 300_000)));
 
     // 4. A job file at the page's limit: a section and 1 MiB of comments.
