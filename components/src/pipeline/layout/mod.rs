@@ -17,7 +17,7 @@ use mmcsim_engine::MmcPath;
 use mmcsim_engine::CQE_TASKS;
 use mmcsim_engine::HSQ_NUM_SLOTS;
 
-pub use place::{occupied_slots, place, slot_cells};
+pub use place::{occupied_slots, place, slot_cells, MAX_PILE};
 pub use token::{io_groups, layer_of, stacks, IoGroup, Token, TokenKind};
 
 /// Height of the view box (the width is [`WIDTH`]).

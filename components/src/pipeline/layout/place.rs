@@ -1,7 +1,7 @@
 //! Where each request goes: its layer's column, and its spot there from what identifies it
 //! (lane, queue position, slot, chain row), or left out for lack of room.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::RequestView;
@@ -144,6 +144,11 @@ impl Placer {
     }
 }
 
+/// Tokens drawn on one job lane's pile (submitted, or done); the rest are counted on the top
+/// one (`Token::under`) and in the pile's "×N": an 8 MiB write split into 2048 requests drew
+/// 2048 tokens on one spot, created and removed again within a few frames.
+pub const MAX_PILE: usize = 8;
+
 /// Each id's first place in `ids`.
 fn positions(ids: &[u64]) -> HashMap<u64, usize> {
     let mut at = HashMap::with_capacity(ids.len());
@@ -155,12 +160,24 @@ fn positions(ids: &[u64]) -> HashMap<u64, usize> {
 
 /// The tokens to draw and, per layer, how many requests were left out for lack of room.
 pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>) {
-    let mut tokens = Vec::with_capacity(s.requests.len().min(256));
+    let mut tokens: Vec<Token> = Vec::with_capacity(s.requests.len().min(256));
     let mut hidden: HashMap<Layer, usize> = HashMap::new();
     let mut placer = Placer::new(s, path);
+    let on_host: HashSet<u64> = s.on_host.iter().copied().collect();
+    // The token on top of each job lane's pile (job, done), once the pile is full.
+    let mut pile_top: HashMap<(u32, bool), usize> = HashMap::new();
     for r in &s.requests {
-        let on_host = s.on_host.contains(&r.id);
-        let layer = layer_of(r, on_host);
+        let layer = layer_of(r, on_host.contains(&r.id));
+        let lane = (r.job, r.stage != Stage::Submit);
+        if layer == Layer::Jobs && placer.per_lane.get(&lane).copied().unwrap_or(0) >= MAX_PILE {
+            if let Some(&i) = pile_top.get(&lane) {
+                tokens[i].under += 1;
+                continue;
+            }
+        }
+        if layer == Layer::Jobs {
+            pile_top.insert(lane, tokens.len());
+        }
         match placer.spot(r, layer) {
             Some((x, y)) => tokens.push(Token {
                 id: r.id,
@@ -173,6 +190,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
                 y,
                 done: matches!(r.stage, Stage::Complete | Stage::Done),
                 len: r.len,
+                under: 0,
             }),
             None => *hidden.entry(layer).or_default() += 1,
         }

@@ -79,7 +79,7 @@ fn place_keeps_every_token_in_its_column() {
                 .mmc_path;
             let (tokens, hidden) = place(&snap, path);
             assert_eq!(
-                tokens.len() + hidden.values().sum::<usize>(),
+                tokens.iter().map(|t| 1 + t.under).sum::<usize>() + hidden.values().sum::<usize>(),
                 snap.requests.len()
             );
             for t in &tokens {
@@ -109,6 +109,7 @@ fn the_requests_of_a_split_io_are_boxed_together_in_each_column() {
         y,
         done: false,
         len: 4096,
+        under: 0,
     };
     let tokens = [
         t(4, 4, Layer::HostQueue, 600.0, 100.0),
@@ -196,6 +197,7 @@ fn piled_up_tokens_are_counted() {
         y,
         done: false,
         len: 4096,
+        under: 0,
     };
     let s = stacks(&[
         t(1, 10.0, 10.0),
@@ -204,4 +206,48 @@ fn piled_up_tokens_are_counted() {
         t(4, 50.0, 10.0),
     ]);
     assert_eq!(s, vec![(10.0, 10.0, 3)]);
+}
+
+/// An 8 MiB write split into 2048 requests: its job's lane draws a pile of at most
+/// [`MAX_PILE`] tokens, and the pile's "×N" still counts every request on it.
+#[test]
+fn a_split_io_piles_on_its_lane_as_a_few_tokens_that_count_all_its_requests() {
+    let scn = mmcsim_engine::scenario::url::decode_query("rw=write&bs=8m&size=8m&max_req_kib=4").a;
+    let mut sim = Simulator::new(&scn).expect("valid scenario");
+    sim.run_until(1);
+    let snap = sim.snapshot();
+    assert_eq!(snap.requests.len(), 2048, "all parts submitted at once");
+    let on_lane = snap
+        .requests
+        .iter()
+        .filter(|r| r.stage == Stage::Submit)
+        .count();
+    assert!(
+        on_lane > 1000,
+        "{on_lane} requests submitted, not yet in blk-mq"
+    );
+    let (tokens, _) = place(&snap, MmcPath::Hsq);
+    let drawn = tokens.iter().filter(|t| t.layer == Layer::Jobs).count();
+    assert!(drawn <= MAX_PILE, "{drawn} tokens drawn on the lane");
+    let piles = stacks(&tokens);
+    let counted: usize = tokens
+        .iter()
+        .filter(|t| {
+            t.layer == Layer::Jobs
+                && !piles
+                    .iter()
+                    .any(|p| (p.0 - t.x).abs() < 3.0 && (p.1 - t.y).abs() < 3.0)
+        })
+        .count()
+        + piles
+            .iter()
+            .filter(|p| {
+                p.1 >= TOP
+                    && tokens
+                        .iter()
+                        .any(|t| t.layer == Layer::Jobs && t.x == p.0 && t.y == p.1)
+            })
+            .map(|p| p.2)
+            .sum::<usize>();
+    assert_eq!(counted, on_lane, "{piles:?}");
 }

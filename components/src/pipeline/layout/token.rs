@@ -16,8 +16,8 @@ pub fn stacks(tokens: &[Token]) -> Vec<(f64, f64, usize)> {
             .iter_mut()
             .find(|s| (s.0 - t.x).abs() < 3.0 && (s.1 - t.y).abs() < 3.0)
         {
-            Some(s) => s.2 += 1,
-            None => spots.push((t.x, t.y, 1)),
+            Some(s) => s.2 += 1 + t.under,
+            None => spots.push((t.x, t.y, 1 + t.under)),
         }
     }
     spots.retain(|s| s.2 > 1);
@@ -112,6 +112,8 @@ pub struct Token {
     /// Completed, waiting for the job to reap it (drawn faded).
     pub done: bool,
     pub len: u64,
+    /// Requests piled under this one on its job's lane and not drawn (see `MAX_PILE`).
+    pub under: usize,
 }
 
 /// Which layer a request is in for the view.
