@@ -59,6 +59,7 @@ async function downloads(page, selector, count) {
 test('the Lab at 1366x768: Run keeps it in view, tables in their columns, fio text, A and B exports', async () => {
     const { page, problems, context } = await open(AB, { width: 1366, height: 768 });
     await page.click('#board > summary');
+    await page.waitForSelector('#board table');
     assert.deepEqual(await page.evaluate(spills, ['#board *', '.panel.scenario']), [], 'the Board spills out of its column');
     // Run from the bottom of the form: the page stays, the results are in view beside it.
     await page.evaluate(() => document.querySelector('#run').scrollIntoView({ block: 'center' }));
