@@ -7,7 +7,7 @@
 //! post-flush, `blk_flush.rs`), a write covered by a completed flush, or any write with the
 //! cache off cannot. The unit is the I/O, as fio counts it: an I/O is acknowledged once its
 //! whole I/O completed to the job (every request of a split I/O, and its post-flushes); data a
-//! later trim unmapped is not lost data.
+//! later trim unmapped (at either end, or one hole inside) is not lost data.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -37,14 +37,13 @@ impl Simulator {
         };
         let mut lost_ios = BTreeSet::new();
         for e in lost.iter().filter(|e| !open.contains(&e.req)) {
-            let Some(range) = e.lost_range() else {
-                continue;
-            };
-            lost_ios.insert(e.req);
-            report.lost_acked_bytes += range.1;
-            report.lost_ranges_total += 1;
-            if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
-                report.lost_ranges.push(range);
+            for range in e.lost_ranges() {
+                lost_ios.insert(e.req);
+                report.lost_acked_bytes += range.1;
+                report.lost_ranges_total += 1;
+                if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
+                    report.lost_ranges.push(range);
+                }
             }
         }
         report.lost_acked_writes = lost_ios.len() as u64;

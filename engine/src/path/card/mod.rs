@@ -38,28 +38,55 @@ pub struct CachedExtent {
     pub req: u64,
     /// The byte range [start, end) of it that still holds data: a later trim (CMD38) that
     /// covers its start or its end unmaps that part (the card still programs it, so timing is
-    /// unchanged, but nothing is lost there). A trim strictly inside it is not subtracted.
+    /// unchanged, but nothing is lost there).
     pub live: (u64, u64),
+    /// A range a later trim unmapped strictly inside `live` (empty: start >= end). One is
+    /// kept: two overlapping inside trims merge, of two apart the longer stays, so what a cut
+    /// reports lost may still include trimmed bytes but never leaves out data.
+    pub hole: (u64, u64),
 }
 
 impl CachedExtent {
-    /// The range of it that a power cut now loses: the part not yet programmed that still
-    /// holds data, if any.
-    pub fn lost_range(&self) -> Option<(u64, u64)> {
+    /// The ranges (offset, length) of it that a power cut now loses: the part not yet
+    /// programmed that still holds data, on either side of the trimmed hole; none, one or two.
+    pub fn lost_ranges(&self) -> impl Iterator<Item = (u64, u64)> {
         let end = self.offset + self.len;
         let start = (end - self.remaining).max(self.live.0);
         let end = end.min(self.live.1);
-        (start < end).then_some((start, end - start))
+        let (h0, h1) = self.hole;
+        let parts = if h0 < h1 && h0 < end && h1 > start {
+            [(start, h0), (h1, end)]
+        } else {
+            [(start, end), (end, end)]
+        };
+        parts
+            .into_iter()
+            .filter(|(a, b)| a < b)
+            .map(|(a, b)| (a, b - a))
     }
 
-    /// A trim of [start, end) unmaps the part of the live range it covers at either end.
+    /// A trim of [start, end) unmaps the part of the live range it covers at either end, or
+    /// makes (or widens) the hole when it falls strictly inside.
     fn trim(&mut self, start: u64, end: u64) {
         let (a, b) = self.live;
         if start <= a && end > a {
             self.live.0 = end.min(b);
         } else if start < b && end >= b {
             self.live.1 = start.max(a);
+        } else if start > a && end < b {
+            let (h0, h1) = self.hole;
+            if h0 >= h1 || (start <= h1 && end >= h0) {
+                self.hole = if h0 >= h1 {
+                    (start, end)
+                } else {
+                    (h0.min(start), h1.max(end))
+                };
+            } else if end - start > h1 - h0 {
+                self.hole = (start, end);
+            }
         }
+        // The hole lies inside what is still live.
+        self.hole = (self.hole.0.max(self.live.0), self.hole.1.min(self.live.1));
     }
 }
 

@@ -256,3 +256,41 @@ fn a_reliable_write_programs_whole_units_one_tprog_each() {
     let (_, _, end) = c.write(t, 1 << 30, 8 * unit, true, BUS, 2);
     assert_eq!(end, t + xfer_ns(unit, BUS) + 8 * tprog + commit);
 }
+
+#[test]
+fn a_trim_inside_a_cached_write_is_not_reported_lost() {
+    let mut c = card();
+    // 64 KiB into the cache at once: nothing programmed yet at its end.
+    let (_, end, _) = c.write(0, 1 << 20, 65536, false, 400_000_000, 7);
+    let lost = |c: &Card| -> Vec<(u64, u64)> {
+        c.cached_extents()
+            .flat_map(|e| e.lost_ranges().collect::<Vec<_>>())
+            .collect()
+    };
+    let before: u64 = lost(&c).iter().map(|r| r.1).sum();
+    assert!(before > 32768, "{:?}", lost(&c));
+    // 16 KiB trimmed from its middle: lost on either side of it, never inside.
+    c.discard(end, (1 << 20) + 16384, 16384);
+    let after = lost(&c);
+    assert!(
+        after
+            .iter()
+            .all(|&(o, l)| o + l <= (1 << 20) + 16384 || o >= (1 << 20) + 32768),
+        "{after:?}"
+    );
+    assert_eq!(
+        after.iter().map(|r| r.1).sum::<u64>(),
+        before - 16384,
+        "{after:?}"
+    );
+    // A second trim overlapping the first widens the hole; one apart keeps the longer.
+    c.discard(end, (1 << 20) + 24576, 16384);
+    let wider: u64 = lost(&c).iter().map(|r| r.1).sum();
+    assert_eq!(wider, before - 24576, "{:?}", lost(&c));
+    c.discard(end, (1 << 20) + 57344, 4096);
+    assert_eq!(
+        lost(&c).iter().map(|r| r.1).sum::<u64>(),
+        wider,
+        "a shorter hole apart is not kept"
+    );
+}

@@ -71,6 +71,7 @@ impl Card {
             remaining: len,
             req,
             live: (offset, offset + len),
+            hole: (0, 0),
         });
         self.dirty += len;
         self.drain_to(data_end);
