@@ -19,18 +19,10 @@ pub fn count(x: f64) -> String {
     out
 }
 
-/// A latency in ns as µs with three significant digits ("64.3 µs"), or ms above 10 ms.
+/// A latency in ns as µs with three significant digits ("64.3 µs"), or ms above 10 ms
+/// (the engine's [`format_latency_ns`](mmcsim_engine::scenario::units::format_latency_ns)).
 pub fn latency(ns: u64) -> String {
-    let us = ns as f64 / 1e3;
-    if us >= 10_000.0 {
-        format!("{:.2} ms", us / 1e3)
-    } else if us >= 100.0 {
-        format!("{us:.0} µs")
-    } else if us >= 10.0 {
-        format!("{us:.1} µs")
-    } else {
-        format!("{us:.2} µs")
-    }
+    mmcsim_engine::scenario::units::format_latency_ns(ns)
 }
 
 /// Simulated time in ns, in the unit that keeps it readable ("1.234 s", "12.3 ms").

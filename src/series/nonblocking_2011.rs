@@ -117,8 +117,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
 #[cfg(test)]
 mod tests {
     use crate::lesson::tour;
-    use crate::series::words::table_latency;
     use crate::shell::session::Session;
+    use mmcsim_engine::scenario::units::format_latency_ns;
 
     /// Issue 23: the tour's end said "B 1.02x faster" while the A/B table showed clat p50
     /// +85 %. The recap now gives the A/B table's p50 of both sides and its change, and says
@@ -139,8 +139,8 @@ mod tests {
         let change = (b as f64 - a as f64) / a as f64 * 100.0;
         let table = format!(
             "In the A/B table, clat p50: A {} vs B {} ({change:+.1} %)",
-            table_latency(a),
-            table_latency(b)
+            format_latency_ns(a),
+            format_latency_ns(b)
         );
         assert!(recap.contains(&table), "{table} in {recap}");
         assert!(b > a, "B's median latency is the higher: {a} {b}");

@@ -3,6 +3,7 @@
 //! (`claims.rs` checks that they agree).
 
 use mmcsim_engine::calibration::Case;
+use mmcsim_engine::scenario::units::format_latency_ns;
 use mmcsim_engine::{Report, Scenario, Stage};
 
 use crate::shell::session::{RunError, Session};
@@ -135,21 +136,6 @@ pub fn less_more(b: f64, a: f64) -> &'static str {
     }
 }
 
-/// A latency as the A/B table writes it (`mmcsim_components::format::latency`, a browser-only
-/// crate: the same policy): ms with two decimals from 10 ms, else µs with 0, 1 or 2 decimals.
-pub fn table_latency(ns: u64) -> String {
-    let us = ns as f64 / 1e3;
-    if us >= 10_000.0 {
-        format!("{:.2} ms", us / 1e3)
-    } else if us >= 100.0 {
-        format!("{us:.0} µs")
-    } else if us >= 10.0 {
-        format!("{us:.1} µs")
-    } else {
-        format!("{us:.2} µs")
-    }
-}
-
 /// "A 1778 µs vs B 3293 µs (+85.3 %)": the completion latency's median (clat p50) of both sides
 /// and B's change against A, as the A/B table shows them at the end of the run.
 pub fn p50_words(fa: &Figures, fb: &Figures) -> String {
@@ -157,8 +143,8 @@ pub fn p50_words(fa: &Figures, fb: &Figures) -> String {
     let change = (b - a) / a.max(1.0) * 100.0;
     format!(
         "A {} vs B {} ({change:+.1} %)",
-        table_latency(fa.clat_p50_ns),
-        table_latency(fb.clat_p50_ns)
+        format_latency_ns(fa.clat_p50_ns),
+        format_latency_ns(fb.clat_p50_ns)
     )
 }
 

@@ -171,6 +171,22 @@ pub fn format_size(bytes: u64) -> String {
     bytes.to_string()
 }
 
+/// A latency as the page's tables write it, three significant digits: "64.3 µs", "1778 µs",
+/// or ms with two decimals from 10 ms ("12.34 ms"). The results and A/B tables and the
+/// tours' sentences that quote them all go through this one function.
+pub fn format_latency_ns(ns: u64) -> String {
+    let us = ns as f64 / 1e3;
+    if us >= 10_000.0 {
+        format!("{:.2} ms", us / 1e3)
+    } else if us >= 100.0 {
+        format!("{us:.0} µs")
+    } else if us >= 10.0 {
+        format!("{us:.1} µs")
+    } else {
+        format!("{us:.2} µs")
+    }
+}
+
 /// The shortest exact fio form of a time: "10s", "500ms", "250us", "2m", "1h", else "Nns".
 pub fn format_time_ns(ns: u64) -> String {
     for (suffix, mult) in [
