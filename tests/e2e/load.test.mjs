@@ -33,7 +33,7 @@ test('the landing loads the landing only; the Lab link hands over to the whole p
     const from = env.served.length;
     const { page, problems } = await openPage(env.browser, env.base);
     await page.waitForFunction(() => /frames=[1-9]/.test(document.querySelector('#frame-stats')?.textContent ?? ''));
-    const wasm = () => env.served.slice(from).map((r) => r.path.replace(/-[0-9a-f]{16}_bg/, '_bg'))
+    const wasm = () => env.served.slice(from).map((r) => r.path.replace(/-[0-9a-f]+_bg/, '_bg'))
         .filter((p) => p.endsWith('.wasm'));
     assert.deepEqual(wasm(), ['/mmcsim-landing_bg.wasm']);
     assert.equal(await page.$('#run'), null, 'no Lab on the landing');
