@@ -30,6 +30,21 @@ if ! grep -qx "wasm_bindgen = \"$WASM_BINDGEN_VERSION\"" Trunk.toml; then
     exit 1
 fi
 
+# 0. Disk space. A cold `make test` writes about 7 GB (target/: native and wasm builds, the
+#    release page; the tool installs; node_modules), and a full disk fails it 20 minutes in with
+#    a message of wasm-bindgen's that does not say why. Measured: a fresh clone's `make test`
+#    left 6.6 GB behind it (2026-12-01). A warm target/ needs much less.
+need_gb=8
+[[ -d target/wasm32-unknown-unknown/debug ]] && need_gb=2
+mkdir -p target
+free_gb=$(( $(df --output=avail -B1 target | tail -n 1) / 1000000000 ))
+if (( free_gb < need_gb )); then
+    echo "[setup] not enough disk space: the build and tests need about $need_gb GB free for" \
+         "target/ ($PWD/target), and its disk has $free_gb GB free" >&2
+    exit 1
+fi
+say "disk: $free_gb GB free (about $need_gb GB needed)"
+
 # 1. The wasm target of the one rustup toolchain.
 if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     say "wasm32-unknown-unknown: present"
