@@ -11,5 +11,9 @@
 mod util;
 #[path = "browser/watch.rs"]
 mod watch;
+#[path = "browser/watch_ab.rs"]
+mod watch_ab;
+#[path = "browser/watch_kit.rs"]
+mod watch_kit;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
