@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+pub(crate) const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ARCHITECTURE.md");
 /// The folders a map of the code may send a reader to.
 const TREES: &[&str] = &[
@@ -25,7 +25,7 @@ const TREES: &[&str] = &[
 
 /// Every file and folder below the trees, as `/`-joined paths relative to the root, folders
 /// ending in `/`.
-fn repository_paths() -> Vec<String> {
+pub(crate) fn repository_paths() -> Vec<String> {
     fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
         let Ok(entries) = fs::read_dir(dir) else {
             return;

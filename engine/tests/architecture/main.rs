@@ -11,6 +11,7 @@
 //! re-export (`crate::Report`, `crate::platform::…`) counts as an import of the module it names.
 
 mod doc_paths;
+mod file_lengths;
 mod resolve;
 mod rust;
 
