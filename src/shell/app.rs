@@ -26,7 +26,9 @@ use crate::lesson::state::TourState;
 use crate::lesson::view::Lesson;
 use crate::shell::engine_bridge as bridge;
 use crate::shell::pair::Pair;
-use crate::shell::url::{anchor, scroll_to, url_search, write_url};
+#[cfg(feature = "full")]
+use crate::shell::url::scroll_to;
+use crate::shell::url::{url_search, write_url};
 #[cfg(feature = "full")]
 use crate::tools::sweep::SweepView;
 use crate::watch::command::{Commands, WatchAction};
@@ -85,6 +87,8 @@ pub enum Msg {
     Predict(usize),
     /// The browser's back/forward: restore the tour and step of the URL.
     PopState,
+    /// The first render is on screen: draw what follows the lesson (see [`App::rest_shown`]).
+    ShowRest,
 }
 
 pub struct App {
@@ -103,7 +107,12 @@ pub struct App {
     /// The landing lesson is shown (a visit without a query string).
     pub(super) landing: bool,
     pub(super) tour: Option<TourState>,
-    use_url: bool,
+    /// What follows the lesson (the Lab, the sweep, the gallery) is drawn. The first render
+    /// draws the header and "Watch the pipeline" only, and the rest follows in a task of its
+    /// own (`Msg::ShowRest`): drawn together they were one task of 90-150 ms on opening a link
+    /// on a 2-core machine (issue 22: the page's thread held under 100 ms).
+    pub(super) rest_shown: bool,
+    pub(super) use_url: bool,
     _popstate: Option<EventListener>,
 }
 
@@ -142,6 +151,7 @@ impl Component for App {
             watch: Commands::default(),
             landing,
             tour: None,
+            rest_shown: false,
             use_url,
             _popstate: popstate,
         };
@@ -170,12 +180,12 @@ impl Component for App {
         app
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, first: bool) {
-        if first && self.use_url {
-            // The page is drawn after the browser looked for the anchor: go there now.
-            if let Some(id) = anchor() {
-                scroll_to(&id);
-            }
+    fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
+        if first {
+            // A timeout, not a future: a future would run in this same task.
+            let link = ctx.link().clone();
+            gloo::timers::callback::Timeout::new(0, move || link.send_message(Msg::ShowRest))
+                .forget();
         }
     }
 
@@ -206,7 +216,7 @@ impl Component for App {
                             on_tour={link.callback(Msg::Tour)} on_step={link.callback(Msg::TourStep)}
                             on_act={link.callback(|()| Msg::TourAct)} on_predict={link.callback(Msg::Predict)} />
                 </Watch>
-                { self.rest(ctx) }
+                if self.rest_shown { { self.rest(ctx) } }
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>

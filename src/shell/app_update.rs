@@ -13,7 +13,7 @@ use crate::lab::FormCmd;
 use crate::lesson::state::{Effect, TourState};
 use crate::shell::engine_bridge as bridge;
 use crate::shell::pair::Pair;
-use crate::shell::url::{scroll_to, url_search};
+use crate::shell::url::{anchor, scroll_to, url_search};
 use crate::watch::command::WatchAction;
 use crate::watch::{moment, RunState};
 
@@ -24,6 +24,18 @@ impl App {
             Msg::LabReady(lab) => {
                 self.lab = Some(lab);
                 false
+            }
+            Msg::ShowRest => {
+                self.rest_shown = true;
+                if self.use_url {
+                    // The page is drawn after the browser looked for the anchor (which may be
+                    // in what follows the lesson: #lab): go there once it is drawn.
+                    if let Some(id) = anchor() {
+                        let go = move || scroll_to(&id);
+                        gloo::timers::callback::Timeout::new(0, go).forget();
+                    }
+                }
+                true
             }
             Msg::Control(name, text, job) => {
                 match bridge::apply_control_in(&self.pair.a, job, &name, &text) {
