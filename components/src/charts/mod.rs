@@ -111,12 +111,19 @@ fn chart_canvas(p: &CanvasProps) -> Html {
     {
         let canvas = canvas.clone();
         let kind = p.kind;
+        // Drawn in a task of its own after the render (a chart with its axes' text is 5-15 ms:
+        // five of them in the render's task held the page's first render over 100 ms, issue
+        // 22); newer data cancels a draw not yet made.
         use_effect_with(p.data.clone(), move |data| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                if let Err(e) = draw::draw(kind, c, data) {
-                    web_sys::console::error_1(&format!("{}: {e}", kind.id()).into());
+            let data = data.clone();
+            let draw = gloo_timers::callback::Timeout::new(0, move || {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    if let Err(e) = draw::draw(kind, c, &data) {
+                        web_sys::console::error_1(&format!("{}: {e}", kind.id()).into());
+                    }
                 }
-            }
+            });
+            move || drop(draw)
         });
     }
     // The percentile chart says which p99 each side's point stands at (tests and assistive

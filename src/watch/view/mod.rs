@@ -99,6 +99,8 @@ pub enum Msg {
     PullPlug,
     /// Paused: the tokens have arrived, the counters catch up with them.
     Settle,
+    /// Act on the page's command given at creation (a link's moment, the landing's play).
+    Command,
 }
 
 /// How long a token glides from one stage to the next, ms (the `--glide` of `.token`'s
@@ -198,7 +200,14 @@ impl Component for Watch {
             settle: None,
         };
         w.build(ctx);
-        w.command(ctx);
+        // The command given at creation (a moment link, the landing's play: a look-ahead run
+        // that derives the speed, then the first frames) is acted on in a task of its own, so
+        // the page's first render is not one task with it (issue 22: under 100 ms).
+        if ctx.props().command.is_some() {
+            let link = ctx.link().clone();
+            gloo::timers::callback::Timeout::new(0, move || link.send_message(Msg::Command))
+                .forget();
+        }
         w
     }
 
@@ -273,6 +282,7 @@ impl Component for Watch {
                 return false;
             }
             Msg::BControl(name, text) => self.b_control(ctx, &name, &text),
+            Msg::Command => self.command(ctx),
         }
         true
     }
