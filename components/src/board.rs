@@ -143,20 +143,12 @@ pub fn board_panel(props: &BoardPanelProps) -> Html {
     };
     // The table (about 600 elements) is built when the panel is first opened: on a closed
     // panel it was most of the page's first render (a 90-105 ms task on opening a link).
-    let open = use_state(|| false);
-    let ontoggle = {
-        let open = open.clone();
-        Callback::from(move |e: Event| {
-            if let Some(d) = e.target_dyn_into::<web_sys::Element>() {
-                open.set(d.has_attribute("open"));
-            }
-        })
-    };
+    let (open, ontoggle) = crate::part::use_opened();
     let summary = format!(
         "Board: {} parameter(s) changed from {}",
         changed, preset.name
     );
-    if !*open {
+    if !open {
         return html! {
             <details id="board" class="board" {ontoggle}>
                 <summary>{ summary }</summary>

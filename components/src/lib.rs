@@ -65,6 +65,7 @@ pub use gallery::{GalleryCard, GalleryCards, GalleryRow, GalleryTable, Stepper, 
 pub use glossary::Glossary;
 pub use jobfile_io::JobFilePanel;
 pub use jobtabs::JobTabs;
+pub use part::use_opened;
 pub use pipeline::layout as pipeline_layout;
 pub use pipeline::{Pipeline, PipelineProps};
 pub use plug::{PlugButton, PlugPanel, PowerCutView, WatchPowerCut};

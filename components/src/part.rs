@@ -17,3 +17,20 @@ pub struct PartProps<D: PartView> {
 pub fn part<D: PartView>(p: &PartProps<D>) -> Html {
     p.deps.view()
 }
+
+/// Whether a `<details>` has been opened, and the `ontoggle` that tracks it: a folded panel
+/// builds its contents when first opened (the Board's table, a run's fio text), not in every
+/// render of the page while closed.
+#[hook]
+pub fn use_opened() -> (bool, Callback<Event>) {
+    let open = use_state(|| false);
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::Element>() {
+                open.set(d.has_attribute("open"));
+            }
+        })
+    };
+    (*open, ontoggle)
+}

@@ -34,6 +34,13 @@ use crate::tools::sweep::SweepView;
 use crate::watch::command::{Commands, WatchAction};
 use crate::watch::{moment, RunState, Watch};
 
+/// What the link query is made of.
+#[derive(PartialEq)]
+struct LinkOf {
+    pair: Pair,
+    tour: Option<(&'static str, usize)>,
+}
+
 #[derive(Properties, PartialEq)]
 pub struct AppProps {
     /// Read the scenario from the page's URL query and keep the URL in step with the controls
@@ -112,6 +119,10 @@ pub struct App {
     /// own (`Msg::ShowRest`): drawn together they were one task of 90-150 ms on opening a link
     /// on a 2-core machine (issue 22: the page's thread held under 100 ms).
     pub(super) rest_shown: bool,
+    /// The link query of the last render and what it was made of (the pair, the tour and its
+    /// step): encoding a job file of 1000 sections took 5-15 ms, and the page renders once a
+    /// frame while a run plays.
+    link_memo: std::cell::RefCell<Option<(LinkOf, AttrValue)>>,
     pub(super) use_url: bool,
     _popstate: Option<EventListener>,
 }
@@ -152,6 +163,7 @@ impl Component for App {
             landing,
             tour: None,
             rest_shown: false,
+            link_memo: Default::default(),
             use_url,
             _popstate: popstate,
         };
@@ -209,7 +221,7 @@ impl Component for App {
                 </header>
                 { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
                 <Watch a={self.pair.a.clone()} b={self.pair.b_link()} on_b={link.callback(Msg::B)}
-                       command={self.watch.last()} link_base={AttrValue::from(self.link_query())}
+                       command={self.watch.last()} link_base={self.link_base()}
                        on_run={link.callback(Msg::RunState)} compact={self.landing || touring}>
                     <Lesson landing={self.landing} tour={self.tour.clone()}
                             finished={self.run.as_ref().is_some_and(|r| r.finished)}
@@ -301,6 +313,23 @@ impl App {
             ..Default::default()
         };
         moment::join(&scn, &m)
+    }
+
+    /// [`App::link_query`], made again only when what it is made of changed.
+    fn link_base(&self) -> AttrValue {
+        let of = LinkOf {
+            pair: self.pair.clone(),
+            tour: self.tour.as_ref().map(|t| (t.tour.id, t.step)),
+        };
+        let mut memo = self.link_memo.borrow_mut();
+        match memo.as_ref() {
+            Some((made_of, link)) if *made_of == of => link.clone(),
+            _ => {
+                let link = AttrValue::from(self.link_query());
+                *memo = Some((of, link.clone()));
+                link
+            }
+        }
     }
 
     /// Keeps the URL in step with the page (a tour step makes a history entry).

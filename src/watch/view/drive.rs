@@ -183,8 +183,9 @@ impl Watch {
         self.refresh_charts(false);
     }
 
-    /// Acts on the page's command, once per `seq`.
-    pub(super) fn command(&mut self, ctx: &Context<Self>) {
+    /// Acts on the page's command, once per `seq`. `at_creation`: the command the Watch was
+    /// created with, acted on a task later; the page opens where the reader is (no scroll).
+    pub(super) fn command(&mut self, ctx: &Context<Self>, at_creation: bool) {
         let Some(c) = ctx
             .props()
             .command
@@ -194,7 +195,11 @@ impl Watch {
         };
         self.command_seq = Some(c.seq);
         // The reader follows the walk-through to the view it acts on.
-        if let Some(el) = self.node.cast::<web_sys::Element>().filter(|_| c.follow) {
+        if let Some(el) = self
+            .node
+            .cast::<web_sys::Element>()
+            .filter(|_| c.follow && !at_creation)
+        {
             el.scroll_into_view();
         }
         match c.action {

@@ -223,7 +223,7 @@ impl Component for Watch {
             self.seen_ns = 0;
             self.report(ctx);
         }
-        self.command(ctx);
+        self.command(ctx, false);
         true
     }
 
@@ -282,7 +282,7 @@ impl Component for Watch {
                 return false;
             }
             Msg::BControl(name, text) => self.b_control(ctx, &name, &text),
-            Msg::Command => self.command(ctx),
+            Msg::Command => self.command(ctx, true),
         }
         true
     }
