@@ -34,3 +34,18 @@ pub fn use_opened() -> (bool, Callback<Event>) {
     };
     (*open, ontoggle)
 }
+
+/// False in a component's first render, true from a task later: what nobody sees at first (a
+/// folded glossary) is built after the page's first render, not in its task.
+#[hook]
+pub fn use_later() -> bool {
+    let later = use_state(|| false);
+    {
+        let later = later.clone();
+        use_effect_with((), move |_| {
+            let t = gloo_timers::callback::Timeout::new(0, move || later.set(true));
+            move || drop(t)
+        });
+    }
+    *later
+}
