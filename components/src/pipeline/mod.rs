@@ -318,7 +318,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <Part<Controller> deps={Controller { side: side.clone(), on_host: s.on_host.len(), chained: s.chained, in_irq: s.in_irq, interrupts: s.interrupts, recovering: s.requests.iter().filter(|r| r.stage == Stage::Recovery).count(), compact }} />
                 <Part<BusLines> deps={BusLines { side: side.clone(), bus: s.bus, compact }} />
                 <Part<Card> deps={Card { side: side.clone(), reliable_busy, dirty_kib: s.cache_dirty / 1024, cap: s.cache_capacity, compact }} />
-                <Part<IoGroups> deps={IoGroups(lay::io_groups(arrived.as_deref().unwrap_or(&tokens)))} />
+                <Part<IoGroups> deps={IoGroups(lay::io_groups(arrived.as_deref().unwrap_or(&tokens), &lay::live_requests(&s.requests)))} />
                 <Part<Stacks> deps={Stacks(lay::stacks(arrived.as_deref().unwrap_or(&tokens)))} />
                 <Part<Tokens> deps={Tokens { tokens, selected: props.selected, glide: props.glide }} />
             </svg>

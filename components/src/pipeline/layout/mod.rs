@@ -18,7 +18,7 @@ use mmcsim_engine::CQE_TASKS;
 use mmcsim_engine::HSQ_NUM_SLOTS;
 
 pub use place::{occupied_slots, place, slot_cells, MAX_PILE};
-pub use token::{io_groups, layer_of, stacks, IoGroup, Token, TokenKind};
+pub use token::{io_groups, layer_of, live_requests, stacks, IoGroup, Token, TokenKind};
 
 /// Height of the view box (the width is [`WIDTH`]).
 pub const HEIGHT: f64 = 372.0;

@@ -117,7 +117,8 @@ fn the_requests_of_a_split_io_are_boxed_together_in_each_column() {
         t(6, 4, Layer::Controller, 840.0, 120.0),
         t(7, 7, Layer::HostQueue, 638.0, 100.0),
     ];
-    let g = io_groups(&tokens);
+    let live = std::collections::HashMap::from([(4, 3), (7, 1)]);
+    let g = io_groups(&tokens, &live);
     assert_eq!(
         g.len(),
         2,
@@ -250,4 +251,11 @@ fn a_split_io_piles_on_its_lane_as_a_few_tokens_that_count_all_its_requests() {
             .map(|p| p.2)
             .sum::<usize>();
     assert_eq!(counted, on_lane, "{piles:?}");
+    // The box around the I/O's tokens says how many requests it has, not how many are drawn.
+    let groups = io_groups(&tokens, &live_requests(&snap.requests));
+    assert!(!groups.is_empty());
+    assert!(
+        groups.iter().all(|g| g.1 == 2048),
+        "1 I/O -> 2048 requests: {groups:?}"
+    );
 }

@@ -28,14 +28,22 @@ pub fn stacks(tokens: &[Token]) -> Vec<(f64, f64, usize)> {
 /// its tokens there as x, y, w, h).
 pub type IoGroup = (u64, usize, (f64, f64, f64, f64));
 
-/// The [`IoGroup`]s of every I/O with two or more live requests.
-pub fn io_groups(tokens: &[Token]) -> Vec<IoGroup> {
+/// Each I/O's live requests in a snapshot (`requests`), drawn or not: a job lane's pile draws
+/// at most [`super::MAX_PILE`] of them.
+pub fn live_requests(requests: &[RequestView]) -> HashMap<u64, usize> {
     let mut live: HashMap<u64, usize> = HashMap::new();
-    for t in tokens {
-        *live.entry(t.io).or_default() += 1;
+    for r in requests {
+        *live.entry(r.io).or_default() += 1;
     }
+    live
+}
+
+/// The [`IoGroup`]s of every I/O with two or more live requests (`live`: [`live_requests`]),
+/// boxed around its tokens in each column.
+pub fn io_groups(tokens: &[Token], live: &HashMap<u64, usize>) -> Vec<IoGroup> {
+    let live_of = |io: u64| live.get(&io).copied().unwrap_or(1);
     let mut boxes: Vec<(u64, Layer, f64, f64, f64, f64)> = Vec::new();
-    for t in tokens.iter().filter(|t| live[&t.io] > 1) {
+    for t in tokens.iter().filter(|t| live_of(t.io) > 1) {
         match boxes.iter_mut().find(|b| b.0 == t.io && b.1 == t.layer) {
             Some(b) => {
                 b.2 = b.2.min(t.x);
@@ -51,7 +59,7 @@ pub fn io_groups(tokens: &[Token]) -> Vec<IoGroup> {
         .into_iter()
         .map(|(io, _, x0, y0, x1, y1)| {
             let b = (x0 - pad, y0 - pad, x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad);
-            (io, live[&io], b)
+            (io, live_of(io), b)
         })
         .collect()
 }
