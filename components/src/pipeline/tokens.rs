@@ -53,7 +53,8 @@ impl PartView for IoGroups {
         html! { <g class="io-groups">{ for self.0.iter().map(|&(io, n, (x, y, w, h))| html! {
             <g class="io-group" data-io={io.to_string()} data-requests={n.to_string()}>
                 <rect x={f(x)} y={f(y)} width={f(w)} height={f(h)} rx="6" />
-                <text class="small io-label" x={f(x)} y={f(y - 3.0)}>{ format!("1 I/O → {n} requests") }</text>
+                // Above the "×N" a pile in the box shows at its top right (`Stacks`).
+                <text class="small io-label" x={f(x)} y={f(y - 12.0)}>{ format!("1 I/O → {n} requests") }</text>
             </g>
         }) }</g> }
     }
