@@ -94,8 +94,17 @@ test-native:
 	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
 
 # --tests: without it the doc-test pass prints an empty last result line.
+# TMPDIR: chromedriver gives each browser session (each test file) a Chromium profile of about
+# 80 MB in the temporary folder, and the runner leaves it there: three per `make test` piled up
+# in /tmp until a disk was full. The browser tests get a temporary folder of their own in
+# target/, removed after them, failed or not.
+BROWSER_TMP := $(CURDIR)/target/browser-tmp
 test-wasm:
-	$(WASM_TEST_ENV) cargo test --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --tests
+	rm -rf $(BROWSER_TMP)
+	mkdir -p $(BROWSER_TMP)
+	status=0; TMPDIR=$(BROWSER_TMP) $(WASM_TEST_ENV) \
+	    cargo test --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --tests || status=$$?; \
+	rm -rf $(BROWSER_TMP); exit $$status
 
 test-e2e:
 	trunk build --release
