@@ -1,16 +1,8 @@
 //! The whole page: controls go through the engine's parser; Run drives the simulator.
 
-use mmcsim_web::{App, AppProps};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::util::*;
-
-async fn mount_app() -> web_sys::Element {
-    let root = mount_point();
-    yew::Renderer::<App>::with_root_and_props(root.clone(), AppProps { use_url: false }).render();
-    settle().await;
-    root
-}
 
 #[wasm_bindgen_test]
 async fn invalid_value_shows_the_parsers_message_and_keeps_the_previous_value() {

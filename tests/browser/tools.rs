@@ -8,19 +8,11 @@ use mmcsim_engine::Scenario;
 use mmcsim_web::gallery::TableRun;
 use mmcsim_web::shell::session::Session;
 use mmcsim_web::tools::exports;
-use mmcsim_web::{App, AppProps};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 use yew::Callback;
 
 use crate::util::*;
-
-async fn mount_app() -> web_sys::Element {
-    let root = mount_point();
-    yew::Renderer::<App>::with_root_and_props(root.clone(), AppProps { use_url: false }).render();
-    settle().await;
-    root
-}
 
 /// Pastes `text` in the job-file box and presses Load text.
 async fn load_jobfile(root: &web_sys::Element, text: &str) {

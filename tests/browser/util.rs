@@ -22,6 +22,30 @@ pub async fn settle() {
     }
 }
 
+/// The whole page mounted (its URL left alone), once the Lab is drawn: the page draws what
+/// follows the lesson a task after its first render (`Msg::ShowRest`), and a loaded machine may
+/// run other timers between the two. Waits up to 5 s.
+pub async fn mount_app() -> Element {
+    let root = mount_point();
+    yew::Renderer::<mmcsim_web::App>::with_root_and_props(
+        root.clone(),
+        mmcsim_web::AppProps { use_url: false },
+    )
+    .render();
+    for _ in 0..500 {
+        if by_sel(&root, "#run").is_some() {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    assert!(
+        by_sel(&root, "#run").is_some(),
+        "the Lab was not drawn within 5 s"
+    );
+    settle().await;
+    root
+}
+
 pub fn by_sel(root: &Element, sel: &str) -> Option<Element> {
     root.query_selector(sel).unwrap()
 }

@@ -68,6 +68,9 @@ export async function openPage(browser, base, query = '', options = {}, waitFor 
         await page.click('#lab-link');
     }
     await page.waitForSelector(waitFor, { timeout: 30_000 });
+    // What follows the lesson is drawn a task after the page's first render (Msg::ShowRest):
+    // the Lab (`main#lab`), or on the landing its button (`#lab`). A test reads the whole page.
+    await page.waitForSelector('#lab', { state: 'attached', timeout: 30_000 });
     return { page, problems };
 }
 
