@@ -13,7 +13,9 @@ const HEAD: &str =
      \x20                 [--fit_runtime=TIME] [--max_iters=N] [--write_platform=OUT] RESULTS.json...\n\
      \x20        fits board parameters (default: completion_us, nand_read_us, card_write_busy_us,\n\
      \x20        bus_mb_s, nand_program_mb_s, reliable_write_us) to fio --output-format=json results;\n\
-     \x20        trusted only when each result, left out, is predicted within 10 % by a fit to the others\n\
+     \x20        trusted only when each result, left out, is predicted within 10 % by a fit to the others;\n\
+     \x20        runs are cut at 250 ms of simulated time, or at --fit_runtime, which cuts jobs with their\n\
+     \x20        own runtime too\n\
      \n\
      Options are fio's, written --name=value or -name=value (a flag may be bare: --group_reporting).\n\
      Options before the first --name are global; each --name=X starts a job that inherits them.\n\

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bad, mmcsim, scratch};
+use common::{bad, mmcsim, ok_stdout, scratch};
 
 #[test]
 fn platform_files_round_trip_and_bad_boards_are_refused() {
@@ -200,5 +200,44 @@ fn fit_writes_a_platform_file_that_runs() {
     let bad_fit = mmcsim(&["fit", "--fit=bogus", &f("rr.json")]);
     assert_eq!(bad_fit.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_fit.stderr).contains("'bogus' is not a board parameter"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// fio results of time-based jobs keep their runtime in a fit unless `--fit_runtime` is given:
+/// two of `--runtime=2 --time_based` are over the fit's work bound, and the message's advice
+/// (`--fit_runtime`) makes the same fit run, cutting the jobs' own runtime too.
+#[test]
+fn fit_runtime_cuts_time_based_results_too() {
+    let dir = scratch("mmcsim-fit-time-based");
+    let mut files = Vec::new();
+    for (i, depth) in ["1", "4"].iter().enumerate() {
+        let out = ok_stdout(&[
+            "--platform=unisoc-hsq-2023",
+            "--name=t",
+            "--rw=randread",
+            "--bs=4k",
+            "--runtime=2",
+            "--time_based",
+            "--ioengine=libaio",
+            &format!("--iodepth={depth}"),
+            "--group_reporting",
+            "--output-format=json",
+        ]);
+        let p = dir.join(format!("t{i}.json"));
+        std::fs::write(&p, out).unwrap();
+        files.push(p.to_string_lossy().into_owned());
+    }
+    let base = ["fit", "--platform=unisoc-hsq-2023", "--fit=nand_read_us"];
+    let mut args: Vec<&str> = base.to_vec();
+    args.extend(files.iter().map(String::as_str));
+    bad(&args, "--fit_runtime");
+    let mut args: Vec<&str> = base.to_vec();
+    args.push("--fit_runtime=100ms");
+    args.extend(files.iter().map(String::as_str));
+    let report = ok_stdout(&args);
+    assert!(
+        report.starts_with("fit on unisoc-hsq-2023 of 1 parameter(s)"),
+        "{report}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

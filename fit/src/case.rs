@@ -176,10 +176,14 @@ pub fn read_case(file: &str, text: &str, fit_runtime_ns: Option<u64>) -> Result<
         ..
     } = r;
     let mut scn = b.finish().map_err(|e| format!("{file}: {e}"))?;
+    // A job without a runtime is cut at the fit's runtime (by default 250 ms); a job with its
+    // own keeps it, unless a fit runtime was given (`--fit_runtime`): then no run is longer.
     for j in &mut scn.jobs {
-        if j.runtime_ns.is_none() {
-            j.runtime_ns = Some(fit_runtime_ns.unwrap_or(DEFAULT_FIT_RUNTIME_NS));
-        }
+        j.runtime_ns = Some(match (j.runtime_ns, fit_runtime_ns) {
+            (None, cut) => cut.unwrap_or(DEFAULT_FIT_RUNTIME_NS),
+            (Some(own), Some(cut)) => own.min(cut),
+            (Some(own), None) => own,
+        });
     }
     let mut measured = vec![(Figure::MiBs, bw / (1 << 20) as f64)];
     if one_entry {

@@ -8,8 +8,9 @@
 //! the measured figures. Starting from the base preset (`--platform=`, else the one a file
 //! names, else the preset nearest to the figures), Nelder-Mead (argmin) moves the free
 //! parameters in log space, each kept in its option range, to minimise the sum of squared log
-//! errors (latencies weighted 1/4). Runs are cut at `--fit_runtime` of simulated time (default
-//! 250 ms) unless a job sets its own `runtime`: each job keeps its region (`size`), so random
+//! errors (latencies weighted 1/4). Runs are cut at 250 ms of simulated time unless a job sets
+//! its own `runtime`; `--fit_runtime` sets the cut, and then for every job, its own runtime
+//! included (a fit of `--runtime=60 --time_based` results): each job keeps its region (`size`), so random
 //! I/O hits the card's buffers as often as in the measured run, and throughput is steady long
 //! before the cut.
 //!
