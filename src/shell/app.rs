@@ -35,7 +35,6 @@ use crate::watch::command::{Commands, WatchAction};
 use crate::watch::{moment, RunState, Watch};
 
 /// What the link query is made of.
-#[derive(PartialEq)]
 struct LinkOf {
     pair: Pair,
     tour: Option<(&'static str, usize)>,
@@ -315,21 +314,23 @@ impl App {
         moment::join(&scn, &m)
     }
 
-    /// [`App::link_query`], made again only when what it is made of changed.
+    /// [`App::link_query`], made again only when what it is made of changed (compared in
+    /// place: a render while a run plays neither encodes nor copies the scenario).
     fn link_base(&self) -> AttrValue {
-        let of = LinkOf {
-            pair: self.pair.clone(),
-            tour: self.tour.as_ref().map(|t| (t.tour.id, t.step)),
-        };
+        let tour = self.tour.as_ref().map(|t| (t.tour.id, t.step));
         let mut memo = self.link_memo.borrow_mut();
-        match memo.as_ref() {
-            Some((made_of, link)) if *made_of == of => link.clone(),
-            _ => {
-                let link = AttrValue::from(self.link_query());
-                *memo = Some((of, link.clone()));
-                link
+        if let Some((of, link)) = memo.as_ref() {
+            if of.pair == self.pair && of.tour == tour {
+                return link.clone();
             }
         }
+        let link = AttrValue::from(self.link_query());
+        let of = LinkOf {
+            pair: self.pair.clone(),
+            tour,
+        };
+        *memo = Some((of, link.clone()));
+        link
     }
 
     /// Keeps the URL in step with the page (a tour step makes a history entry).

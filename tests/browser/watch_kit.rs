@@ -149,14 +149,7 @@ pub(crate) async fn step_until(
     max: usize,
     done: impl Fn(&Element) -> bool,
 ) -> usize {
-    for i in 0..max {
-        if done(root) {
-            return i;
-        }
-        click(root, "#step");
-        settle().await;
-    }
-    panic!("not reached after {max} steps");
+    steps(root, max, 0, done).await
 }
 
 /// As [`step_until`], waiting after each step for the tokens to arrive: the pipeline's
@@ -166,14 +159,21 @@ pub(crate) async fn step_until_arrived(
     max: usize,
     done: impl Fn(&Element) -> bool,
 ) -> usize {
+    steps(root, max, mmcsim_web::watch::GLIDE_MS as u32 + 60, done).await
+}
+
+/// Clicks Step until `done` holds, waiting `wait_ms` more after each step.
+async fn steps(root: &Element, max: usize, wait_ms: u32, done: impl Fn(&Element) -> bool) -> usize {
     for i in 0..max {
         if done(root) {
             return i;
         }
         click(root, "#step");
         settle().await;
-        gloo_timers::future::TimeoutFuture::new(mmcsim_web::watch::GLIDE_MS as u32 + 60).await;
-        settle().await;
+        if wait_ms > 0 {
+            gloo_timers::future::TimeoutFuture::new(wait_ms).await;
+            settle().await;
+        }
     }
     panic!("not reached after {max} steps");
 }
