@@ -87,6 +87,16 @@ pub struct SimStats {
     pub bus_commands: u64,
     /// mmc_mq_queue_rq refusals (BLK_STS_RESOURCE) and the requeues they caused.
     pub requeues: u64,
+    /// Requests completed, reads and writes (fio's disk stats `ios=`: /proc/diskstats).
+    #[serde(default)]
+    pub ios: [u64; 2],
+    /// Bios merged into waiting requests and requests merged into others, reads and writes
+    /// (`merge=`).
+    #[serde(default)]
+    pub merges: [u64; 2],
+    /// Flush requests completed (REQ_OP_FLUSH: one shared by every request waiting for it).
+    #[serde(default)]
+    pub flushes: u64,
     /// Software busy polls after a write on the 2020 legacy path (`mmc_blk_card_busy`: one
     /// CMD13 each).
     #[serde(default)]

@@ -300,6 +300,8 @@ pub const PARAMS: &[Param] = &[
         "the controller's largest request (mmc->max_req_size)"),
     param!("adma3_max_chain", Host, Count, host.max_packed, "0"..="16", example "4",
         "ADMA3 chain length the controller supports (0 = no ADMA3)"),
+    param!("sched_cpu_pct", Host, Count, host.sched_cpu_pct, "1"..="100000", example "300",
+        "the I/O scheduler's CPU time per request, percent of the 2012 laptop core of bfq-iosched.rst (mq-deadline 0.7 us, bfq 1.9 us)"),
     param!("cpus", Host, Count, host.cpus, "1"..="64", example "4",
         "CPUs fio's threads submit from (thread j on CPU j mod cpus): each has its own blk-mq tag allocation hint"),
     param!("legacy_wakeup_us", Host, Us, host.legacy_wakeup_ns, "0"..="100000", example "30",

@@ -62,6 +62,11 @@ pub struct HostTiming {
     pub max_req_bytes: u64,
     /// ADMA3 chain length the controller supports (0 = no ADMA3).
     pub max_packed: u32,
+    /// The board's CPU time for the I/O scheduler's per-request code, in percent of the 2012
+    /// laptop core bfq-iosched.rst's figures were measured on (mq-deadline 0.7 us, bfq 1.9 us
+    /// per request, `path/elevator/mod.rs`). Presets: an estimate from the cores' single-thread
+    /// speed, not a fit (no measurement of the model's boards ran a scheduler benchmark).
+    pub sched_cpu_pct: u32,
     /// CPUs the fio threads submit from (thread j on CPU j mod `cpus`): each CPU has its own
     /// blk-mq tag allocation hint (lib/sbitmap.c `alloc_hint`), so this decides which tags,
     /// and so which hsq slots, the threads' requests take.

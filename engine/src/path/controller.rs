@@ -231,7 +231,7 @@ impl Simulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::{HsqDepth, HsqDispatch};
+    use crate::vocab::{BlkDispatch, HsqDepth, HsqDispatch, IoSched};
 
     fn cfg(mmc_path: MmcPath, packed: u32, nonblocking: bool) -> HostConfig {
         HostConfig {
@@ -242,6 +242,8 @@ mod tests {
             packed,
             fua: true,
             cache: true,
+            iosched: IoSched::None,
+            dispatch: BlkDispatch::Fitted,
         }
     }
 

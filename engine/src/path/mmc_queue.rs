@@ -8,6 +8,17 @@ use super::controller::HostPath;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::{HsqDepth, Op, Stage, HSQ_NORMAL_DEPTH};
 
+/// What `->queue_rq` did with a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueRq {
+    /// Accepted: the synchronous issue path takes this long.
+    Issued(u64),
+    /// The dispatcher sleeps inside `->queue_rq` until the mmc queue has room.
+    Sleeps,
+    /// BLK_STS_RESOURCE.
+    Resource,
+}
+
 /// `struct mmc_queue`: the in-flight counts per issue type and the window they are held to.
 #[derive(Debug)]
 pub struct MmcQueue {
@@ -66,28 +77,37 @@ impl MmcQueue {
     }
 
     /// `mq->busy`: a queue_rq is running in some dispatch context.
+    #[cfg(test)]
     pub fn busy(&self) -> bool {
         self.busy
     }
 
-    /// The refusal rule of `mmc_mq_queue_rq`: a flush (MMC_ISSUE_SYNC) waits for everything in
-    /// flight, a read or write for a free place in the window and no flush in flight. On
-    /// acceptance counts the request in flight and marks the queue busy; false means
-    /// BLK_STS_RESOURCE.
-    pub fn try_queue(&mut self, op: Op) -> bool {
+    /// The rule of `mmc_mq_queue_rq` + `mmc_blk_mq_issue_rq`: a flush or discard
+    /// (MMC_ISSUE_SYNC) waits, asleep in `mmc_blk_wait_for_idle`, until nothing is in flight;
+    /// a read or write waits while a flush is in flight (its dispatcher is still inside the
+    /// flush's `->queue_rq`), and when the window is full it is refused (hsq, CQE:
+    /// BLK_STS_RESOURCE) or its dispatcher sleeps (legacy: `mmc_blk_rw_wait`). On acceptance
+    /// the request counts in flight and the queue is busy.
+    pub fn try_queue(&mut self, op: Op) -> QueueRq {
         if op.is_sync() {
             if self.total_in_flight() > 0 {
-                return false;
+                return QueueRq::Sleeps;
             }
             self.in_flight_sync += 1;
         } else {
-            if self.in_flight_sync > 0 || self.in_flight_async >= self.window() {
-                return false;
+            if self.in_flight_sync > 0 {
+                return QueueRq::Sleeps;
+            }
+            if self.in_flight_async >= self.window() {
+                return match self.path {
+                    HostPath::Legacy { .. } | HostPath::MmcTest { .. } => QueueRq::Sleeps,
+                    HostPath::Hsq { .. } | HostPath::Cqe => QueueRq::Resource,
+                };
             }
             self.in_flight_async += 1;
         }
         self.busy = true;
-        true
+        QueueRq::Issued(0)
     }
 
     /// The synchronous part of `mmc_mq_queue_rq` is over (`mq->busy = false`).
@@ -106,16 +126,17 @@ impl MmcQueue {
 }
 
 impl Simulator {
-    /// `mmc_mq_queue_rq`: Ok(cost of the synchronous issue path) or Err = BLK_STS_RESOURCE.
-    pub(crate) fn mmc_queue_rq(&mut self, req: ReqIdx) -> Result<u64, ()> {
-        if !self.mq.try_queue(self.reqs.get(req).op) {
-            return Err(());
+    /// `mmc_mq_queue_rq`: accepted with the cost of the synchronous issue path, or not.
+    pub(crate) fn mmc_queue_rq(&mut self, req: ReqIdx) -> QueueRq {
+        let got = self.mq.try_queue(self.reqs.get(req).op);
+        if got != QueueRq::Issued(0) {
+            return got;
         }
         self.reqs.get_mut(req).in_mmc = true;
         let cost = self.platform.host.issue_ns + self.dma_map_cost(req);
         self.series
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
-        Ok(cost)
+        QueueRq::Issued(cost)
     }
 
     /// pre_req (`mmc_pre_req` -> `dma_map_sg`) of one request.
@@ -144,6 +165,12 @@ impl Simulator {
     pub(crate) fn mmc_issue_done(&mut self, req: ReqIdx, last: bool) {
         let cause = self.ctl_queued_behind();
         self.stage_cause(req, Stage::HostQueue, self.now, cause);
+        if self.reqs.get(req).op == Op::Flush && !self.cfg.cache {
+            // `mmc_blk_issue_flush` -> `mmc_flush_cache` with the cache off (an eMMC with
+            // reliable write keeps the queue's write-cache flag): no CMD6, done at once.
+            self.q.push(self.now, Event::Completed { req });
+            return;
+        }
         if self.reqs.get(req).op.is_sync() {
             // `mmc_blk_issue_flush` -> `mmc_wait_for_req` (and `mmc_blk_issue_discard_rq` ->
             // `mmc_erase` -> `mmc_wait_for_cmd`): straight to the controller, which is idle
@@ -159,18 +186,24 @@ impl Simulator {
         self.ctl_commit_rqs();
     }
 
-    /// `Event::Completed`: post_req and `blk_mq_complete_request` are done; in_flight--.
+    /// `Event::Completed`: post_req and `blk_mq_complete_request` are done; in_flight--. The
+    /// flush machine takes its own requests (`blk_flush_end_io`); the rest end and wake their
+    /// submitters; a dispatcher asleep in `->queue_rq` goes on.
     pub(crate) fn mmc_complete(&mut self, req: ReqIdx) {
         self.mq.complete(self.reqs.get(req).op);
         self.series
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         self.set_stage(req, Stage::Complete);
-        self.blk_mq_end_request(req);
-        // A REQ_FUA write without FUA on the queue completes after its post-flush.
-        let Some(req) = self.blk_flush_end_request(req) else {
-            return;
-        };
-        // fio's thread wakes in its system call: sometimes another task holds the CPU first.
+        if !self.blk_flush_end_io(req) {
+            self.blk_mq_end_request(req);
+            self.mmc_reap_later(req);
+        }
+        self.blk_mq_wake_parked();
+    }
+
+    /// fio's thread wakes in its system call to reap `req` (sometimes another task holds the
+    /// CPU first).
+    pub(crate) fn mmc_reap_later(&mut self, req: ReqIdx) {
         let reap = self.jitter.wakeup(self.platform.host.reap_ns);
         self.reqs.get_mut(req).preempted_ns = self.jitter.last_preempt_ns;
         self.q.push(self.now + reap, Event::Reaped { req });
@@ -201,15 +234,19 @@ mod tests {
     #[test]
     fn queue_rq_refuses_when_the_window_is_full() {
         let mut q = MmcQueue::new(HSQ, HsqDepth::Fixed(1));
-        assert!(q.try_queue(Op::Write));
+        assert!(ok(q.try_queue(Op::Write)));
         assert!(q.busy());
         q.issue_done();
         assert!(!q.busy());
-        assert!(q.try_queue(Op::Read));
-        assert!(!q.try_queue(Op::Write), "window of 2 is full");
+        assert!(ok(q.try_queue(Op::Read)));
+        assert_eq!(
+            q.try_queue(Op::Write),
+            QueueRq::Resource,
+            "window of 2 is full"
+        );
         q.set_hsq_depth(HSQ_PERFORMANCE_DEPTH);
         assert!(
-            q.try_queue(Op::Write),
+            ok(q.try_queue(Op::Write)),
             "a deeper threshold opens the window"
         );
         assert_eq!(q.total_in_flight(), 3);
@@ -218,25 +255,53 @@ mod tests {
     #[test]
     fn a_flush_waits_for_everything_and_blocks_everything() {
         let mut q = MmcQueue::new(HSQ, HsqDepth::Fixed(4));
-        assert!(q.try_queue(Op::Write));
-        assert!(!q.try_queue(Op::Flush), "a write is in flight");
+        assert!(ok(q.try_queue(Op::Write)));
+        assert_eq!(
+            q.try_queue(Op::Flush),
+            QueueRq::Sleeps,
+            "a write is in flight"
+        );
         q.complete(Op::Write);
-        assert!(q.try_queue(Op::Flush));
-        assert!(!q.try_queue(Op::Read), "the flush is in flight");
+        assert!(ok(q.try_queue(Op::Flush)));
+        assert_eq!(
+            q.try_queue(Op::Read),
+            QueueRq::Sleeps,
+            "the flush is in flight"
+        );
         q.complete(Op::Flush);
         assert_eq!(q.total_in_flight(), 0);
-        assert!(q.try_queue(Op::Read));
+        assert!(ok(q.try_queue(Op::Read)));
     }
 
     #[test]
     fn a_discard_is_synchronous_like_a_flush() {
         let mut q = MmcQueue::new(HSQ, HsqDepth::Fixed(4));
-        assert!(q.try_queue(Op::Read));
-        assert!(!q.try_queue(Op::Discard), "a read is in flight");
+        assert!(ok(q.try_queue(Op::Read)));
+        assert_eq!(
+            q.try_queue(Op::Discard),
+            QueueRq::Sleeps,
+            "a read is in flight"
+        );
         q.complete(Op::Read);
-        assert!(q.try_queue(Op::Discard));
-        assert!(!q.try_queue(Op::Write), "the discard is in flight");
+        assert!(ok(q.try_queue(Op::Discard)));
+        assert_eq!(
+            q.try_queue(Op::Write),
+            QueueRq::Sleeps,
+            "the discard is in flight"
+        );
         q.complete(Op::Discard);
-        assert!(q.try_queue(Op::Write));
+        assert!(ok(q.try_queue(Op::Write)));
+    }
+
+    #[test]
+    fn the_legacy_path_sleeps_where_hsq_refuses() {
+        let mut q = MmcQueue::new(HostPath::Legacy { nonblocking: true }, HsqDepth::Fixed(2));
+        assert!(ok(q.try_queue(Op::Write)));
+        assert!(ok(q.try_queue(Op::Write)));
+        assert_eq!(q.try_queue(Op::Write), QueueRq::Sleeps, "mmc_blk_rw_wait");
+    }
+
+    fn ok(r: QueueRq) -> bool {
+        matches!(r, QueueRq::Issued(_))
     }
 }

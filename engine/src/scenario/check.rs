@@ -312,7 +312,23 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
             path.name()
         ));
     }
+    for (name, sched) in scn.queue.set_tunables() {
+        if cfg.iosched != sched {
+            w.push(format!(
+                "{name}: no effect with ioscheduler={} (a tunable of {})",
+                cfg.iosched.name(),
+                sched.name()
+            ));
+        }
+    }
     for j in &scn.jobs {
+        if j.iodepth_batch != 1 && !j.ioengine.is_async() {
+            w.push(format!(
+                "iodepth_batch_submit: no effect with ioengine={} in job '{}' (one I/O per system call)",
+                j.ioengine.name(),
+                clip(&j.name)
+            ));
+        }
         if j.iodepth > 1 && !j.ioengine.is_async() {
             w.push(format!(
                 "iodepth: no effect with ioengine={} in job '{}' (one I/O at a time; use libaio or io_uring)",

@@ -5,4 +5,6 @@
 
 // The switch types are vocabulary: the presets below the scenario and the layers above it read
 // them.
-pub use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath, SwitchValue};
+pub use crate::vocab::{
+    BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, SwitchValue,
+};

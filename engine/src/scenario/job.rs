@@ -161,6 +161,12 @@ pub struct JobSpec {
     pub numjobs: u32,
     /// Outstanding I/Os per clone for async engines (`iodepth=`).
     pub iodepth: u32,
+    /// I/Os fio queues before one `io_submit` (`iodepth_batch_submit=`, fio's default 1): the
+    /// kernel plugs a submission of more than two (`AIO_PLUG_THRESHOLD`, fs/aio.c), so
+    /// contiguous I/Os of one batch merge in the plug.
+    pub iodepth_batch: u32,
+    /// Completions fio waits for before it queues again (`iodepth_batch_complete_min=`, 1).
+    pub iodepth_batch_complete_min: u32,
     pub ioengine: IoEngine,
     /// `runtime=` in ns of simulated time (None = until `size` is done).
     pub runtime_ns: Option<u64>,
@@ -269,6 +275,8 @@ impl Default for JobSpec {
             size: 64 << 20,
             numjobs: 1,
             iodepth: 1,
+            iodepth_batch: 1,
+            iodepth_batch_complete_min: 1,
             ioengine: IoEngine::Psync,
             runtime_ns: None,
             time_based: false,

@@ -42,6 +42,7 @@ pub mod vars;
 mod host;
 pub mod iolog;
 mod job;
+pub mod queue;
 mod spec;
 // 3. The option table.
 pub mod table;
@@ -63,9 +64,10 @@ pub use error::{
     bounded_message, clip, clip_to, escape_controls, ScenarioError, MAX_ECHO_CHARS,
     MAX_MESSAGE_CHARS,
 };
-pub use host::{HostConfig, HsqDepth, HsqDispatch, MmcPath, SwitchValue};
+pub use host::{HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, SwitchValue};
 pub use job::{IoEngine, JobSpec, RandomDistribution, Rw};
 pub use options::{apply_option, OptionScope};
+pub use queue::QueueTunables;
 pub use spec::{ErrorInjection, ErrorKind, Overrides, Scenario, DEFAULT_RANDSEED};
 pub use table::OPTIONS;
 pub use write::shell_quote;

@@ -41,6 +41,13 @@ pub struct Scenario {
     /// Not options: a link or a job file names them, and the trace travels beside it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub iologs: Vec<iolog::IoLog>,
+    /// The request queue's and the I/O scheduler's sysfs settings (`nr_requests=`,
+    /// `nomerges=`, `fifo_batch=`, ...); unset ones are the kernel's defaults.
+    #[serde(
+        default,
+        skip_serializing_if = "super::queue::QueueTunables::is_default"
+    )]
+    pub queue: super::queue::QueueTunables,
 }
 
 /// Which error the card returns (`inject_error=KIND:RATE`).
@@ -131,6 +138,7 @@ impl Default for Scenario {
             inject_error: None,
             overrides: BTreeMap::new(),
             iologs: Vec::new(),
+            queue: Default::default(),
         }
     }
 }

@@ -60,7 +60,7 @@ impl Simulator {
             platform: Box::new(platform),
             cfg,
             jobs,
-            blk: BlkMq::new(cfg.packed > 0, platform.host.cpus, &mut stream(4)),
+            blk: blk_mq_of(scn, &cfg, &platform, &mut stream(4)),
             mq: MmcQueue::new(HostPath::of(&cfg, scn.mmc_test.is_some()), cfg.hsq_depth),
             hsq: Hsq::new(cfg.packed, cfg.hsq_dispatch),
             legacy: Legacy::default(),
@@ -96,7 +96,8 @@ impl Simulator {
             iologs,
             data_ios: 0,
             split: std::collections::HashMap::new(),
-            post_flush: std::collections::HashMap::new(),
+            merged: std::collections::HashMap::new(),
+            fq: Default::default(),
             syncing: std::collections::HashMap::new(),
             zbd: zbd_zones(scn),
             phase_started: 0,
@@ -233,4 +234,23 @@ fn replay_of(
         }
         None => None,
     })
+}
+
+/// blk-mq for the scenario: the scheduler its kernel runs (`ioscheduler=`), `nr_requests`
+/// (the scheduler's default unless set) and `nomerges`.
+fn blk_mq_of(
+    scn: &Scenario,
+    cfg: &HostConfig,
+    platform: &crate::board::Platform,
+    rng: &mut crate::rng::Rng,
+) -> BlkMq {
+    use crate::path::elevator::{default_nr_requests, Elevator, Tunables};
+    let elv = Elevator::new(cfg.iosched, Tunables::of(&scn.queue));
+    let nr = scn.queue.nr_requests.unwrap_or(default_nr_requests(
+        cfg.iosched,
+        u32::from(crate::vocab::MMC_QUEUE_DEPTH),
+    ));
+    let mut blk = BlkMq::new(cfg.packed > 0, platform.host.cpus, elv, nr, rng);
+    blk.nomerges = scn.queue.nomerges;
+    blk
 }

@@ -11,11 +11,16 @@ pub enum Event {
     JobIssue { job: u32 },
     /// The I/O's bio reaches blk-mq (`blk_mq_submit_bio`): take a tag, insert, run the queue.
     BlkMqInsert { req: ReqIdx },
-    /// A dispatch context runs `blk_mq_dispatch_rq_list`; `issued` is the request whose
-    /// `queue_rq` just finished in this context.
+    /// The submitting thread's dispatch context (`blk_mq_try_issue_directly`, a plug's
+    /// `blk_mq_plug_issue_direct`) goes on: `issued`'s `queue_rq` just finished.
     Dispatch { issued: Option<ReqIdx> },
-    /// kblockd re-runs the hardware queue (`blk_mq_run_hw_queues(q, true)`).
-    Rerun,
+    /// The same step in kblockd's run (a variant of its own: an event stays 8 bytes).
+    KblockdDispatch { issued: ReqIdx },
+    /// kblockd runs the hardware queue (`hctx->run_work`); `gen` tells a moved timer's stale
+    /// event from the pending one.
+    Rerun { gen: u32 },
+    /// The I/O scheduler's timer (bfq's idle slice) may have run out.
+    ElvTimer,
     /// A CQE task's completion interrupt.
     CqeTaskDone { req: ReqIdx },
     /// The host starts the next transfer (IRQ-to-command gap over, or chain built).

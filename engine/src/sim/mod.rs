@@ -16,7 +16,7 @@ pub use api::run;
 
 use crate::board::Platform;
 use crate::metrics::TimeSeries;
-use crate::path::blk_mq::BlkMq;
+use crate::path::blk_mq::{BlkMq, Ctx};
 use crate::path::bus::Bus;
 use crate::path::card::Card;
 use crate::path::cqe::Cqe;
@@ -80,11 +80,12 @@ pub struct Simulator {
     pub(crate) iologs: Vec<crate::scenario::iolog::IoLog>,
     /// Data I/Os issued by all jobs (bounded by `MAX_TOTAL_IOS`).
     pub(crate) data_ios: u64,
-    /// Post-flushes in flight (`blk-flush.c`): the flush request -> the data request waiting
-    /// for it.
-    pub(crate) post_flush: std::collections::HashMap<ReqIdx, ReqIdx>,
+    /// The flush machine (`blk-flush.c`): the flush in flight and the requests waiting for one.
+    pub(crate) fq: crate::path::blk_flush::FlushQueue,
     /// O_SYNC psync writes waiting for `generic_write_sync`'s flush, by I/O id.
     pub(crate) syncing: std::collections::HashMap<u64, crate::path::workload::SyncingWrite>,
+    /// Requests that carry merged bios (block/blk-merge.c), with those bios.
+    pub(crate) merged: std::collections::HashMap<ReqIdx, crate::path::blk_merge::MergeGroup>,
     /// Split I/Os in flight, by I/O id.
     pub(crate) split: std::collections::HashMap<u64, crate::path::workload::SplitIo>,
     /// `zonemode=zbd`: fio's emulated zones, shared by the jobs on the device.
@@ -106,8 +107,10 @@ impl Simulator {
         match ev {
             Event::JobIssue { job } => self.job_issue(job),
             Event::BlkMqInsert { req } => self.blk_mq_submit(req),
-            Event::Dispatch { issued } => self.blk_mq_dispatch(issued),
-            Event::Rerun => self.blk_mq_rerun(),
+            Event::Dispatch { issued } => self.blk_mq_dispatch(issued, Ctx::Direct),
+            Event::KblockdDispatch { issued } => self.blk_mq_dispatch(Some(issued), Ctx::Kblockd),
+            Event::Rerun { gen } => self.blk_mq_rerun(gen),
+            Event::ElvTimer => self.blk_mq_elv_timer(),
             Event::HostStart => self.host_start_event(),
             Event::TransferIrq { gen } => self.host_irq(gen),
             Event::CqeTaskDone { req } => self.cqe_task_done(req),

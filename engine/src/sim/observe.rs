@@ -144,7 +144,7 @@ impl Simulator {
             tags_in_use: self.blk.tags_in_use(),
             tags_total: MMC_QUEUE_DEPTH,
             dispatch_list: ids(&mut self.blk.dispatch_list()),
-            sw_queue: ids(&mut self.blk.waiting()),
+            sw_queue: ids(&mut self.blk.waiting().iter()),
             requeues: self.stats.requeues,
             in_flight: self.mq.total_in_flight(),
             window: self.mq.window(),

@@ -32,8 +32,17 @@ pub struct Request {
     pub t_issue: u64,
     pub stage: Stage,
     pub t_stage: u64,
-    /// blk-mq tag (also the hsq slot index).
+    /// The driver tag (`rq->tag`, `mrq->tag`: also the hsq slot index): taken at submission
+    /// without a scheduler, at dispatch with one.
     pub tag: Option<u16>,
+    /// Holds one of the scheduler's `nr_requests` tags (`rq->internal_tag`).
+    pub sched_tag: bool,
+    /// When it got its tag (`rq->start_time_ns`), and when `->queue_rq` took it
+    /// (`rq->io_start_time_ns`): kyber's total and I/O latencies.
+    pub t_alloc: u64,
+    pub t_dispatch: u64,
+    /// Its place in its submitter's plug.
+    pub plug: crate::path::blk_mq::Plug,
     /// The CPU the request was allocated on (`rq->mq_ctx->cpu`): its job thread's CPU.
     pub cpu: u16,
     /// Set once the request has been accepted by `mmc_mq_queue_rq`.
@@ -102,5 +111,41 @@ impl Slab {
             .iter()
             .enumerate()
             .filter_map(|(i, r)| r.as_ref().map(|r| (i as ReqIdx, r)))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A request of `op` at `offset` for the layers' unit tests.
+    pub fn request(op: Op, offset: u64, len: u64) -> Request {
+        Request {
+            id: 0,
+            io: 0,
+            job: 0,
+            op,
+            offset,
+            len,
+            fua: false,
+            t_issue: 0,
+            stage: Stage::Submit,
+            t_stage: 0,
+            tag: None,
+            sched_tag: false,
+            t_alloc: 0,
+            t_dispatch: 0,
+            plug: Default::default(),
+            cpu: 0,
+            in_mmc: false,
+            chain: None,
+            phases: Default::default(),
+            failed: false,
+            crc_error: false,
+            retries: 0,
+            from_mmc_test: false,
+            passed_over: 0,
+            preempted_ns: 0,
+        }
     }
 }

@@ -45,6 +45,75 @@ impl HsqDispatch {
     }
 }
 
+/// `ioscheduler=`: the block layer's I/O scheduler (block/elevator.c). Linux gives a device
+/// with one hardware queue mq-deadline when nothing else is asked for (`elevator_get_default`,
+/// `blk_mq_is_shared_tags` aside): every mmcblk has one hardware queue, so mq-deadline is the
+/// kernel's default; `none` bypasses the elevator (requests go straight to the driver).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IoSched {
+    /// No elevator: the software queues and direct issue (block/blk-mq.c).
+    None,
+    /// block/mq-deadline.c: sector-sorted and FIFO lists per direction.
+    MqDeadline,
+    /// block/kyber-iosched.c: token depths per domain, tuned to latency targets.
+    Kyber,
+    /// block/bfq-iosched.c: per-process queues served by budget, with idling.
+    Bfq,
+}
+
+impl IoSched {
+    pub const ALL: [IoSched; 4] = [
+        IoSched::None,
+        IoSched::MqDeadline,
+        IoSched::Kyber,
+        IoSched::Bfq,
+    ];
+    /// The name `/sys/block/*/queue/scheduler` shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            IoSched::None => "none",
+            IoSched::MqDeadline => "mq-deadline",
+            IoSched::Kyber => "kyber",
+            IoSched::Bfq => "bfq",
+        }
+    }
+}
+
+/// `blk_dispatch=`: how blk-mq dispatches without an I/O scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BlkDispatch {
+    /// Linux 6.1's rules (block/blk-mq.c): a request that finds another context inside
+    /// `->queue_rq` is refused (`mq->busy`: a requeue) and kblockd re-runs the queue; while
+    /// refusals go on (`dispatch_busy`) new requests wait in the software queue for kblockd;
+    /// a psync write's plug is flushed as its thread sleeps, so kblockd issues it; on the
+    /// legacy path the dispatcher sleeps in `->queue_rq` until the window has room.
+    Kernel,
+    /// The presets' fit (not Linux's rules): the context inside `->queue_rq` takes the
+    /// requests that arrive meanwhile, a full window (legacy path included) refuses, the
+    /// refused request waits for a completion's re-run, and bios merge only in a plug. The 2011-2024 presets were calibrated
+    /// with it; with an I/O scheduler, dispatch follows the kernel either way.
+    Fitted,
+}
+
+impl BlkDispatch {
+    pub const ALL: [BlkDispatch; 2] = [BlkDispatch::Kernel, BlkDispatch::Fitted];
+    pub fn name(self) -> &'static str {
+        match self {
+            BlkDispatch::Kernel => "kernel",
+            BlkDispatch::Fitted => "fitted",
+        }
+    }
+}
+
+impl SwitchValue for BlkDispatch {
+    fn to_u64(self) -> u64 {
+        index_of(&BlkDispatch::ALL, &self)
+    }
+    fn from_u64(v: u64) -> Self {
+        BlkDispatch::ALL[(v as usize).min(BlkDispatch::ALL.len() - 1)]
+    }
+}
+
 /// `hsq_depth=`: the hsq window (mmc_mq_queue_rq refuses once in_flight > depth).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HsqDepth {
@@ -74,6 +143,18 @@ pub struct HostConfig {
     pub packed: u32,
     pub fua: bool,
     pub cache: bool,
+    /// The I/O scheduler the board's kernel runs (`ioscheduler=`).
+    pub iosched: IoSched,
+    /// How blk-mq dispatches without a scheduler (`blk_dispatch=`).
+    pub dispatch: BlkDispatch,
+}
+
+impl HostConfig {
+    /// The kernel's dispatch rules are in force: a scheduler is attached, or `blk_dispatch`
+    /// says so.
+    pub fn kernel_dispatch(&self) -> bool {
+        self.iosched != IoSched::None || self.dispatch == BlkDispatch::Kernel
+    }
 }
 
 /// A switch value as the scenario's override map keeps it (`Scenario::overrides`: option name
@@ -113,6 +194,15 @@ impl SwitchValue for MmcPath {
     }
     fn from_u64(v: u64) -> Self {
         MmcPath::ALL[(v as usize).min(MmcPath::ALL.len() - 1)]
+    }
+}
+
+impl SwitchValue for IoSched {
+    fn to_u64(self) -> u64 {
+        index_of(&IoSched::ALL, &self)
+    }
+    fn from_u64(v: u64) -> Self {
+        IoSched::ALL[(v as usize).min(IoSched::ALL.len() - 1)]
     }
 }
 

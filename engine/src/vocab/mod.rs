@@ -8,7 +8,7 @@ pub mod kernel;
 pub mod op;
 pub mod trace;
 
-pub use host::{HostConfig, HsqDepth, HsqDispatch, MmcPath, SwitchValue};
+pub use host::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, SwitchValue};
 pub use kernel::*;
 pub use op::Op;
 pub use trace::{Cause, Stage, TraceEvent};

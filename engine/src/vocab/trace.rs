@@ -85,6 +85,9 @@ pub enum Cause {
     Housekeeping { ns: u64 },
     /// The woken thread waited `ns` for the CPU (preempted) before it ran.
     Preempted { ns: u64 },
+    /// The bio never became a request of its own: it joined waiting request `into` (a plug,
+    /// software-queue or elevator merge, block/blk-merge.c) and completes with it.
+    MergedInto { into: u64 },
 }
 
 /// One timestamped trace event: request `req` (of job `job`, doing `op`) entered `stage` at `t_ns`.

@@ -133,7 +133,14 @@ pub fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         rate_ppm,
                     }),
                     iologs: Vec::new(),
+                    queue: Default::default(),
                 };
+                // The I/O scheduler from the seed: the preset's, or each of the four.
+                let sched = match randseed % 5 {
+                    0 => None,
+                    n => Some(mmcsim_engine::scenario::IoSched::ALL[n as usize - 1]),
+                };
+                s.set_switch("ioscheduler", sched);
                 s.set_switch("mmc_path", path.map(|i| MmcPath::ALL[i]));
                 s.set_switch("nonblocking", nb);
                 let depth_of = |d: u32| {

@@ -2,7 +2,7 @@
 
 use super::{KIB, MB, MHZ, MIB, TLC_EMMC_2020};
 use crate::board::platform::*;
-use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath};
 
 /// Raspberry Pi 5 (BCM2712, Cortex-A76), sdhci-brcmstb with a CQHCI, a SanDisk Extreme 64 GB A2
 /// microSD at SDR104, fitted to the command-queueing-OFF figures of
@@ -44,6 +44,8 @@ pub const RPI5_SD_2024: Platform = Platform {
         // SD has no reliable write: the host advertises no FUA.
         fua: false,
         cache: true,
+        iosched: IoSched::None,
+        dispatch: BlkDispatch::Fitted,
     },
     host: HostTiming {
         // Typical Cortex-A76 figures at 2.4 GHz (not measured): ext4 O_DIRECT through libaio.
@@ -64,6 +66,8 @@ pub const RPI5_SD_2024: Platform = Platform {
         max_req_bytes: 512 * KIB,
         max_packed: 0,
         // BCM2712: four Cortex-A76 cores; fio's threads share them and their tag hints.
+        // The scheduler's CPU cost: Cortex-A76 at 2.4 GHz: about as fast as the 2012 laptop core (an estimate).
+        sched_cpu_pct: 100,
         cpus: 4,
     },
     // SDR104: 4 data lines, SDR; Linux runs the Pi 5's at 200 MHz (the SD ceiling is 208).

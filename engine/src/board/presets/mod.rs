@@ -14,7 +14,7 @@ pub use u300::{MLC_SD_2011, U300_MMCI_2011};
 pub use unisoc::{UNISOC_FUA_2022, UNISOC_HSQ_2023};
 
 use crate::board::platform::{MmcTestTiming, Platform, VariationTiming};
-use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath};
 
 /// The preset used when a scenario names none.
 pub const DEFAULT_PLATFORM: &str = "sprd-hs400es-2020";
@@ -67,6 +67,8 @@ const PHONE_HSQ: HostConfig = HostConfig {
     packed: 0,
     fua: true,
     cache: true,
+    iosched: IoSched::None,
+    dispatch: BlkDispatch::Fitted,
 };
 
 /// mmc_test's own steps on a phone SoC: starting a transfer and waking the test thread (10 us

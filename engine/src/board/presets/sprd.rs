@@ -49,6 +49,8 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         max_packed: 8,
         // Not stated in the source: the Spreadtrum/Unisoc phone SoCs with sdhci-sprd (SC9863A,
         // T610/T618) have 8 cores (Cortex-A55/A75).
+        // The scheduler's CPU cost: Cortex-A55 at 1.8-2.0 GHz (the Unisoc T-series phones): about 2.5 times the 2012 laptop core (an estimate).
+        sched_cpu_pct: 250,
         cpus: 8,
     },
     bus: BusTiming {

@@ -2,7 +2,7 @@
 
 use super::MIB;
 use crate::board::platform::*;
-use crate::vocab::{HostConfig, HsqDepth, HsqDispatch, MmcPath};
+use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath};
 
 /// The MLC SD card and the single-core ARM926 of the U300 (2011): two page types, a slower and
 /// steadier program, one CPU (the woken thread waits more often).
@@ -38,6 +38,8 @@ pub const U300_MMCI_2011: Platform = Platform {
         packed: 0,
         fua: false,
         cache: false,
+        iosched: IoSched::None,
+        dispatch: BlkDispatch::Fitted,
     },
     host: HostTiming {
         submit_ns: 30_000,
@@ -57,6 +59,8 @@ pub const U300_MMCI_2011: Platform = Platform {
         max_req_bytes: 127 * 512,
         max_packed: 0,
         // The U300's single ARM926EJ-S.
+        // The scheduler's CPU cost: ARM926EJ-S at 330 MHz: about 20 times slower than the 2012 laptop core (an estimate).
+        sched_cpu_pct: 2000,
         cpus: 1,
     },
     // SD 25 MHz 4-bit (MMCI DMA): 12.5 MB/s nominal, 9.2 MB/s effective.

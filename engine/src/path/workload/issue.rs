@@ -4,6 +4,7 @@
 //! adjustments, and the block layer's split of an I/O into requests (`bio_split_to_limits`).
 
 use super::{zbd, SplitIo, Step, ZbdIo};
+use crate::path::blk_mq::Plug;
 use crate::scenario::iolog::LogOp;
 use crate::sim::request::Request;
 use crate::sim::{Event, Simulator};
@@ -113,8 +114,42 @@ impl Simulator {
                 self.jobs.iter_mut().for_each(|job| job.stopped = true);
             }
         }
-        self.submit_io(j, op, offset, len, fua);
+        if self.jobs[ju].batch > 1 && op != Op::Flush {
+            // fio queues the I/O in the engine; `io_submit` takes the batch once it is full,
+            // the queue depth is reached or the job has nothing more (`td_io_commit`).
+            let done = self.jobs[ju].data_done(now, self.log_of(ju));
+            let job = &mut self.jobs[ju];
+            job.queued.push((op, offset, len, fua));
+            let full = job.inflight >= job.outstanding_max;
+            // An fsync waits for every write: the queued ones go first.
+            if job.queued.len() as u32 >= job.batch || full || done || job.flush_pending {
+                self.commit_batch(j, full);
+            }
+        } else {
+            self.submit_io(j, op, offset, len, fua, Plug::None);
+        }
         self.job_queue_next(j, now);
+    }
+
+    /// `td_io_commit` -> `io_submit` of the queued I/Os: more than two are plugged
+    /// (`AIO_PLUG_THRESHOLD`, fs/aio.c), the last one flushing the plug. With the queue full
+    /// the job then waits for `iodepth_batch_complete_min` completions.
+    fn commit_batch(&mut self, j: u32, full: bool) {
+        let ju = j as usize;
+        let queued = std::mem::take(&mut self.jobs[ju].queued);
+        let n = queued.len();
+        for (k, (op, offset, len, fua)) in queued.into_iter().enumerate() {
+            let plug = match (n > 2, k + 1 == n) {
+                (false, _) => Plug::None,
+                (true, false) => Plug::Open,
+                (true, true) => Plug::Last,
+            };
+            self.submit_io(j, op, offset, len, fua, plug);
+        }
+        if full {
+            let job = &mut self.jobs[ju];
+            job.reap_wait = job.complete_min.min(job.inflight);
+        }
     }
 
     /// `zonemode=zbd`: the I/O fio's `zbd_adjust_block` makes of `(offset, len)`.
@@ -149,7 +184,12 @@ impl Simulator {
         if self.jobs[ju].inflight >= self.jobs[ju].outstanding_max {
             return;
         }
-        let submit = self.platform.host.submit_ns;
+        // Queueing an I/O for the next batch costs no system call; `io_submit` does.
+        let submit = if self.jobs[ju].batch > 1 {
+            0
+        } else {
+            self.platform.host.submit_ns
+        };
         match self.jobs[ju].step(now, self.log_of(ju)) {
             Step::Issue => {
                 self.jobs[ju].issuing = true;
@@ -167,7 +207,15 @@ impl Simulator {
     /// `bio_split_to_limits` splits it: into requests of at most `max_req_bytes` (the smaller
     /// of max_sectors and max_segments x max_seg_size on the platform), all carrying the I/O's
     /// id; the I/O completes when its last request does.
-    pub(super) fn submit_io(&mut self, j: u32, op: Op, offset: u64, len: u64, fua: bool) {
+    pub(super) fn submit_io(
+        &mut self,
+        j: u32,
+        op: Op,
+        offset: u64,
+        len: u64,
+        fua: bool,
+        plug: Plug,
+    ) {
         let now = self.now;
         let max = self.platform.host.max_req_bytes.max(512);
         // A discard is not split by max_sectors (its limit is max_discard_sectors, which the
@@ -216,6 +264,14 @@ impl Simulator {
                 stage: Stage::Submit,
                 t_stage: now,
                 tag: None,
+                sched_tag: false,
+                t_alloc: 0,
+                t_dispatch: 0,
+                // The parts of a split I/O join the plug; the I/O's last part carries its place.
+                plug: match plug {
+                    Plug::Last if k + 1 < parts => Plug::Open,
+                    p => p,
+                },
                 cpu: crate::path::blk_mq::job_cpu(j, self.platform.host.cpus),
                 in_mmc: false,
                 chain: None,

@@ -120,6 +120,14 @@ pub struct Job {
     t_start: Option<u64>,
     outstanding_max: u32,
     inflight: u32,
+    /// `iodepth_batch_submit` (async engines; 1 otherwise) and the I/Os queued in the engine
+    /// for the next `io_submit` (op, offset, length, FUA).
+    batch: u32,
+    queued: Vec<(crate::vocab::Op, u64, u64, bool)>,
+    /// `iodepth_batch_complete_min`, and the completions still awaited before the job queues
+    /// again (`wait_for_completions`).
+    complete_min: u32,
+    reap_wait: u32,
     /// A JobIssue event is pending (the job thread is in a system call or asleep).
     issuing: bool,
     /// Data I/Os issued so far.
@@ -174,6 +182,11 @@ pub struct Job {
 }
 
 impl Job {
+    /// A synchronous engine (psync, sync, ...): one system call per I/O.
+    pub(crate) fn sync_engine(&self) -> bool {
+        self.sync_syscall
+    }
+
     /// Clone `k` of its section: `offset_increment` moves its region.
     pub fn clone_no(mut self, k: u32, spec: &JobSpec) -> Job {
         self.base += u64::from(k) * spec.offset_increment;

@@ -31,7 +31,10 @@ impl Job {
     /// What the job does next at `now` (`log`: the trace it replays, if any).
     #[inline]
     pub(super) fn step(&self, now: u64, log: &[LogOp]) -> Step {
-        if self.inflight >= self.outstanding_max || self.t_start.is_none_or(|t| now < t) {
+        if self.inflight >= self.outstanding_max
+            || self.reap_wait > 0
+            || self.t_start.is_none_or(|t| now < t)
+        {
             return Step::Wait;
         }
         if self.flush_pending {

@@ -18,6 +18,7 @@ impl Job {
         failed: bool,
     ) {
         self.inflight -= 1;
+        self.reap_wait = self.reap_wait.saturating_sub(1);
         self.last_done = now;
         let t0 = self.stats_t0();
         // I/Os completed during `ramp_time` are left out of the statistics.
@@ -96,7 +97,21 @@ impl Simulator {
         if r.op != Op::Flush {
             self.bytes_done += r.len;
         }
+        if r.op.has_data() {
+            self.stats.ios[usize::from(r.op == Op::Write)] += 1;
+        }
         let (mut offset, mut len, mut failed) = (r.offset, r.len, r.failed);
+        // Bios merged into the request complete with it, each to its own submitter.
+        if let Some(g) = (!self.merged.is_empty())
+            .then(|| self.merged.remove(&req))
+            .flatten()
+        {
+            (offset, len) = (g.own_offset, g.own_len);
+            for b in g.bios {
+                self.jobs[b.job as usize].complete(now, b.t_issue, b.op, b.offset, b.len, failed);
+                self.job_kick(b.job);
+            }
+        }
         if let Some(s) = (!self.split.is_empty())
             .then(|| self.split.get_mut(&r.io()))
             .flatten()

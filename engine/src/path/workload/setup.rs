@@ -47,6 +47,17 @@ impl Job {
             t_start: None,
             outstanding_max: spec.outstanding(),
             inflight: 0,
+            batch: if spec.ioengine.is_async() {
+                match spec.iodepth_batch {
+                    0 => spec.outstanding(),
+                    n => n.min(spec.outstanding()),
+                }
+            } else {
+                1
+            },
+            queued: Vec::new(),
+            complete_min: spec.iodepth_batch_complete_min,
+            reap_wait: 0,
             issuing: false,
             issued: 0,
             issued_bytes: 0,

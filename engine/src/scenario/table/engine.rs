@@ -42,6 +42,22 @@ pub(super) const IODEPTH: OptionRow = job!("iodepth", &[], "1..=1024", "I/Os out
     reset |j| j.iodepth = JobSpec::default().iodepth,
     form form(GW, "iodepth", "Outstanding I/Os per job (libaio, io_uring)", Widget::Text { placeholder: "1" }));
 
+pub(super) const IODEPTH_BATCH: OptionRow = job!("iodepth_batch_submit", &["iodepth_batch"], "0..=1024 (0 = iodepth)",
+    "I/Os queued before one io_submit (libaio, io_uring); more than 2 are plugged and may merge (default 1)",
+    example "8",
+    set |j, k, v| j.iodepth_batch = uint32(k, v1(v), 0, 1024)?,
+    get |j| (j.iodepth_batch != 1).then(|| j.iodepth_batch.to_string()),
+    reset |j| j.iodepth_batch = JobSpec::default().iodepth_batch,
+    form None);
+
+pub(super) const IODEPTH_BATCH_COMPLETE_MIN: OptionRow = job!("iodepth_batch_complete_min", &["iodepth_batch_complete"], "0..=1024",
+    "completions fio waits for before queueing again (libaio, io_uring; default 1)",
+    example "8",
+    set |j, k, v| j.iodepth_batch_complete_min = uint32(k, v1(v), 0, 1024)?,
+    get |j| (j.iodepth_batch_complete_min != 1).then(|| j.iodepth_batch_complete_min.to_string()),
+    reset |j| j.iodepth_batch_complete_min = JobSpec::default().iodepth_batch_complete_min,
+    form None);
+
 pub(super) const IOENGINE: OptionRow = job!("ioengine", &[], "psync, sync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio",
     "psync/sync/vsync/pvsync/pvsync2: one I/O at a time; libaio/io_uring/posixaio: iodepth",
     example "libaio",

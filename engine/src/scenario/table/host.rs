@@ -5,11 +5,22 @@
 use super::macros::*;
 use super::values::*;
 use super::{OptionRow, Widget};
-use crate::scenario::host::{HsqDepth, HsqDispatch, MmcPath};
+use crate::scenario::host::{BlkDispatch, HsqDepth, HsqDispatch, IoSched, MmcPath};
 use crate::scenario::units::parse_uint;
 
 const MMC_PATH_NAMES: &[&str] = &["hsq", "legacy", "cqe"];
 const HSQ_DISPATCH_NAMES: &[&str] = &["fifo", "next_tag"];
+const IOSCHED_NAMES: &[&str] = &["none", "mq-deadline", "kyber", "bfq"];
+
+pub(super) const IOSCHEDULER: OptionRow = switch!("ioscheduler", iosched: IoSched, "none, mq-deadline (or deadline), kyber, bfq", "the block layer's I/O scheduler (default: the platform's kernel's)",
+    example "none",
+    parse |k, v, _value| match v {
+        // The kernel's alias (`elevator_alias` of mq-deadline).
+        "deadline" => IoSched::MqDeadline,
+        _ => one_of(k, v, &IoSched::ALL, IoSched::name, "not an I/O scheduler")?,
+    },
+    text |s| s.name().to_string(),
+    form form(GH, "ioscheduler", "The block layer's I/O scheduler", Widget::Choices(IOSCHED_NAMES)));
 
 pub(super) const MMC_PATH: OptionRow = switch!("mmc_path", mmc_path: MmcPath, "hsq, legacy, cqe", "host request path (default: the platform's)",
     example "legacy",
@@ -60,3 +71,9 @@ pub(super) const CACHE: OptionRow = switch!("cache", cache: bool, "0|1", "the ca
     parse |k, _v, value| flag(k, value)?,
     text |x| b(x),
     form form(GA, "cache", "The card's volatile write cache", Widget::OnOff));
+
+pub(super) const BLK_DISPATCH: OptionRow = switch!("blk_dispatch", dispatch: BlkDispatch, "kernel, fitted", "dispatch without a scheduler: kernel (Linux 6.1's rules) or fitted (the 2011-2024 presets' calibration)",
+    example "kernel",
+    parse |k, v, _value| one_of(k, v, &BlkDispatch::ALL, BlkDispatch::name, "not a dispatch rule")?,
+    text |d| d.name().to_string(),
+    form None);

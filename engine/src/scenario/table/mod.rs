@@ -25,6 +25,7 @@ mod ignored;
 mod io_type;
 mod logs;
 mod process;
+mod queue;
 mod rate;
 mod row;
 mod run;
@@ -44,6 +45,8 @@ const MODELLED: &[OptionRow] = &[
     io_type::SIZE,
     process::NUMJOBS,
     engine::IODEPTH,
+    engine::IODEPTH_BATCH,
+    engine::IODEPTH_BATCH_COMPLETE_MIN,
     engine::IOENGINE,
     time::RUNTIME,
     time::TIME_BASED,
@@ -99,6 +102,18 @@ const MODELLED: &[OptionRow] = &[
     host::PACKED,
     host::FUA,
     host::CACHE,
+    host::IOSCHEDULER,
+    host::BLK_DISPATCH,
+    queue::NR_REQUESTS,
+    queue::NOMERGES,
+    queue::FIFO_BATCH,
+    queue::READ_EXPIRE,
+    queue::WRITE_EXPIRE,
+    queue::WRITES_STARVED,
+    queue::FRONT_MERGES,
+    queue::READ_LAT_NSEC,
+    queue::WRITE_LAT_NSEC,
+    queue::SLICE_IDLE,
     run::RANDSEED,
     run::GROUP_REPORTING,
     run::MMC_TEST,

@@ -46,6 +46,10 @@ pub fn why_slow(stage: Stage, op: Op, ns: u64, times: u32, causes: &[Cause]) -> 
                 "fio's thread woke up {} late: another task held the CPU (wake-up jitter)",
                 us(ns)
             )),
+            Cause::MergedInto { into } => why.push(format!(
+                "its bio joined request #{into}, which was waiting next to it on the device \
+                 (a block-layer merge): it completes with that request"
+            )),
         }
     }
     if why.is_empty() {

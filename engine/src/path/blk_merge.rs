@@ -1,0 +1,174 @@
+//! Merging bios into waiting requests (block/blk-merge.c, blk-mq.c `blk_mq_attempt_bio_merge`,
+//! Linux 6.1): before a bio takes a tag it may join the last request of its submitter's plug
+//! (`blk_attempt_plug_merge`), else a request waiting in the scheduler or the software queue
+//! (`blk_mq_sched_bio_merge`); `queue/nomerges` 1 keeps only the one-hit cache
+//! (`q->last_merge`), 2 turns merging off. After a merge into the scheduler's request, the
+//! request may absorb its neighbour on the device (`attempt_back_merge`,
+//! `attempt_front_merge`: a request merge).
+//!
+//! A merged bio never becomes a request: its request grows, and the bio is remembered with the
+//! request ([`MergeGroup`]) so that its submitter sees it complete when the request does. Both
+//! kinds of merge count in the disk statistics (`merges` in /proc/diskstats, fio's `merge=`).
+//!
+//! Simplifications: a bio that was split (larger than `max_req_bytes`) does not merge; discards
+//! do not merge (mmc's `max_discard_segments` is 1).
+
+use super::blk_mq::Plug;
+use super::elevator::{try_merge, Bio, Merge};
+use crate::sim::{ReqIdx, Simulator};
+use crate::vocab::{Cause, Op, Stage};
+
+/// A bio that joined a request: what its submitter is told when the request completes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergedBio {
+    pub job: u32,
+    pub io: u64,
+    pub t_issue: u64,
+    pub op: Op,
+    pub offset: u64,
+    pub len: u64,
+}
+
+/// The bios a request carries beyond its own, and its own part.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergeGroup {
+    pub own_offset: u64,
+    pub own_len: u64,
+    pub bios: Vec<MergedBio>,
+}
+
+impl Simulator {
+    /// `blk_mq_attempt_bio_merge` for the fresh, single-bio request `req`: true when its bio
+    /// joined a waiting request (and `req` is gone).
+    pub(crate) fn blk_mq_attempt_bio_merge(&mut self, req: ReqIdx) -> bool {
+        let r = self.reqs.get(req);
+        let (job, plug) = (r.job, r.plug);
+        if self.blk.nomerges >= 2 || !r.op.has_data() || r.fua || self.split.contains_key(&r.io) {
+            return false;
+        }
+        let bio = Bio {
+            op: r.op,
+            offset: r.offset,
+            len: r.len,
+            cpu: r.cpu,
+        };
+        let max = self.platform.host.max_req_bytes.max(512);
+        let plugged = (plug != Plug::None)
+            .then(|| self.blk.plug_last(job))
+            .flatten()
+            .and_then(|t| try_merge(self.reqs.get(t), &bio, max).map(|m| (t, m)));
+        let (target, kind, from_plug) = match plugged {
+            Some((t, m)) => (t, m, true),
+            None => {
+                let found = if !self.cfg.kernel_dispatch() {
+                    // The presets' fitted dispatch never lets requests wait where bios could
+                    // join them (the fit had no merging): plug merges only.
+                    None
+                } else if self.blk.nomerges == 1 {
+                    self.blk
+                        .last_merge
+                        .and_then(|t| try_merge(self.reqs.get(t), &bio, max).map(|m| (t, m)))
+                } else {
+                    self.blk.elv.bio_merge(&bio, &self.reqs, max)
+                };
+                let Some((t, m)) = found else {
+                    return false;
+                };
+                (t, m, false)
+            }
+        };
+        self.blk_merge_into(target, kind, req);
+        if !from_plug {
+            self.blk.last_merge = Some(target);
+            if self.blk.nomerges == 0 {
+                self.blk_attempt_request_merge(target, kind);
+            }
+        }
+        if plug == Plug::Last {
+            self.blk_mq_flush_plug(job);
+        }
+        true
+    }
+
+    /// `bio_attempt_back_merge` / `bio_attempt_front_merge`: the bio of `bio_req` joins
+    /// `target`, and `bio_req` leaves.
+    fn blk_merge_into(&mut self, target: ReqIdx, kind: Merge, bio_req: ReqIdx) {
+        let into = self.reqs.get(target).id;
+        self.stage_cause(bio_req, Stage::Done, self.now, Cause::MergedInto { into });
+        let b = self.reqs.remove(bio_req);
+        let merged = MergedBio {
+            job: b.job,
+            io: b.io,
+            t_issue: b.t_issue,
+            op: b.op,
+            offset: b.offset,
+            len: b.len,
+        };
+        self.grow(target, kind, merged, Vec::new());
+    }
+
+    /// `target` takes `bio` (and `more`, the bios of a request folded into it).
+    fn grow(&mut self, target: ReqIdx, kind: Merge, bio: MergedBio, more: Vec<MergedBio>) {
+        let t = self.reqs.get_mut(target);
+        let old_offset = t.offset;
+        let (own_offset, own_len) = (t.offset, t.len);
+        let grown = bio.len + more.iter().map(|m| m.len).sum::<u64>();
+        t.len += grown;
+        if kind == Merge::Front {
+            t.offset -= grown;
+        }
+        let dir = usize::from(t.op == Op::Write);
+        self.stats.merges[dir] += 1;
+        let g = self.merged.entry(target).or_insert_with(|| MergeGroup {
+            own_offset,
+            own_len,
+            bios: Vec::new(),
+        });
+        g.bios.push(bio);
+        g.bios.extend(more);
+        self.blk.elv.merged(target, kind, old_offset, &self.reqs);
+    }
+
+    /// `attempt_back_merge` / `attempt_front_merge`: after `target` grew, its neighbour on the
+    /// device in the scheduler may fold into it (a request merge: `block_rq_merge`).
+    fn blk_attempt_request_merge(&mut self, target: ReqIdx, kind: Merge) {
+        let Some(n) = self.blk.elv.neighbour(target, kind, &self.reqs) else {
+            return;
+        };
+        let (t, nr) = (self.reqs.get(target), self.reqs.get(n));
+        let max = self.platform.host.max_req_bytes.max(512);
+        let fits = t.op == nr.op && !nr.fua && !t.fua && t.len + nr.len <= max;
+        let adjacent = match kind {
+            Merge::Back => t.offset + t.len == nr.offset,
+            Merge::Front => nr.offset + nr.len == t.offset,
+        };
+        if !fits || !adjacent || self.split.contains_key(&nr.io) {
+            return;
+        }
+        self.blk.elv.remove(n, &self.reqs);
+        if self.blk.last_merge == Some(n) {
+            self.blk.last_merge = None;
+        }
+        let into = self.reqs.get(target).id;
+        self.stage_cause(n, Stage::Done, self.now, Cause::MergedInto { into });
+        let g = self.merged.remove(&n);
+        let nr = self.reqs.remove(n);
+        let own = MergedBio {
+            job: nr.job,
+            io: nr.io,
+            t_issue: nr.t_issue,
+            op: nr.op,
+            offset: g.as_ref().map_or(nr.offset, |g| g.own_offset),
+            len: g.as_ref().map_or(nr.len, |g| g.own_len),
+        };
+        let more = g.map(|g| g.bios).unwrap_or_default();
+        // The whole of `n` joins: its own part and every bio it had.
+        let before = self.reqs.get(target).len;
+        self.grow(target, kind, own, more);
+        debug_assert_eq!(self.reqs.get(target).len, before + nr.len);
+        // The folded request's tags go back (`blk_mq_free_request` of the merged one).
+        if let Some((w, tag)) = self.blk.put_tags(nr.tag, nr.sched_tag, nr.cpu) {
+            self.blk_mq_got_tag(w, tag);
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Dispatch (block/blk-mq.c `blk_mq_dispatch_rq_list`, blk-mq-sched.c
+//! `__blk_mq_sched_dispatch_requests`, Linux 6.1): a context hands its requests to `->queue_rq`
+//! one at a time; each accepted request costs the mmc issue path (and the scheduler's pick),
+//! then the context goes on. kblockd's run takes `hctx->dispatch` first (and sets
+//! SCHED_RESTART), then the scheduler's requests: all of them in one batch, or one per batch
+//! while the context is busy (`max_dispatch`).
+//!
+//! On the legacy mmc path `->queue_rq` does not refuse a full window: the context sleeps in it
+//! (`mmc_blk_mq_issue_rw_rq` -> `mmc_blk_rw_wait`) until the request before has completed, and
+//! only another context that enters meanwhile is refused (`mq->busy`). hsq and the CQE refuse.
+
+use super::{ewma, Ctx, BLK_MQ_RESOURCE_DELAY_NS};
+use crate::path::controller::HostPath;
+use crate::path::mmc_queue::QueueRq;
+use crate::sim::{Event, ReqIdx, Simulator};
+use crate::vocab::Stage;
+
+impl Simulator {
+    /// `Event::Dispatch`: `issued`'s `->queue_rq` returned in context `ctx`; it takes the next.
+    pub(crate) fn blk_mq_dispatch(&mut self, issued: Option<ReqIdx>, ctx: Ctx) {
+        if let Some(req) = issued {
+            let last = !self.blk.force_commit && self.blk.ctx_list.is_empty();
+            self.mq.issue_done();
+            self.mmc_issue_done(req, last);
+        }
+        self.blk_mq_dispatch_next(ctx);
+    }
+
+    /// The context's next request, if it has one (kblockd refills from `hctx->dispatch`, then
+    /// the scheduler).
+    fn blk_mq_next(&mut self, ctx: Ctx) -> Option<ReqIdx> {
+        if let Some(r) = self.blk.ctx_list.pop_front() {
+            return Some(r);
+        }
+        if !self.cfg.kernel_dispatch() {
+            // The fitted dispatch: any context takes hctx->dispatch, then the software queue.
+            return self
+                .blk
+                .dispatch
+                .pop_front()
+                .or_else(|| self.blk.elv.dispatch(&self.reqs, self.now));
+        }
+        if ctx == Ctx::Direct {
+            return None;
+        }
+        if !self.blk.dispatch.is_empty() {
+            self.blk.restart = true;
+            self.blk.ctx_list = std::mem::take(&mut self.blk.dispatch);
+            return self.blk.ctx_list.pop_front();
+        }
+        let max = if self.blk.dispatch_busy > 0 {
+            1
+        } else {
+            self.blk.nr_requests()
+        };
+        for _ in 0..max {
+            let Some(r) = self.blk.elv.dispatch(&self.reqs, self.now) else {
+                break;
+            };
+            if self.blk.last_merge == Some(r) {
+                self.blk.last_merge = None;
+            }
+            self.blk.ctx_list.push_back(r);
+        }
+        self.blk.ctx_list.pop_front()
+    }
+
+    /// One step of context `ctx`: `->queue_rq` of its next request, or the end of its run.
+    pub(crate) fn blk_mq_dispatch_next(&mut self, ctx: Ctx) {
+        let Some(req) = self.blk_mq_next(ctx) else {
+            return self.blk_mq_ctx_end(ctx, false);
+        };
+        self.blk_mq_queue_rq(req, ctx);
+    }
+
+    /// `->queue_rq` of `req` in context `ctx`, with its driver tag taken first.
+    fn blk_mq_queue_rq(&mut self, req: ReqIdx, ctx: Ctx) {
+        if self.reqs.get(req).tag.is_none() && self.reqs.get(req).op.has_data() {
+            let cpu = self.reqs.get(req).cpu;
+            match self.blk.get_driver_tag(cpu) {
+                Some(tag) => self.reqs.get_mut(req).tag = Some(tag),
+                None => {
+                    // No driver tag: the request waits on hctx->dispatch for a completion
+                    // (`blk_mq_mark_tag_wait`), without a requeue.
+                    let rest: Vec<ReqIdx> = self.blk.ctx_list.drain(..).collect();
+                    self.blk.dispatch.push_back(req);
+                    self.blk.dispatch.extend(rest);
+                    self.blk.restart = true;
+                    return self.blk_mq_ctx_end(ctx, true);
+                }
+            }
+        }
+        match self.mmc_queue_rq(req) {
+            QueueRq::Issued(cost) => {
+                self.blk.ctx_queued = true;
+                let r = self.reqs.get_mut(req);
+                r.t_dispatch = self.now;
+                self.set_stage(req, Stage::Issue);
+                let elv = crate::path::elevator::cpu_ns(
+                    self.cfg.iosched,
+                    self.platform.host.sched_cpu_pct,
+                );
+                let cost = cost + elv;
+                let ev = match ctx {
+                    Ctx::Direct => Event::Dispatch { issued: Some(req) },
+                    Ctx::Kblockd => Event::KblockdDispatch { issued: req },
+                };
+                self.q.push(self.now + cost, ev);
+            }
+            QueueRq::Sleeps if self.cfg.kernel_dispatch() => self.blk.parked = Some((req, ctx)),
+            QueueRq::Sleeps | QueueRq::Resource => {
+                let rest: Vec<ReqIdx> = self.blk.ctx_list.drain(..).collect();
+                self.blk_mq_refused(req, ctx, rest, true);
+            }
+        }
+    }
+
+    /// BLK_STS_RESOURCE for `req` (`rest`: what the context still held): back on
+    /// `hctx->dispatch` with a requeue (`__blk_mq_requeue_request`, which drops a driver tag
+    /// taken at dispatch); the context is busy and kblockd re-runs the queue: at once, or after
+    /// 3 ms once SCHED_RESTART is set. A direct issuer's remaining requests go to the software
+    /// queue instead (`blk_mq_dispatch_plug_list`).
+    /// `own`: the refused context is the running one (else it was refused on entering, for
+    /// `mq->busy`, while another context is inside `->queue_rq`).
+    pub(crate) fn blk_mq_refused(&mut self, req: ReqIdx, ctx: Ctx, rest: Vec<ReqIdx>, own: bool) {
+        self.stats.requeues += 1;
+        self.trace_stage(req, Stage::BlkMq, self.now);
+        if !self.cfg.kernel_dispatch() {
+            // The fitted dispatch: back to the head of hctx->dispatch; a completion re-runs the
+            // queue, or kblockd after 3 ms when nothing is in flight.
+            self.blk.dispatch.push_front(req);
+            if self.blk.force_commit && self.blk.ctx_queued {
+                self.mmc_commit_rqs();
+            }
+            self.blk.ctx = None;
+            self.blk.ctx_queued = false;
+            if self.mq.total_in_flight() == 0 {
+                self.blk_mq_fitted_rerun(BLK_MQ_RESOURCE_DELAY_NS);
+            }
+            return;
+        }
+        self.blk_mq_put_driver_tag_of(req);
+        if self.blk.last_merge == Some(req) {
+            self.blk.last_merge = None;
+        }
+        self.blk.dispatch.push_back(req);
+        match ctx {
+            Ctx::Direct => {
+                for r in rest {
+                    self.blk.elv.insert(r, &self.reqs, self.now);
+                }
+            }
+            Ctx::Kblockd => self.blk.dispatch.extend(rest),
+        }
+        self.blk.dispatch_busy = ewma(self.blk.dispatch_busy, true);
+        if own {
+            self.blk_mq_ctx_end(ctx, true);
+        } else if ctx == Ctx::Kblockd {
+            // A kblockd run refused at its first request (another context was inside).
+            self.blk_mq_rerun_after_refusal();
+            self.blk_mq_kblockd_done();
+        } else {
+            self.blk_mq_run_hw_queue_async(0);
+        }
+    }
+
+    /// What a refused kblockd run asks for: at once without SCHED_RESTART, else 3 ms later.
+    fn blk_mq_rerun_after_refusal(&mut self) {
+        let delay = if self.blk.restart {
+            BLK_MQ_RESOURCE_DELAY_NS
+        } else {
+            0
+        };
+        self.blk_mq_run_hw_queue_async(delay);
+    }
+
+    /// The context's run is over (`refused`: by a BLK_STS_RESOURCE or for want of a tag).
+    fn blk_mq_ctx_end(&mut self, ctx: Ctx, refused: bool) {
+        if self.blk.force_commit && self.blk.ctx_queued {
+            self.mmc_commit_rqs();
+        }
+        self.blk.ctx = None;
+        self.blk.ctx_queued = false;
+        if !refused {
+            self.blk.dispatch_busy = ewma(self.blk.dispatch_busy, false);
+        }
+        match (ctx, refused) {
+            (Ctx::Direct, true) => self.blk_mq_run_hw_queue_async(0),
+            (Ctx::Direct, false) => {}
+            (Ctx::Kblockd, true) => self.blk_mq_rerun_after_refusal(),
+            (Ctx::Kblockd, false) => {
+                // The scheduler holds requests back (kyber's tokens, bfq's idling): a run in
+                // 3 ms (`BLK_MQ_BUDGET_DELAY`), and bfq's idle timer.
+                if self.blk.elv.has_work() {
+                    if let Some(t) = self.blk.elv.timer_at() {
+                        self.q.push(t.max(self.now), Event::ElvTimer);
+                    }
+                    self.blk_mq_run_hw_queue_async(BLK_MQ_RESOURCE_DELAY_NS);
+                }
+            }
+        }
+        if ctx == Ctx::Kblockd {
+            self.blk_mq_kblockd_done();
+        }
+    }
+
+    /// kblockd's run work has returned; a run asked for meanwhile starts now (or when due).
+    fn blk_mq_kblockd_done(&mut self) {
+        let k = &mut self.blk.kblockd;
+        k.running = false;
+        if let Some(t) = k.again.take() {
+            k.gen = k.gen.wrapping_add(1);
+            let t = t.max(self.now);
+            k.at = Some(t);
+            let gen = k.gen;
+            self.q.push(t, Event::Rerun { gen });
+        }
+    }
+
+    /// `Event::Rerun`: kblockd runs the hardware queue (`blk_mq_run_work_fn`), unless the timer
+    /// was moved since.
+    pub(crate) fn blk_mq_rerun(&mut self, gen: u32) {
+        if gen != self.blk.kblockd.gen || self.blk.kblockd.at.is_none() {
+            return;
+        }
+        self.blk.kblockd.at = None;
+        if !self.cfg.kernel_dispatch() {
+            // The fitted dispatch: a context runs unless one is inside `->queue_rq`.
+            return self.blk_mq_kick();
+        }
+        self.blk.kblockd.running = true;
+        if self.blk.ctx.is_some() {
+            // Another context is inside `->queue_rq`: kblockd's first request is refused (its
+            // list goes back whole; the running context's own list is not kblockd's).
+            let first = if self.blk.dispatch.is_empty() {
+                self.blk
+                    .elv
+                    .dispatch(&self.reqs, self.now)
+                    .map(|r| (r, Vec::new()))
+            } else {
+                self.blk.restart = true;
+                let mut all = std::mem::take(&mut self.blk.dispatch);
+                all.pop_front().map(|r| (r, all.into_iter().collect()))
+            };
+            match first {
+                Some((req, rest)) => self.blk_mq_refused(req, Ctx::Kblockd, rest, false),
+                None => self.blk_mq_kblockd_done(),
+            }
+            return;
+        }
+        self.blk.ctx = Some(Ctx::Kblockd);
+        self.blk.ctx_queued = false;
+        self.blk_mq_dispatch_next(Ctx::Kblockd);
+    }
+
+    /// The fitted dispatch's re-run: one pending at a time, `delay` from now.
+    pub(crate) fn blk_mq_fitted_rerun(&mut self, delay: u64) {
+        let k = &mut self.blk.kblockd;
+        if k.at.is_some() {
+            return;
+        }
+        k.gen = k.gen.wrapping_add(1);
+        k.at = Some(self.now + delay);
+        let gen = k.gen;
+        self.q.push(self.now + delay, Event::Rerun { gen });
+    }
+
+    /// `Event::ElvTimer`: the scheduler's timer (bfq's idle slice) ran out: run the queue.
+    pub(crate) fn blk_mq_elv_timer(&mut self) {
+        if self.blk.elv.timer_at().is_some_and(|t| t <= self.now) || self.blk.elv.has_work() {
+            self.blk_mq_run_hw_queue_async(0);
+        }
+    }
+
+    /// The mmc queue has room again: a context asleep in the legacy path's `->queue_rq`
+    /// (`mmc_blk_rw_wait`) goes on with its request.
+    pub(crate) fn blk_mq_wake_parked(&mut self) {
+        if matches!(self.mq.host_path(), HostPath::Legacy { .. }) {
+            if let Some((req, ctx)) = self.blk.parked.take() {
+                self.blk_mq_queue_rq(req, ctx);
+            }
+        }
+    }
+}

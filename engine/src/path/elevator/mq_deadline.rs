@@ -1,0 +1,345 @@
+//! mq-deadline (block/mq-deadline.c, Linux 6.1): per direction, a list sorted by sector and a
+//! FIFO by deadline (`read_expire` 500 ms, `write_expire` 5 s). `__dd_dispatch_request` goes on
+//! in sector order within a batch of `fifo_batch` (16) requests of one direction; a new batch
+//! serves reads first unless writes have waited through `writes_starved` (2) read batches, and
+//! starts from the oldest request when its deadline has passed or the sector order ran out.
+//! Bios merge at the back of a request ending where they start (`elv_rqhash_find`) or, with
+//! `front_merges`, at the front of one starting where they end (`dd_request_merge`).
+//!
+//! Simplifications: one priority level (fio's default best-effort class; the kernel keeps three
+//! and ages the lower ones), no `async_depth` limit (fio's direct I/O is synchronous), a
+//! discard is a write (as `rq_data_dir` makes it).
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use super::{try_merge, Bio, Merge, Tunables};
+use crate::sim::request::Slab;
+use crate::sim::ReqIdx;
+use crate::vocab::Op;
+
+const DD_READ: usize = 0;
+const DD_WRITE: usize = 1;
+
+fn dir_of(op: Op) -> usize {
+    if op == Op::Read {
+        DD_READ
+    } else {
+        DD_WRITE
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    dir: usize,
+    /// The sort key: (start sector in bytes, insertion number).
+    key: (u64, u64),
+    /// The FIFO key: (deadline, insertion number).
+    fifo: (u64, u64),
+}
+
+#[derive(Debug)]
+pub struct Deadline {
+    t: Tunables,
+    /// `per_prio->sort_list[dir]`.
+    sort: [BTreeMap<(u64, u64), ReqIdx>; 2],
+    /// `per_prio->fifo_list[dir]`.
+    fifo: [BTreeMap<(u64, u64), ReqIdx>; 2],
+    /// `per_prio->dispatch`: requests inserted at the head (requeued), served first.
+    head: VecDeque<ReqIdx>,
+    info: HashMap<ReqIdx, Entry>,
+    /// `per_prio->next_rq[dir]`: the request after the last dispatched one in sector order.
+    next_rq: [Option<ReqIdx>; 2],
+    /// `dd->last_dir`, `dd->batching`, `dd->starved`.
+    last_dir: usize,
+    batching: u32,
+    starved: u32,
+    seq: u64,
+}
+
+impl Deadline {
+    pub fn new(t: Tunables) -> Deadline {
+        Deadline {
+            t,
+            sort: Default::default(),
+            fifo: Default::default(),
+            head: VecDeque::new(),
+            info: HashMap::new(),
+            next_rq: [None; 2],
+            last_dir: DD_READ,
+            batching: 0,
+            starved: 0,
+            seq: 0,
+        }
+    }
+
+    /// `dd_insert_request`: into the sort list and the FIFO with its deadline.
+    pub fn insert(&mut self, req: ReqIdx, reqs: &Slab, now: u64) {
+        let r = reqs.get(req);
+        let dir = dir_of(r.op);
+        self.seq += 1;
+        let e = Entry {
+            dir,
+            key: (r.offset, self.seq),
+            fifo: (now + self.t.expire_ns[dir], self.seq),
+        };
+        self.sort[dir].insert(e.key, req);
+        self.fifo[dir].insert(e.fifo, req);
+        self.info.insert(req, e);
+    }
+
+    pub fn has_work(&self) -> bool {
+        !self.head.is_empty() || !self.info.is_empty()
+    }
+
+    /// `deadline_latter_request`: the next request in sector order after `key`.
+    fn latter(&self, dir: usize, key: (u64, u64)) -> Option<ReqIdx> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        self.sort[dir]
+            .range((Excluded(key), Unbounded))
+            .next()
+            .map(|(_, &r)| r)
+    }
+
+    /// `deadline_remove_request`: out of both lists; `next_rq` moves past it.
+    fn take(&mut self, req: ReqIdx) {
+        let Some(e) = self.info.remove(&req) else {
+            self.head.retain(|&r| r != req);
+            return;
+        };
+        if self.next_rq[e.dir] == Some(req) {
+            self.next_rq[e.dir] = self.latter(e.dir, e.key);
+        }
+        self.sort[e.dir].remove(&e.key);
+        self.fifo[e.dir].remove(&e.fifo);
+    }
+
+    /// `deadline_move_request`: `next_rq` becomes the request after it, and it leaves.
+    fn move_request(&mut self, req: ReqIdx) {
+        let e = self.info[&req];
+        self.next_rq[e.dir] = self.latter(e.dir, e.key);
+        self.take(req);
+    }
+
+    fn fifo_first(&self, dir: usize) -> Option<(u64, ReqIdx)> {
+        self.fifo[dir].iter().next().map(|(&(t, _), &r)| (t, r))
+    }
+
+    /// `__dd_dispatch_request`.
+    pub fn dispatch(&mut self, _reqs: &Slab, now: u64) -> Option<ReqIdx> {
+        if let Some(r) = self.head.pop_front() {
+            return Some(r);
+        }
+        // Still entitled to batch: the next request in sector order, same direction.
+        if let Some(r) = self.next_rq[self.last_dir] {
+            if self.batching < self.t.fifo_batch {
+                self.batching += 1;
+                self.move_request(r);
+                return Some(r);
+            }
+        }
+        // A new batch: reads first, unless writes have starved long enough.
+        let dir = if !self.fifo[DD_READ].is_empty() {
+            let starved = self.starved;
+            if !self.fifo[DD_WRITE].is_empty() && starved >= self.t.writes_starved {
+                self.starved = 0;
+                DD_WRITE
+            } else {
+                if !self.fifo[DD_WRITE].is_empty() {
+                    self.starved += 1;
+                }
+                DD_READ
+            }
+        } else if !self.fifo[DD_WRITE].is_empty() {
+            self.starved = 0;
+            DD_WRITE
+        } else {
+            return None;
+        };
+        // The oldest request if its deadline passed or sector order ran out, else on in order.
+        let expired = self.fifo_first(dir).is_some_and(|(t, _)| t <= now);
+        let r = match self.next_rq[dir] {
+            Some(r) if !expired => r,
+            _ => self.fifo_first(dir)?.1,
+        };
+        self.last_dir = dir;
+        self.batching = 1;
+        self.move_request(r);
+        Some(r)
+    }
+
+    /// `dd_bio_merge` -> `elv_merge`: a request ending where the bio starts (back), else with
+    /// `front_merges` one starting where it ends (front).
+    pub fn bio_merge(&self, bio: &Bio, reqs: &Slab, max: u64) -> Option<(ReqIdx, Merge)> {
+        let dir = dir_of(bio.op);
+        let back = self.sort[dir]
+            .range(..(bio.offset, 0))
+            .rev()
+            .take_while(|(&(o, _), _)| o + max > bio.offset)
+            .find(|(_, &r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Back));
+        if let Some((_, &r)) = back {
+            return Some((r, Merge::Back));
+        }
+        if !self.t.front_merges {
+            return None;
+        }
+        self.sort[dir]
+            .range((bio.end(), 0)..=(bio.end(), u64::MAX))
+            .find(|(_, &r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
+            .map(|(_, &r)| (r, Merge::Front))
+    }
+
+    /// `dd_request_merged`: after a front merge the request's sector changed; it moves in the
+    /// sort list (`elv_rb_del` + `deadline_add_rq_rb`).
+    pub fn merged(&mut self, req: ReqIdx, kind: Merge, _old_offset: u64, reqs: &Slab) {
+        if kind != Merge::Front {
+            return;
+        }
+        let Some(e) = self.info.get_mut(&req) else {
+            return;
+        };
+        let old = e.key;
+        e.key = (reqs.get(req).offset, old.1);
+        let (dir, key) = (e.dir, e.key);
+        self.sort[dir].remove(&old);
+        self.sort[dir].insert(key, req);
+    }
+
+    /// The waiting request right after (back merge) or before (front merge) `req` in sector
+    /// order, which `attempt_back_merge` / `attempt_front_merge` try to fold into it.
+    pub fn neighbour(&self, req: ReqIdx, kind: Merge, _reqs: &Slab) -> Option<ReqIdx> {
+        let e = self.info.get(&req)?;
+        match kind {
+            Merge::Back => self.latter(e.dir, e.key),
+            Merge::Front => self.sort[e.dir].range(..e.key).next_back().map(|(_, &r)| r),
+        }
+    }
+
+    /// `dd_merged_requests`: the request folded into another leaves both lists.
+    pub fn remove(&mut self, req: ReqIdx, _reqs: &Slab) {
+        self.take(req);
+    }
+
+    pub fn waiting(&self) -> Vec<ReqIdx> {
+        let mut v: Vec<ReqIdx> = self.head.iter().copied().collect();
+        for dir in [DD_READ, DD_WRITE] {
+            v.extend(self.fifo[dir].values().copied());
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::request::Request;
+
+    fn rq(op: Op, offset: u64, len: u64) -> Request {
+        crate::sim::request::tests::request(op, offset, len)
+    }
+
+    fn deadline(reqs: &mut Slab, ops: &[(Op, u64)], t: Tunables) -> (Deadline, Vec<ReqIdx>) {
+        let mut d = Deadline::new(t);
+        let ids = ops
+            .iter()
+            .map(|&(op, off)| {
+                let i = reqs.insert(rq(op, off, 4096));
+                d.insert(i, reqs, 0);
+                i
+            })
+            .collect();
+        (d, ids)
+    }
+
+    fn defaults() -> Tunables {
+        Tunables::of(&Default::default())
+    }
+
+    #[test]
+    fn a_batch_goes_on_in_sector_order_from_the_oldest() {
+        let mut reqs = Slab::default();
+        let w = Op::Write;
+        let (mut d, ids) = deadline(
+            &mut reqs,
+            &[(w, 40960), (w, 8192), (w, 81920), (w, 4096)],
+            defaults(),
+        );
+        // The first batch starts at the oldest (no next_rq yet), then follows the sectors.
+        // 40960 then 81920; sector order then runs out, and the next batch starts from the
+        // oldest left (8192), then the last (4096).
+        let order: Vec<ReqIdx> = std::iter::from_fn(|| d.dispatch(&reqs, 0)).collect();
+        assert_eq!(order, vec![ids[0], ids[2], ids[1], ids[3]]);
+        assert!(!d.has_work());
+    }
+
+    #[test]
+    fn reads_come_first_until_writes_starve() {
+        let mut reqs = Slab::default();
+        let t = Tunables {
+            fifo_batch: 1,
+            ..defaults()
+        };
+        let ops = [
+            (Op::Write, 0),
+            (Op::Read, 1 << 20),
+            (Op::Read, 2 << 20),
+            (Op::Read, 3 << 20),
+        ];
+        let (mut d, ids) = deadline(&mut reqs, &ops, t);
+        let order: Vec<ReqIdx> = std::iter::from_fn(|| d.dispatch(&reqs, 0)).collect();
+        // Two read batches pass the write (writes_starved = 2), then the write goes.
+        assert_eq!(order, vec![ids[1], ids[2], ids[0], ids[3]]);
+    }
+
+    #[test]
+    fn an_expired_request_starts_the_next_batch() {
+        let mut reqs = Slab::default();
+        let t = Tunables {
+            fifo_batch: 1,
+            ..defaults()
+        };
+        let (mut d, ids) = deadline(
+            &mut reqs,
+            &[(Op::Read, 0), (Op::Read, 8192), (Op::Read, 4096)],
+            t,
+        );
+        assert_eq!(d.dispatch(&reqs, 0), Some(ids[0]));
+        // next_rq is 4096 (ids[2]); after read_expire the oldest left (8192, ids[1]) goes first.
+        assert_eq!(d.dispatch(&reqs, 600_000_000), Some(ids[1]));
+    }
+
+    #[test]
+    fn bios_merge_at_the_back_and_the_front() {
+        let mut reqs = Slab::default();
+        let (d, ids) = deadline(&mut reqs, &[(Op::Write, 8192)], defaults());
+        let bio = |offset| Bio {
+            op: Op::Write,
+            offset,
+            len: 4096,
+            cpu: 0,
+        };
+        assert_eq!(
+            d.bio_merge(&bio(12288), &reqs, 1 << 19),
+            Some((ids[0], Merge::Back))
+        );
+        assert_eq!(
+            d.bio_merge(&bio(4096), &reqs, 1 << 19),
+            Some((ids[0], Merge::Front))
+        );
+        assert_eq!(
+            d.bio_merge(&bio(16384), &reqs, 1 << 19),
+            None,
+            "not adjacent"
+        );
+        assert_eq!(
+            d.bio_merge(&bio(12288), &reqs, 4096),
+            None,
+            "over max_sectors"
+        );
+        let t = Tunables {
+            front_merges: false,
+            ..defaults()
+        };
+        let (d, _) = deadline(&mut reqs, &[(Op::Write, 1 << 20)], t);
+        assert_eq!(d.bio_merge(&bio((1 << 20) - 4096), &reqs, 1 << 19), None);
+    }
+}
