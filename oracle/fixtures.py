@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""The oracle's fixtures: two reduced boots of one suite -> oracle/fixtures/SUITE.json, and a
+table of the headline figures of fixture files.
+
+    fixtures.py merge SUITE RUN_A.json RUN_B.json --package P --qemu Q --fio F --out FILE
+    fixtures.py table FIXTURE.json...        (markdown, to stdout)
+
+merge keeps run A's facts and marks, per job and scheduler, which facts the two boots agree on
+("stable": the names; "unstable": each other fact with its two values, so a reader sees why it
+is not compared). The schema is oracle/README.md's ("Fixture schema").
+"""
+import datetime
+import json
+import sys
+
+SCHEMA = 1
+SCHED_ORDER = ['none', 'mq-deadline', 'kyber', 'bfq']
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def key(j):
+    s = SCHED_ORDER.index(j['sched']) if j['sched'] in SCHED_ORDER else 99
+    return (j['name'], s)
+
+
+def opt(argv, name):
+    return argv[argv.index(name) + 1] if name in argv else None
+
+
+def merge(argv):
+    suite, pa, pb = argv[0], argv[1], argv[2]
+    a, b = load(pa), load(pb)
+    ha, hb = a['boot'], b['boot']
+    if (ha['set'], ha['vcpus'], ha['device']) != (hb['set'], hb['vcpus'], hb['device']):
+        sys.exit('fixtures.py: %s and %s are not the same suite' % (pa, pb))
+    other = {(j['name'], j['sched']): j for j in b['jobs']}
+    jobs = []
+    for j in sorted(a['jobs'], key=key):
+        o = other.get((j['name'], j['sched']))
+        stable, unstable = [], {}
+        for f, v in sorted(j['facts'].items()):
+            if o is not None and o['facts'].get(f) == v:
+                stable.append(f)
+            else:
+                unstable[f] = [v, o['facts'].get(f) if o else None]
+        jobs.append(dict(name=j['name'], sched=j['sched'], args=j['args'], facts=j['facts'],
+                         stable=stable, unstable=unstable, measured=j['measured']))
+    uname = ha.get('uname', '').split(' | ')
+    queues_equal = a['boot']['queues'] == b['boot']['queues']
+    fx = dict(
+        schema=SCHEMA, suite=suite,
+        device='sd' if ha['device'].startswith('mmcblk') else 'vblk', guest_device=ha['device'],
+        vcpus=ha['vcpus'],
+        kernel=dict(uname_r=uname[0], uname_v=uname[1] if len(uname) > 1 else '',
+                    package=opt(argv, '--package')),
+        qemu=opt(argv, '--qemu'), fio=opt(argv, '--fio'),
+        recorded=datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
+        runs_compared=2,
+        stable_rule='a fact is stable when two boots of this suite (run side by side on a loaded '
+                    '2-core machine) gave the same value; unstable facts carry both values',
+        available_schedulers=ha.get('available_schedulers'), card=ha.get('card', {}),
+        queues=ha['queues'], queues_stable=queues_equal,
+        skipped=ha.get('skipped', []), insmod_failed=ha.get('insmod_failed', []),
+        sched_failed=ha.get('sched_failed', []), jobs=jobs)
+    with open(opt(argv, '--out'), 'w') as f:
+        f.write(dump(fx))
+    n_st = sum(len(j['stable']) for j in jobs)
+    n_all = sum(len(j['facts']) for j in jobs)
+    print('[oracle] %s: %d job runs, %d of %d facts stable -> %s'
+          % (suite, len(jobs), n_st, n_all, opt(argv, '--out')))
+
+
+def dump(fx):
+    """JSON with one line per header field, per queue, per job field: small diffs, small file."""
+    c = lambda v: json.dumps(v, sort_keys=True, separators=(',', ':'))
+    out = ['{']
+    head = [k for k in fx if k not in ('jobs', 'queues')]
+    for k in head:
+        out.append(' %s: %s,' % (json.dumps(k), c(fx[k])))
+    out.append(' "queues": {')
+    qs = list(fx['queues'].items())
+    for i, (s, q) in enumerate(qs):
+        out.append('  %s: %s%s' % (json.dumps(s), c(q), ',' if i + 1 < len(qs) else ''))
+    out.append(' },')
+    out.append(' "jobs": [')
+    for i, j in enumerate(fx['jobs']):
+        fields = list(j.items())
+        out.append('  {')
+        for n, (k, v) in enumerate(fields):
+            if k == 'facts':
+                out.append('   "facts": {')
+                fs = sorted(v.items())
+                for m, (fk, fv) in enumerate(fs):
+                    out.append('    %s: %s%s' % (json.dumps(fk), c(fv), ',' if m + 1 < len(fs) else ''))
+                out.append('   }%s' % (',' if n + 1 < len(fields) else ''))
+            else:
+                out.append('   %s: %s%s' % (json.dumps(k), c(v), ',' if n + 1 < len(fields) else ''))
+        out.append('  }%s' % (',' if i + 1 < len(fx['jobs']) else ''))
+    out.append(' ]')
+    out.append('}')
+    text = '\n'.join(out) + '\n'
+    json.loads(text)  # the writer above must make valid JSON
+    return text
+
+
+def sizes(h):
+    """{"W 4096": 987, "W 8192": 17} -> "W4k:987 W8k:17"."""
+    def kib(n):
+        n = int(n)
+        return ('%dk' % (n // 1024)) if n % 1024 == 0 and n else str(n)
+    items = sorted(h.items(), key=lambda kv: -kv[1])
+    parts = ['%s%s:%d' % (k.split()[0], kib(k.split()[1]), v) for k, v in items[:3]]
+    return ' '.join(parts) + (' +%d' % (len(items) - 3) if len(items) > 3 else '')
+
+
+def row(j):
+    f = j['facts']
+    ctx = ' '.join('%s:%d' % kv for kv in sorted(f['issue_ctx'].items()))
+    cells = [
+        j['name'], j['sched'], str(f['fio_ios']), str(f['bios']), str(f['splits']),
+        '%d%s' % (f['requests'], '' if 'requests' in j['stable'] else '*'), sizes(f['request_sizes']),
+        '%d/%d/%d' % (f['merges_back'], f['merges_front'], f['rq_merges']),
+        str(f['requeues']) + ('' if 'requeues' in j['stable'] else '*'),
+        '%d/%d/%d' % (f['flushes'], f['preflush_data'], f['fua_writes']), str(f['discards']),
+        ctx + ('' if 'issue_ctx' in j['stable'] else '*'),
+        '%d/%d' % (f['max_inflight_driver'], f['max_in_sched']),
+        str(f['cmd13_after_write']), str(f['host_irqs']) + ('' if 'host_irqs' in j['stable'] else '*'),
+    ]
+    return '| ' + ' | '.join(cells) + ' |'
+
+
+def table(paths):
+    for p in paths:
+        fx = load(p)
+        print('### %s (%s, %d vCPU, kernel %s, %s)\n' % (fx['suite'], fx['guest_device'], fx['vcpus'],
+              fx['kernel']['uname_r'], fx['kernel']['package']))
+        print('| job | sched | fio I/Os | bios | splits | requests | sizes | merges b/f/rq | requeues '
+              '| flush/preflush/FUA | discards | issue ctx | max drv/sched | CMD13 after W | irqs |')
+        print('|' + '---|' * 15)
+        for j in fx['jobs']:
+            print(row(j))
+        for s in fx.get('skipped', []):
+            print('| %s | %s | skipped: %s |' % (s['name'], s['sched'], s['why']))
+        print('\n`*`: differed between the two boots (not a stable fact).\n')
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == 'merge' and len(argv) >= 5:
+        merge(argv[2:])
+    elif len(argv) >= 3 and argv[1] == 'table':
+        table(argv[2:])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
