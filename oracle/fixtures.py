@@ -2,12 +2,15 @@
 """The oracle's fixtures: two reduced boots of one suite -> oracle/fixtures/SUITE.json, and a
 table of the headline figures of fixture files.
 
-    fixtures.py merge SUITE RUN_A.json RUN_B.json --package P --qemu Q --fio F --out FILE
+    fixtures.py merge SUITE RUN_A.json RUN_B.json [MORE.json...] --package P --qemu Q --fio F
+                      --out FILE
     fixtures.py table FIXTURE.json...        (markdown, to stdout)
 
-merge keeps run A's facts and marks, per job and scheduler, which facts the two boots agree on
-("stable": the names; "unstable": each other fact with its two values, so a reader sees why it
-is not compared). The schema is oracle/README.md's ("Fixture schema").
+merge keeps run A's facts and marks, per job and scheduler, which facts every boot that ran the
+job agrees on ("stable": the names; "unstable": each other fact with the values the boots gave,
+so a reader sees why it is not compared). MORE runs may hold a subset of the jobs (the check
+boots of oracle/record.sh: the jobs make oracle-check compares get 5 boots, not 2). The schema
+is oracle/README.md's ("Fixture schema").
 """
 import datetime
 import json
@@ -32,25 +35,35 @@ def opt(argv, name):
 
 
 def merge(argv):
-    suite, pa, pb = argv[0], argv[1], argv[2]
-    a, b = load(pa), load(pb)
-    ha, hb = a['boot'], b['boot']
-    if (ha['set'], ha['vcpus'], ha['device']) != (hb['set'], hb['vcpus'], hb['device']):
-        sys.exit('fixtures.py: %s and %s are not the same suite' % (pa, pb))
-    other = {(j['name'], j['sched']): j for j in b['jobs']}
+    suite = argv[0]
+    paths = []
+    for p in argv[1:]:
+        if p.startswith('--'):
+            break
+        paths.append(p)
+    runs = [load(p) for p in paths]
+    ha = runs[0]['boot']
+    for p, r in zip(paths, runs):
+        h = r['boot']
+        if (h['vcpus'], h['device']) != (ha['vcpus'], ha['device']):
+            sys.exit('fixtures.py: %s and %s are not the same suite' % (paths[0], p))
+    others = [{(j['name'], j['sched']): j for j in r['jobs']} for r in runs[1:]]
     jobs = []
-    for j in sorted(a['jobs'], key=key):
-        o = other.get((j['name'], j['sched']))
+    for j in sorted(runs[0]['jobs'], key=key):
+        os_ = [o[(j['name'], j['sched'])] for o in others if (j['name'], j['sched']) in o]
         stable, unstable = [], {}
         for f, v in sorted(j['facts'].items()):
-            if o is not None and o['facts'].get(f) == v:
+            vals = [v] + [o['facts'].get(f) for o in os_]
+            if os_ and all(x == v for x in vals):
                 stable.append(f)
             else:
-                unstable[f] = [v, o['facts'].get(f) if o else None]
-        jobs.append(dict(name=j['name'], sched=j['sched'], args=j['args'], facts=j['facts'],
-                         stable=stable, unstable=unstable, measured=j['measured']))
+                unstable[f] = vals
+        jobs.append(dict(name=j['name'], sched=j['sched'], args=j['args'], runs=1 + len(os_),
+                         facts=j['facts'], stable=stable, unstable=unstable,
+                         measured=j['measured']))
     uname = ha.get('uname', '').split(' | ')
-    queues_equal = a['boot']['queues'] == b['boot']['queues']
+    queues_equal = all(r['boot']['queues'][s] == q for r in runs[1:]
+                       for s, q in ha['queues'].items() if s in r['boot']['queues'])
     fx = dict(
         schema=SCHEMA, suite=suite,
         device='sd' if ha['device'].startswith('mmcblk') else 'vblk', guest_device=ha['device'],
@@ -59,9 +72,11 @@ def merge(argv):
                     package=opt(argv, '--package')),
         qemu=opt(argv, '--qemu'), fio=opt(argv, '--fio'),
         recorded=datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
-        runs_compared=2,
-        stable_rule='a fact is stable when two boots of this suite (run side by side on a loaded '
-                    '2-core machine) gave the same value; unstable facts carry both values',
+        boots=len(runs),
+        stable_rule='a fact of a job is stable when every boot that ran the job (its "runs": 2, '
+                    'or 5 for the jobs of make oracle-check; boots side by side on a loaded '
+                    '2-core machine) gave the same value; "unstable" lists the others with the '
+                    'values the boots gave',
         available_schedulers=ha.get('available_schedulers'), card=ha.get('card', {}),
         queues=ha['queues'], queues_stable=queues_equal,
         skipped=ha.get('skipped', []), insmod_failed=ha.get('insmod_failed', []),

@@ -57,10 +57,15 @@ apt_update() { (( updated )) || { $sudo apt-get update >/dev/null 2>&1 || true; 
 
 # Reports, on failure, exactly what could not be had and why, then exits non-zero.
 fail() {
+    local still
+    still=$(missing_pkgs)
+    kernel_present || still="${still:+$still }linux-image-$KVER (unpacked in $KDIR)"
+    rm -rf "$KDIR.download" "$KDIR.part"
     echo "[oracle-install] $1" >&2
-    echo "[oracle-install] still missing: $(missing_pkgs)$(kernel_present || echo " linux-image-$KVER (unpacked)")" >&2
-    echo "[oracle-install] with no network, copy the packages in by hand: apt-get install qemu-system-x86 fio busybox-static cpio kmod;" \
-         "apt-get download linux-image-$KVER; dpkg-deb -x linux-image-${KVER}_*.deb $KDIR" >&2
+    echo "[oracle-install] missing: $still" >&2
+    echo "[oracle-install] (no network? on a machine with it: apt-get install qemu-system-x86 fio" \
+         "busybox-static cpio kmod; apt-get download linux-image-$KVER; then here" \
+         "dpkg-deb -x linux-image-${KVER}_*.deb $KDIR and put its version in $KDIR/PACKAGE_VERSION)" >&2
     exit 1
 }
 
