@@ -71,6 +71,8 @@ def merge(argv):
         kernel=dict(uname_r=uname[0], uname_v=uname[1] if len(uname) > 1 else '',
                     package=opt(argv, '--package')),
         qemu=opt(argv, '--qemu'), fio=opt(argv, '--fio'),
+        fio_common_args='--name=NAME --filename=/dev/%s --direct=1 --randrepeat=1 --thread=0 '
+                        '--output-format=json' % ha['device'],
         recorded=datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
         boots=len(runs),
         stable_rule='a fact of a job is stable when every boot that ran the job (its "runs": 2, '
