@@ -45,8 +45,8 @@ if [[ $MODE != install ]]; then
         say "present: qemu-system-x86 fio busybox-static cpio kmod, kernel $KVER ($(cat "$KDIR/PACKAGE_VERSION"))"
         exit 0
     fi
-    [[ -n $pkgs ]] && say "missing Debian packages: $pkgs (install: apt-get install $pkgs)"
-    [[ -n ${kmiss:-} ]] && say "missing: ${kmiss} (oracle/install.sh fetches it)"
+    [[ -n $pkgs ]] && say "missing Debian packages: $pkgs (make oracle installs them: apt-get install $pkgs)"
+    [[ -n ${kmiss:-} ]] && say "missing: ${kmiss} (make oracle or scripts/setup.sh --browser fetches it)"
     exit 1
 fi
 
