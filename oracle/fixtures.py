@@ -3,17 +3,20 @@
 table of the headline figures of fixture files.
 
     fixtures.py merge SUITE RUN_A.json RUN_B.json [MORE.json...] --package P --qemu Q --fio F
-                      --out FILE
+                      --out FILE [--previous OLD_FIXTURE]
     fixtures.py table FIXTURE.json...        (markdown, to stdout)
 
 merge keeps run A's facts and marks, per job and scheduler, which facts every boot that ran the
-job agrees on ("stable": the names; "unstable": each other fact with the values the boots gave,
+job agrees on ("stable": the names; "unstable": each other fact with the distinct values the boots gave,
 so a reader sees why it is not compared). MORE runs may hold a subset of the jobs (the check
-boots of oracle/record.sh: the jobs make oracle-check compares get 5 boots, not 2). The schema
+boots of oracle/record.sh: the jobs make oracle-check compares get 5 boots, not 2). With
+--previous (the fixture being replaced, if made by the same kernel package and QEMU), the
+earlier recordings' values count too: instability is remembered. The schema
 is oracle/README.md's ("Fixture schema").
 """
 import datetime
 import json
+import os
 import sys
 
 SCHEMA = 1
@@ -48,17 +51,23 @@ def merge(argv):
         if (h['vcpus'], h['device']) != (ha['vcpus'], ha['device']):
             sys.exit('fixtures.py: %s and %s are not the same suite' % (paths[0], p))
     others = [{(j['name'], j['sched']): j for j in r['jobs']} for r in runs[1:]]
+    prev, recordings = previous(opt(argv, '--previous'), opt(argv, '--package'), opt(argv, '--qemu'))
     jobs = []
     for j in sorted(runs[0]['jobs'], key=key):
         os_ = [o[(j['name'], j['sched'])] for o in others if (j['name'], j['sched']) in o]
+        pj = prev.get((j['name'], j['sched']))
+        pj = pj if pj is not None and pj['args'] == j['args'] else None
         stable, unstable = [], {}
         for f, v in sorted(j['facts'].items()):
             vals = [v] + [o['facts'].get(f) for o in os_]
-            if os_ and all(x == v for x in vals):
+            if pj is not None:  # what the earlier recordings saw of it
+                vals += pj['unstable'][f] if f in pj['unstable'] else [pj['facts'].get(f)]
+            if len(vals) > 1 and all(x == v for x in vals):
                 stable.append(f)
             else:
-                unstable[f] = vals
-        jobs.append(dict(name=j['name'], sched=j['sched'], args=j['args'], runs=1 + len(os_),
+                unstable[f] = distinct(vals)
+        jobs.append(dict(name=j['name'], sched=j['sched'], args=j['args'],
+                         runs=1 + len(os_) + (pj['runs'] if pj else 0),
                          facts=j['facts'], stable=stable, unstable=unstable,
                          measured=j['measured']))
     uname = ha.get('uname', '').split(' | ')
@@ -74,11 +83,12 @@ def merge(argv):
         fio_common_args='--name=NAME --filename=/dev/%s --direct=1 --randrepeat=1 --thread=0 '
                         '--output-format=json' % ha['device'],
         recorded=datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
-        boots=len(runs),
-        stable_rule='a fact of a job is stable when every boot that ran the job (its "runs": 2, '
-                    'or 5 for the jobs of make oracle-check; boots side by side on a loaded '
-                    '2-core machine) gave the same value; "unstable" lists the others with the '
-                    'values the boots gave',
+        boots=len(runs), recordings=recordings,
+        stable_rule='a fact of a job is stable when every boot that ran the job (its "runs": 2 '
+                    'a recording, 5 for the jobs of make oracle-check; boots side by side on a '
+                    'loaded 2-core machine; earlier recordings of the same kernel and QEMU '
+                    'count too) gave the same value; "unstable" lists the others with the '
+                    'distinct values the boots gave',
         available_schedulers=ha.get('available_schedulers'), card=ha.get('card', {}),
         queues=ha['queues'], queues_stable=queues_equal,
         skipped=ha.get('skipped', []), insmod_failed=ha.get('insmod_failed', []),
@@ -89,6 +99,29 @@ def merge(argv):
     n_all = sum(len(j['facts']) for j in jobs)
     print('[oracle] %s: %d job runs, %d of %d facts stable -> %s'
           % (suite, len(jobs), n_st, n_all, opt(argv, '--out')))
+
+
+def distinct(vals):
+    """The values in the order first seen, each once (the boots' spread of an unstable fact)."""
+    out, seen = [], set()
+    for v in vals:
+        k = json.dumps(v, sort_keys=True)
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out
+
+
+def previous(path, package, qemu):
+    """The jobs of the fixture this one replaces, if it was made by the same kernel package and
+    QEMU: their unstable facts stay unstable (a fact two boots agreed on once may differ in a
+    later recording), and their boots count. Returns ({(name, sched): job}, recordings)."""
+    if not path or not os.path.exists(path):
+        return {}, 1
+    p = load(path)
+    if p.get('schema') != SCHEMA or p['kernel'].get('package') != package or p.get('qemu') != qemu:
+        return {}, 1
+    return {(j['name'], j['sched']): j for j in p['jobs']}, p.get('recordings', 1) + 1
 
 
 def dump(fx):

@@ -12,6 +12,8 @@
 # and three more boots of make oracle-check's own (set check, none and mq-deadline), whose
 # facts must also agree for a fact of sd-1cpu to be called stable: the check compares those.
 # Boots run side by side (the machine has 2 cores; QEMU's TCG thread is one per vCPU).
+# The fixtures being replaced are kept in $WORK/previous/ first: if the same kernel package and
+# QEMU made them, a fact they mark unstable stays unstable (--reduce-only uses the same copy).
 # ORACLE_SUITES="sd-1cpu virtio-1cpu" records only those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +49,10 @@ if [[ ${1:-} != --reduce-only ]]; then
     oracle/install.sh
     oracle/initramfs.sh
     mkdir -p "$RUNS"
+    # The fixtures being replaced: their unstable facts stay unstable (fixtures.py --previous).
+    rm -rf "$WORK/previous"
+    mkdir -p "$WORK/previous"
+    cp "$FIXTURES"/*.json "$WORK/previous/" 2>/dev/null || true
     for s in $SUITES; do boots "$s"; done
     [[ " $SUITES " == *" sd-1cpu "* ]] && boots check
 fi
@@ -68,7 +74,7 @@ for s in $SUITES; do
     fi
     python3 oracle/fixtures.py merge "$s" "$RUNS/$s-a/facts.json" "$RUNS/$s-b/facts.json" \
         ${more[@]+"${more[@]}"} --package "linux-image-$KVER $PKG_V" --qemu "$QEMU_V" \
-        --fio "$FIO_V" --out "$FIXTURES/$s.json"
+        --fio "$FIO_V" --previous "$WORK/previous/$s.json" --out "$FIXTURES/$s.json"
     # The raw ftrace text of the trace jobs under mq-deadline, 1 vCPU, first boot.
     if [[ $s == *-1cpu ]]; then
         for f in "$RUNS/$s-a/traces"/*mq-deadline*.txt; do
@@ -76,5 +82,5 @@ for s in $SUITES; do
         done
     fi
 done
-python3 oracle/fixtures.py table "$FIXTURES"/*.json >"$WORK/figures.md"
-echo "[oracle] fixtures rewritten in $FIXTURES (figures: $WORK/figures.md) in $(( $(date +%s) - t0 ))s"
+python3 oracle/fixtures.py table "$FIXTURES"/*.json >"$FIXTURES/FIGURES.md"
+echo "[oracle] fixtures rewritten in $FIXTURES (figures: $FIXTURES/FIGURES.md) in $(( $(date +%s) - t0 ))s"
