@@ -156,10 +156,13 @@ oracle-check:
 	oracle/check.sh
 
 # make test's step: the oracle check when its tools (qemu-system-x86_64, the unpacked kernel,
-# ...) are present, which scripts/setup.sh --browser installs; one line when they are not.
+# ...) are present, which scripts/setup.sh --browser installs; one line when they are not. The
+# reducer's replay of the kept kernel traces (oracle/replay.py: python3 only, a second) runs
+# either way.
 test-oracle:
 	@if oracle/install.sh --quiet-check; then \
 	    oracle/check.sh; \
 	else \
+	    python3 oracle/replay.py; \
 	    echo "make test: oracle-check skipped: $$(oracle/install.sh --check 2>&1 | tr '\n' ' ')"; \
 	fi

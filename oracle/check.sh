@@ -2,6 +2,7 @@
 # `make oracle-check`: boots the kernel once (SD card, 1 vCPU) with the jobs of oracle/jobs.txt
 # whose sets name `check`, under none and mq-deadline, reduces the trace and compares every
 # stable fact with oracle/fixtures/sd-1cpu.json (oracle/check.py). About a minute of QEMU.
+# Before the boot, oracle/replay.py reduces the kept traces again (offline, a second).
 # Without the tools it says what is missing (oracle/install.sh --check) and exits 1; it never
 # installs anything and needs no network.
 set -euo pipefail
@@ -15,6 +16,8 @@ if ! oracle/install.sh --check >/dev/null; then
     exit 1
 fi
 [[ -f $FIXTURES/sd-1cpu.json ]] || { echo "oracle-check: no $FIXTURES/sd-1cpu.json (record it: make oracle)" >&2; exit 1; }
+# The reducer first, offline: the kept kernel traces must reduce to the fixtures' facts again.
+python3 oracle/replay.py
 oracle/initramfs.sh >/dev/null
 OUT=$WORK/check
 oracle/boot.sh "$OUT" sd 1 check "$SCHEDS"
