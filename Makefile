@@ -14,6 +14,11 @@
 #                events per second of each and their ratio (engine/benches, bench/wasm)
 #   make bench-web  the landing's first animated frame (bytes before it, time to it) and frame
 #                time of the pipeline view in headless Chromium
+#   make oracle  the kernel oracle (oracle/README.md): installs its tools if missing, boots
+#                Debian's Linux 6.1 under QEMU, runs the fio suites, rewrites oracle/fixtures/
+#   make oracle-check  one boot of the check subset, compared with the fixtures' stable facts;
+#                make test runs it when the oracle's tools are present (skips it, saying so,
+#                when they are not)
 #
 # Everything runs offline: tools are pinned and installed once by scripts/setup.sh.
 
@@ -44,7 +49,7 @@ WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-ru
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=600
 
 .PHONY: setup setup-browser serve serve-dist build test lint test-native test-wasm test-e2e screenshots \
-        bench bench-web
+        bench bench-web oracle oracle-check test-oracle
 
 setup:
 	scripts/setup.sh
@@ -68,7 +73,7 @@ serve-dist: build
 # are no failure.
 test: setup-browser
 	@before=$$(scripts/tree-state.sh); \
-	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e; \
+	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e test-oracle; \
 	after=$$(scripts/tree-state.sh); \
 	if [[ "$$before" != "$$after" ]]; then \
 	    echo "make test: the tests changed the work tree (git status, before and after):" >&2; \
@@ -139,3 +144,25 @@ bench: setup-browser
 bench-web:
 	trunk build --release
 	node tests/e2e/bench.mjs
+
+# The kernel oracle (oracle/README.md). `make oracle` installs what it lacks (apt, the kernel
+# package) and records every suite twice (about half an hour); without the packages and without
+# network it names what is missing and fails. `make oracle-check` installs nothing and needs no
+# network: one boot (about a minute of QEMU) compared with oracle/fixtures/sd-1cpu.json.
+oracle:
+	oracle/record.sh
+
+oracle-check:
+	oracle/check.sh
+
+# make test's step: the oracle check when its tools (qemu-system-x86_64, the unpacked kernel,
+# ...) are present, which scripts/setup.sh --browser installs; one line when they are not. The
+# reducer's replay of the kept kernel traces (oracle/replay.py: python3 only, a second) runs
+# either way.
+test-oracle:
+	@if oracle/install.sh --quiet-check; then \
+	    oracle/check.sh; \
+	else \
+	    python3 oracle/replay.py; \
+	    echo "make test: oracle-check skipped: $$(oracle/install.sh --check 2>&1 | tr '\n' ' ')"; \
+	fi

@@ -4,7 +4,10 @@
 #
 #   scripts/setup.sh            wasm target, clippy + rustfmt, trunk, wasm-bindgen-cli, npm tools
 #                               (wasm-opt)
-#   scripts/setup.sh --browser  the same, plus Debian's chromium + chromium-driver (tests)
+#   scripts/setup.sh --browser  the same, plus Debian's chromium + chromium-driver (tests), and
+#                               the kernel oracle's tools (oracle/install.sh: qemu-system-x86,
+#                               fio, busybox-static, cpio, kmod, Debian's kernel package unpacked
+#                               into ~/.cache/mmcsim-oracle/), which make test's oracle-check uses
 #
 # Versions: see the variables below and docs in /README.md ("Web app"). The traps behind
 # them (trunk 0.22 needs a newer rustc, `--locked` breaks wasm-bindgen-cli, Debian's
@@ -113,14 +116,31 @@ install_chromium() {
     $sudo apt-get update
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium chromium-driver
 }
+# 6. The kernel oracle's tools (oracle/README.md), for make test's oracle-check: Debian's
+#    qemu-system-x86, fio, busybox-static, cpio, kmod, and the kernel package fetched with
+#    apt-get download and unpacked (dpkg-deb -x, not installed) into ~/.cache/mmcsim-oracle/,
+#    outside target/ so that cargo clean keeps it (oracle/install.sh, which skips what is there).
+#    apt takes one install at a time (its lock), so a machine lacking both chromium and the
+#    oracle's packages installs them one after the other in one job.
+apt_steps=() apt_names=()
 if (( BROWSER )); then
     chrome_v=$(/usr/bin/chromium --version 2>/dev/null | awk '{ print $2 }' || true)
     driver_v=$(/usr/bin/chromedriver --version 2>/dev/null | awk '{ print $2 }' || true)
     if [[ -n "$chrome_v" && "$chrome_v" == "$driver_v" ]]; then
         say "chromium + chromedriver $chrome_v: present"
     else
-        run_bg chromium install_chromium
+        apt_steps+=(install_chromium) apt_names+=(chromium)
     fi
+    if oracle/install.sh --quiet-check; then
+        say "kernel oracle tools: present ($(oracle/install.sh --check | sed 's/^.*present: //'))"
+    else
+        apt_steps+=(oracle/install.sh) apt_names+=(oracle)
+    fi
+fi
+run_steps() { local step; for step in "$@"; do "$step" || return 1; done; }
+if (( ${#apt_steps[@]} )); then
+    names_joined=$(IFS=+; echo "${apt_names[*]}")
+    run_bg "$names_joined" run_steps "${apt_steps[@]}"
 fi
 
 failed=0

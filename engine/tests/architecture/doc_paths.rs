@@ -21,6 +21,7 @@ const TREES: &[&str] = &[
     "static",
     "scripts",
     "docs",
+    "oracle",
 ];
 
 /// Every file and folder below the trees, as `/`-joined paths relative to the root, folders

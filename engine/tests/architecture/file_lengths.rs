@@ -1,13 +1,14 @@
-//! Small files: no source file of the repository (Rust, JavaScript, CSS, HTML, shell) is over
-//! 450 lines, tests included, so a newcomer can read any one of them in a sitting. A file that
-//! grows past it is split where its parts already are (see docs/ARCHITECTURE.md, "Small files").
+//! Small files: no source file of the repository (Rust, JavaScript, CSS, HTML, shell, Python:
+//! the kernel oracle's scripts in oracle/ included) is over 450 lines, tests included, so a
+//! newcomer can read any one of them in a sitting. A file that grows past it is split where its
+//! parts already are (see docs/ARCHITECTURE.md, "Small files").
 
 use super::doc_paths::{repository_paths, ROOT};
 use std::fs;
 use std::path::Path;
 
 const MAX_LINES: usize = 450;
-const SOURCE: &[&str] = &[".rs", ".mjs", ".js", ".css", ".html", ".sh"];
+const SOURCE: &[&str] = &[".rs", ".mjs", ".js", ".css", ".html", ".sh", ".py"];
 
 #[test]
 fn no_source_file_is_over_450_lines() {
