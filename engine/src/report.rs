@@ -97,6 +97,19 @@ pub struct SimStats {
     /// Flush requests completed (REQ_OP_FLUSH: one shared by every request waiting for it).
     #[serde(default)]
     pub flushes: u64,
+    /// Requests handed to the driver by kblockd and by the submitting thread (the context of
+    /// `block_rq_issue`).
+    #[serde(default)]
+    pub issued_by_kblockd: u64,
+    #[serde(default)]
+    pub issued_direct: u64,
+    /// Data requests completed by size, reads then writes (bytes -> count; at most one entry
+    /// per 512 bytes up to the largest request).
+    #[serde(default)]
+    pub request_sizes: [std::collections::BTreeMap<u64, u64>; 2],
+    /// Discard requests completed.
+    #[serde(default)]
+    pub discards: u64,
     /// Software busy polls after a write on the 2020 legacy path (`mmc_blk_card_busy`: one
     /// CMD13 each).
     #[serde(default)]

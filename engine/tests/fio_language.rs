@@ -169,12 +169,14 @@ fn ramp_time_is_left_out_of_the_statistics() {
 
 #[test]
 fn flush_options() {
+    // fio carries the fsync in the io_u after every N-th write: none after the last write
+    // (the kernel oracle saw 255 flushes for 256 writes with fsync=1).
     let r = report("--name=w --rw=write --size=1m --fdatasync=16");
-    assert_eq!(r.jobs[0].flushes, 16);
+    assert_eq!(r.jobs[0].flushes, 15);
     let r = report("--name=w --rw=write --size=1m --end_fsync=1");
     assert_eq!(r.jobs[0].flushes, 1);
     let r = report("--name=w --rw=write --size=1m --fsync_on_close=1 --fsync=128");
-    assert_eq!(r.jobs[0].flushes, 3);
+    assert_eq!(r.jobs[0].flushes, 2, "after the 128th write, and on close");
 }
 
 #[test]

@@ -84,8 +84,10 @@ impl Simulator {
                 self.blk_attempt_request_merge(target, kind);
             }
         }
-        if plug == Plug::Last {
-            self.blk_mq_flush_plug(job);
+        match plug {
+            Plug::Last => self.blk_mq_flush_plug(job),
+            Plug::Sleeps => self.blk_mq_flush_plug_from(job, true),
+            Plug::None | Plug::Open => {}
         }
         true
     }

@@ -75,6 +75,9 @@ impl Simulator {
             self.bus.record(SegmentKind::Command, t, t + cmd, Some(id));
             self.stats.bus_commands += 1;
             self.stats.busy_polls += 1;
+            // `mmc_blk_card_busy` sends the CMD13 as an mmc request of its own: its own
+            // interrupt.
+            self.stats.interrupts += 1;
             t = self.card.status_ready(t + cmd) + self.jitter.wakeup(wake);
         }
         self.host.hold_until(t);

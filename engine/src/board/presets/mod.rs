@@ -3,12 +3,14 @@
 
 mod allwinner;
 mod brcm;
+mod qemu;
 mod sprd;
 mod u300;
 mod unisoc;
 
 pub use allwinner::{ALLWINNER_FS_CRYPT_NS, ALLWINNER_HSQ_2022, ALLWINNER_VARIATION};
 pub use brcm::RPI5_SD_2024;
+pub use qemu::QEMU_SDHCI_PCI;
 pub use sprd::SPRD_HS400ES_2020;
 pub use u300::{MLC_SD_2011, U300_MMCI_2011};
 pub use unisoc::{UNISOC_FUA_2022, UNISOC_HSQ_2023};
@@ -40,13 +42,14 @@ pub const TLC_EMMC_2020: VariationTiming = VariationTiming {
 };
 
 /// Every preset, in the order `--list-platforms` prints them.
-pub const PLATFORMS: [&Platform; 6] = [
+pub const PLATFORMS: [&Platform; 7] = [
     &SPRD_HS400ES_2020,
     &UNISOC_FUA_2022,
     &U300_MMCI_2011,
     &UNISOC_HSQ_2023,
     &ALLWINNER_HSQ_2022,
     &RPI5_SD_2024,
+    &QEMU_SDHCI_PCI,
 ];
 
 pub fn by_name(name: &str) -> Option<&'static Platform> {

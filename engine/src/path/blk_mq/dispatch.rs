@@ -93,6 +93,10 @@ impl Simulator {
         match self.mmc_queue_rq(req) {
             QueueRq::Issued(cost) => {
                 self.blk.ctx_queued = true;
+                match ctx {
+                    Ctx::Kblockd => self.stats.issued_by_kblockd += 1,
+                    Ctx::Direct => self.stats.issued_direct += 1,
+                }
                 let r = self.reqs.get_mut(req);
                 r.t_dispatch = self.now;
                 self.set_stage(req, Stage::Issue);
@@ -181,6 +185,17 @@ impl Simulator {
         }
         self.blk.ctx = None;
         self.blk.ctx_queued = false;
+        if ctx == Ctx::Direct {
+            // The submitting thread returns from its system call: a next I/O it could not
+            // issue while asleep in `->queue_rq` goes now.
+            let job = self.blk.ctx_job.take();
+            if let Some(j) = job.filter(|_| std::mem::take(&mut self.blk.deferred_issue)) {
+                self.q.push(self.now, Event::JobIssue { job: j });
+            }
+            if std::mem::take(&mut self.blk.kick_on_return) {
+                self.blk_mq_run_hw_queue_async(0);
+            }
+        }
         if !refused {
             self.blk.dispatch_busy = ewma(self.blk.dispatch_busy, false);
         }
@@ -263,6 +278,18 @@ impl Simulator {
         k.at = Some(self.now + delay);
         let gen = k.gen;
         self.q.push(self.now + delay, Event::Rerun { gen });
+    }
+
+    /// Whether job `j`'s thread is asleep inside `->queue_rq` (a direct issue on the legacy
+    /// path): it cannot enter its next system call; it is marked to, once it returns.
+    pub(crate) fn blk_mq_thread_asleep(&mut self, j: u32) -> bool {
+        let asleep = self.blk.ctx == Some(Ctx::Direct)
+            && self.blk.ctx_job == Some(j)
+            && self.blk.parked.is_some();
+        if asleep {
+            self.blk.deferred_issue = true;
+        }
+        asleep
     }
 
     /// `Event::ElvTimer`: the scheduler's timer (bfq's idle slice) ran out: run the queue.

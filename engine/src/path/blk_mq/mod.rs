@@ -58,6 +58,10 @@ pub enum Plug {
     Open,
     /// The submission's last bio: the plug is flushed after it (`blk_finish_plug`).
     Last,
+    /// The last bio of a synchronous write (`blkdev_write_iter` plugs the block device's
+    /// writes): its thread sleeps for it inside the plug, which is flushed as it sleeps
+    /// (`sched_submit_work` -> `blk_flush_plug(plug, true)`): kblockd issues what it holds.
+    Sleeps,
 }
 
 /// `hctx->run_work` on kblockd.
@@ -94,6 +98,13 @@ pub struct BlkMq {
     ctx_queued: bool,
     /// A context asleep in the legacy path's `->queue_rq` (`mmc_blk_rw_wait`) with this request.
     pub(crate) parked: Option<(ReqIdx, Ctx)>,
+    /// The job whose thread runs the direct context, and whether it wanted to issue its next
+    /// I/O while asleep in it (it does once the context returns).
+    pub(crate) ctx_job: Option<u32>,
+    pub(crate) deferred_issue: bool,
+    /// Its plug was flushed for its sleep while it was still inside `->queue_rq`: kblockd is
+    /// woken when it returns.
+    pub(crate) kick_on_return: bool,
     /// BLK_MQ_S_SCHED_RESTART: re-run the queue when a request completes.
     restart: bool,
     /// Ming Lei's change for packed requests: bd.last is always false and `commit_rqs` is
@@ -139,6 +150,9 @@ impl BlkMq {
             ctx_list: VecDeque::new(),
             ctx_queued: false,
             parked: None,
+            ctx_job: None,
+            deferred_issue: false,
+            kick_on_return: false,
             restart: false,
             force_commit,
             plugs: Vec::new(),
@@ -248,6 +262,13 @@ impl BlkMq {
         }
     }
 
+    fn plug_len(&self, job: u32) -> usize {
+        self.plugs
+            .iter()
+            .find(|(j, _)| *j == job)
+            .map_or(0, |(_, p)| p.len())
+    }
+
     fn take_plug(&mut self, job: u32) -> Vec<ReqIdx> {
         match self.plugs.iter().position(|(j, _)| *j == job) {
             Some(i) => self.plugs.swap_remove(i).1,
@@ -296,7 +317,7 @@ impl Simulator {
         if let Some((w, tag)) = woken {
             self.blk_mq_got_tag(w, tag);
         }
-        if self.blk.elv.is_elevator() && op.has_data() {
+        if self.blk.elv.is_elevator() && op != crate::vocab::Op::Flush {
             self.blk
                 .elv
                 .completed(op, job, t_alloc, t_dispatch, self.now);

@@ -2,6 +2,10 @@
 //! becomes a request with a tag that is plugged, handed to the scheduler, or issued directly.
 
 use super::{Ctx, Plug};
+
+/// `BLK_PLUG_FLUSH_SIZE` (128 KiB) and `BLK_MAX_REQUEST_COUNT` (32).
+const BLK_PLUG_FLUSH_SIZE: u64 = 128 * 1024;
+const BLK_MAX_REQUEST_COUNT: usize = 32;
 use crate::sim::{ReqIdx, Simulator};
 use crate::vocab::Stage;
 
@@ -42,10 +46,20 @@ impl Simulator {
             return;
         }
         if plug != Plug::None {
-            // `blk_add_rq_to_plug`.
+            // `blk_add_rq_to_plug`: a plug whose last request is 128 KiB or more
+            // (`BLK_PLUG_FLUSH_SIZE`), or that holds 32 (`BLK_MAX_REQUEST_COUNT`), is flushed
+            // first, from the submitting thread.
+            if let Some(last) = self.blk.plug_last(job) {
+                let big = self.reqs.get(last).len >= BLK_PLUG_FLUSH_SIZE && self.blk.nomerges == 0;
+                if big || self.blk.plug_len(job) >= BLK_MAX_REQUEST_COUNT {
+                    self.blk_mq_flush_plug_from(job, false);
+                }
+            }
             self.blk.plug_add(job, req);
-            if plug == Plug::Last {
-                self.blk_mq_flush_plug(job);
+            match plug {
+                Plug::Last => self.blk_mq_flush_plug(job),
+                Plug::Sleeps => self.blk_mq_flush_plug_from(job, true),
+                _ => {}
             }
             return;
         }
@@ -55,10 +69,7 @@ impl Simulator {
             self.blk.elv.insert(req, &self.reqs, now);
             return self.blk_mq_kick();
         }
-        // A psync write's plug is flushed as its thread sleeps for the write
-        // (`sched_submit_work` -> `blk_flush_plug(plug, true)`): inserted, kblockd issues it.
-        let psync_write = r_is_psync_write(self, req);
-        if sched || self.blk.dispatch_busy > 0 || psync_write {
+        if sched || self.blk.dispatch_busy > 0 {
             // `blk_mq_insert_request` + `blk_mq_run_hw_queue(hctx, true)`.
             self.blk.elv.insert(req, &self.reqs, now);
             self.blk_mq_run_hw_queue_async(0);
@@ -71,6 +82,12 @@ impl Simulator {
     /// inserted and left to kblockd (`blk_mq_sched_insert_requests`); without one they are
     /// issued from the submitting thread (`blk_mq_plug_issue_direct`).
     pub(crate) fn blk_mq_flush_plug(&mut self, job: u32) {
+        self.blk_mq_flush_plug_from(job, false);
+    }
+
+    /// The plug's flush; `from_schedule`: its thread is going to sleep (`sched_submit_work`),
+    /// so the requests are inserted and kblockd issues them, with a scheduler or without.
+    pub(crate) fn blk_mq_flush_plug_from(&mut self, job: u32, from_schedule: bool) {
         let list = self.blk.take_plug(job);
         if list.is_empty() {
             return;
@@ -78,11 +95,17 @@ impl Simulator {
         for &r in &list {
             self.reqs.get_mut(r).plug = Plug::None;
         }
-        if self.blk.has_sched_tags() || !self.cfg.kernel_dispatch() {
+        if self.blk.has_sched_tags() || !self.cfg.kernel_dispatch() || from_schedule {
             for r in list {
                 self.blk.elv.insert(r, &self.reqs, self.now);
             }
-            self.blk_mq_kick();
+            if from_schedule && self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == Some(job) {
+                // The thread sleeps only once its own `->queue_rq` has returned: kblockd is
+                // woken then.
+                self.blk.kick_on_return = true;
+            } else {
+                self.blk_mq_kick();
+            }
         } else {
             self.blk_mq_issue_direct(list);
         }
@@ -105,6 +128,13 @@ impl Simulator {
     /// The submitting thread issues `list` itself. If another context is inside `->queue_rq`
     /// the first is refused at once (`mq->busy`), as the next step of a context would be.
     fn blk_mq_issue_direct(&mut self, list: Vec<ReqIdx>) {
+        let job = list.first().map(|&r| self.reqs.get(r).job);
+        if self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == job {
+            // The same thread (the next part of its split I/O): it submits it once its
+            // `->queue_rq` returns, in the same context.
+            self.blk.ctx_list.extend(list);
+            return;
+        }
         if self.blk.ctx.is_some() {
             let mut list = list.into_iter();
             if let Some(first) = list.next() {
@@ -113,15 +143,9 @@ impl Simulator {
             return;
         }
         self.blk.ctx = Some(Ctx::Direct);
+        self.blk.ctx_job = list.first().map(|&r| self.reqs.get(r).job);
         self.blk.ctx_list = list.into();
         self.blk.ctx_queued = false;
         self.blk_mq_dispatch_next(Ctx::Direct);
     }
-}
-
-/// A write of a synchronous engine (psync and friends): `blkdev_write_iter` plugs it, and the
-/// thread sleeps in the plug.
-fn r_is_psync_write(sim: &Simulator, req: ReqIdx) -> bool {
-    let r = sim.reqs.get(req);
-    r.op == crate::vocab::Op::Write && !r.from_mmc_test && sim.jobs[r.job as usize].sync_engine()
 }

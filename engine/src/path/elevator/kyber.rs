@@ -193,7 +193,11 @@ impl Kyber {
                 bad = true;
             }
         }
-        let domains = self.total_lat.iter_mut().zip(&mut self.p99).zip(&mut self.depth);
+        let domains = self
+            .total_lat
+            .iter_mut()
+            .zip(&mut self.p99)
+            .zip(&mut self.depth);
         for (((h, kept), depth), max) in domains.zip(KYBER_DEPTH) {
             let mut p99 = h.percentile(99, now);
             if bad {

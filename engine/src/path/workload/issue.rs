@@ -68,6 +68,10 @@ impl Simulator {
     pub(crate) fn job_issue(&mut self, j: u32) {
         let now = self.now;
         let ju = j as usize;
+        if self.blk_mq_thread_asleep(j) {
+            // Its thread sleeps in the driver (it issued the last I/O itself): later.
+            return;
+        }
         self.jobs[ju].issuing = false;
         match self.jobs[ju].step(now, self.log_of(ju)) {
             Step::Issue => {}
@@ -126,7 +130,15 @@ impl Simulator {
                 self.commit_batch(j, full);
             }
         } else {
-            self.submit_io(j, op, offset, len, fua, Plug::None);
+            // A synchronous engine's write is plugged by `blkdev_write_iter` and a trim by
+            // `blkdev_issue_discard`, and the thread sleeps in the plug (reads are not plugged).
+            let plugged = matches!(op, Op::Write | Op::Discard) && self.jobs[ju].sync_engine();
+            let plug = if plugged && self.cfg.kernel_dispatch() {
+                Plug::Sleeps
+            } else {
+                Plug::None
+            };
+            self.submit_io(j, op, offset, len, fua, plug);
         }
         self.job_queue_next(j, now);
     }
@@ -269,7 +281,7 @@ impl Simulator {
                 t_dispatch: 0,
                 // The parts of a split I/O join the plug; the I/O's last part carries its place.
                 plug: match plug {
-                    Plug::Last if k + 1 < parts => Plug::Open,
+                    Plug::Last | Plug::Sleeps if k + 1 < parts => Plug::Open,
                     p => p,
                 },
                 cpu: crate::path::blk_mq::job_cpu(j, self.platform.host.cpus),

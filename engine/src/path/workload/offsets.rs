@@ -28,8 +28,13 @@ impl Job {
 
     /// The next I/O: (op, offset, len, fua).
     pub(super) fn next_io(&mut self, now: u64, log: &[LogOp]) -> (Op, u64, u64, bool) {
-        if self.flush_pending || self.data_done(now, log) {
-            // The `fsync=N` flush first; the end-of-job flush is its own, after it.
+        let done = self.data_done(now, log);
+        if done {
+            // No `fsync=N` flush after the last write (see `step`).
+            self.flush_pending = false;
+        }
+        if self.flush_pending || done {
+            // The `fsync=N` flush; or, the data done, the end-of-job flush.
             if !self.flush_pending && self.end_flush == EndFlush::Pending {
                 self.end_flush = EndFlush::Issued;
             }

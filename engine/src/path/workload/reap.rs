@@ -98,7 +98,11 @@ impl Simulator {
             self.bytes_done += r.len;
         }
         if r.op.has_data() {
-            self.stats.ios[usize::from(r.op == Op::Write)] += 1;
+            let dir = usize::from(r.op == Op::Write);
+            self.stats.ios[dir] += 1;
+            *self.stats.request_sizes[dir].entry(r.len).or_default() += 1;
+        } else if r.op == Op::Discard {
+            self.stats.discards += 1;
         }
         let (mut offset, mut len, mut failed) = (r.offset, r.len, r.failed);
         // Bios merged into the request complete with it, each to its own submitter.
