@@ -3,15 +3,15 @@
 //! recomputed by the engine a slice of events at a time ([`TableRun`]).
 //!
 //! Plain logic, no browser code (the page in `view.rs` owns the frames), so it builds
-//! natively and the browser tests drive it directly. Like [`crate::shell::engine_bridge`] it
-//! only calls the engine's public API; its runs are [`crate::shell::session::Session`]s.
+//! natively and the browser tests drive it directly. Like [`crate::run::engine_bridge`] it
+//! only calls the engine's public API; its runs are [`crate::run::session::Session`]s.
 
 use mmcsim_engine::calibration::{authors_size, Case, Series};
 use mmcsim_engine::Scenario;
 
+use crate::run::session::RunError;
 use crate::series::words::run_figures;
 use crate::series::{self, PairFigures, SeriesData};
-use crate::shell::session::RunError;
 
 pub use crate::series::{case_pair, gallery_size, StepAction, REDUCED_SIZE};
 pub use table::{Row, TableRun};

@@ -27,7 +27,22 @@ use mmcsim_engine::calibration::{authors_size, Case, Series, CASES};
 use mmcsim_engine::scenario::url::encode_query;
 use mmcsim_engine::{HostConfig, Scenario};
 
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
+
+/// The tour a link names: a series id, or the platform an older link named (its first series).
+pub fn tour_id(name: &str) -> Option<&'static str> {
+    resolve(name)
+        .filter(|s| s.tour.is_some())
+        .map(|s| s.series.id)
+}
+
+/// The series that have a tour, by id, in the gallery's order (the key of the tours' links).
+pub fn tour_names() -> Vec<&'static str> {
+    ALL.iter()
+        .filter(|s| s.tour.is_some())
+        .map(|s| s.series.id)
+        .collect()
+}
 
 #[cfg(test)]
 mod claims;

@@ -10,7 +10,7 @@ use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{bus_state, speed_words, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[2],
@@ -117,7 +117,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
 #[cfg(test)]
 mod tests {
     use crate::lesson::tour;
-    use crate::shell::session::Session;
+    use crate::run::session::Session;
     use mmcsim_engine::scenario::units::format_latency_ns;
 
     /// Issue 23: the tour's end said "B 1.02x faster" while the A/B table showed clat p50

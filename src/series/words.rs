@@ -6,7 +6,7 @@ use mmcsim_engine::calibration::Case;
 use mmcsim_engine::scenario::units::format_latency_ns;
 use mmcsim_engine::{Report, Scenario, Stage};
 
-use crate::shell::session::{RunError, Session};
+use crate::run::session::{RunError, Session};
 
 /// What a finished run says about batching, per side.
 #[derive(Clone, Copy, Debug, PartialEq)]

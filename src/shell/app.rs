@@ -24,11 +24,11 @@ use crate::lab::FormCmd;
 use crate::lab::Lab;
 use crate::lesson::state::TourState;
 use crate::lesson::view::Lesson;
-use crate::shell::engine_bridge as bridge;
-use crate::shell::pair::Pair;
+use crate::run::engine_bridge as bridge;
+use crate::run::pair::Pair;
 #[cfg(feature = "full")]
-use crate::shell::url::scroll_to;
-use crate::shell::url::{url_search, write_url};
+use crate::run::url::scroll_to;
+use crate::run::url::{url_search, write_url};
 #[cfg(feature = "full")]
 use crate::tools::sweep::SweepView;
 use crate::watch::command::{Commands, WatchAction};

@@ -11,9 +11,9 @@ use super::app::{App, Msg};
 use crate::gallery::StepAction;
 use crate::lab::FormCmd;
 use crate::lesson::state::{Effect, TourState};
-use crate::shell::engine_bridge as bridge;
-use crate::shell::pair::Pair;
-use crate::shell::url::{anchor, scroll_to, url_search};
+use crate::run::engine_bridge as bridge;
+use crate::run::pair::Pair;
+use crate::run::url::{anchor, scroll_to, url_search};
 use crate::watch::command::WatchAction;
 use crate::watch::{moment, RunState};
 
@@ -90,7 +90,7 @@ impl App {
     /// where it is (the Lab's Run: its results are beside the form).
     fn start_run(&mut self, follow: bool) -> bool {
         self.notices.clear();
-        if let Err(e) = crate::shell::session::Session::start(&self.pair.a) {
+        if let Err(e) = crate::run::session::Session::start(&self.pair.a) {
             match e
                 .option
                 .filter(|o| bridge::controls().contains(&o.as_str()))

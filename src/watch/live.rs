@@ -3,18 +3,9 @@
 //! scenario.
 //!
 //! Plain logic, no browser code, so it builds natively. The watched simulations themselves are
-//! [`crate::shell::session::Session`]s on the shared clock of [`crate::watch::clock`].
+//! [`crate::run::session::Session`]s on the shared clock of [`crate::watch::clock`].
 
 use mmcsim_engine::{HostConfig, HsqDepth, MmcPath, Overrides, Rw, Scenario};
-
-/// Scenario B of an A/B comparison: A's workload, platform and seed with B's overrides (host
-/// switches and board: "two host configurations on the same workload and seed").
-pub fn b_scenario(a: &Scenario, b: &Overrides) -> Scenario {
-    Scenario {
-        overrides: b.clone(),
-        ..a.clone()
-    }
-}
 
 /// A first B side for a scenario: the host change its platform's patch series measured, flipped
 /// against A: the series' own where it names one (`SeriesData::suggest_b`: FUA, dynamic hsq
@@ -184,7 +175,8 @@ pub fn watch_hints(scn: &Scenario, cfg: &HostConfig) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::test_support::scenario;
+    use crate::run::pair::b_scenario;
+    use crate::run::test_support::scenario;
 
     #[test]
     fn b_starts_as_the_change_the_platforms_series_measured() {

@@ -2,7 +2,7 @@
 //! goes: the pipeline view (and B's beside it in an A/B comparison), the bus strip, the
 //! explanation panel, the live charts and the A/B table.
 //!
-//! The sides ([`Sides`]: A's and B's [`crate::shell::session::Session`]s) run on one lockstep
+//! The sides ([`Sides`]: A's and B's [`crate::run::session::Session`]s) run on one lockstep
 //! [`Clock`]; each animation frame hands the clock its timestamp, then reads what to draw. The
 //! picture (snapshot, bus strip) is refreshed every frame; the charts, the summary and the
 //! table about twice a second, one chart per frame ([`crate::watch::frames::Staggered`]). The page
@@ -22,15 +22,15 @@ use mmcsim_engine::{MmcPath, Overrides, Report, Scenario};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::shell::engine_bridge as bridge;
-use crate::shell::slicer::now_ms;
+use crate::run::engine_bridge as bridge;
+use crate::run::slicer::now_ms;
+use crate::run::speed;
 use crate::watch::clock::{strip_window_ns, Clock};
 use crate::watch::command::{Target, WatchAction, WatchCommand};
 use crate::watch::frames::FrameStats;
 use crate::watch::keys;
 use crate::watch::live;
 use crate::watch::sides::{Figures, Pointing, Sides};
-use crate::watch::speed;
 
 mod drive;
 mod plug;

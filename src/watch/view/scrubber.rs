@@ -5,7 +5,7 @@ use mmcsim_components::PlugButton;
 use yew::prelude::*;
 
 use super::{Msg, Watch};
-use crate::shell::slicer::now_ms;
+use crate::run::slicer::now_ms;
 
 impl Watch {
     /// The time scrubber over what has been simulated, Step back, and the moment link.

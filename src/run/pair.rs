@@ -26,6 +26,15 @@ pub fn host_only(a: &Scenario, b: &Scenario) -> bool {
     } == *a
 }
 
+/// Scenario B of an A/B comparison: A's workload, platform and seed with B's overrides (host
+/// switches and board: "two host configurations on the same workload and seed").
+pub fn b_scenario(a: &Scenario, b: &Overrides) -> Scenario {
+    Scenario {
+        overrides: b.clone(),
+        ..a.clone()
+    }
+}
+
 impl Pair {
     /// A and, when given, B: kept as host switches and board when that is all B changes.
     pub fn new(a: Scenario, b: Option<Scenario>) -> Pair {
@@ -45,7 +54,7 @@ impl Pair {
     /// B of the A/B comparison: A with B's overrides.
     pub fn b_scenario(&self) -> Option<Scenario> {
         self.b.as_ref().map(|m| {
-            let mut b = crate::watch::live::b_scenario(&self.a, m);
+            let mut b = b_scenario(&self.a, m);
             b.normalize_board();
             b
         })
@@ -125,7 +134,7 @@ impl Pair {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::test_support::scenario;
+    use crate::run::test_support::scenario;
 
     #[test]
     fn a_tour_step_puts_back_a_b_that_differs_in_its_workload() {
