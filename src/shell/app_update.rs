@@ -133,7 +133,7 @@ impl App {
         self.pair = Pair::new(a, b);
         self.form(FormCmd::Load {
             a: Rc::new(self.pair.a.clone()),
-            board_b: self.pair.b.is_some(),
+            board_b: self.pair.b_overrides().is_some(),
         });
         self.run = None;
         self.sync_url(false);
@@ -180,7 +180,7 @@ impl App {
                 }
             }
             Msg::BoardBFile(b) => {
-                if b.platform != self.pair.a.platform || self.pair.b.is_none() {
+                if b.platform != self.pair.a.platform || self.pair.b_overrides().is_none() {
                     self.notices.push(format!(
                         "B's board is on A's platform ({}); the file is for {}.",
                         self.pair.a.platform, b.platform
