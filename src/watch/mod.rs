@@ -1,5 +1,6 @@
 //! "Watch the pipeline": the scenario run at a chosen speed of simulated time, drawn as it
-//! goes (`view/`: the component), with what runs it: the lockstep [`clock`] (its speeds are
+//! goes (`view/`: the component), with what runs it: its run [`control`] (play, pause, seek,
+//! commands), the lockstep [`clock`] (its speeds are
 //! [`crate::run::speed`]), the sides A and B (`sides.rs`), the [`frames`] bookkeeping, the speed of a first
 //! play ([`follow`]), the [`command`]s the page sends it, the [`moment`] a link stands at, and
 //! what it says around the animation ([`live`]). The time row (`view/scrubber.rs`), the plug
@@ -10,6 +11,7 @@
 
 pub mod clock;
 pub mod command;
+pub mod control;
 pub mod follow;
 pub mod frames;
 pub mod live;

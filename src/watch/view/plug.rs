@@ -23,7 +23,7 @@ impl Watch {
                 b.power_cut_now();
             }
         }
-        if self.playing {
+        if self.run.playing {
             self.pause();
         }
         self.refresh_views(now_ms());
