@@ -72,7 +72,7 @@ impl Entry {
             )
         })
     }
-    /// What the step list is (issue 23: the gallery listed 7 steps and the tour showed 8 with
+    /// What the step list is (the gallery once listed 7 steps and the tour showed 8 with
     /// no word): the walk-through's own steps, not the tour's.
     pub fn walk_title(&self) -> String {
         format!(
@@ -167,7 +167,7 @@ mod tests {
         }
     }
 
-    /// Issue 23: the gallery's table and the tour quoted 224.95 and 224.2 MiB/s for one pair
+    /// The gallery's table and the tour once quoted 224.95 and 224.2 MiB/s for one pair
     /// with no note. The texts say which run each comes from and that they agree to within
     /// `SIZES_AGREE_PCT`: the headline figure at both sizes, run here, does.
     #[test]

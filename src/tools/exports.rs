@@ -304,7 +304,7 @@ mod tests {
         assert!(e.starts_with("line 4: ioengine"), "{e}");
     }
 
-    /// Issue 22: the "why" of a cut names what the job asked for: an fsync job is not told it
+    /// The "why" of a cut names what the job asked for: an fsync job is not told it
     /// had "no fsync"; O_SYNC writes with FUA off lose nothing (each waited for its flush).
     #[test]
     fn the_power_cut_why_fits_the_job() {

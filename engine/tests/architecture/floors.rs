@@ -75,7 +75,7 @@ fn is_floor_header(line: &str, folder: &str) -> bool {
 
 // ---------------------------------------------------------------- the source files
 
-/// Every `.rs` file under `dir` (the source folder `src`), with the module it is.
+/// Every Rust file under `dir` (the source folder `src`), with the module it is.
 fn source_files(src: &Path, dir: &Path, out: &mut BTreeMap<Module, PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
         let p = entry.unwrap().path();

@@ -25,7 +25,7 @@ pub(crate) fn circles(
     }
     let mut out = Vec::new();
     for scc in strongly_connected(&graph) {
-        if scc.len() < 2 || scc.iter().all(|m| exempt(m)) {
+        if scc.len() < 2 || scc.iter().all(&exempt) {
             continue;
         }
         let members: BTreeSet<&Module> = scc.iter().collect();

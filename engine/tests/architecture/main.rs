@@ -114,3 +114,36 @@ fn the_floor_table_is_read_with_folders_files_and_submodules() {
         ]
     );
 }
+
+#[test]
+fn a_circle_is_reported_with_the_imports_that_close_it_and_an_exempt_one_is_not() {
+    let m = |s: &str| -> Module { s.split("::").map(String::from).collect() };
+    let edge = |from: &str, to: &str, line| {
+        (
+            m(from),
+            floors::Edge {
+                file: format!("src/{from}.rs"),
+                line,
+                text: format!("crate::{to}"),
+                to: m(to),
+            },
+        )
+    };
+    let edges = [edge("a", "b", 3), edge("b", "a", 7), edge("b", "c", 9)];
+    let found = graph::circles(
+        "file circle between",
+        &edges,
+        |x| Some(x.clone()),
+        |_| false,
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("file circle between"), "{}", found[0]);
+    assert!(
+        found[0].contains("src/a.rs:3 `crate::b`") && found[0].contains("src/b.rs:7 `crate::a`"),
+        "{}",
+        found[0]
+    );
+    assert!(!found[0].contains("crate::c"), "{}", found[0]);
+    let exempt = graph::circles("circle", &edges, |x| Some(x.clone()), |x| x != &m("c"));
+    assert!(exempt.is_empty(), "{exempt:?}");
+}
