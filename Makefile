@@ -6,7 +6,7 @@
 #   make serve-dist  the release build on http://127.0.0.1:8080, compressed (scripts/serve-dist.mjs)
 #   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
 #                test; fails if the tests changed the work tree (scripts/tree-state.sh)
-#   make lint    cargo fmt --check, the engine's floor check (docs/ARCHITECTURE.md), cargo clippy
+#   make lint    cargo fmt --check, the floor check (docs/ARCHITECTURE.md), cargo clippy
 #                -D warnings (native crates, and the web crates on wasm32)
 #   make screenshots  the end-to-end tests, saving the README's pictures into docs/ (make test
 #                saves them into target/screenshots/, ignored)
@@ -86,8 +86,9 @@ test: setup-browser
 # (where their browser code and browser tests compile).
 lint:
 	cargo fmt --all -- --check
-	# The floor rule of docs/ARCHITECTURE.md: no engine import points up a floor, no circle
-	# outside the path+simulator floor, every module on the table exists.
+	# The floor rule of docs/ARCHITECTURE.md (the engine, the components, the web app): no import
+	# points up a floor, no circle of modules or files (but the engine's path+simulator floor),
+	# every module on the tables exists; every path the map and the doc comments name exists.
 	cargo test -q -p mmcsim-engine --test architecture
 	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \

@@ -16,9 +16,10 @@
 //! | [`watch`] | "Watch the pipeline": clock, sides, frames, commands, moment links |
 //! | [`tools`] | board, sweep, fit, exports, replay, trace, downloads |
 //! | [`gallery`] | the gallery of the series: cards, walk-throughs, the authors' tables |
-//! | [`shell`] | the page itself, the session around `Simulator`, bridge, slicer, workers |
+//! | [`shell`] | the page itself: the `App` that lays the panels out, the landing's hand-over |
+//! | [`run`] | the run plumbing: the session around `Simulator`, the pair, bridge, slicer, speeds, workers, URL |
 //!
-//! The plain modules hold no browser code and are tested natively ([`shell::session`],
+//! The plain modules hold no browser code and are tested natively ([`run::session`],
 //! [`watch::clock`], [`series`], [`gallery`], [`lesson`] ...). The browser parts only build
 //! for `wasm32`, so a native build of the workspace skips them.
 //!
@@ -30,6 +31,7 @@ pub mod gallery;
 #[cfg(target_arch = "wasm32")]
 pub mod lab;
 pub mod lesson;
+pub mod run;
 pub mod series;
 pub mod shell;
 pub mod tools;
@@ -52,7 +54,7 @@ pub fn start() {
     // The landing's build keeps its app to unmount it when the whole app takes over.
     #[cfg(not(feature = "full"))]
     {
-        shell::handover::keep(handle);
+        shell::handover::keep(move || handle.destroy());
         shell::handover::follow_anchors();
     }
     #[cfg(feature = "full")]

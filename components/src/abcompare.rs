@@ -4,12 +4,11 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use mmcsim_engine::Report;
+use mmcsim_engine::{Figures, Report};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::controls::{form_spec, ControlKind};
-use crate::figures::merged_clat;
 use crate::format;
 
 /// One row of the A/B table.
@@ -46,28 +45,21 @@ impl DeltaRow {
 /// The figures compared, from each side's report (so far).
 pub fn delta_rows(a: &Report, b: &Report) -> Vec<DeltaRow> {
     let fig = |r: &Report| {
-        let m = r.merged();
-        let clat = merged_clat(r);
-        let ios = (m.read.total_ios + m.write.total_ios) as f64;
-        let secs = r.sim.simulated_ns as f64 / 1e9;
-        let per_sec = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
+        let f = Figures::of(r);
         [
-            per_sec((m.read.io_bytes + m.write.io_bytes) as f64) / 1_048_576.0,
-            per_sec(ios),
-            clat.percentile(50.0) as f64 / 1e3,
-            clat.percentile(99.0) as f64 / 1e3,
-            per_sec(r.sim.interrupts as f64),
+            f.mib_s,
+            f.iops,
+            f.clat_us(50.0),
+            f.clat_us(99.0),
+            f.interrupts_per_s,
             // The one definition of requests per interrupt (the readouts' and the summary's).
-            r.sim.avg_batch(),
-            r.sim.requeues as f64,
-            r.sim.bus_busy_pct(),
+            f.per_irq,
+            f.requeues as f64,
+            f.bus_busy_pct,
         ]
     };
     let (fa, fb) = (fig(a), fig(b));
-    let done = |r: &Report| {
-        let m = r.merged();
-        m.read.total_ios + m.write.total_ios > 0
-    };
+    let done = |r: &Report| Figures::of(r).ios > 0;
     let ready = done(a) && done(b);
     const SPEC: [(&str, &str, &str, bool); 8] = [
         ("mib-s", "Throughput (MiB/s)", "mib", true),

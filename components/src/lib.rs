@@ -44,6 +44,7 @@ pub mod plug;
 pub mod progress;
 pub mod results;
 pub mod sweep;
+pub mod sweep_axes;
 pub mod sweep_chart;
 pub mod timecontrols;
 pub mod timeline;

@@ -2,7 +2,7 @@
 //! against the first swept option (its values on the x axis, numeric or in sweep order), one
 //! line per value of the second (each with its own marker, so a line under another still
 //! shows), a legend, the axes titled with the option and the figure's unit, and log axes where
-//! the values span a wide range ([`crate::sweep::Axes`]).
+//! the values span a wide range ([`crate::sweep_axes::Axes`]).
 
 use plotters::coord::combinators::LogCoord;
 use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, KeyPointHint, ValueFormatter};
@@ -14,7 +14,7 @@ use web_sys::HtmlCanvasElement;
 use crate::charts::canvas::Canvas;
 use crate::charts::draw::log_label;
 use crate::palette::{AXIS, GRID};
-use crate::sweep::Axes;
+use crate::sweep_axes::{number, Axes};
 
 type Res = Result<(), Box<dyn std::error::Error>>;
 
@@ -105,7 +105,7 @@ where
         if a.y_log {
             log_label(*v)
         } else {
-            crate::sweep::number(*v)
+            number(*v)
         }
     };
     chart

@@ -32,6 +32,7 @@ mod ziggurat;
 // 1. the board: platform presets.
 pub mod board;
 // 2. the question and the shape of the answer: scenario language, report types.
+pub mod figures;
 pub mod report;
 pub mod scenario;
 // 3. the kernel path and the simulator that runs it (the one floor whose modules call each
@@ -46,6 +47,7 @@ pub use board as platform;
 pub use tools::{calibration, explain, export};
 pub use vocab::trace;
 
+pub use figures::Figures;
 pub use path::bus::{Segment, SegmentKind};
 pub use path::workload::{IoRecord, MAX_IO_RECORDS};
 pub use platform::{Platform, PLATFORMS};

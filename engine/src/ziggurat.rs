@@ -3,7 +3,7 @@
 //! look-up and a compare accept about 99 % of draws. Every other draw (the tail layer, the
 //! wedge test) is left to `rand_distr` itself from the same generator state, so each value and
 //! the stream after it are exactly what `rng.sample(StandardNormal)` gives (tested below).
-//! The variation draws five or so of these per simulated request (`variation.rs`); the call
+//! The variation draws five or so of these per simulated request (`variation/`); the call
 //! into the crate's generic sampler cost more than the draw.
 
 use rand::Rng as _;

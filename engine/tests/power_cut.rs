@@ -191,7 +191,7 @@ fn o_sync_writes_survive_with_fua_on_or_off_plain_writes_do_not() {
         .all(|&(o, l)| o % 512 == 0 && l % 512 == 0 && l > 0));
 }
 
-/// Issue 22: a 1 MiB I/O split into two requests, the first done, is not acknowledged.
+/// A 1 MiB I/O split into two requests, the first done, is not acknowledged.
 #[test]
 fn a_split_io_is_acknowledged_only_when_all_its_requests_are() {
     let mut s = Scenario {

@@ -3,15 +3,15 @@
 //! recomputed by the engine a slice of events at a time ([`TableRun`]).
 //!
 //! Plain logic, no browser code (the page in `view.rs` owns the frames), so it builds
-//! natively and the browser tests drive it directly. Like [`crate::shell::engine_bridge`] it
-//! only calls the engine's public API; its runs are [`crate::shell::session::Session`]s.
+//! natively and the browser tests drive it directly. Like [`crate::run::engine_bridge`] it
+//! only calls the engine's public API; its runs are [`crate::run::session::Session`]s.
 
 use mmcsim_engine::calibration::{authors_size, Case, Series};
 use mmcsim_engine::Scenario;
 
+use crate::run::session::RunError;
 use crate::series::words::run_figures;
 use crate::series::{self, PairFigures, SeriesData};
-use crate::shell::session::RunError;
 
 pub use crate::series::{case_pair, gallery_size, StepAction, REDUCED_SIZE};
 pub use table::{Row, TableRun};
@@ -72,7 +72,7 @@ impl Entry {
             )
         })
     }
-    /// What the step list is (issue 23: the gallery listed 7 steps and the tour showed 8 with
+    /// What the step list is (the gallery once listed 7 steps and the tour showed 8 with
     /// no word): the walk-through's own steps, not the tour's.
     pub fn walk_title(&self) -> String {
         format!(
@@ -167,7 +167,7 @@ mod tests {
         }
     }
 
-    /// Issue 23: the gallery's table and the tour quoted 224.95 and 224.2 MiB/s for one pair
+    /// The gallery's table and the tour once quoted 224.95 and 224.2 MiB/s for one pair
     /// with no note. The texts say which run each comes from and that they agree to within
     /// `SIZES_AGREE_PCT`: the headline figure at both sizes, run here, does.
     #[test]

@@ -4,7 +4,7 @@
 use mmcsim_engine::calibration::{Case, CASES};
 use mmcsim_engine::Scenario;
 
-use crate::shell::session::{RunError, Session};
+use crate::run::session::{RunError, Session};
 
 /// The cases of series `series` with their index in `CASES`, in the authors' order.
 pub(super) fn cases_of(series: &str) -> Vec<(usize, &'static Case)> {

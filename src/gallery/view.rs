@@ -12,8 +12,8 @@ use mmcsim_engine::{MmcPath, Scenario};
 use yew::prelude::*;
 
 use crate::gallery::{self, entries, Entry, StepAction, TableRun};
+use crate::run::slicer::{now_ms, Slicer};
 use crate::series::case_pair;
-use crate::shell::slicer::{now_ms, Slicer};
 use crate::watch::command::WatchAction;
 
 /// Wall-clock budget of the table's slice per frame, ms: less than a run's, so a run and the

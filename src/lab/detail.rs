@@ -76,7 +76,7 @@ fn stages(r: &Report) -> Html {
 #[function_component(RunDetail)]
 pub fn run_detail(p: &RunDetailProps) -> Html {
     // Built when first opened: fio's text of a run of 1000 jobs is most of a 100 ms task when
-    // the run ends, for a panel most readers leave closed (issue 22).
+    // the run ends, for a panel most readers leave closed.
     let (open, ontoggle) = mmcsim_components::use_opened();
     let summary =
         html! { <summary>{ "Latency spread, time per stage and fio's output" }</summary> };

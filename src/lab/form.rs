@@ -8,7 +8,7 @@ use std::rc::Rc;
 use mmcsim_components::FieldError;
 use mmcsim_engine::Scenario;
 
-use crate::shell::engine_bridge as bridge;
+use crate::run::engine_bridge as bridge;
 
 #[derive(Clone, Default, PartialEq)]
 pub struct Form {

@@ -15,7 +15,7 @@ use mmcsim_components::{ControlsForm, JobTabs};
 use mmcsim_engine::Scenario;
 use yew::prelude::*;
 
-use crate::shell::engine_bridge as bridge;
+use crate::run::engine_bridge as bridge;
 use crate::tools::board::BoardView;
 use crate::tools::trace::TraceReplay;
 use crate::tools::ScenarioTools;
@@ -152,7 +152,7 @@ impl Component for Lab {
         let (old_a, b) = (p.scenario.clone(), p.b.clone());
         let load_one = Callback::from(move |s: Scenario| {
             let b = b.as_deref().map(|b| {
-                if crate::shell::pair::host_only(&old_a, b) {
+                if crate::run::pair::host_only(&old_a, b) {
                     Scenario {
                         overrides: b.overrides.clone(),
                         ..s.clone()

@@ -10,7 +10,7 @@ use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
 use crate::lab::detail::RunDetail;
-use crate::shell::engine_bridge as bridge;
+use crate::run::engine_bridge as bridge;
 use crate::tools::ResultTools;
 use crate::watch::RunState;
 

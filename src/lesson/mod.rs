@@ -9,9 +9,9 @@
 
 use mmcsim_engine::Scenario;
 
+use crate::run::session::RunError;
 use crate::series::{self, Figures, Prediction, TourInput, TourScript, TryIt};
 pub use crate::series::{Shows, TourAction, TourStep};
-use crate::shell::session::RunError;
 
 pub mod state;
 #[cfg(target_arch = "wasm32")]
@@ -65,13 +65,6 @@ impl Tour {
     pub fn try_pair(&self) -> (Scenario, Scenario) {
         self.try_it.pair(&self.a, &self.b)
     }
-}
-
-/// The tour a link names: a series id, or the platform an older link named (its first series).
-pub fn tour_id(name: &str) -> Option<&'static str> {
-    series::resolve(name)
-        .filter(|s| s.tour.is_some())
-        .map(|s| s.series.id)
 }
 
 /// The tour of series `id` (or of the first series of the platform an older link names), its
@@ -174,19 +167,11 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
     }
 }
 
-/// The series that have a tour, by id, in the gallery's order (the key of the tours' links).
-pub fn tour_names() -> Vec<&'static str> {
-    series::ALL
-        .iter()
-        .filter(|s| s.tour.is_some())
-        .map(|s| s.series.id)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::session::Session;
+    use crate::run::session::Session;
+    use crate::series::tour_names;
 
     #[test]
     fn every_series_has_a_tour_whose_numbers_are_the_simulations() {
@@ -255,8 +240,9 @@ mod tests {
 #[cfg(test)]
 mod readouts {
     use super::*;
+    use crate::run::session::Session;
     use crate::series::readout::{self, figures, READOUTS};
-    use crate::shell::session::Session;
+    use crate::series::tour_names;
 
     /// What the readouts show of side A and B of a pair at `t` (None: run to the end).
     fn shown(a: &Scenario, b: &Scenario, t: Option<u64>) -> Vec<(String, String)> {

@@ -7,9 +7,9 @@ use std::rc::Rc;
 use mmcsim_engine::Scenario;
 
 use super::{tour, Shows, Tour, TourAction};
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
+use crate::run::speed::speed_index;
 use crate::watch::command::{Target, WatchAction};
-use crate::watch::speed::speed_index;
 
 /// The open tour: its content, the step shown, the prediction picked.
 #[derive(Clone)]

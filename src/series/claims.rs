@@ -203,7 +203,7 @@ mod tests {
                 checked += 1;
             }
         }
-        for p in crate::lesson::tour_names() {
+        for p in crate::series::tour_names() {
             let t = crate::lesson::tour(p).unwrap();
             for st in &t.steps {
                 for text in [&st.text(), &st.press] {

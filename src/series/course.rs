@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn every_tour_is_one_lesson_and_next_visits_them_all() {
-        let tours = crate::lesson::tour_names();
+        let tours = crate::series::tour_names();
         assert_eq!(COURSE.len(), tours.len());
         for t in &tours {
             assert!(lesson(t).is_some(), "{t} is not in the course");

@@ -10,7 +10,7 @@ use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{less_more, refusal_words, speed_words};
 use super::{Headline, SeriesData, TourInput, TourScript};
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[3],

@@ -16,7 +16,7 @@ use super::script::{
 };
 use super::words::{lat, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
-use crate::shell::session::{RunError, Session};
+use crate::run::session::{RunError, Session};
 
 /// The maximum completion latency the patch's author reported before the patch, in words (no
 /// table, and not in the calibration data): the texts that cite it say it from here.

@@ -10,7 +10,7 @@ use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::speed_words;
 use super::{Headline, SeriesData, TourInput, TourScript};
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[1],
@@ -75,7 +75,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         question: "Before B runs to the end: how will B's write rate compare with A's?",
         choices: &[1.0, 0.5, 0.2, 0.1],
         // No step of this tour pulls the plug, so the recap claims nothing about a power cut
-        // (issue 23); the gallery's walk-through of the series pulls it.
+        // (a recap once did); the gallery's walk-through of the series pulls it.
         recap: "A synchronous write is acknowledged only once it is in NAND, with FUA or without: after the \
                 reliable write's program, or after the cache flush the block layer sends behind it. The patch lets \
                 the host pick the cheaper. (This tour pulls no plug; the gallery's walk-through of this series \

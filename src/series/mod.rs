@@ -9,9 +9,10 @@
 //!
 //! # Adding a series
 //!
-//! 1. Add its row to `SERIES` and its cases to `CASES` in `engine/src/calibration.rs` (the
-//!    measured figures; a series without a table instead gives its own pair, as
-//!    `fifo_dispatch_2022.rs` does with [`Headline::Own`]).
+//! 1. Add its row to `SERIES` (`engine/src/tools/calibration/mod.rs`), its cases to `CASES`
+//!    (`engine/src/tools/calibration/cases.rs`) and their measured figures to
+//!    `engine/data/measurements.toml`; a series without a table instead gives its own pair, as
+//!    `fifo_dispatch_2022.rs` does with [`Headline::Own`].
 //! 2. Copy a file of this folder to `src/series/<name>_<year>.rs` and write its `DATA`: the
 //!    `series` row, the `headline` case (`rw` and block size), the `kernel` paragraph, the
 //!    `walk` steps (texts that state a figure are [`Text::Says`] functions of the pair's
@@ -19,6 +20,8 @@
 //!    `tour` function, which runs the pair ([`throughput::run`]) and returns its
 //!    [`TourScript`] (sentences, prediction, "try it yourself").
 //! 3. Add `mod <name>_<year>;` and one line `&<name>_<year>::DATA` to [`ALL`] below.
+//! 4. If it has a tour: its lesson in `COURSE` (`course.rs`: the course's order, one lesson
+//!    per tour, which its test checks).
 //!
 //! The native tests then walk it: its walk-through and tour are built, their words checked
 //! against their numbers (`claims.rs`), its pair and "try it" pair run.
@@ -27,7 +30,7 @@ use mmcsim_engine::calibration::{authors_size, Case, Series, CASES};
 use mmcsim_engine::scenario::url::encode_query;
 use mmcsim_engine::{HostConfig, Scenario};
 
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
 
 #[cfg(test)]
 mod claims;
@@ -61,6 +64,21 @@ pub static ALL: &[&SeriesData] = &[
     &fifo_dispatch_2022::DATA,
 ];
 
+/// The tour a link names: a series id, or the platform an older link named (its first series).
+pub fn tour_id(name: &str) -> Option<&'static str> {
+    resolve(name)
+        .filter(|s| s.tour.is_some())
+        .map(|s| s.series.id)
+}
+
+/// The series that have a tour, by id, in the gallery's order (the key of the tours' links).
+pub fn tour_names() -> Vec<&'static str> {
+    ALL.iter()
+        .filter(|s| s.tour.is_some())
+        .map(|s| s.series.id)
+        .collect()
+}
+
 /// Bytes per job of a tour's pair: enough for throughput to settle (within a few percent of the
 /// gallery's 64 MiB), small enough that "run to the end" takes a second in the page.
 pub const TOUR_SIZE: u64 = 4 << 20;
@@ -83,7 +101,7 @@ pub fn gallery_size(platform: &str) -> u64 {
 pub const SIZES_AGREE_PCT: f64 = 3.0;
 
 /// Which run a figure comes from, for a text that quotes it where the other run is also shown
-/// (issue 23: the gallery's table said 224.95 MiB/s and the tour 224.2 with no word why):
+/// (the gallery's table once said 224.95 MiB/s and the tour 224.2 with no word why):
 /// "at 4 MiB per job (the tour's run; the gallery's pair and table run 64 MiB per job, within
 /// 1 % of it)", or the size where both runs are the same.
 pub fn run_sizes(tour: u64, gallery: u64) -> String {

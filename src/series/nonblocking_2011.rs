@@ -10,7 +10,7 @@ use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
 use super::words::{bus_state, speed_words, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[2],
@@ -46,7 +46,7 @@ fn read_cases(a: &Scenario, b: &Scenario) -> (Scenario, Scenario) {
     (a, b)
 }
 
-/// Why B's completion latency rises while its throughput barely does (issue 23: the tour said
+/// Why B's completion latency rises while its throughput barely does (the tour once said
 /// "1.02x faster" beside clat p50 +85 % without a word): B prepares the next request while the
 /// current one is on the bus, and the prepared request's clock runs while it waits there.
 /// Empty when B's median latency is not higher.
@@ -117,10 +117,10 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
 #[cfg(test)]
 mod tests {
     use crate::lesson::tour;
-    use crate::shell::session::Session;
+    use crate::run::session::Session;
     use mmcsim_engine::scenario::units::format_latency_ns;
 
-    /// Issue 23: the tour's end said "B 1.02x faster" while the A/B table showed clat p50
+    /// The tour's end once said "B 1.02x faster" while the A/B table showed clat p50
     /// +85 %. The recap now gives the A/B table's p50 of both sides and its change, and says
     /// why B's requests take longer.
     #[test]
@@ -129,10 +129,9 @@ mod tests {
         let p50 = |scn| {
             let mut s = Session::start(scn).unwrap();
             while !s.run_events(1 << 20) {}
-            let m = s.report().merged();
-            let mut clat = m.read.clat;
-            clat.merge(&m.write.clat);
-            clat.percentile(50.0)
+            mmcsim_engine::Figures::of(&s.report())
+                .clat
+                .percentile(50.0)
         };
         let (a, b) = (p50(&t.a), p50(&t.b));
         let recap = t.steps.last().unwrap().text();

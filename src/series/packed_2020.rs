@@ -10,7 +10,7 @@ use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkSte
 use super::throughput::{run, Parts};
 use super::words::{bus_state, less_more, run_figures, shorter_longer, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
 
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[0],

@@ -6,8 +6,8 @@
 use mmcsim_engine::Scenario;
 
 use super::words::Figures;
-use crate::shell::session::{RunError, Session};
-use crate::watch::speed::{speed_index, SPEEDS};
+use crate::run::session::{RunError, Session};
+use crate::run::speed::{speed_index, SPEEDS};
 
 /// The pair at the moment a tour pauses: the time and each side's figures so far (what the
 /// readouts under the pipelines show there).

@@ -97,7 +97,7 @@ impl WalkStep {
 /// What a tour step does on the page.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TourAction {
-    /// Play the pair at this speed label (of [`crate::watch::speed::SPEEDS`]).
+    /// Play the pair at this speed label (of [`crate::run::speed::SPEEDS`]).
     Play(&'static str),
     /// Pause at this simulated time, ns: the moment the tour's condition on the simulated
     /// state first holds ([`super::paused::first_moment`]), re-simulating to it.
@@ -270,7 +270,7 @@ pub struct TourScript {
     pub fb: Figures,
     /// The unit of `fa.figure` and `fb.figure`.
     pub unit: &'static str,
-    /// The slow-motion speed (a label of [`crate::watch::speed::SPEEDS`]).
+    /// The slow-motion speed (a label of [`crate::run::speed::SPEEDS`]).
     pub speed: &'static str,
     /// The first step: what A and B are.
     pub intro: String,

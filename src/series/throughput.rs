@@ -9,7 +9,7 @@ use super::paused::{first_moment, Paused, When};
 use super::script::{faster, pause_press, Prediction, TourScript, TourStep, TryIt, FOCUS_PRESS};
 use super::words::{p50_words, run_figures, Figures};
 use super::{gallery_size, run_sizes, TourInput};
-use crate::shell::session::RunError;
+use crate::run::session::RunError;
 
 /// A throughput tour's pair, run to the end.
 pub struct Run {

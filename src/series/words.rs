@@ -4,9 +4,9 @@
 
 use mmcsim_engine::calibration::Case;
 use mmcsim_engine::scenario::units::format_latency_ns;
-use mmcsim_engine::{Report, Scenario, Stage};
+use mmcsim_engine::{Report, Scenario};
 
-use crate::shell::session::{RunError, Session};
+use crate::run::session::{RunError, Session};
 
 /// What a finished run says about batching, per side.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,33 +34,24 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// The figures of a report (`figure` from the case when given, else total MiB/s).
+    /// The figures of a report (`figure` from the case when given, else total MiB/s), read
+    /// off the engine's [`mmcsim_engine::Figures`].
     pub fn of(report: &Report, figure: Option<f64>) -> Figures {
-        let m = report.merged();
-        let ios = (m.read.total_ios + m.write.total_ios).max(1) as f64;
-        let s = &report.sim;
-        let per = |st: Stage| s.stage(st) as f64 / ios / 1000.0;
+        let f = mmcsim_engine::Figures::of(report);
         Figures {
-            figure: figure.unwrap_or_else(|| report.total_mib_s()),
+            figure: figure.unwrap_or(f.fio_mib_s),
             // Requests handed to the controller per interrupt (the engine's batch histogram):
             // right from the first interrupt, where completed requests lag behind.
-            per_irq: s.avg_batch(),
-            bus_busy_pct: s.bus_busy_pct(),
-            bus_us: per(Stage::Command)
-                + per(Stage::CardAccess)
-                + per(Stage::Data)
-                + per(Stage::CardBusy),
-            software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
-            idle_us: s.simulated_ns as f64 * (1.0 - s.bus_busy_pct() / 100.0) / ios / 1000.0,
-            requeues: s.requeues,
-            interrupts: s.interrupts,
-            longest_wait_us: s.longest_host_wait.0 as f64 / 1e3,
-            host_queue_us: per(Stage::HostQueue),
-            clat_p50_ns: {
-                let mut clat = m.read.clat;
-                clat.merge(&m.write.clat);
-                clat.percentile(50.0)
-            },
+            per_irq: f.per_irq,
+            bus_busy_pct: f.bus_busy_pct,
+            bus_us: f.bus_us,
+            software_us: f.software_us,
+            idle_us: f.idle_us,
+            requeues: f.requeues,
+            interrupts: f.interrupts,
+            longest_wait_us: f.longest_wait_us,
+            host_queue_us: f.host_queue_us,
+            clat_p50_ns: f.clat.percentile(50.0),
         }
     }
 }

@@ -24,11 +24,11 @@ use crate::lab::FormCmd;
 use crate::lab::Lab;
 use crate::lesson::state::TourState;
 use crate::lesson::view::Lesson;
-use crate::shell::engine_bridge as bridge;
-use crate::shell::pair::Pair;
+use crate::run::engine_bridge as bridge;
+use crate::run::pair::{Pair, B};
 #[cfg(feature = "full")]
-use crate::shell::url::scroll_to;
-use crate::shell::url::{url_search, write_url};
+use crate::run::url::scroll_to;
+use crate::run::url::{url_search, write_url};
 #[cfg(feature = "full")]
 use crate::tools::sweep::SweepView;
 use crate::watch::command::{Commands, WatchAction};
@@ -116,7 +116,7 @@ pub struct App {
     /// What follows the lesson (the Lab, the sweep, the gallery) is drawn. The first render
     /// draws the header and "Watch the pipeline" only, and the rest follows in a task of its
     /// own (`Msg::ShowRest`): drawn together they were one task of 90-150 ms on opening a link
-    /// on a 2-core machine (issue 22: the page's thread held under 100 ms).
+    /// on a 2-core machine (the page's thread is held under 100 ms at a time).
     pub(super) rest_shown: bool,
     /// The link query of the last render and what it was made of (the pair, the tour and its
     /// step): encoding a job file of 1000 sections took 5-15 ms, and the page renders once a
@@ -166,8 +166,8 @@ impl Component for App {
             use_url,
             _popstate: popstate,
         };
-        if moment.compare && app.pair.b.is_none() && app.pair.b_other.is_none() {
-            app.pair.b = Some(crate::watch::live::suggest_b(&app.pair.a));
+        if moment.compare && app.pair.b.is_none() {
+            app.pair.b = Some(B::Over(crate::watch::live::suggest_b(&app.pair.a)));
         }
         if let Some(t) = moment.tour.as_deref() {
             app.open_tour(t, moment.step);

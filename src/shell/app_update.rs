@@ -11,9 +11,9 @@ use super::app::{App, Msg};
 use crate::gallery::StepAction;
 use crate::lab::FormCmd;
 use crate::lesson::state::{Effect, TourState};
-use crate::shell::engine_bridge as bridge;
-use crate::shell::pair::Pair;
-use crate::shell::url::{anchor, scroll_to, url_search};
+use crate::run::engine_bridge as bridge;
+use crate::run::pair::Pair;
+use crate::run::url::{anchor, scroll_to, url_search};
 use crate::watch::command::WatchAction;
 use crate::watch::{moment, RunState};
 
@@ -90,7 +90,7 @@ impl App {
     /// where it is (the Lab's Run: its results are beside the form).
     fn start_run(&mut self, follow: bool) -> bool {
         self.notices.clear();
-        if let Err(e) = crate::shell::session::Session::start(&self.pair.a) {
+        if let Err(e) = crate::run::session::Session::start(&self.pair.a) {
             match e
                 .option
                 .filter(|o| bridge::controls().contains(&o.as_str()))
@@ -133,7 +133,7 @@ impl App {
         self.pair = Pair::new(a, b);
         self.form(FormCmd::Load {
             a: Rc::new(self.pair.a.clone()),
-            board_b: self.pair.b.is_some(),
+            board_b: self.pair.b_overrides().is_some(),
         });
         self.run = None;
         self.sync_url(false);
@@ -180,7 +180,7 @@ impl App {
                 }
             }
             Msg::BoardBFile(b) => {
-                if b.platform != self.pair.a.platform || self.pair.b.is_none() {
+                if b.platform != self.pair.a.platform || self.pair.b_overrides().is_none() {
                     self.notices.push(format!(
                         "B's board is on A's platform ({}); the file is for {}.",
                         self.pair.a.platform, b.platform

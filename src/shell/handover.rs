@@ -8,9 +8,6 @@
 use std::cell::RefCell;
 
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
-use yew::AppHandle;
-
-use crate::shell::app::App;
 
 /// The ids of what only the whole app has: a link to one of them opens it (index.html loads
 /// the whole app directly for a URL with one of them as its anchor).
@@ -18,14 +15,16 @@ pub const FULL_ANCHORS: [&str; 3] = ["lab", "sweep", "gallery"];
 
 thread_local! {
     /// The landing's app, unmounted when the whole app takes over.
-    static LANDING: RefCell<Option<AppHandle<App>>> = const { RefCell::new(None) };
+    static LANDING: RefCell<Option<Box<dyn FnOnce()>>> = const { RefCell::new(None) };
     /// The whole app is on its way (a second click waits for the same one).
     static LOADING: RefCell<bool> = const { RefCell::new(false) };
 }
 
-/// Keeps the landing's app so the hand-over can unmount it.
-pub fn keep(handle: AppHandle<App>) {
-    LANDING.with(|l| *l.borrow_mut() = Some(handle));
+/// Keeps what unmounts the landing's app (its handle's `destroy`) for the hand-over. A
+/// closure rather than the `AppHandle<App>` itself: the app calls this file, so this file
+/// names no `App` (no file circle, docs/ARCHITECTURE.md).
+pub fn keep(unmount: impl FnOnce() + 'static) {
+    LANDING.with(|l| *l.borrow_mut() = Some(Box::new(unmount)));
 }
 
 /// Follows the page's anchor: a link to the Lab, the sweep or the gallery (the header's, the
@@ -58,8 +57,8 @@ pub fn to_full(anchor: &'static str) {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
     let stop = Closure::once_into_js(|| {
-        if let Some(h) = LANDING.with(|l| l.borrow_mut().take()) {
-            h.destroy();
+        if let Some(unmount) = LANDING.with(|l| l.borrow_mut().take()) {
+            unmount();
         }
     });
     let full = js_sys::Reflect::get(&window, &JsValue::from_str("mmcsimFull"))

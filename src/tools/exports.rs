@@ -16,7 +16,7 @@ use mmcsim_engine::scenario::units::format_time_ns;
 use mmcsim_engine::scenario::{apply_option, OptionScope};
 use mmcsim_engine::{Report, Scenario};
 
-use crate::shell::session::Session;
+use crate::run::session::Session;
 
 /// Events written to a trace export at most: 50 000 events are about 3 300 requests and 5 MB of
 /// JSON; the CLI's `--write_trace` (200 000 by default) goes further. The export runs its own
@@ -27,7 +27,7 @@ pub const TRACE_MAX_EVENTS: usize = 50_000;
 /// until it returns true, then [`TraceJob::finish`].
 pub struct TraceJob {
     export: export::TraceExport<String>,
-    slicer: crate::shell::slicer::Slicer,
+    slicer: crate::run::slicer::Slicer,
 }
 
 impl TraceJob {
@@ -36,7 +36,7 @@ impl TraceJob {
             .map_err(|e| e.to_string())?;
         Ok(TraceJob {
             export,
-            slicer: crate::shell::slicer::Slicer { chunk: 256 },
+            slicer: crate::run::slicer::Slicer { chunk: 256 },
         })
     }
 
@@ -269,7 +269,7 @@ mod tests {
             clock.get()
         };
         let mut slices = 0;
-        while !job.slice(now, crate::shell::slicer::FRAME_BUDGET_MS) {
+        while !job.slice(now, crate::run::slicer::FRAME_BUDGET_MS) {
             slices += 1;
             assert!(slices < 1_000_000);
         }
@@ -304,7 +304,7 @@ mod tests {
         assert!(e.starts_with("line 4: ioengine"), "{e}");
     }
 
-    /// Issue 22: the "why" of a cut names what the job asked for: an fsync job is not told it
+    /// The "why" of a cut names what the job asked for: an fsync job is not told it
     /// had "no fsync"; O_SYNC writes with FUA off lose nothing (each waited for its flush).
     #[test]
     fn the_power_cut_why_fits_the_job() {

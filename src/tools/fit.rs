@@ -16,7 +16,7 @@ use mmcsim_fit::jobs::{FitJob, FitReply, Job, Reply, Request};
 use web_sys::{DragEvent, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::shell::workers::{self, Pool};
+use crate::run::workers::{self, Pool};
 use crate::tools::download;
 use crate::tools::fit_report;
 use crate::tools::input_limit::PageInput;

@@ -10,7 +10,7 @@ use mmcsim_components::{JobFilePanel, PlugPanel, ShareBox};
 use mmcsim_engine::Scenario;
 use yew::prelude::*;
 
-use crate::shell::engine_bridge as bridge;
+use crate::run::engine_bridge as bridge;
 use crate::tools::download;
 use crate::tools::exports;
 use crate::tools::input_limit::PageInput;

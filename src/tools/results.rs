@@ -39,7 +39,7 @@ fn pump_trace(
     busy: UseStateHandle<bool>,
 ) {
     gloo::timers::callback::Timeout::new(0, move || {
-        if !job.slice(now_ms, crate::shell::slicer::FRAME_BUDGET_MS) {
+        if !job.slice(now_ms, crate::run::slicer::FRAME_BUDGET_MS) {
             status.set(
                 format!(
                     "{said}Building {name}… {:.0} % of the run, {} events so far (at most {}).",
@@ -101,7 +101,7 @@ impl Sides<'_> {
 
     /// The chart pictures' legend: each side's command line and colour.
     fn legend(&self) -> Vec<(String, &'static str)> {
-        let line = |s: &Scenario| crate::shell::engine_bridge::command_line(s);
+        let line = |s: &Scenario| crate::run::engine_bridge::command_line(s);
         match self.b {
             None => vec![(line(self.a.0), "#2563eb")],
             Some((b, _)) => vec![

@@ -1,5 +1,5 @@
 //! The Sweep panel: sweep one or two options of the current scenario (`hsq_depth=1..16`,
-//! `packed=0,2,4,8`). The points run in Web Workers, one per core ([`crate::shell::workers`]), each
+//! `packed=0,2,4,8`). The points run in Web Workers, one per core ([`crate::run::workers`]), each
 //! sent as its scenario's link text and answered with its figures, so the thread that draws
 //! the pipeline animation only posts messages and draws the rows as they come. A finished
 //! sweep downloads as the CLI's `--sweep` CSV or JSON (the engine's `export::sweep_csv` /
@@ -19,7 +19,7 @@ use mmcsim_fit::jobs::{Job, Reply, Request};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::shell::workers::{self, Pool};
+use crate::run::workers::{self, Pool};
 use crate::tools::download;
 
 #[derive(Properties, PartialEq)]

@@ -7,16 +7,16 @@
 
 use mmcsim_engine::explain::Layer;
 
+use crate::run::speed::speed_index;
 use crate::series::StepAction;
-use crate::watch::speed::speed_index;
 
 /// What the Watch is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WatchAction {
-    /// Play, at this index of [`SPEEDS`](crate::watch::speed::SPEEDS) (None: at the current speed).
+    /// Play, at this index of [`SPEEDS`](crate::run::speed::SPEEDS) (None: at the current speed).
     Play(Option<usize>),
     Pause,
-    /// Set the speed (an index of [`SPEEDS`](crate::watch::speed::SPEEDS)); playing or not stays as it is.
+    /// Set the speed (an index of [`SPEEDS`](crate::run::speed::SPEEDS)); playing or not stays as it is.
     Speed(usize),
     /// Run A (and B) to this simulated time, ns (None: to the end) as fast as the frame budget
     /// allows, then pause there; a time already past restarts the run first.
@@ -88,7 +88,7 @@ impl Commands {
 
 impl StepAction {
     /// The Watch command a walk-through step sends, for the steps that act on the pipeline
-    /// view. A `Play` step whose speed is no label of [`SPEEDS`](crate::watch::speed::SPEEDS) plays at the current speed
+    /// view. A `Play` step whose speed is no label of [`SPEEDS`](crate::run::speed::SPEEDS) plays at the current speed
     /// (the native tests check that every step's label is one).
     pub fn watch_action(self) -> Option<WatchAction> {
         match self {
@@ -104,7 +104,7 @@ impl StepAction {
 mod tests {
     use super::*;
     use crate::gallery::entries;
-    use crate::watch::speed::SPEEDS;
+    use crate::run::speed::SPEEDS;
 
     #[test]
     fn the_same_action_twice_is_two_commands() {

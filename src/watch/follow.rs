@@ -9,7 +9,8 @@
 
 use mmcsim_engine::{Scenario, Stage};
 
-use crate::shell::session::Session;
+use crate::run::session::Session;
+use crate::run::speed::round_time;
 
 /// Stage changes per real second a followed request makes at most at the derived speed: a
 /// handful, each one readable (a token's glide between two stages takes a fifth of a second,
@@ -47,15 +48,6 @@ impl FollowSpeed {
             round_time(self.sim_ns_per_s),
             time(self.mean_dwell_ns)
         )
-    }
-}
-
-/// "200 µs" of a round speed.
-pub fn round_time(ns: u64) -> String {
-    match ns {
-        1_000_000.. => format!("{} ms", ns as f64 / 1e6),
-        1_000.. => format!("{} µs", ns as f64 / 1e3),
-        _ => format!("{ns} ns"),
     }
 }
 
@@ -182,7 +174,7 @@ pub fn follow_speed(a: &Scenario, b: Option<&Scenario>) -> Option<FollowSpeed> {
 mod tests {
     use super::*;
     use crate::lesson::landing_pair;
-    use crate::shell::test_support::scenario;
+    use crate::run::test_support::scenario;
 
     #[test]
     fn the_speeds_are_one_two_three_five_from_one_microsecond_to_one_millisecond() {

@@ -3,18 +3,10 @@
 //! scenario.
 //!
 //! Plain logic, no browser code, so it builds natively. The watched simulations themselves are
-//! [`crate::shell::session::Session`]s on the shared clock of [`crate::watch::clock`].
+//! [`crate::run::session::Session`]s on the shared clock of [`crate::watch::clock`].
 
+use mmcsim_engine::scenario::board::switch_values;
 use mmcsim_engine::{HostConfig, HsqDepth, MmcPath, Overrides, Rw, Scenario};
-
-/// Scenario B of an A/B comparison: A's workload, platform and seed with B's overrides (host
-/// switches and board: "two host configurations on the same workload and seed").
-pub fn b_scenario(a: &Scenario, b: &Overrides) -> Scenario {
-    Scenario {
-        overrides: b.clone(),
-        ..a.clone()
-    }
-}
 
 /// A first B side for a scenario: the host change its platform's patch series measured, flipped
 /// against A: the series' own where it names one (`SeriesData::suggest_b`: FUA, dynamic hsq
@@ -47,40 +39,39 @@ pub fn suggest_b(a: &Scenario) -> Overrides {
     b.overrides
 }
 
-/// "hsq · packed=8 · fua=0" style description of a side's host switches.
+/// "hsq · packed=8 · fua=0" style description of a side's host switches: the switches that
+/// matter on its path, each written by its option row's codec.
 pub fn host_label(c: &HostConfig) -> String {
-    let mut out = c.mmc_path.name().to_string();
-    match c.mmc_path {
-        MmcPath::Hsq => {
-            out += &format!(" · packed={}", c.packed);
-            if c.packed == 0 {
-                out += &match c.hsq_depth {
-                    HsqDepth::Dynamic => " · hsq_depth=dynamic".to_string(),
-                    HsqDepth::Fixed(d) => format!(" · hsq_depth={d}"),
-                };
-            }
-        }
-        MmcPath::Legacy => out += &format!(" · nonblocking={}", c.nonblocking as u8),
-        MmcPath::Cqe => out += " (what-if)",
+    let values = switch_values(c);
+    let text = |name: &str| {
+        values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or("", |(_, v)| v.as_str())
+    };
+    let on_path: &[&str] = match c.mmc_path {
+        MmcPath::Hsq if c.packed == 0 => &["packed", "hsq_depth"],
+        MmcPath::Hsq => &["packed"],
+        MmcPath::Legacy => &["nonblocking"],
+        MmcPath::Cqe => &[],
+    };
+    let mut out = text("mmc_path").to_string();
+    for name in on_path {
+        out += &format!(" · {name}={}", text(name));
     }
-    out + &format!(" · fua={}", c.fua as u8)
+    if c.mmc_path == MmcPath::Cqe {
+        out += " (what-if)";
+    }
+    out + &format!(" · fua={}", text("fua"))
 }
 
-/// Every host switch as `name=value`, in the order of `HostConfig`.
-fn switch_texts(c: &HostConfig) -> [String; 7] {
-    let depth = match c.hsq_depth {
-        HsqDepth::Dynamic => "dynamic".to_string(),
-        HsqDepth::Fixed(d) => d.to_string(),
-    };
-    [
-        format!("mmc_path={}", c.mmc_path.name()),
-        format!("nonblocking={}", c.nonblocking as u8),
-        format!("hsq_depth={depth}"),
-        format!("hsq_dispatch={}", c.hsq_dispatch.name()),
-        format!("packed={}", c.packed),
-        format!("fua={}", c.fua as u8),
-        format!("cache={}", c.cache as u8),
-    ]
+/// Every host switch as `name=value`, in the option table's order (the order of
+/// `HostConfig`), written by its row's codec.
+fn switch_texts(c: &HostConfig) -> Vec<String> {
+    switch_values(c)
+        .into_iter()
+        .map(|(name, v)| format!("{name}={v}"))
+        .collect()
 }
 
 /// The side labels of an A/B pair: each side's [`host_label`], plus every switch that differs
@@ -184,7 +175,8 @@ pub fn watch_hints(scn: &Scenario, cfg: &HostConfig) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::test_support::scenario;
+    use crate::run::pair::b_scenario;
+    use crate::run::test_support::scenario;
 
     #[test]
     fn b_starts_as_the_change_the_platforms_series_measured() {

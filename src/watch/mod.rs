@@ -1,6 +1,7 @@
 //! "Watch the pipeline": the scenario run at a chosen speed of simulated time, drawn as it
-//! goes (`view/`: the component), with what runs it: the lockstep [`clock`] and its
-//! [`speed`]s, the sides A and B (`sides.rs`), the [`frames`] bookkeeping, the speed of a first
+//! goes (`view/`: the component), with what runs it: its run [`control`] (play, pause, seek,
+//! commands), the lockstep [`clock`] (its speeds are
+//! [`crate::run::speed`]), the sides A and B (`sides.rs`), the [`frames`] bookkeeping, the speed of a first
 //! play ([`follow`]), the [`command`]s the page sends it, the [`moment`] a link stands at, and
 //! what it says around the animation ([`live`]). The time row (`view/scrubber.rs`), the plug
 //! (`view/plug.rs`) and the keyboard (`keys.rs`) are parts of the component.
@@ -10,11 +11,11 @@
 
 pub mod clock;
 pub mod command;
+pub mod control;
 pub mod follow;
 pub mod frames;
 pub mod live;
 pub mod moment;
-pub mod speed;
 
 #[cfg(target_arch = "wasm32")]
 mod keys;

@@ -9,8 +9,8 @@
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::units::{format_time_ns, parse_bool, parse_time_ns};
 
+use crate::run::speed::SPEEDS;
 use crate::watch::command::Target;
-use crate::watch::speed::SPEEDS;
 
 /// The view keys, in the order a link writes them.
 pub const VIEW_KEYS: [&str; 7] = ["t", "speed", "paused", "compare", "focus", "tour", "step"];
@@ -107,14 +107,14 @@ pub fn split_query(q: &str) -> (String, Moment, Vec<String>) {
             "compare" => parse_bool(&v).map(|b| m.compare = b),
             "focus" => parse_focus(&v).map(|f| m.focus = Some(f)),
             // A series id, or the platform an older link named (its first series' tour).
-            "tour" => match crate::lesson::tour_id(&v) {
+            "tour" => match crate::series::tour_id(&v) {
                 Some(n) => {
                     m.tour = Some(n.to_string());
                     Ok(())
                 }
                 None => Err(format!(
                     "'{v}' is not a tour; accepted: {}",
-                    crate::lesson::tour_names().join(", ")
+                    crate::series::tour_names().join(", ")
                 )),
             },
             _ => match v.parse::<usize>() {
@@ -226,7 +226,7 @@ mod tests {
         assert_eq!(m.tour.as_deref(), Some("fifo-dispatch-2022"));
         // A wrong name lists every tour once.
         let (_, _, e) = split_query("tour=nope");
-        let names = crate::lesson::tour_names();
+        let names = crate::series::tour_names();
         assert_eq!(names.len(), crate::series::ALL.len());
         for n in &names {
             assert_eq!(e[0].matches(n).count(), 1, "{n}: {}", e[0]);

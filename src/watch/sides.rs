@@ -19,8 +19,8 @@ use mmcsim_engine::Snapshot;
 use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
+use crate::run::session::Session;
 use crate::series::readout;
-use crate::shell::session::Session;
 use crate::watch::frames::Staggered;
 
 /// One side: its session and what was last read of it.

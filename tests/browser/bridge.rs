@@ -2,10 +2,10 @@
 //! wasm32 build of it is the one tested.
 
 use mmcsim_engine::Scenario;
-use mmcsim_web::shell::engine_bridge::{
+use mmcsim_web::run::engine_bridge::{
     apply_control, command_line, control_texts, scenario_from_query, url_query,
 };
-use mmcsim_web::shell::slicer::Slicer;
+use mmcsim_web::run::slicer::Slicer;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// What a control shows for a scenario is text the parser reads back to the same scenario.

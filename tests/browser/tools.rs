@@ -6,7 +6,7 @@ use std::rc::Rc;
 use mmcsim_components::gallery::{GalleryRow, GalleryTable, GalleryTableProps};
 use mmcsim_engine::Scenario;
 use mmcsim_web::gallery::TableRun;
-use mmcsim_web::shell::session::Session;
+use mmcsim_web::run::session::Session;
 use mmcsim_web::tools::exports;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;

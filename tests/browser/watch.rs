@@ -4,7 +4,7 @@
 //! A/B and the page's commands: watch_ab.rs; shared helpers: watch_kit.rs.
 
 use mmcsim_components::LifeView;
-use mmcsim_web::shell::session::Session;
+use mmcsim_web::run::session::Session;
 use mmcsim_web::watch::command::{Target, WatchAction};
 use wasm_bindgen_test::wasm_bindgen_test;
 use yew::Callback;

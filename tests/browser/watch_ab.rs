@@ -7,9 +7,9 @@ use std::rc::Rc;
 
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::Overrides;
+use mmcsim_web::run::pair::b_scenario;
+use mmcsim_web::run::speed::speed_index;
 use mmcsim_web::watch::command::{Target, WatchAction};
-use mmcsim_web::watch::live::b_scenario;
-use mmcsim_web::watch::speed::speed_index;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use yew::Callback;

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use mmcsim_engine::{Overrides, Scenario};
-use mmcsim_web::shell::engine_bridge::apply_control;
+use mmcsim_web::run::engine_bridge::apply_control;
 use mmcsim_web::watch::command::{Commands, WatchAction};
 use mmcsim_web::watch::{Watch, WatchProps};
 use wasm_bindgen::JsCast;

@@ -1,4 +1,4 @@
-// The engineer's panels (issue 23, items 7 and 8): the Lab at 1366x768 (Run keeps the Lab and
+// The engineer's panels: the Lab at 1366x768 (Run keeps the Lab and
 // its results in view, every table inside its column, fio's text and the time per stage, A's
 // and B's exports, chart pictures with a title and a legend), its form (stale errors cleared,
 // a pasted job file keeping the platform and B), and the phone (390x844: Board not widening

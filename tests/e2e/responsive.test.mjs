@@ -1,4 +1,4 @@
-// End-to-end test (issue 22): no accepted input holds the page's one thread. Each hostile but
+// End-to-end test: no accepted input holds the page's one thread. Each hostile but
 // accepted input below is given to the release build in dist/ as a user would (a link, an opened
 // job file or trace, Run, a sweep), and the page's long tasks (PerformanceObserver 'longtask':
 // every task over 50 ms) are recorded while it is handled. The longest one per input is

@@ -15,12 +15,9 @@
 
 use super::spec::preset;
 use super::table::{Access, OptionRow, Switch, OPTIONS};
-use super::{
-    error::ScenarioError,
-    spec::{Overrides, Scenario},
-};
+use super::{error::ScenarioError, overrides::Overrides, spec::Scenario};
 use crate::platform::Platform;
-use crate::vocab::SwitchValue;
+use crate::vocab::{HostConfig, SwitchValue};
 
 pub use super::table::board::PARAMS;
 pub use crate::board::params::{Param, Part, Unit};
@@ -40,10 +37,28 @@ pub fn params() -> impl Iterator<Item = (&'static OptionRow, Param)> {
 
 /// The host switch row named `name`, with its codec.
 pub fn switch_row(name: &str) -> Option<(&'static OptionRow, Switch)> {
-    OPTIONS.iter().find_map(|r| match r.access {
-        Access::Switch(s) if r.name == name => Some((r, s)),
+    switch_rows().find(|(r, _)| r.name == name)
+}
+
+/// Every host switch row with its codec, in the table's order (the order of `HostConfig`):
+/// what a front end reads instead of listing the switches itself.
+pub fn switch_rows() -> impl Iterator<Item = (&'static OptionRow, Switch)> {
+    OPTIONS.iter().filter_map(|r| match r.access {
+        Access::Switch(s) => Some((r, s)),
         _ => None,
     })
+}
+
+/// Every host switch of `c` as (name, option text), in the table's order, each written by its
+/// row's codec (`hsq_depth` "dynamic", `fua` "0"): the words a link or a job file would use.
+pub fn switch_values(c: &HostConfig) -> Vec<(&'static str, String)> {
+    // The codecs read a platform's field: the default preset, with `c` as its switches.
+    let mut p = *crate::platform::by_name(crate::platform::DEFAULT_PLATFORM)
+        .expect("the default platform is a preset");
+    p.switches = *c;
+    switch_rows()
+        .map(|(r, s)| (r.name, (s.text)((s.get)(&p))))
+        .collect()
 }
 
 /// How the override `name` (a board parameter or a host switch) sets its platform field.
@@ -151,28 +166,22 @@ impl Scenario {
 
     /// The board parameter overrides (the map without its host switches).
     pub fn board(&self) -> impl Iterator<Item = (&String, &u64)> {
-        self.overrides.iter().filter(|(k, _)| is_board(k))
+        self.overrides.board()
     }
 
     /// Drops every board parameter override; the host switches stay.
     pub fn clear_board(&mut self) {
-        self.overrides.retain(|k, _| !is_board(k));
+        self.overrides.clear_board();
     }
 
     /// This scenario's host switches with `from`'s board parameters.
     pub fn put_board_of(&mut self, from: &Scenario) {
-        self.clear_board();
-        self.overrides
-            .extend(from.board().map(|(k, &v)| (k.clone(), v)));
+        self.overrides = self.overrides.with_board_of(&from.overrides);
     }
 
     /// The host switch overrides (the map without its board parameters).
     pub fn switch_overrides(&self) -> Overrides {
-        self.overrides
-            .iter()
-            .filter(|(k, _)| !is_board(k))
-            .map(|(k, &v)| (k.clone(), v))
-            .collect()
+        self.overrides.switches()
     }
 
     /// Host switch `key` as given, None when the preset's applies.
@@ -203,5 +212,34 @@ impl Scenario {
             }
         }
         Ok(())
+    }
+}
+
+/// The split of an override map by the option table: which names are board parameters and
+/// which host switches. The web app's A/B pair merges B's switches and board with these.
+impl Overrides {
+    /// The board parameter overrides (the map without its host switches).
+    pub fn board(&self) -> impl Iterator<Item = (&String, &u64)> {
+        self.iter().filter(|(k, _)| is_board(k))
+    }
+
+    /// The host switch overrides (the map without its board parameters).
+    pub fn switches(&self) -> Overrides {
+        self.iter()
+            .filter(|(k, _)| !is_board(k))
+            .map(|(k, &v)| (k.clone(), v))
+            .collect()
+    }
+
+    /// Drops every board parameter override; the host switches stay.
+    pub fn clear_board(&mut self) {
+        self.retain(|k, _| !is_board(k));
+    }
+
+    /// These host switches with `from`'s board parameters (this map's own board dropped).
+    pub fn with_board_of(&self, from: &Overrides) -> Overrides {
+        let mut out = self.switches();
+        out.extend(from.board().map(|(k, &v)| (k.clone(), v)));
+        out
     }
 }

@@ -16,8 +16,8 @@
 //!    (the bounds, one name each), [`vars`] (`${VAR}` in job files), [`steadystate`] (the
 //!    criterion's syntax).
 //! 2. The values: `job` ([`JobSpec`] and its enums), `host` (the switch types, [`HostConfig`]
-//!    and [`SwitchValue`], re-exported from the vocabulary), [`iolog`] (traces for `read_iolog=`), `spec`
-//!    ([`Scenario`] itself).
+//!    and [`SwitchValue`], re-exported from the vocabulary), [`iolog`] (traces for `read_iolog=`),
+//!    `overrides` ([`Overrides`], the override map's own methods), `spec` ([`Scenario`] itself).
 //! 3. [`table`]: the row types (`table::row`), the shared value parsers, one file per option
 //!    family as fio's `options.c` groups them, the board parameters as rows, and [`OPTIONS`],
 //!    the registry in print order.
@@ -42,6 +42,7 @@ pub mod vars;
 mod host;
 pub mod iolog;
 mod job;
+mod overrides;
 pub mod queue;
 mod spec;
 // 3. The option table.
@@ -67,7 +68,8 @@ pub use error::{
 pub use host::{HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, SwitchValue};
 pub use job::{IoEngine, JobSpec, RandomDistribution, Rw};
 pub use options::{apply_option, OptionScope};
+pub use overrides::Overrides;
 pub use queue::QueueTunables;
-pub use spec::{ErrorInjection, ErrorKind, Overrides, Scenario, DEFAULT_RANDSEED};
+pub use spec::{ErrorInjection, ErrorKind, Scenario, DEFAULT_RANDSEED};
 pub use table::OPTIONS;
 pub use write::shell_quote;

@@ -5,11 +5,8 @@ use super::error::ScenarioError;
 use super::iolog;
 use super::job::JobSpec;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
-/// A scenario's overrides of its preset: option name -> value in internal units
-/// ([`Scenario::overrides`]).
-pub type Overrides = BTreeMap<String, u64>;
+use super::overrides::Overrides;
 
 /// The complete scenario: platform, jobs, seed, and what it overrides of the platform (host
 /// switches, board parameters).
@@ -35,7 +32,7 @@ pub struct Scenario {
     /// its [`super::host::SwitchValue`]). A switch is kept even when it equals the preset's (it
     /// was given: it is written, linked and warned about); a board value equal to the preset's
     /// is dropped by `normalize_board`. [`Scenario::effective_platform`] applies them.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Overrides::is_empty")]
     pub overrides: Overrides,
     /// Traces loaded for `read_iolog=` (by the CLI from files, by the page from a dropped file).
     /// Not options: a link or a job file names them, and the trace travels beside it.
@@ -136,7 +133,7 @@ impl Default for Scenario {
             mmc_test: None,
             power_cut_ns: None,
             inject_error: None,
-            overrides: BTreeMap::new(),
+            overrides: Overrides::new(),
             iologs: Vec::new(),
             queue: Default::default(),
         }

@@ -8,6 +8,7 @@
 
 use super::options::{apply_option, lookup, OptionScope};
 use super::Scenario;
+use crate::figures::Figures;
 use crate::report::Report;
 use serde::{Deserialize, Serialize};
 
@@ -216,21 +217,19 @@ pub struct Row {
 }
 
 impl Row {
+    /// The figures of a point's report (fio's throughput and IOPS, as `--sweep` prints them).
     pub fn of(index: usize, values: Vec<String>, r: &Report) -> Row {
-        let m = r.merged();
-        let mut clat = m.read.clat.clone();
-        clat.merge(&m.write.clat);
-        let secs = r.sim.simulated_ns.max(1) as f64 / 1e9;
+        let f = Figures::of(r);
         Row {
             index,
             values,
-            mib_s: m.read.mib_s() + m.write.mib_s(),
-            iops: m.read.iops() + m.write.iops(),
-            p50_us: clat.percentile(50.0) as f64 / 1e3,
-            p99_us: clat.percentile(99.0) as f64 / 1e3,
-            p999_us: clat.percentile(99.9) as f64 / 1e3,
-            interrupts_per_s: r.sim.interrupts as f64 / secs,
-            requeues: r.sim.requeues,
+            mib_s: f.fio_mib_s,
+            iops: f.fio_iops,
+            p50_us: f.clat_us(50.0),
+            p99_us: f.clat_us(99.0),
+            p999_us: f.clat_us(99.9),
+            interrupts_per_s: f.interrupts_per_s,
+            requeues: f.requeues,
         }
     }
 }

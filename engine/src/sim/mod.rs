@@ -56,7 +56,7 @@ pub struct Simulator {
     pub(crate) host: HostCtl,
     pub(crate) bus: Bus,
     pub(crate) card: Card,
-    /// Interrupt latency, completion and wake-up times as they vary (`variation.rs`).
+    /// Interrupt latency, completion and wake-up times as they vary (`variation/`).
     pub(crate) jitter: crate::variation::HostJitter,
     pub(crate) mmc_test: Option<MmcTest>,
     pub(crate) stats: SimStats,

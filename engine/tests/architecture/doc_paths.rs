@@ -1,6 +1,7 @@
 //! Every file or folder `docs/ARCHITECTURE.md` names in backticks (`card/`, `sim/event.rs`,
-//! `src/series/mod.rs`) exists in the repository: a map that sends a newcomer to a file that
-//! moved is worse than no map. A name matches when some tracked path ends with it; names with a
+//! `src/series/mod.rs`) exists in the repository, and so does every one a doc comment of the
+//! code names (inner and outer doc comments): a map that sends a newcomer to a file that moved
+//! is worse than no map. A name matches when some tracked path ends with it; names with a
 //! placeholder (`<name>`, `*`) are recipes, not paths, and are skipped.
 
 use std::fs;
@@ -12,6 +13,7 @@ const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ARCHITECTURE.md"
 const TREES: &[&str] = &[
     "engine",
     "cli",
+    "fuzz",
     "src",
     "components",
     "fit",
@@ -76,5 +78,36 @@ fn every_path_the_architecture_map_names_exists() {
     assert!(
         missing.is_empty(),
         "docs/ARCHITECTURE.md names files or folders that do not exist: {missing:?}"
+    );
+}
+
+#[test]
+fn every_path_a_doc_comment_names_exists() {
+    let paths = repository_paths();
+    let exists = |name: &str| {
+        paths
+            .iter()
+            .any(|p| p == name || p.ends_with(&format!("/{name}")))
+    };
+    let mut missing = Vec::new();
+    for file in paths.iter().filter(|p| p.ends_with(".rs")) {
+        let Ok(text) = fs::read_to_string(Path::new(ROOT).join(file)) else {
+            continue;
+        };
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim_start();
+            if !(line.starts_with("//!") || line.starts_with("///")) {
+                continue;
+            }
+            for name in named_paths(line) {
+                if !exists(&name) {
+                    missing.push(format!("{file}:{}: `{name}`", i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "doc comments name files or folders that do not exist: {missing:#?}"
     );
 }

@@ -121,7 +121,7 @@ pub fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 overrides,
             )| {
                 let mut s = Scenario {
-                    overrides: arb_board(names[p], &overrides),
+                    overrides: arb_board(names[p], &overrides).into(),
                     platform: names[p].to_string(),
                     jobs,
                     randseed,

@@ -6,9 +6,9 @@
 //! Plain logic, no browser code: the page hands it each animation frame's timestamp and a wall
 //! clock (`performance.now()`), and the native tests hand it fake ones.
 
-use crate::shell::session::Session;
-use crate::shell::slicer::{Slicer, FRAME_BUDGET_MS};
-use crate::watch::speed::{DEFAULT_SPEED, FOLLOW, SPEEDS};
+use crate::run::session::Session;
+use crate::run::slicer::{Slicer, FRAME_BUDGET_MS};
+use crate::run::speed::{DEFAULT_SPEED, FOLLOW, SPEEDS};
 
 /// Longest real time one frame may account for, ms: after a hidden tab or a long pause the
 /// clock resumes instead of jumping ahead.

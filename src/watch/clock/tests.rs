@@ -3,7 +3,7 @@
 use std::cell::Cell;
 
 use super::*;
-use crate::watch::speed::speed_index;
+use crate::run::speed::speed_index;
 use mmcsim_engine::scenario::{apply_option, OptionScope};
 use mmcsim_engine::Scenario;
 

@@ -7,12 +7,9 @@ impl Watch {
     pub(super) fn build(&mut self, ctx: &Context<Self>) {
         let p = ctx.props();
         self.frame = None;
-        self.playing = false;
-        self.clock.reset();
+        self.run.restart();
         self.selected = None;
         self.life = None;
-        self.history.clear();
-        self.play_after_seek = false;
         (self.sides, self.error, self.b_error) = match Sides::start(&p.a, p.b.as_ref()) {
             Ok((s, b_err)) => (Some(s), None, b_err.map(|e| format!("B: {e}").into())),
             Err(e) => (None, Some(e), None),
@@ -28,7 +25,7 @@ impl Watch {
     /// and slower, unless the reader asked for reduced motion. Faster, tokens move nearly
     /// every frame: gliding would only repaint the view.
     pub(super) fn glides(&self) -> bool {
-        !self.reduced_motion && self.clock.rate_ns().is_some_and(|r| r <= 1_000_000)
+        !self.reduced_motion && self.run.clock.rate_ns().is_some_and(|r| r <= 1_000_000)
     }
 
     /// How long the pipeline's counters lag behind the tokens' targets, ms: the glide, so a
@@ -63,7 +60,7 @@ impl Watch {
     /// Tells the page how the run stands (its results, chart and progress show it).
     pub(super) fn report(&mut self, ctx: &Context<Self>) {
         let Some(s) = &self.sides else { return };
-        self.seen_ns = self.seen_ns.max(s.latest_ns());
+        self.run.seen_ns = self.run.seen_ns.max(s.latest_ns());
         let Some((a, b)) = self.figures.reports.clone() else {
             return;
         };
@@ -73,7 +70,7 @@ impl Watch {
             series: self.figures.series.clone(),
             now_ns: s.a.session.now(),
             progress: s.a.session.progress(),
-            playing: self.playing,
+            playing: self.run.playing,
             finished: self.finished(),
             deltas: self.figures.deltas.clone(),
         });
@@ -84,16 +81,15 @@ impl Watch {
     pub(super) fn seek(&mut self, ctx: &Context<Self>, t: Option<u64>) {
         if let (Some(t), Some(s)) = (t, &self.sides) {
             if s.latest_ns() > t {
-                let seen = self.seen_ns;
-                let history = std::mem::take(&mut self.history);
+                let seen = self.run.seen_ns;
+                let history = std::mem::take(&mut self.run.history);
                 self.build(ctx);
-                self.seen_ns = seen;
-                self.history = history;
+                self.run.seen_ns = seen;
+                self.run.history = history;
             }
         }
         if self.sides.is_some() {
-            self.clock.seek(t);
-            self.playing = true;
+            self.run.seek(t);
             self.schedule(ctx);
             // The page knows at once that the run goes on (its Stop, its plug).
             self.report(ctx);
@@ -106,8 +102,13 @@ impl Watch {
         let m = crate::watch::moment::Moment {
             t: self.sides.as_ref().map(|s| s.a.session.now()),
             // The derived speed is derived again from the link's scenario: no key for it.
-            speed: self.clock.following().is_none().then(|| self.clock.speed()),
-            paused: !self.playing,
+            speed: self
+                .run
+                .clock
+                .following()
+                .is_none()
+                .then(|| self.run.clock.speed()),
+            paused: !self.run.playing,
             focus: self.selected.map(|(b, f)| match f {
                 Focus::Request(id) => Target::Request { b, id },
                 Focus::Layer(l) => Target::Layer(l),
@@ -138,12 +139,12 @@ impl Watch {
     /// The first play of a scenario whose speed nobody chose: the speed at which one request
     /// can be followed, derived from a look-ahead run of the scenario ([`crate::watch::follow`]).
     pub(super) fn first_play_speed(&mut self, ctx: &Context<Self>) {
-        if self.speed_chosen || self.clock.following().is_some() {
+        if self.run.speed_chosen || self.run.clock.following().is_some() {
             return;
         }
         let p = ctx.props();
         if let Some(f) = crate::watch::follow::follow_speed(&p.a, p.b.as_ref()) {
-            self.clock.set_follow(f.sim_ns_per_s);
+            self.run.clock.set_follow(f.sim_ns_per_s);
             self.follow_note = Some(f.note().into());
         }
     }
@@ -155,11 +156,7 @@ impl Watch {
             self.build(ctx);
         }
         if self.sides.is_some() {
-            self.playing = true;
-            // Step back returns over single steps; after playing it finds the step before by
-            // re-simulating (crate::watch::clock::previous_step).
-            self.history.clear();
-            self.clock.resume();
+            self.run.play();
             self.schedule(ctx);
             self.report(ctx);
         }
@@ -168,17 +165,15 @@ impl Watch {
     /// A new speed (the reader's, a link's or a tour's); timed speeds continue from where the
     /// sides are.
     pub(super) fn set_speed(&mut self, i: usize) {
-        self.speed_chosen = true;
-        self.clock.set_speed(i);
+        self.run.choose_speed(i);
         if let Some(s) = self.sides.as_mut() {
             let (a, b) = s.sessions();
-            self.clock.follow(a, b.as_deref());
+            self.run.clock.follow(a, b.as_deref());
         }
     }
 
     pub(super) fn pause(&mut self) {
-        self.playing = false;
-        self.play_after_seek = false;
+        self.run.pause();
         self.frame = None;
         self.refresh_charts(false);
     }
@@ -186,14 +181,9 @@ impl Watch {
     /// Acts on the page's command, once per `seq`. `at_creation`: the command the Watch was
     /// created with, acted on a task later; the page opens where the reader is (no scroll).
     pub(super) fn command(&mut self, ctx: &Context<Self>, at_creation: bool) {
-        let Some(c) = ctx
-            .props()
-            .command
-            .filter(|c| Some(c.seq) != self.command_seq)
-        else {
+        let Some(c) = ctx.props().command.filter(|c| self.run.take_command(c.seq)) else {
             return;
         };
-        self.command_seq = Some(c.seq);
         // The reader follows the walk-through to the view it acts on.
         if let Some(el) = self
             .node
@@ -207,11 +197,11 @@ impl Watch {
                 if let Some(i) = speed {
                     self.set_speed(i);
                 }
-                if !self.playing {
+                if !self.run.playing {
                     self.play(ctx);
                 }
             }
-            WatchAction::Pause if self.playing => {
+            WatchAction::Pause if self.run.playing => {
                 self.pause();
                 self.report(ctx);
             }
@@ -233,7 +223,7 @@ impl Watch {
                             self.first_play_speed(ctx);
                         }
                         self.seek(ctx, Some(t));
-                        self.play_after_seek = play;
+                        self.run.play_after_seek = play;
                     }
                     None if play => self.play(ctx),
                     None => {}
@@ -264,16 +254,18 @@ impl Watch {
         // engine's share is what the last such frame left.
         let t0 = now_ms();
         let chart = self.figures.charts.pending() || self.figures.charts.due(t0);
-        self.frames.begin(t0, chart);
+        self.run.frames.begin(t0, chart);
         let (a, b) = sides.sessions();
-        let draw_ms = self.frames.last_draw_ms(chart);
-        let arrived = self.clock.frame(ts, draw_ms, a, b, now_ms);
+        let draw_ms = self.run.frames.last_draw_ms(chart);
+        let arrived = self.run.clock.frame(ts, draw_ms, a, b, now_ms);
         let t1 = now_ms();
         let done = self.finished();
         // As fast as possible, a frame that draws a chart keeps the picture of the last one
         // (it changes every frame anyway): the chart and the engine fill it.
-        let keep_picture =
-            chart && self.clock.rate_ns().is_none() && self.clock.seeking().is_none() && !done;
+        let keep_picture = chart
+            && self.run.clock.rate_ns().is_none()
+            && self.run.clock.seeking().is_none()
+            && !done;
         if !keep_picture {
             // The frame's timestamp: the tokens' transitions started this frame start at it.
             self.refresh_views(ts);
@@ -286,17 +278,15 @@ impl Watch {
         } else {
             fresh = false;
         }
-        self.frames.advanced(t1, now_ms());
-        if arrived && self.play_after_seek && !done {
-            self.play_after_seek = false;
-            self.clock.resume();
-            let (a, b) = self.sides.as_mut().map(Sides::sessions).expect("sides");
-            self.clock.follow(a, b.as_deref());
-            self.schedule(ctx);
-        } else if done || arrived {
-            self.playing = false;
-        } else {
-            self.schedule(ctx);
+        self.run.frames.advanced(t1, now_ms());
+        match self.run.after_frame(arrived, done) {
+            AfterFrame::PlayOn => {
+                let (a, b) = self.sides.as_mut().map(Sides::sessions).expect("sides");
+                self.run.clock.follow(a, b.as_deref());
+                self.schedule(ctx);
+            }
+            AfterFrame::Stop => {}
+            AfterFrame::Next => self.schedule(ctx),
         }
         if fresh {
             self.report(ctx);

@@ -2,7 +2,7 @@
 //! goes: the pipeline view (and B's beside it in an A/B comparison), the bus strip, the
 //! explanation panel, the live charts and the A/B table.
 //!
-//! The sides ([`Sides`]: A's and B's [`crate::shell::session::Session`]s) run on one lockstep
+//! The sides ([`Sides`]: A's and B's [`crate::run::session::Session`]s) run on one lockstep
 //! [`Clock`]; each animation frame hands the clock its timestamp, then reads what to draw. The
 //! picture (snapshot, bus strip) is refreshed every frame; the charts, the summary and the
 //! table about twice a second, one chart per frame ([`crate::watch::frames::Staggered`]). The page
@@ -22,15 +22,15 @@ use mmcsim_engine::{MmcPath, Overrides, Report, Scenario};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::shell::engine_bridge as bridge;
-use crate::shell::slicer::now_ms;
-use crate::watch::clock::{strip_window_ns, Clock};
+use crate::run::engine_bridge as bridge;
+use crate::run::slicer::now_ms;
+use crate::run::speed;
+use crate::watch::clock::strip_window_ns;
 use crate::watch::command::{Target, WatchAction, WatchCommand};
-use crate::watch::frames::FrameStats;
+use crate::watch::control::{AfterFrame, RunControl};
 use crate::watch::keys;
 use crate::watch::live;
 use crate::watch::sides::{Figures, Pointing, Sides};
-use crate::watch::speed;
 
 mod drive;
 mod plug;
@@ -126,9 +126,8 @@ pub struct Watch {
     sides: Option<Sides>,
     error: Option<String>,
     b_error: Option<AttrValue>,
-    playing: bool,
-    clock: Clock,
-    frames: FrameStats,
+    /// Play, pause, seek, the clock, the steps, the commands: the run, apart from the view.
+    run: RunControl,
     frame: Option<AnimationFrame>,
     _keys: Option<EventListener>,
     figures: Figures,
@@ -138,23 +137,13 @@ pub struct Watch {
     /// (side B?, focus) the user clicked or a command chose.
     selected: Option<(bool, Focus)>,
     life: Option<Rc<LifeView>>,
-    /// The `seq` of the last command acted on.
-    command_seq: Option<u32>,
     node: NodeRef,
     /// Kept, not made per render: the pipelines' memoised parts compare them.
     on_hover: Callback<Option<Layer>>,
     on_select: [Callback<Focus>; 2],
-    /// Where each forward step started (Step back returns there).
-    history: Vec<u64>,
-    /// The latest simulated time reached since the sides started (the scrubber's range), ns.
-    seen_ns: u64,
-    /// Play on once the seek in progress arrives (a moment link that is not paused).
-    play_after_seek: bool,
     /// The last moment link made, and whether it reached the clipboard.
     link: Option<(String, bool)>,
     reduced_motion: bool,
-    /// The reader (or a link, a tour) chose the speed: plays keep it.
-    speed_chosen: bool,
     /// Why the first play runs at the derived speed ([`crate::watch::follow`]), while it does.
     follow_note: Option<AttrValue>,
     /// Paused with counters behind the tokens: lets them catch up once the glide is over.
@@ -170,9 +159,7 @@ impl Component for Watch {
             sides: None,
             error: None,
             b_error: None,
-            playing: false,
-            clock: Clock::default(),
-            frames: FrameStats::default(),
+            run: RunControl::default(),
             frame: None,
             _keys: keys::time_keys(
                 ctx.link().callback(|()| Msg::TogglePlay),
@@ -183,26 +170,22 @@ impl Component for Watch {
             present: false,
             selected: None,
             life: None,
-            command_seq: None,
             node: NodeRef::default(),
             on_hover: ctx.link().callback(Msg::Hover),
             on_select: [
                 ctx.link().callback(|f| Msg::Select(false, f)),
                 ctx.link().callback(|f| Msg::Select(true, f)),
             ],
-            history: Vec::new(),
-            seen_ns: 0,
-            play_after_seek: false,
             link: None,
             reduced_motion: reduced_motion(),
-            speed_chosen: false,
             follow_note: None,
             settle: None,
         };
         w.build(ctx);
         // The command given at creation (a moment link, the landing's play: a look-ahead run
         // that derives the speed, then the first frames) is acted on in a task of its own, so
-        // the page's first render is not one task with it (issue 22: under 100 ms).
+        // the page's first render is not one task with it (each task under 100 ms on a
+        // 2-core machine, tests/e2e/responsive.test.mjs).
         if ctx.props().command.is_some() {
             let link = ctx.link().clone();
             gloo::timers::callback::Timeout::new(0, move || link.send_message(Msg::Command))
@@ -215,12 +198,12 @@ impl Component for Watch {
         let p = ctx.props();
         if (p.a != old.a || p.b != old.b) && !self.cut_already_made(p, old) {
             // Another scenario: its first play derives its own speed, unless one was chosen.
-            if !self.speed_chosen {
-                self.clock.clear_follow();
+            if !self.run.speed_chosen {
+                self.run.clock.clear_follow();
                 self.follow_note = None;
             }
             self.build(ctx);
-            self.seen_ns = 0;
+            self.run.seen_ns = 0;
             self.report(ctx);
         }
         self.command(ctx, false);
@@ -229,7 +212,7 @@ impl Component for Watch {
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::TogglePlay if self.playing => {
+            Msg::TogglePlay if self.run.playing => {
                 self.pause();
                 self.report(ctx);
             }
@@ -237,7 +220,7 @@ impl Component for Watch {
             Msg::Step => return self.step_forward(ctx),
             Msg::StepBack => return self.step_back(ctx),
             Msg::Scrub(t) => {
-                if self.playing {
+                if self.run.playing {
                     self.pause();
                 }
                 self.seek(ctx, Some(t));
@@ -247,7 +230,7 @@ impl Component for Watch {
             Msg::PullPlug => self.pull_plug(ctx),
             Msg::Settle => {
                 self.settle = None;
-                if self.playing {
+                if self.run.playing {
                     return false;
                 }
                 if let Some(s) = self.sides.as_mut() {
@@ -255,16 +238,16 @@ impl Component for Watch {
                 }
             }
             Msg::Restart => {
-                let playing = self.playing;
+                let playing = self.run.playing;
                 self.build(ctx);
                 if playing {
                     self.play(ctx);
                 }
             }
-            Msg::Speed(i) => self.set_speed(speed::from_shown(i, self.clock.following_set())),
+            Msg::Speed(i) => self.set_speed(speed::from_shown(i, self.run.clock.following_set())),
             Msg::Frame(ts) => {
                 self.frame = None;
-                if !self.playing {
+                if !self.run.playing {
                     return false;
                 }
                 self.on_frame(ctx, ts);
@@ -288,10 +271,10 @@ impl Component for Watch {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
-        self.frames.rendered(now_ms());
+        self.run.frames.rendered(now_ms());
         // Paused (or stepped) with tokens still gliding: the counters follow when they arrive.
         let behind = self.sides.as_ref().is_some_and(Sides::behind);
-        if !self.playing && behind && self.settle.is_none() {
+        if !self.run.playing && behind && self.settle.is_none() {
             let link = ctx.link().clone();
             self.settle = Some(gloo::timers::callback::Timeout::new(
                 GLIDE_MS as u32 + 20,
@@ -320,7 +303,7 @@ impl Component for Watch {
             Focus::Layer(l) => Some(l),
             _ => None,
         };
-        let speed = self.clock.rate_ns();
+        let speed = self.run.clock.rate_ns();
         let pointing = Pointing {
             ab: b.is_some(),
             selected: self.selected,
@@ -331,7 +314,7 @@ impl Component for Watch {
             on_hover: &self.on_hover,
             on_select: &self.on_select,
         };
-        let follow = self.clock.following_set();
+        let follow = self.run.clock.following_set();
         let speeds: Rc<Vec<AttrValue>> = Rc::new(
             speed::shown_speeds(follow)
                 .into_iter()
@@ -349,11 +332,11 @@ impl Component for Watch {
                     <h2>{ "Watch the pipeline" }</h2>
                     <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush. Play and Run drive this one simulation at the chosen speed of simulated time." }</p>
                 </div>
-                <TimeControls playing={self.playing} finished={self.finished() && self.sides.is_some()} speed={speed::to_shown(self.clock.speed(), follow)}
+                <TimeControls playing={self.run.playing} finished={self.finished() && self.sides.is_some()} speed={speed::to_shown(self.run.clock.speed(), follow)}
                               {speeds} now_ns={a.map_or(0, |a| a.session.now())} progress={a.map_or(0.0, |a| a.session.progress())}
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
                               on_restart={link.callback(|_| Msg::Restart)} on_present={link.callback(Msg::Present)} on_speed={link.callback(Msg::Speed)} />
-                if let (Some(n), Some(_)) = (&self.follow_note, self.clock.following()) {
+                if let (Some(n), Some(_)) = (&self.follow_note, self.run.clock.following()) {
                     <p class="muted follow-note" id="follow-note">{ n.clone() }</p>
                 }
                 { self.scrubber(ctx) }
@@ -379,7 +362,7 @@ impl Component for Watch {
                     }
                 </div>
                 <LiveCharts data={self.figures.charts.data().clone()} />
-                <output id="frame-stats" hidden=true>{ self.frames.summary() }</output>
+                <output id="frame-stats" hidden=true>{ self.run.frames.summary() }</output>
             </section>
         }
     }

@@ -9,7 +9,7 @@ use mmcsim_engine::{Report, Scenario};
 use yew::prelude::*;
 
 use super::{Watch, WatchProps};
-use crate::shell::slicer::now_ms;
+use crate::run::slicer::now_ms;
 
 impl Watch {
     /// Cuts the power of both sides at the simulated time on screen and stops there; the page
@@ -23,7 +23,7 @@ impl Watch {
                 b.power_cut_now();
             }
         }
-        if self.playing {
+        if self.run.playing {
             self.pause();
         }
         self.refresh_views(now_ms());

@@ -5,14 +5,14 @@ use mmcsim_components::PlugButton;
 use yew::prelude::*;
 
 use super::{Msg, Watch};
-use crate::shell::slicer::now_ms;
+use crate::run::slicer::now_ms;
 
 impl Watch {
     /// The time scrubber over what has been simulated, Step back, and the moment link.
     pub(super) fn scrubber(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
-        let max = self.seen_ns.max(now).max(1);
+        let max = self.run.seen_ns.max(now).max(1);
         let on_scrub = link.batch_callback(|e: Event| {
             e.target_dyn_into::<web_sys::HtmlInputElement>()
                 .and_then(|i| i.value().parse::<f64>().ok())
@@ -20,7 +20,7 @@ impl Watch {
         });
         html! {
             <div class="scrubber" role="group" aria-label="Simulated time">
-                <button id="step-back" class="button secondary" disabled={self.playing || now == 0}
+                <button id="step-back" class="button secondary" disabled={self.run.playing || now == 0}
                         onclick={link.callback(|_| Msg::StepBack)} title="Back one step (re-simulated from the start)">{ "|◂ Step back" }</button>
                 <input id="scrub" type="range" min="0" max={max.to_string()} step="1000" value={now.to_string()}
                        onchange={on_scrub} aria-label="Simulated time: drag back and forth over what has been simulated" />
@@ -41,14 +41,14 @@ impl Watch {
 impl Watch {
     /// One step forward (paused only): the side whose change comes first moves.
     pub(super) fn step_forward(&mut self, ctx: &Context<Self>) -> bool {
-        if self.playing {
+        if self.run.playing {
             return false;
         }
         if let Some(s) = self.sides.as_mut() {
             let from = s.a.session.now();
             let (a, b) = s.sessions();
-            if self.clock.step(a, b) {
-                self.history.push(from);
+            if self.run.clock.step(a, b) {
+                self.run.history.push(from);
             }
         }
         self.refresh_views(now_ms());
@@ -59,12 +59,13 @@ impl Watch {
 
     /// Back to the previous step (paused only): re-simulated from the start.
     pub(super) fn step_back(&mut self, ctx: &Context<Self>) -> bool {
-        if self.playing {
+        if self.run.playing {
             return false;
         }
         let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
         let p = ctx.props();
         let back = self
+            .run
             .history
             .pop()
             .or_else(|| crate::watch::clock::previous_step(&p.a, p.b.as_ref(), now))

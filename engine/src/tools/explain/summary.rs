@@ -1,6 +1,7 @@
 //! What the current run shows: where the time went, what a switch changed, how two runs
 //! differ, each figure taken from the report.
 
+use crate::figures::Figures;
 use crate::report::Report;
 use crate::vocab::{HostConfig, HsqDepth, MmcPath, Stage};
 
@@ -28,28 +29,19 @@ pub struct Costs {
 
 /// [`Costs`] of a report; None before the first request completes.
 pub fn costs(rep: &Report) -> Option<Costs> {
-    let m = rep.merged();
-    let ios = m.read.total_ios + m.write.total_ios;
-    let s = &rep.sim;
-    if ios == 0 || s.simulated_ns == 0 {
+    let f = Figures::of(rep);
+    if f.ios == 0 || rep.sim.simulated_ns == 0 {
         return None;
     }
-    let per = |st: Stage| s.stage(st) as f64 / ios as f64 / 1000.0;
-    let busy_pct = s.bus_busy_pct();
     Some(Costs {
-        ios,
-        bus_us: per(Stage::Command)
-            + per(Stage::CardAccess)
-            + per(Stage::Data)
-            + per(Stage::CardBusy),
-        software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
-        busy_pct,
-        per_irq: s.avg_batch(),
-        idle_us: s.simulated_ns as f64 * (1.0 - busy_pct / 100.0) / ios as f64 / 1000.0,
-        requeues: s.requeues,
-        mib_s: (m.read.io_bytes + m.write.io_bytes) as f64
-            / 1_048_576.0
-            / (s.simulated_ns as f64 / 1e9),
+        ios: f.ios,
+        bus_us: f.bus_us,
+        software_us: f.software_us,
+        busy_pct: f.bus_busy_pct,
+        per_irq: f.per_irq,
+        idle_us: f.idle_us,
+        requeues: f.requeues,
+        mib_s: f.mib_s,
     })
 }
 

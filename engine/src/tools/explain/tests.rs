@@ -220,7 +220,7 @@ fn the_controller_is_the_boards() {
     assert!(info.kernel.iter().all(|k| k.starts_with("mmci")));
 }
 
-/// Issue 23: "more depth would gain little" stood beside B's +5 %. The bound a bus-bound A
+/// "More depth would gain little" once stood beside B's +5 %. The bound a bus-bound A
 /// states ("throughput would rise by at most N%") holds for its B in every measured case, and
 /// is called little only under the threshold it names.
 #[test]

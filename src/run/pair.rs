@@ -4,17 +4,24 @@
 
 use mmcsim_engine::{Overrides, Scenario};
 
+/// B of an A/B comparison, one of two kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum B {
+    /// A's workload, preset and seed with this map (host switches and board parameters)
+    /// instead of A's (URL `b.` keys): what the A/B view compares and its B controls edit.
+    Over(Overrides),
+    /// A B that differs from A in more than its overrides (the 2011 series: mmc_test 37
+    /// against 38): watched beside A all the same, and kept for the link.
+    Whole(Scenario),
+}
+
 /// A, and B as the page keeps it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pair {
     /// The last scenario the parser accepted in full: what Run simulates.
     pub a: Scenario,
-    /// B's overrides when comparing: B = A's workload, preset and seed with this map (host
-    /// switches and board parameters) instead of A's (URL `b.` keys).
-    pub b: Option<Overrides>,
-    /// B that differs from A in more than the host switches (the 2011 series: mmc_test 37
-    /// against 38): watched beside A all the same, and kept for the link.
-    pub b_other: Option<Scenario>,
+    /// B, when comparing.
+    pub b: Option<B>,
 }
 
 /// B differs from A only in its overrides, host switches and board (what the A/B view
@@ -26,15 +33,23 @@ pub fn host_only(a: &Scenario, b: &Scenario) -> bool {
     } == *a
 }
 
+/// Scenario B of an A/B comparison: A's workload, platform and seed with B's overrides (host
+/// switches and board: "two host configurations on the same workload and seed").
+pub fn b_scenario(a: &Scenario, b: &Overrides) -> Scenario {
+    Scenario {
+        overrides: b.clone(),
+        ..a.clone()
+    }
+}
+
 impl Pair {
-    /// A and, when given, B: kept as host switches and board when that is all B changes.
+    /// A and, when given, B: kept as its overrides when that is all B changes.
     pub fn new(a: Scenario, b: Option<Scenario>) -> Pair {
-        let same = b.as_ref().filter(|b| host_only(&a, b));
-        Pair {
-            b: same.map(|b| b.overrides.clone()),
-            b_other: b.filter(|b| !host_only(&a, b)),
-            a,
-        }
+        let b = b.map(|b| match host_only(&a, &b) {
+            true => B::Over(b.overrides),
+            false => B::Whole(b),
+        });
+        Pair { a, b }
     }
 
     /// A tour's pair.
@@ -42,10 +57,18 @@ impl Pair {
         Pair::new(a.clone(), Some(b.clone()))
     }
 
+    /// B's overrides over A, when B is A with its own map (the A/B view's B).
+    pub fn b_overrides(&self) -> Option<&Overrides> {
+        match &self.b {
+            Some(B::Over(m)) => Some(m),
+            _ => None,
+        }
+    }
+
     /// B of the A/B comparison: A with B's overrides.
     pub fn b_scenario(&self) -> Option<Scenario> {
-        self.b.as_ref().map(|m| {
-            let mut b = crate::watch::live::b_scenario(&self.a, m);
+        self.b_overrides().map(|m| {
+            let mut b = b_scenario(&self.a, m);
             b.normalize_board();
             b
         })
@@ -54,26 +77,18 @@ impl Pair {
     /// B as the view and the link carry it: the A/B view's, or one that differs in more than
     /// the host.
     pub fn b_link(&self) -> Option<Scenario> {
-        self.b_scenario().or_else(|| self.b_other.clone())
+        match &self.b {
+            Some(B::Whole(b)) => Some(b.clone()),
+            _ => self.b_scenario(),
+        }
     }
 
     /// B's host switches, those of `b` (None: comparison off, B's board cleared too). B's
     /// board stays as the Board panel left it: the view's B controls and its first suggestion
     /// set switches only.
     pub fn set_b_switches(&mut self, b: Option<Overrides>) {
-        self.b = b.map(|m| {
-            let mut next = Scenario {
-                overrides: m,
-                ..Scenario::default()
-            };
-            let board = Scenario {
-                overrides: self.b.take().unwrap_or_default(),
-                ..Scenario::default()
-            };
-            next.put_board_of(&board);
-            next.overrides
-        });
-        self.b_other = None;
+        let board = self.b_overrides().cloned().unwrap_or_default();
+        self.b = b.map(|m| B::Over(m.with_board_of(&board)));
     }
 
     /// B becomes `b` (a tour's step): its host switches when that is all it changes from A,
@@ -82,29 +97,22 @@ impl Pair {
         if host_only(&self.a, b) {
             self.set_b_switches(Some(b.overrides.clone()));
         } else {
-            self.b = None;
-            self.b_other = Some(b.clone());
+            self.b = Some(B::Whole(b.clone()));
         }
     }
 
     /// B's board, that of `b` (the Board panel's B side, a platform file for B); B's host
     /// switches stay. Nothing while not comparing.
     pub fn set_b_board(&mut self, b: &Scenario) {
-        if let Some(m) = self.b.as_mut() {
-            let mut next = Scenario {
-                overrides: std::mem::take(m),
-                ..Scenario::default()
-            };
-            next.put_board_of(b);
-            *m = next.overrides;
+        if let Some(B::Over(m)) = self.b.as_mut() {
+            *m = m.with_board_of(&b.overrides);
         }
     }
 
     /// Comparing starts with B = A (the Board panel then edits B's board).
     pub fn compare(&mut self) {
-        if self.b.is_none() {
-            self.b = Some(self.a.overrides.clone());
-            self.b_other = None;
+        if self.b_overrides().is_none() {
+            self.b = Some(B::Over(self.a.overrides.clone()));
         }
     }
 
@@ -115,7 +123,7 @@ impl Pair {
             return false;
         }
         self.a.power_cut_ns = Some(at);
-        if let Some(b) = self.b_other.as_mut() {
+        if let Some(B::Whole(b)) = self.b.as_mut() {
             b.power_cut_ns = Some(at);
         }
         true
@@ -125,7 +133,7 @@ impl Pair {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::test_support::scenario;
+    use crate::run::test_support::scenario;
 
     #[test]
     fn a_tour_step_puts_back_a_b_that_differs_in_its_workload() {
@@ -142,11 +150,11 @@ mod tests {
         let a = scenario(&[("rw", "randwrite")]);
         let b = scenario(&[("rw", "randwrite"), ("hsq_depth", "5")]);
         let p = Pair::new(a.clone(), Some(b.clone()));
-        assert!(p.b.is_some() && p.b_other.is_none());
+        assert!(matches!(p.b, Some(B::Over(_))));
         assert_eq!(p.b_link(), Some(b));
         let other = scenario(&[("rw", "read")]);
         let p = Pair::new(a, Some(other.clone()));
-        assert_eq!((p.b, p.b_other), (None, Some(other)));
+        assert_eq!(p.b, Some(B::Whole(other)));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! figure of a scenario.
 //!
 //! The UI uses the very API that the CLI and the engine's tests use, nothing more. Simulations
-//! are built and stepped in [`crate::shell::session`] only. This file holds no browser code, so it
+//! are built and stepped in [`crate::run::session`] only. This file holds no browser code, so it
 //! builds (and could be tested) natively too.
 
 use std::collections::BTreeMap;

@@ -190,7 +190,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::test_support::scenario;
+    use crate::run::test_support::scenario;
     use mmcsim_engine::{Op, Stage};
 
     #[test]

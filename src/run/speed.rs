@@ -49,10 +49,7 @@ pub fn speed_index(label: &str) -> Option<usize> {
 pub fn shown_speeds(follow: Option<u64>) -> Vec<String> {
     let mut v: Vec<String> = SPEEDS.iter().map(|s| s.label.to_string()).collect();
     if let Some(ns) = follow {
-        let label = format!(
-            "{}/s · follow one request",
-            crate::watch::follow::round_time(ns)
-        );
+        let label = format!("{}/s · follow one request", round_time(ns));
         v.insert(follow_place(ns), label);
     }
     v
@@ -81,6 +78,15 @@ pub fn to_shown(speed: usize, follow: Option<u64>) -> usize {
         Some(k) if speed == FOLLOW => k,
         Some(k) if speed >= k => speed + 1,
         _ => speed.min(SPEEDS.len() - 1),
+    }
+}
+
+/// "200 µs" of a round speed.
+pub fn round_time(ns: u64) -> String {
+    match ns {
+        1_000_000.. => format!("{} ms", ns as f64 / 1e6),
+        1_000.. => format!("{} µs", ns as f64 / 1e3),
+        _ => format!("{ns} ns"),
     }
 }
 
