@@ -1,5 +1,5 @@
-//! The request queue's sysfs settings a scenario may set (`/sys/block/mmcblk0/queue/*` and the
-//! scheduler's `queue/iosched/*`): unset means the kernel's default for the scheduler in use,
+//! The request queue's sysfs settings a scenario may set (/sys/block/mmcblk0/queue/ and the
+//! scheduler's iosched/ folder): unset means the kernel's default for the scheduler in use,
 //! which the block layer resolves (`path/elevator/`), so "the default" is written once, there.
 
 use crate::vocab::IoSched;

@@ -1,5 +1,5 @@
-//! The request queue's and the I/O scheduler's sysfs settings (`/sys/block/*/queue/` and
-//! `queue/iosched/`), under their sysfs names and units. Unset: the kernel's default for the
+//! The request queue's and the I/O scheduler's sysfs settings (/sys/block/*/queue/ and its
+//! iosched/ folder), under their sysfs names and units. Unset: the kernel's default for the
 //! scheduler in use (`path/elevator/`); a tunable of a scheduler not in use is named in the
 //! "no effect" warning (`scenario/check.rs`).
 
