@@ -12,7 +12,7 @@ pub enum B {
     Over(Overrides),
     /// A B that differs from A in more than its overrides (the 2011 series: mmc_test 37
     /// against 38): watched beside A all the same, and kept for the link.
-    Whole(Scenario),
+    Whole(Box<Scenario>),
 }
 
 /// A, and B as the page keeps it.
@@ -47,7 +47,7 @@ impl Pair {
     pub fn new(a: Scenario, b: Option<Scenario>) -> Pair {
         let b = b.map(|b| match host_only(&a, &b) {
             true => B::Over(b.overrides),
-            false => B::Whole(b),
+            false => B::Whole(Box::new(b)),
         });
         Pair { a, b }
     }
@@ -78,7 +78,7 @@ impl Pair {
     /// the host.
     pub fn b_link(&self) -> Option<Scenario> {
         match &self.b {
-            Some(B::Whole(b)) => Some(b.clone()),
+            Some(B::Whole(b)) => Some(b.as_ref().clone()),
             _ => self.b_scenario(),
         }
     }
@@ -97,7 +97,7 @@ impl Pair {
         if host_only(&self.a, b) {
             self.set_b_switches(Some(b.overrides.clone()));
         } else {
-            self.b = Some(B::Whole(b.clone()));
+            self.b = Some(B::Whole(Box::new(b.clone())));
         }
     }
 
@@ -154,7 +154,7 @@ mod tests {
         assert_eq!(p.b_link(), Some(b));
         let other = scenario(&[("rw", "read")]);
         let p = Pair::new(a, Some(other.clone()));
-        assert_eq!(p.b, Some(B::Whole(other)));
+        assert_eq!(p.b, Some(B::Whole(Box::new(other))));
     }
 
     #[test]
