@@ -183,33 +183,7 @@ impl Simulator {
     /// A flush request (REQ_OP_FLUSH) in the slab, traced from now.
     fn new_flush_request(&mut self, job: u32, io: u64, cpu: u16) -> ReqIdx {
         let now = self.now;
-        let flush = Request {
-            id: self.next_req_id,
-            io,
-            job,
-            op: Op::Flush,
-            offset: 0,
-            len: 0,
-            fua: false,
-            t_issue: now,
-            stage: Stage::Submit,
-            t_stage: now,
-            tag: None,
-            sched_tag: false,
-            t_alloc: 0,
-            t_dispatch: 0,
-            plug: Default::default(),
-            cpu,
-            in_mmc: false,
-            chain: None,
-            phases: Default::default(),
-            failed: false,
-            crc_error: false,
-            retries: 0,
-            from_mmc_test: false,
-            passed_over: 0,
-            preempted_ns: 0,
-        };
+        let flush = Request::new(self.next_req_id, io, job, Op::Flush, 0, 0, false, cpu, now);
         self.next_req_id += 1;
         let req = self.reqs.insert(flush);
         self.trace_stage(req, Stage::Submit, now);

@@ -29,6 +29,20 @@ pub struct MergedBio {
     pub len: u64,
 }
 
+impl MergedBio {
+    /// The bio of request `r` at `offset`, `len` (its own part, if it had merged others).
+    fn of(r: &crate::sim::request::Request, offset: u64, len: u64) -> MergedBio {
+        MergedBio {
+            job: r.job,
+            io: r.io,
+            t_issue: r.t_issue,
+            op: r.op,
+            offset,
+            len,
+        }
+    }
+}
+
 /// The bios a request carries beyond its own, and its own part.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MergeGroup {
@@ -43,6 +57,12 @@ impl Simulator {
     pub(crate) fn blk_mq_attempt_bio_merge(&mut self, req: ReqIdx) -> bool {
         let r = self.reqs.get(req);
         let (job, plug) = (r.job, r.plug);
+        // Nothing to merge into: no plug, and no waiting request that may take a bio (the
+        // presets' fitted dispatch, nomerges=2). Every request of a preset's run leaves here.
+        let waiting = self.cfg.kernel_dispatch() && self.blk.nomerges < 2;
+        if plug == Plug::None && !waiting {
+            return false;
+        }
         if self.blk.nomerges >= 2 || !r.op.has_data() || r.fua || self.split.contains_key(&r.io) {
             return false;
         }
@@ -60,7 +80,7 @@ impl Simulator {
         let (target, kind, from_plug) = match plugged {
             Some((t, m)) => (t, m, true),
             None => {
-                let found = if !self.cfg.kernel_dispatch() {
+                let found = if !waiting {
                     // The presets' fitted dispatch never lets requests wait where bios could
                     // join them (the fit had no merging): plug merges only.
                     None
@@ -98,15 +118,7 @@ impl Simulator {
         let into = self.reqs.get(target).id;
         self.stage_cause(bio_req, Stage::Done, self.now, Cause::MergedInto { into });
         let b = self.reqs.remove(bio_req);
-        let merged = MergedBio {
-            job: b.job,
-            io: b.io,
-            t_issue: b.t_issue,
-            op: b.op,
-            offset: b.offset,
-            len: b.len,
-        };
-        self.grow(target, kind, merged, Vec::new());
+        self.grow(target, kind, MergedBio::of(&b, b.offset, b.len), Vec::new());
     }
 
     /// `target` takes `bio` (and `more`, the bios of a request folded into it).
@@ -155,14 +167,10 @@ impl Simulator {
         self.stage_cause(n, Stage::Done, self.now, Cause::MergedInto { into });
         let g = self.merged.remove(&n);
         let nr = self.reqs.remove(n);
-        let own = MergedBio {
-            job: nr.job,
-            io: nr.io,
-            t_issue: nr.t_issue,
-            op: nr.op,
-            offset: g.as_ref().map_or(nr.offset, |g| g.own_offset),
-            len: g.as_ref().map_or(nr.len, |g| g.own_len),
-        };
+        let (offset, len) = g
+            .as_ref()
+            .map_or((nr.offset, nr.len), |g| (g.own_offset, g.own_len));
+        let own = MergedBio::of(&nr, offset, len);
         let more = g.map(|g| g.bios).unwrap_or_default();
         // The whole of `n` joins: its own part and every bio it had.
         let before = self.reqs.get(target).len;

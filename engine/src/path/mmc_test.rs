@@ -198,37 +198,18 @@ impl Simulator {
         let id = self.next_req_id;
         self.next_req_id += 1;
         let now = self.now;
-        let req = self.reqs.insert(Request {
-            id,
-            io: id,
-            job: self
-                .mmc_test
-                .as_ref()
-                .map(|t| t.size_idx as u32)
-                .unwrap_or(0),
-            op: if write { Op::Write } else { Op::Read },
-            offset,
-            len: size,
-            fua: false,
-            t_issue: now,
-            stage: Stage::Issue,
-            t_stage: now,
-            tag: None,
-            sched_tag: false,
-            t_alloc: 0,
-            t_dispatch: 0,
-            plug: Default::default(),
-            cpu: 0,
-            in_mmc: true,
-            chain: None,
-            phases: Default::default(),
-            failed: false,
-            crc_error: false,
-            retries: 0,
-            from_mmc_test: true,
-            passed_over: 0,
-            preempted_ns: 0,
-        });
+        let job = self
+            .mmc_test
+            .as_ref()
+            .map(|t| t.size_idx as u32)
+            .unwrap_or(0);
+        let op = if write { Op::Write } else { Op::Read };
+        // The test thread hands it straight to the host: already past blk-mq and queue_rq.
+        let mut r = Request::new(id, id, job, op, offset, size, false, 0, now);
+        r.stage = Stage::Issue;
+        r.in_mmc = true;
+        r.from_mmc_test = true;
+        let req = self.reqs.insert(r);
         self.trace_stage(req, Stage::Issue, now);
         let t = self.mmc_test_mut();
         t.issued += 1;

@@ -150,6 +150,9 @@ impl Simulator {
     pub fn report(&self) -> Report {
         let mut sim = self.stats.clone();
         sim.stage_ns = self.stage_ns.to_vec();
+        for (map, list) in sim.request_sizes.iter_mut().zip(&self.req_sizes) {
+            map.extend(list.iter().copied());
+        }
         sim.simulated_ns = self.now;
         sim.events = self.events;
         sim.bus_busy_ns = self.bus_busy_ns_now();

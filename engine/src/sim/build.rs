@@ -97,6 +97,7 @@ impl Simulator {
             data_ios: 0,
             split: std::collections::HashMap::new(),
             merged: std::collections::HashMap::new(),
+            req_sizes: Default::default(),
             fq: Default::default(),
             syncing: std::collections::HashMap::new(),
             zbd: zbd_zones(scn),

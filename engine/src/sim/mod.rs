@@ -84,6 +84,10 @@ pub struct Simulator {
     pub(crate) fq: crate::path::blk_flush::FlushQueue,
     /// O_SYNC psync writes waiting for `generic_write_sync`'s flush, by I/O id.
     pub(crate) syncing: std::collections::HashMap<u64, crate::path::workload::SyncingWrite>,
+    /// Data requests completed by size, reads then writes, as (bytes, count): a run has a few
+    /// sizes, so a short list (the last one found first) is cheaper per request than the
+    /// report's map, which `report()` fills from it.
+    pub(crate) req_sizes: [Vec<(u64, u64)>; 2],
     /// Requests that carry merged bios (block/blk-merge.c), with those bios.
     pub(crate) merged: std::collections::HashMap<ReqIdx, crate::path::blk_merge::MergeGroup>,
     /// Split I/Os in flight, by I/O id.

@@ -65,6 +65,49 @@ pub struct Request {
 }
 
 impl Request {
+    /// A request as blk-mq receives it at `now` (stage `Submit`, no tag, not yet in the mmc
+    /// queue): the one constructor of the workload, the flush machine and mmc_test.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: u64,
+        io: u64,
+        job: u32,
+        op: Op,
+        offset: u64,
+        len: u64,
+        fua: bool,
+        cpu: u16,
+        now: u64,
+    ) -> Request {
+        Request {
+            id,
+            io,
+            job,
+            op,
+            offset,
+            len,
+            fua,
+            t_issue: now,
+            stage: Stage::Submit,
+            t_stage: now,
+            tag: None,
+            sched_tag: false,
+            t_alloc: 0,
+            t_dispatch: 0,
+            plug: Default::default(),
+            cpu,
+            in_mmc: false,
+            chain: None,
+            phases: Default::default(),
+            failed: false,
+            crc_error: false,
+            retries: 0,
+            from_mmc_test: false,
+            passed_over: 0,
+            preempted_ns: 0,
+        }
+    }
+
     /// The I/O it belongs to: the id of the I/O's first request.
     pub fn io(&self) -> u64 {
         self.io
@@ -120,32 +163,6 @@ pub(crate) mod tests {
 
     /// A request of `op` at `offset` for the layers' unit tests.
     pub fn request(op: Op, offset: u64, len: u64) -> Request {
-        Request {
-            id: 0,
-            io: 0,
-            job: 0,
-            op,
-            offset,
-            len,
-            fua: false,
-            t_issue: 0,
-            stage: Stage::Submit,
-            t_stage: 0,
-            tag: None,
-            sched_tag: false,
-            t_alloc: 0,
-            t_dispatch: 0,
-            plug: Default::default(),
-            cpu: 0,
-            in_mmc: false,
-            chain: None,
-            phases: Default::default(),
-            failed: false,
-            crc_error: false,
-            retries: 0,
-            from_mmc_test: false,
-            passed_over: 0,
-            preempted_ns: 0,
-        }
+        Request::new(0, 0, 0, op, offset, len, false, 0, 0)
     }
 }

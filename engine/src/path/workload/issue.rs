@@ -264,37 +264,14 @@ impl Simulator {
             } else {
                 len
             };
-            let req = self.reqs.insert(Request {
-                id,
-                io,
-                job: j,
-                op,
-                offset: part_off,
-                len: part_len,
-                fua,
-                t_issue: now,
-                stage: Stage::Submit,
-                t_stage: now,
-                tag: None,
-                sched_tag: false,
-                t_alloc: 0,
-                t_dispatch: 0,
-                // The parts of a split I/O join the plug; the I/O's last part carries its place.
-                plug: match plug {
-                    Plug::Last | Plug::Sleeps if k + 1 < parts => Plug::Open,
-                    p => p,
-                },
-                cpu: crate::path::blk_mq::job_cpu(j, self.platform.host.cpus),
-                in_mmc: false,
-                chain: None,
-                phases: Default::default(),
-                failed: false,
-                crc_error: false,
-                retries: 0,
-                from_mmc_test: false,
-                passed_over: 0,
-                preempted_ns: 0,
-            });
+            let cpu = crate::path::blk_mq::job_cpu(j, self.platform.host.cpus);
+            let mut r = Request::new(id, io, j, op, part_off, part_len, fua, cpu, now);
+            // The parts of a split I/O join the plug; the I/O's last part carries its place.
+            r.plug = match plug {
+                Plug::Last | Plug::Sleeps if k + 1 < parts => Plug::Open,
+                p => p,
+            };
+            let req = self.reqs.insert(r);
             self.trace_stage(req, Stage::Submit, now);
             if parts == 1 {
                 self.q.push(now + submit, Event::BlkMqInsert { req });

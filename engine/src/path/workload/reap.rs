@@ -100,7 +100,11 @@ impl Simulator {
         if r.op.has_data() {
             let dir = usize::from(r.op == Op::Write);
             self.stats.ios[dir] += 1;
-            *self.stats.request_sizes[dir].entry(r.len).or_default() += 1;
+            let sizes = &mut self.req_sizes[dir];
+            match sizes.iter().rposition(|&(len, _)| len == r.len) {
+                Some(i) => sizes[i].1 += 1,
+                None => sizes.push((r.len, 1)),
+            }
         } else if r.op == Op::Discard {
             self.stats.discards += 1;
         }

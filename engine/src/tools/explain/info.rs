@@ -167,7 +167,7 @@ pub fn stage_info_for(stage: Stage, op: Op) -> Info {
 pub fn stage_info(stage: Stage) -> Info {
     let (title, kernel, text): (&str, &'static [&'static str], &str) = match stage {
         Stage::Submit => ("system call (pread/pwrite)", &["blk_mq_submit_bio"], "fio's read/write call builds a bio and inserts a request."),
-        Stage::BlkMq => ("waiting in the block layer (blk-mq)", &["blk_mq_get_tag", "blk_mq_dispatch_rq_list"], "Waiting for a tag, or refused by the driver and waiting on hctx->dispatch."),
+        Stage::BlkMq => ("waiting in the block layer (blk-mq)", &["blk_mq_get_tag", "blk_mq_dispatch_rq_list"], "Waiting for a tag, in the I/O scheduler (or the software queue) for a dispatch, or refused by the driver and waiting on hctx->dispatch."),
         Stage::Issue => ("driver prepares it (queue_rq)", &["mmc_mq_queue_rq", "mmc_blk_mq_issue_rq", "dma_map_sg"], "The mmc driver builds the request and maps its buffer for DMA."),
         Stage::HostQueue => ("waiting for the controller (hsq slot)", &["mmc_hsq_request", "mmc_hsq_pump_requests"], "In an hsq slot (or prepared, or a CQE task) until the bus is free."),
         Stage::Command => ("read/write command (CMD23 + CMD18/CMD25)", &["CMD23 + CMD18/CMD25"], "The command and its response on the CMD line."),
