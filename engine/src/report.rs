@@ -107,6 +107,16 @@ pub struct SimStats {
     /// per 512 bytes up to the largest request).
     #[serde(default)]
     pub request_sizes: [std::collections::BTreeMap<u64, u64>; 2],
+    /// ns requests spent from allocation to their end, reads and writes (diskstats' ticks,
+    /// fio's `ticks=`).
+    #[serde(default)]
+    pub ticks_ns: [u64; 2],
+    /// The same summed over every accounted request, flushes included (`in_queue=`).
+    #[serde(default)]
+    pub in_queue_ns: u64,
+    /// Time with at least one request in flight (diskstats' io_ticks; fio's `util=`).
+    #[serde(default)]
+    pub io_ticks_ns: u64,
     /// Discard requests completed.
     #[serde(default)]
     pub discards: u64,

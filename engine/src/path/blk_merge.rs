@@ -164,6 +164,7 @@ impl Simulator {
             self.blk.last_merge = None;
         }
         let into = self.reqs.get(target).id;
+        self.blk_account_io_merged(n, target);
         self.stage_cause(n, Stage::Done, self.now, Cause::MergedInto { into });
         let g = self.merged.remove(&n);
         let nr = self.reqs.remove(n);

@@ -17,6 +17,7 @@ pub(crate) mod workload;
 pub(crate) mod blk_flush;
 pub(crate) mod blk_merge;
 pub(crate) mod blk_mq;
+pub(crate) mod blk_stat;
 pub(crate) mod elevator;
 pub(crate) mod mmc_queue;
 pub(crate) mod sbitmap;

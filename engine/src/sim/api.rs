@@ -156,6 +156,7 @@ impl Simulator {
         sim.simulated_ns = self.now;
         sim.events = self.events;
         sim.bus_busy_ns = self.bus_busy_ns_now();
+        sim.io_ticks_ns = self.io_ticks_ns_now();
         let jobs = match &self.mmc_test {
             Some(t) => t.reports().to_vec(),
             None => self.jobs.iter().map(|j| j.report()).collect(),

@@ -98,6 +98,7 @@ impl Simulator {
             split: std::collections::HashMap::new(),
             merged: std::collections::HashMap::new(),
             req_sizes: Default::default(),
+            acct: Default::default(),
             fq: Default::default(),
             syncing: std::collections::HashMap::new(),
             zbd: zbd_zones(scn),

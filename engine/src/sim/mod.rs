@@ -88,6 +88,8 @@ pub struct Simulator {
     /// sizes, so a short list (the last one found first) is cheaper per request than the
     /// report's map, which `report()` fills from it.
     pub(crate) req_sizes: [Vec<(u64, u64)>; 2],
+    /// Requests accounted for the disk stats (`blk_account_io_start`) and not yet ended.
+    pub(crate) acct: crate::path::blk_stat::IoAccounting,
     /// Requests that carry merged bios (block/blk-merge.c), with those bios.
     pub(crate) merged: std::collections::HashMap<ReqIdx, crate::path::blk_merge::MergeGroup>,
     /// Split I/Os in flight, by I/O id.

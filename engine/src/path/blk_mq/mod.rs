@@ -297,6 +297,7 @@ impl Simulator {
     /// tag waiter woken, the scheduler told, SCHED_RESTART honoured; then the mmc driver's
     /// `mmc_blk_mq_dec_in_flight` re-runs the queue (`blk_mq_run_hw_queues(q, true)`).
     pub(crate) fn blk_mq_end_request(&mut self, req: ReqIdx) {
+        self.blk_account_io_done(req);
         let r = self.reqs.get_mut(req);
         let (cpu, sched) = (r.cpu, std::mem::take(&mut r.sched_tag));
         let tag = r.tag.take();

@@ -40,8 +40,8 @@ impl Simulator {
         let r = self.reqs.get_mut(req);
         r.tag = tag;
         r.sched_tag = sched;
-        r.t_alloc = now;
         let (job, plug, flushy) = (r.job, r.plug, r.op == crate::vocab::Op::Flush || r.fua);
+        self.blk_account_io_start(req);
         if flushy && self.blk_insert_flush(req) {
             return;
         }

@@ -2,7 +2,7 @@
 //! `show_run_stats`), with "(simulated)" in place of the wall-clock date and an `mmcsim:` line for
 //! the simulator's own figures.
 
-use super::fio_json::{blocks, runtime_ms, Block};
+use super::fio_json::{blocks, runtime_ms, Block, FioDiskUtil};
 use super::num2str::{lat_unit, num2str, percentile_unit, scale_down, Unit};
 use crate::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
 use crate::report::{DirStats, PowerCutReport, Report};
@@ -26,6 +26,10 @@ pub fn render(scn: &Scenario, rep: &Report) -> String {
         if jobs().any(|j| !j.trim.is_empty()) {
             group_line(&mut out, "   TRIM", jobs().map(|j| &j.trim));
         }
+    }
+    // fio's show_disk_util, after the run status groups.
+    if let Some(d) = FioDiskUtil::of(rep, scn.mmc_test.is_some()) {
+        let _ = writeln!(out, "\nDisk stats (read/write):\n{}", d.line());
     }
     out
 }

@@ -1,6 +1,6 @@
 //! The typed document: fio's JSON objects (fields in fio's order) filled from a report.
 
-use super::{blocks, runtime_ms, Block, FioFormatter, OrderedMap};
+use super::{blocks, runtime_ms, Block, FioDiskUtil, FioFormatter, OrderedMap};
 use crate::metrics::histogram::{LatencyHistogram, FIO_PERCENTILES};
 use crate::scenario::options::OptionScope;
 use crate::{DirStats, Report, Scenario, Stage};
@@ -18,6 +18,9 @@ pub struct FioDoc {
     #[serde(rename = "global options")]
     pub global_options: OrderedMap<String>,
     pub jobs: Vec<FioJob>,
+    /// /proc/diskstats of the card over the run (none for mmc_test).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disk_util: Vec<FioDiskUtil>,
 }
 
 /// One reported job (fio `show_thread_status_json`).
@@ -107,6 +110,10 @@ pub struct FioMmcsim {
     /// Flushes the block layer sent after REQ_FUA writes (no FUA on the queue).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub post_flushes: u64,
+    /// Flush requests the card received (REQ_OP_FLUSH, each shared by every request that
+    /// waited for it: blk-flush.c).
+    #[serde(default)]
+    pub flushes: u64,
     /// The run stopped at the I/O budget before its runtime was over.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub io_budget_reached: bool,
@@ -240,6 +247,7 @@ impl FioMmcsim {
             split_ios: s.split_ios,
             split_requests: s.split_requests,
             post_flushes: s.post_flushes,
+            flushes: s.flushes,
             io_budget_reached: s.io_budget_reached,
             io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
@@ -308,6 +316,9 @@ impl FioDoc {
             jobs: blocks(scn, rep)
                 .iter()
                 .map(|b| FioJob::of(scn, b, &mmcsim, &job_options))
+                .collect(),
+            disk_util: FioDiskUtil::of(rep, scn.mmc_test.is_some())
+                .into_iter()
                 .collect(),
         }
     }

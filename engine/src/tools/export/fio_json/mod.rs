@@ -1,7 +1,7 @@
 //! fio's JSON output (`--output-format=json`, fio `stat.c` `show_thread_status_json`): the same
 //! layout and key order, fio's `"key" : value` spacing and `%f` floats, so tools that read fio's
-//! JSON read ours. Keys fio has and the model cannot fill (cpu, disk_util, bw samples) are left
-//! out; the simulator's own figures are in each job's `"mmcsim"` object. The output depends only
+//! JSON read ours. Keys fio has and the model cannot fill (cpu, bw samples) are left out;
+//! `disk_util` is the block layer's accounting (`disk_util.rs`); the simulator's own figures are in each job's `"mmcsim"` object. The output depends only
 //! on the scenario and its seed: the same run prints the same bytes. The CLI's
 //! `--output-format=json` and the web app's JSON export both call [`render`].
 //!
@@ -11,9 +11,11 @@
 //!
 //! `doc.rs`: the document's types; `format.rs`: fio's layout.
 
+mod disk_util;
 mod doc;
 mod format;
 
+pub use disk_util::*;
 pub use doc::*;
 pub use format::*;
 
