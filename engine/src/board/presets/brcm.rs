@@ -44,8 +44,11 @@ pub const RPI5_SD_2024: Platform = Platform {
         // SD has no reliable write: the host advertises no FUA.
         fua: false,
         cache: true,
-        iosched: IoSched::None,
-        dispatch: BlkDispatch::Fitted,
+        // The scheduler: Raspberry Pi OS's kernel (6.6) leaves the block layer's default, and
+        // an mmcblk has one hardware queue, so `elevator_get_default` gives it mq-deadline. The
+        // four figures hold under it (were within 0.2 % of these under the fitted dispatch).
+        iosched: IoSched::MqDeadline,
+        dispatch: BlkDispatch::Kernel,
     },
     host: HostTiming {
         // Typical Cortex-A76 figures at 2.4 GHz (not measured): ext4 O_DIRECT through libaio.
