@@ -75,11 +75,11 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
             .unwrap_or_else(|| std::path::PathBuf::from(&name));
         let text = input::read(&path, &format!("read_iolog '{}'", name), false)?;
         let log = mmcsim_engine::scenario::iolog::parse(&name, &text).map_err(|e| e.to_string())?;
-        if log.skipped_trims > 0 {
+        if log.skipped > 0 {
             eprintln!(
-                "mmcsim: read_iolog '{}': {} trims/discards left out (replaying trims is not modelled; rw=trim is)",
+                "mmcsim: read_iolog '{}': {} events left out (secure erase or driver-private requests: not modelled)",
                 mmcsim_engine::scenario::bounded_message(name.clone()),
-                log.skipped_trims
+                log.skipped
             );
         }
         b.attach_iolog(log);

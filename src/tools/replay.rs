@@ -19,26 +19,19 @@ pub fn replay_scenario(
     text: &str,
 ) -> Result<(Scenario, String), String> {
     let log = iolog::parse(name, text).map_err(|e| e.to_string())?;
-    let (reads, writes, flushes) = log.ops.iter().fold((0, 0, 0), |(r, w, f), o| match o.kind {
-        iolog::LogOpKind::Read => (r + 1, w, f),
-        iolog::LogOpKind::Write => (r, w + 1, f),
-        iolog::LogOpKind::Flush => (r, w, f + 1),
-    });
-    let span_ms = log.ops.last().map_or(0, |o| o.t_ns) as f64 / 1e6;
-    let mut summary = format!(
-        "{name} ({}): {reads} reads, {writes} writes, {flushes} flushes over {span_ms:.1} ms",
-        log.format.name()
-    );
-    if log.skipped_trims > 0 {
-        summary.push_str(&format!(
-            "; {} trims left out (the card model has no erase)",
-            log.skipped_trims
-        ));
-    }
+    // A kernel trace is replayed from its issue events; one with queue events only, from those.
+    let from = if log.ops.is_empty() {
+        iolog::ReplayEvents::Queue
+    } else {
+        iolog::ReplayEvents::Issue
+    };
+    let span_ms = log.ops_of(from).last().map_or(0, |o| o.t_ns) as f64 / 1e6;
+    let summary = format!("{} over {span_ms:.1} ms", log.summary(from));
     let mut scn = Scenario {
         jobs: vec![JobSpec {
             name: "replay".to_string(),
             read_iolog: Some(name.to_string()),
+            replay_events: from,
             ioengine: IoEngine::Libaio,
             iodepth: REPLAY_IODEPTH,
             ..JobSpec::default()
@@ -77,7 +70,10 @@ mod tests {
     #[test]
     fn a_trace_becomes_a_replay_that_runs_and_compares() {
         let (s, summary) = replay_scenario(&Scenario::default(), "t.blktrace", TRACE).unwrap();
-        assert!(summary.contains("1 reads, 1 writes"), "{summary}");
+        assert!(
+            summary.contains("queue events): 1 reads, 1 writes"),
+            "{summary}"
+        );
         let r = mmcsim_engine::run(&s).unwrap();
         assert_eq!(
             (r.jobs[0].read.io_bytes, r.jobs[0].write.io_bytes),
