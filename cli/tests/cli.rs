@@ -203,3 +203,48 @@ fn run_write_exports() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--trace_format=ftrace` writes ftrace text that `--read_iolog` replays to the same requests;
+/// `perfetto` writes Perfetto's protobuf (a stream of `Trace.packet`s: field 1, length-delimited).
+#[test]
+fn trace_formats_perfetto_and_ftrace_replay() {
+    let dir = scratch("mmcsim-cli-trace-formats");
+    let (f, p) = (dir.join("run.trace"), dir.join("run.pftrace"));
+    let job = [
+        "--platform=qemu-sdhci-pci",
+        "--rw=randrw",
+        "--bs=4k",
+        "--size=128k",
+        "--name=t",
+    ];
+    let requests = |args: &[&str]| {
+        let out = ok_stdout(&[args, &["--output-format=json"]].concat());
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let j = &v["jobs"][0];
+        let dir = |d: &str| (j[d]["total_ios"].clone(), j[d]["io_bytes"].clone());
+        (
+            dir("read"),
+            dir("write"),
+            j["mmcsim"]["bus_commands"].clone(),
+        )
+    };
+    let write = format!("--write_trace={}", f.display());
+    let original = requests(&[&job[..], &[&write, "--trace_format=ftrace"]].concat());
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.starts_with("# tracer: nop\n"), "{text}");
+    assert!(text.contains(": block_rq_issue: 179,0 "), "{text}");
+    let replay = format!("--read_iolog={}", f.display());
+    assert_eq!(
+        requests(&["--platform=qemu-sdhci-pci", "--name=r", &replay]),
+        original
+    );
+    let write = format!("--write_trace={}", p.display());
+    ok_stdout(&[&job[..], &[&write, "--trace_format=perfetto"]].concat());
+    let bytes = std::fs::read(&p).unwrap();
+    assert_eq!(bytes[0], 0x0a, "Trace.packet, field 1, length-delimited");
+    bad(
+        &["--trace_format=pb"],
+        "trace_format: 'pb' is not a trace format; accepted: json, perfetto, ftrace",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
