@@ -73,8 +73,9 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
             .map(|d| resolve(d, &name))
             .find(|p| p.exists())
             .unwrap_or_else(|| std::path::PathBuf::from(&name));
-        let text = input::read(&path, &format!("read_iolog '{}'", name), false)?;
-        let log = mmcsim_engine::scenario::iolog::parse(&name, &text).map_err(|e| e.to_string())?;
+        let bytes = input::read_bytes(&path, &format!("read_iolog '{}'", name))?;
+        let log = mmcsim_engine::scenario::iolog::parse_bytes(&name, &bytes)
+            .map_err(|e| e.to_string())?;
         if log.skipped > 0 {
             eprintln!(
                 "mmcsim: read_iolog '{}': {} events left out (secure erase or driver-private requests: not modelled)",

@@ -205,7 +205,8 @@ fn run_write_exports() {
 }
 
 /// `--trace_format=ftrace` writes ftrace text that `--read_iolog` replays to the same requests;
-/// `perfetto` writes Perfetto's protobuf (a stream of `Trace.packet`s: field 1, length-delimited).
+/// `perfetto` writes Perfetto's protobuf (a stream of `Trace.packet`s: field 1, length-delimited),
+/// which replays too.
 #[test]
 fn trace_formats_perfetto_and_ftrace_replay() {
     let dir = scratch("mmcsim-cli-trace-formats");
@@ -242,6 +243,11 @@ fn trace_formats_perfetto_and_ftrace_replay() {
     ok_stdout(&[&job[..], &[&write, "--trace_format=perfetto"]].concat());
     let bytes = std::fs::read(&p).unwrap();
     assert_eq!(bytes[0], 0x0a, "Trace.packet, field 1, length-delimited");
+    let replay = format!("--read_iolog={}", p.display());
+    assert_eq!(
+        requests(&["--platform=qemu-sdhci-pci", "--name=r", &replay]),
+        original
+    );
     bad(
         &["--trace_format=pb"],
         "trace_format: 'pb' is not a trace format; accepted: json, perfetto, ftrace",

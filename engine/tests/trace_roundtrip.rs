@@ -1,6 +1,7 @@
-//! Round trip: a simulated run exported as ftrace text (`--trace_format=ftrace`) and replayed
-//! with `read_iolog=` gives back the same requests: the run's request count and sizes, its
-//! flushes and its discards, replayed from the export's issue events on the same board.
+//! Round trip: a simulated run exported as ftrace text (`--trace_format=ftrace`) or as a
+//! Perfetto trace (`--trace_format=perfetto`) and replayed with `read_iolog=` gives back the
+//! same requests: the run's request count and sizes, its flushes and its discards, replayed from
+//! the export's issue events on the same board.
 
 use mmcsim_engine::scenario::iolog::{self, IoLogFormat};
 use mmcsim_engine::scenario::{options::parse_args, Scenario};
@@ -85,4 +86,28 @@ fn an_exported_run_replays_with_the_same_requests() {
         ],
     );
     assert!(flushed.1 >= 15, "{flushed:?}");
+}
+
+/// A cut Perfetto file is refused with the byte offset of the packet that runs past the end.
+#[test]
+fn a_truncated_perfetto_trace_is_refused_with_its_offset() {
+    let a: Vec<String> = ["--name=t", "--rw=randwrite", "--size=64k"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut bytes = Vec::new();
+    mmcsim_engine::export::write_perfetto(&scenario(&a), 1_000_000, &mut bytes).unwrap();
+    let cut = &bytes[..bytes.len() - 3];
+    let e = iolog::parse_bytes("cut.pftrace", cut)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cut.pftrace: byte offset "), "{e}");
+    assert!(
+        e.contains("truncated protobuf") && e.contains("expected a Perfetto protobuf trace"),
+        "{e}"
+    );
+    let e = iolog::parse_bytes("bin", &[0xff, 0xfe, 0x00])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bin: byte offset 0: binary data"), "{e}");
 }

@@ -3,7 +3,7 @@
 //! (`__BLK_TA_QUEUE`, `block_bio_queue`), issue (`__BLK_TA_ISSUE`, `block_rq_issue`) and requeue
 //! (`__BLK_TA_REQUEUE`, `block_rq_requeue`) events of one device.
 
-use super::{err, extent, IoLog, LogOp, LogOpKind};
+use super::{err, extent, IoLog, Loc, LogOp, LogOpKind};
 use crate::scenario::error::ScenarioError;
 
 /// What a traced event is to a replay.
@@ -77,7 +77,11 @@ impl<'l> Events<'l> {
 
     /// Line `n`'s event is of device `dev`: the first device seen is the trace's, another is
     /// refused (the model has one card; fio's `replay_redirect` sends every device to one).
-    pub(super) fn device(&mut self, n: usize, dev: (u32, u32)) -> Result<(), ScenarioError> {
+    pub(super) fn device(
+        &mut self,
+        n: impl Into<Loc>,
+        dev: (u32, u32),
+    ) -> Result<(), ScenarioError> {
         match self.log.dev {
             None => {
                 self.log.dev = Some(dev);
@@ -96,8 +100,9 @@ impl<'l> Events<'l> {
     }
 
     /// Line `n`'s event: its I/Os into the issue or the queue list.
-    pub(super) fn push(&mut self, n: usize, ev: &Event) -> Result<(), ScenarioError> {
+    pub(super) fn push(&mut self, n: impl Into<Loc>, ev: &Event) -> Result<(), ScenarioError> {
         let name = self.name.as_str();
+        let n: Loc = n.into();
         let r = rwbs(ev.rwbs).ok_or_else(|| {
             err(
                 name,

@@ -1,8 +1,9 @@
 //! I/O traces for `read_iolog=` (fio's `init_iolog` / `read_iolog2`, `load_blktrace`): fio's
 //! iolog v2 and v3 (HOWTO, "Trace file format"), the default text output of blkparse
 //! (`blkparse -i TRACE`) and ftrace text of the kernel's block tracepoints
-//! (`/sys/kernel/tracing/trace`, `trace-cmd report`), the format told by the text itself as fio
-//! tells a blktrace from an iolog.
+//! (`/sys/kernel/tracing/trace`, `trace-cmd report`), and Perfetto protobuf traces with block
+//! events ([`parse_bytes`]), the format told by the file itself as fio tells a blktrace from an
+//! iolog.
 //!
 //! A trace is parsed whole before anything runs: a malformed line is refused with its number and
 //! nothing is half-loaded. A kernel trace is replayed from its issue events (blkparse `D`,
@@ -15,6 +16,7 @@ mod blkparse;
 mod block;
 mod fio;
 mod ftrace;
+mod perfetto;
 #[cfg(test)]
 mod tests;
 
@@ -55,6 +57,8 @@ pub enum IoLogFormat {
     Blkparse,
     /// ftrace text of the block tracepoints (the `trace` file, `trace-cmd report`).
     Ftrace,
+    /// A Perfetto protobuf trace's ftrace block events.
+    Perfetto,
 }
 
 impl IoLogFormat {
@@ -64,6 +68,7 @@ impl IoLogFormat {
             IoLogFormat::FioV3 => "fio iolog v3",
             IoLogFormat::Blkparse => "blkparse text",
             IoLogFormat::Ftrace => "ftrace text",
+            IoLogFormat::Perfetto => "Perfetto trace",
         }
     }
 }
@@ -114,7 +119,10 @@ impl IoLog {
     }
 
     fn format_has_events(&self) -> bool {
-        matches!(self.format, IoLogFormat::Blkparse | IoLogFormat::Ftrace)
+        matches!(
+            self.format,
+            IoLogFormat::Blkparse | IoLogFormat::Ftrace | IoLogFormat::Perfetto
+        )
     }
 
     /// One line: the format, the I/Os of each kind replayed from `from`, what was left out.
@@ -149,13 +157,60 @@ impl IoLog {
 const V2: &str = "fio version 2 iolog";
 const V3: &str = "fio version 3 iolog";
 
-fn err(name: &str, n: usize, msg: impl std::fmt::Display) -> ScenarioError {
-    ScenarioError::new("read_iolog", format!("{name}: line {n}: {msg}"))
+/// Where in a trace: a text trace's line, a binary trace's byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Loc {
+    Line(usize),
+    Byte(usize),
+}
+
+impl From<usize> for Loc {
+    fn from(n: usize) -> Loc {
+        Loc::Line(n)
+    }
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Loc::Line(n) => write!(f, "line {n}"),
+            Loc::Byte(n) => write!(f, "byte offset {n}"),
+        }
+    }
+}
+
+fn err(name: &str, at: impl Into<Loc>, msg: impl std::fmt::Display) -> ScenarioError {
+    ScenarioError::new("read_iolog", format!("{name}: {}: {msg}", at.into()))
 }
 
 /// A header line of ftrace text: `# ...`, trace-cmd's `cpus=N` and `version = N`.
 fn is_header(line: &str) -> bool {
     line.starts_with('#') || line.starts_with("cpus=") || line.starts_with("version =")
+}
+
+/// Parses the file `bytes`: a Perfetto protobuf trace, or one of the text formats ([`parse`]).
+pub fn parse_bytes(name: &str, bytes: &[u8]) -> Result<IoLog, ScenarioError> {
+    let text = std::str::from_utf8(bytes);
+    if perfetto::looks_like(bytes) || (text.is_err() && bytes.first() == Some(&0x0a)) {
+        let mut log = IoLog {
+            name: name.to_string(),
+            format: IoLogFormat::Perfetto,
+            ops: Vec::new(),
+            queued: Vec::new(),
+            dev: None,
+            skipped: 0,
+        };
+        perfetto::parse_perfetto(&mut log, bytes)?;
+        return checked(log);
+    }
+    match text {
+        Ok(t) => parse(name, t),
+        Err(e) => Err(err(
+            name,
+            Loc::Byte(e.valid_up_to()),
+            "binary data; accepted: a Perfetto protobuf trace, or text (fio iolog, blkparse, ftrace)",
+        )),
+    }
 }
 
 /// Parses `text` (the format is told by its first line, past ftrace's headers) into the trace
@@ -205,6 +260,12 @@ pub fn parse(name: &str, text: &str) -> Result<IoLog, ScenarioError> {
             ))
         }
     }
+    checked(log)
+}
+
+/// A parsed trace has something to replay, within the bounds.
+fn checked(log: IoLog) -> Result<IoLog, ScenarioError> {
+    let name = &log.name;
     if log.ops.is_empty() && log.queued.is_empty() {
         return Err(ScenarioError::new(
             "read_iolog",
@@ -225,14 +286,19 @@ pub fn parse(name: &str, text: &str) -> Result<IoLog, ScenarioError> {
     Ok(log)
 }
 
-fn number(name: &str, n: usize, what: &str, tok: Option<&str>) -> Result<u64, ScenarioError> {
+fn number(
+    name: &str,
+    n: impl Into<Loc> + Copy,
+    what: &str,
+    tok: Option<&str>,
+) -> Result<u64, ScenarioError> {
     let tok = tok.ok_or_else(|| err(name, n, format!("{what} is missing")))?;
     tok.parse::<u64>()
         .map_err(|_| err(name, n, format!("{what} '{tok}' is not a number")))
 }
 
 /// Offset and length must be whole sectors and the length a block size the model takes.
-fn extent(name: &str, n: usize, offset: u64, len: u64) -> Result<(), ScenarioError> {
+fn extent(name: &str, n: impl Into<Loc>, offset: u64, len: u64) -> Result<(), ScenarioError> {
     if len == 0 || !len.is_multiple_of(512) || !offset.is_multiple_of(512) || len > MAX_BS {
         return Err(err(
             name,

@@ -22,6 +22,9 @@ use crate::vocab::{Cause, Op, Stage, TraceEvent};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+/// Events held back at most, waiting for a request's insert to be decided.
+const HELD: usize = 1 << 18;
+
 /// The mmcblk device: major 179, minor 0.
 pub const MMCBLK_DEV: (u32, u32) = (179, 0);
 
@@ -178,7 +181,13 @@ impl KernelEvents {
         for s in self.sim.drain_timeline() {
             sink.segment(&self.sim, &s);
         }
-        let due = self.horizon(self.sim.now());
+        // Held back for an undecided insert, but never more than HELD events (memory stays
+        // bounded when a request waits very long).
+        let due = if self.heap.len() > HELD {
+            self.sim.now()
+        } else {
+            self.horizon(self.sim.now())
+        };
         self.flush(sink, if more { due } else { u64::MAX });
         self.work += 1;
         more
