@@ -13,6 +13,7 @@
 //! change nothing on one block device.
 
 mod blkparse;
+mod blktrace;
 mod block;
 mod fio;
 mod ftrace;
@@ -59,6 +60,8 @@ pub enum IoLogFormat {
     Ftrace,
     /// A Perfetto protobuf trace's ftrace block events.
     Perfetto,
+    /// Binary blktrace (`blktrace -d`), one file per CPU.
+    Blktrace,
 }
 
 impl IoLogFormat {
@@ -69,6 +72,7 @@ impl IoLogFormat {
             IoLogFormat::Blkparse => "blkparse text",
             IoLogFormat::Ftrace => "ftrace text",
             IoLogFormat::Perfetto => "Perfetto trace",
+            IoLogFormat::Blktrace => "binary blktrace",
         }
     }
 }
@@ -121,7 +125,10 @@ impl IoLog {
     fn format_has_events(&self) -> bool {
         matches!(
             self.format,
-            IoLogFormat::Blkparse | IoLogFormat::Ftrace | IoLogFormat::Perfetto
+            IoLogFormat::Blkparse
+                | IoLogFormat::Ftrace
+                | IoLogFormat::Perfetto
+                | IoLogFormat::Blktrace
         )
     }
 
@@ -188,18 +195,40 @@ fn is_header(line: &str) -> bool {
     line.starts_with('#') || line.starts_with("cpus=") || line.starts_with("version =")
 }
 
-/// Parses the file `bytes`: a Perfetto protobuf trace, or one of the text formats ([`parse`]).
+fn empty(name: &str, format: IoLogFormat) -> IoLog {
+    IoLog {
+        name: name.to_string(),
+        format,
+        ops: Vec::new(),
+        queued: Vec::new(),
+        dev: None,
+        skipped: 0,
+    }
+}
+
+/// Whether `bytes` start as binary blktrace does (a `blk_io_trace` magic): a `DEV.blktrace.0`
+/// file whose CPU siblings the caller gives [`parse_blktrace`] with it.
+pub fn is_blktrace(bytes: &[u8]) -> bool {
+    blktrace::looks_like(bytes)
+}
+
+/// Binary blktrace's per-CPU files of one run (name and bytes each), merged by time into the
+/// trace `name`.
+pub fn parse_blktrace(name: &str, files: &[(String, &[u8])]) -> Result<IoLog, ScenarioError> {
+    let mut log = empty(name, IoLogFormat::Blktrace);
+    blktrace::parse_blktrace(&mut log, files)?;
+    checked(log)
+}
+
+/// Parses the file `bytes`: a Perfetto protobuf trace, binary blktrace (one CPU's file), or one
+/// of the text formats ([`parse`]).
 pub fn parse_bytes(name: &str, bytes: &[u8]) -> Result<IoLog, ScenarioError> {
     let text = std::str::from_utf8(bytes);
+    if blktrace::looks_like(bytes) {
+        return parse_blktrace(name, &[(name.to_string(), bytes)]);
+    }
     if perfetto::looks_like(bytes) || (text.is_err() && bytes.first() == Some(&0x0a)) {
-        let mut log = IoLog {
-            name: name.to_string(),
-            format: IoLogFormat::Perfetto,
-            ops: Vec::new(),
-            queued: Vec::new(),
-            dev: None,
-            skipped: 0,
-        };
+        let mut log = empty(name, IoLogFormat::Perfetto);
         perfetto::parse_perfetto(&mut log, bytes)?;
         return checked(log);
     }

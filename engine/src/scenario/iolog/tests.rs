@@ -177,3 +177,70 @@ fn ftrace_refuses_another_device_a_lost_buffer_and_bad_lines() {
     let e = parse("n.txt", none).unwrap_err().to_string();
     assert!(e.contains("no read, write, flush or discard"), "{e}");
 }
+
+/// Binary blktrace: the CPUs' files merged by time, issue events replayed; files of another
+/// device, a CPU twice and a cut record refused with the file and the byte offset.
+#[test]
+fn binary_blktrace_per_cpu_files_merge_by_time() {
+    use super::blktrace::tests::record;
+    const W: u32 = 1 << 1 << 16;
+    const SYNC: u32 = 1 << 3 << 16;
+    let dev = 179 << 20;
+    let cpu0 = [
+        record(100, 1 | W | SYNC, 16, 4096, dev, 0),
+        record(150, 7 | W | SYNC, 16, 4096, dev, 0),
+    ]
+    .concat();
+    let cpu1 = [
+        record(120, 1, 64, 8192, dev, 1),
+        record(130, 7, 64, 8192, dev, 1),
+    ]
+    .concat();
+    assert!(is_blktrace(&cpu0));
+    let files = [
+        ("t.blktrace.0".to_string(), &cpu0[..]),
+        ("t.blktrace.1".to_string(), &cpu1[..]),
+    ];
+    let l = parse_blktrace("t.blktrace.0", &files).unwrap();
+    assert_eq!((l.format, l.dev), (IoLogFormat::Blktrace, Some((179, 0))));
+    let ops: Vec<_> = l
+        .ops
+        .iter()
+        .map(|o| (o.t_ns, o.kind, o.offset, o.len))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            (0, LogOpKind::Read, 64 * 512, 8192),
+            (20, LogOpKind::Write, 16 * 512, 4096)
+        ]
+    );
+    assert_eq!(l.queued.len(), 2);
+    assert_eq!(parse_bytes("t.blktrace.0", &cpu0).unwrap().ops.len(), 1);
+    let other = record(130, 7, 64, 8192, 8 << 20, 1);
+    let files = [
+        ("t.blktrace.0".to_string(), &cpu0[..]),
+        ("sda.blktrace.1".to_string(), &other[..]),
+    ];
+    let e = parse_blktrace("t", &files).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "sda.blktrace.1: byte offset 0: a record of device 8,0 beside t.blktrace.0's of 179,0"
+        ),
+        "{e}"
+    );
+    let files = [
+        ("a.blktrace.0".to_string(), &cpu0[..]),
+        ("b.blktrace.0".to_string(), &cpu0[..]),
+    ];
+    let e = parse_blktrace("a", &files).unwrap_err().to_string();
+    assert!(
+        e.contains("b.blktrace.0: byte offset 0: CPU 0's records, as in a.blktrace.0"),
+        "{e}"
+    );
+    let e = parse_bytes("cut", &cpu0[..60]).unwrap_err().to_string();
+    assert!(
+        e.contains("cut: byte offset 48: truncated blktrace record (12 of 48 bytes)"),
+        "{e}"
+    );
+}

@@ -37,7 +37,7 @@ fn log_prefix(key: &str, v: Option<&str>) -> Result<String, ScenarioError> {
     }
 }
 
-pub(super) const READ_IOLOG: OptionRow = job!("read_iolog", &[], "trace file (fio iolog v2/v3, blkparse text, ftrace text, Perfetto trace)",
+pub(super) const READ_IOLOG: OptionRow = job!("read_iolog", &[], "trace file (fio iolog v2/v3, blkparse text, binary blktrace, ftrace text, Perfetto trace)",
     "replay this trace instead of rw/bs/size",
     example "trace.log",
     set |j, k, v| j.read_iolog = Some(job_name(k, v1(v))?),
