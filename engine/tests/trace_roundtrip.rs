@@ -111,3 +111,28 @@ fn a_truncated_perfetto_trace_is_refused_with_its_offset() {
         .to_string();
     assert!(e.contains("bin: byte offset 0: binary data"), "{e}");
 }
+
+/// An ftrace or Perfetto export cut at its event cap says so, and replaying it is refused rather
+/// than replaying part of the run.
+#[test]
+fn a_cut_ftrace_export_is_refused() {
+    let a: Vec<String> = ["--name=t", "--rw=randwrite", "--size=256k"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut text = String::new();
+    let stats = mmcsim_engine::export::write_ftrace(&scenario(&a), 50, &mut text).unwrap();
+    assert!(stats.truncated);
+    let e = iolog::parse("cut.trace", &text).unwrap_err().to_string();
+    assert!(
+        e.contains("mmcsim's export was cut at --trace_max_events"),
+        "{e}"
+    );
+    let mut bytes = Vec::new();
+    let stats = mmcsim_engine::export::write_perfetto(&scenario(&a), 50, &mut bytes).unwrap();
+    assert!(stats.truncated);
+    let e = iolog::parse_bytes("cut.pftrace", &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("an FtraceEventBundle with lost_events"), "{e}");
+}

@@ -42,12 +42,22 @@ pub(super) fn split(line: &str) -> Option<(u64, &str, &str)> {
     Some((t_ns, event, fields.trim()))
 }
 
+/// mmcsim's ftrace export's last line when it was cut (`export::ftrace_text::CUT`).
+const MMCSIM_CUT: &str = "# mmcsim: cut at";
+
 pub(super) fn parse_ftrace(log: &mut IoLog, text: &str) -> Result<(), ScenarioError> {
     let name = log.name.clone();
     let mut events = Events::new(log);
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim();
+        if line.starts_with(MMCSIM_CUT) {
+            return Err(err(
+                &name,
+                n,
+                format!("'{line}': mmcsim's export was cut at --trace_max_events, so the rest of the run is missing; accepted: a whole trace (export again with a larger --trace_max_events)"),
+            ));
+        }
         if line.is_empty() || is_header(line) {
             continue;
         }

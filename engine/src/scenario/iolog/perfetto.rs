@@ -104,6 +104,7 @@ pub(super) fn looks_like(bytes: &[u8]) -> bool {
 // TracePacket.ftrace_events; FtraceEventBundle.event; FtraceEvent.timestamp and its events.
 const FTRACE_EVENTS: u64 = 1;
 const BUNDLE_EVENT: u64 = 2;
+const BUNDLE_LOST_EVENTS: u64 = 3;
 const TIMESTAMP: u64 = 1;
 const BLOCK_RQ_ISSUE: u64 = 45;
 const BLOCK_BIO_QUEUE: u64 = 119;
@@ -119,6 +120,13 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                 continue;
             }
             for ev in fields(&name, bundle.bytes, base(bundle.bytes))? {
+                if ev.num == BUNDLE_LOST_EVENTS && ev.varint != 0 {
+                    return Err(err(
+                        &name,
+                        Loc::Byte(ev.at),
+                        "an FtraceEventBundle with lost_events: the ring buffer (or mmcsim's --trace_max_events) dropped events, so requests are missing; accepted: a whole trace",
+                    ));
+                }
                 if ev.num != BUNDLE_EVENT {
                     continue;
                 }

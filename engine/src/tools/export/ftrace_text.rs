@@ -2,12 +2,16 @@
 //! `/sys/kernel/tracing/trace` (`trace_raw_output_block_rq`, `trace_raw_output_block_bio`,
 //! `trace_raw_output_block_rq_completion`, `trace_raw_output_mmc_request_start`): one event a
 //! line, `TASK-PID [CPU] FLAGS SECS.USECS: EVENT: FIELDS`, which `read_iolog=` reads back
-//! (`--trace_format=ftrace`).
+//! (`--trace_format=ftrace`). A run cut at `max_events` ends with a [`CUT`] line, which
+//! `read_iolog=` refuses.
 
 use super::kernel_events::{KEvent, KernelEvents, Open, Sink, Tp, MMCBLK_DEV};
 use crate::path::bus::Segment;
 use crate::{Scenario, ScenarioError, Simulator};
 use std::fmt::Write;
+
+/// The last line of a cut export: `read_iolog=` refuses to replay part of a run unsaid.
+pub const CUT: &str = "# mmcsim: cut at";
 
 struct Text<'w, W: Write> {
     w: &'w mut W,
@@ -114,7 +118,7 @@ pub fn write_ftrace<W: Write>(
         truncated = true;
         out.err = out.err.and(writeln!(
             out.w,
-            "# cut at {} events: the run goes on past here",
+            "{CUT} {} events: the run goes on past here",
             out.n
         ));
     }

@@ -41,6 +41,7 @@ mod field {
     // ftrace/ftrace_event_bundle.proto: FtraceEventBundle.
     pub const BUNDLE_CPU: u32 = 1;
     pub const BUNDLE_EVENT: u32 = 2;
+    pub const BUNDLE_LOST_EVENTS: u32 = 3;
     // ftrace/ftrace_event.proto: FtraceEvent and its oneof.
     pub const EVENT_TIMESTAMP: u32 = 1;
     pub const EVENT_PID: u32 = 2;
@@ -368,6 +369,18 @@ pub fn write_perfetto<W: std::io::Write>(
     for cpu in cpus {
         out.bundle(cpu);
     }
+    let truncated = truncated || out.full();
+    if truncated {
+        // A cut run says so as a kernel's ring buffer does: a bundle with `lost_events`, which
+        // `read_iolog=` refuses to replay.
+        let mut b = Msg::new();
+        b.uint(field::BUNDLE_CPU, 0)
+            .uint(field::BUNDLE_LOST_EVENTS, 1);
+        let mut p = Msg::new();
+        p.msg(field::FTRACE_EVENTS, &b)
+            .uint(field::SEQUENCE_ID, FTRACE_SEQ);
+        out.packet(&p);
+    }
     if let Some(e) = out.err.take() {
         return Err(ScenarioError::general(format!(
             "trace export: the writer failed: {e}"
@@ -375,7 +388,7 @@ pub fn write_perfetto<W: std::io::Write>(
     }
     Ok(super::TraceStats {
         events: out.n,
-        truncated: truncated || out.full(),
+        truncated,
         simulated_ns: k.sim.now(),
         requests: k.requests,
     })
