@@ -206,3 +206,25 @@ pub fn read_text_file(
     });
     *slot.borrow_mut() = Some(reader);
 }
+
+/// Reads a picked or dropped file as bytes (a trace may be binary: Perfetto, blktrace), after
+/// the same size check as [`read_text_file`].
+pub fn read_bytes_file(
+    file: web_sys::File,
+    kind: PageInput,
+    done: impl FnOnce(Result<Vec<u8>, String>) + 'static,
+) {
+    let name = file.name();
+    if let Err(e) = input_limit::check(kind, &name, file.size() as u64) {
+        done(Err(e));
+        return;
+    }
+    let file = gloo::file::File::from(file);
+    let slot: Rc<RefCell<Option<gloo::file::callbacks::FileReader>>> = Rc::default();
+    let keep = slot.clone();
+    let reader = gloo::file::callbacks::read_as_bytes(&file, move |r| {
+        done(r.map_err(|e| format!("{name}: the file could not be read: {e}")));
+        gloo::timers::callback::Timeout::new(0, move || drop(keep.borrow_mut().take())).forget();
+    });
+    *slot.borrow_mut() = Some(reader);
+}
