@@ -3,7 +3,7 @@
 # whatever is already there at the right version (so a second run takes about a second).
 #
 #   scripts/setup.sh            wasm target, clippy + rustfmt, trunk, wasm-bindgen-cli, npm tools
-#                               (wasm-opt)
+#                               (wasm-opt), protoc and PyPI perfetto (the Perfetto export's test)
 #   scripts/setup.sh --browser  the same, plus Debian's chromium + chromium-driver (tests), and
 #                               the kernel oracle's tools (oracle/install.sh: qemu-system-x86,
 #                               fio, busybox-static, cpio, kmod, Debian's kernel package unpacked
@@ -136,6 +136,26 @@ if (( BROWSER )); then
     else
         apt_steps+=(oracle/install.sh) apt_names+=(oracle)
     fi
+fi
+# 7. The Perfetto export's test (engine/tests/perfetto_export.rs, run by cargo test): Debian's
+#    protobuf-compiler (protoc decodes the exported trace) and PyPI's perfetto (it ships
+#    Perfetto's perfetto_trace.proto compiled: the schema protoc decodes with). Offline once here.
+PERFETTO_VERSION=0.59.1
+install_protoc() {
+    local sudo=""
+    (( EUID != 0 )) && sudo="sudo"
+    $sudo apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y protobuf-compiler
+}
+if command -v protoc >/dev/null 2>&1; then
+    say "protoc: present ($(protoc --version))"
+else
+    apt_steps+=(install_protoc) apt_names+=(protoc)
+fi
+if python3 -c 'import perfetto.protos.perfetto.trace.perfetto_trace_pb2' >/dev/null 2>&1; then
+    say "perfetto (PyPI): present"
+else
+    run_bg perfetto python3 -m pip install "perfetto==$PERFETTO_VERSION"
 fi
 run_steps() { local step; for step in "$@"; do "$step" || return 1; done; }
 if (( ${#apt_steps[@]} )); then

@@ -31,6 +31,8 @@ pub struct Cli {
     pub write_trace: Option<String>,
     /// `--trace_max_events=N`: cap on the events `--write_trace` writes.
     pub trace_max_events: usize,
+    /// `--trace_format=json|perfetto|ftrace`: what `--write_trace` writes.
+    pub trace_format: TraceFormat,
     /// `--write_csv=FILE`: the throughput / IOPS / in-flight time series as CSV.
     pub write_csv: Option<String>,
     /// `--write_jobfile=FILE`: the scenario as a fio job file.
@@ -85,6 +87,17 @@ fn parse_formats(key: &str, v: Option<&str>) -> Result<Vec<Format>, String> {
     Ok(formats)
 }
 
+/// What `--write_trace` writes (`--trace_format=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// Chrome trace-event JSON.
+    Json,
+    /// Perfetto's protobuf trace.
+    Perfetto,
+    /// ftrace text of the block and mmc tracepoints (replayable with `read_iolog=`).
+    Ftrace,
+}
+
 /// Two outputs into one file would clobber each other.
 fn check_outputs(cli: &Cli) -> Result<(), String> {
     let outputs = [
@@ -120,6 +133,7 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
         output: None,
         write_trace: None,
         trace_max_events: mmcsim_engine::export::DEFAULT_MAX_TRACE_EVENTS,
+        trace_format: TraceFormat::Json,
         write_csv: None,
         write_jobfile: None,
         write_platform: None,
@@ -168,6 +182,18 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
                 cli.shard = Some(parse_shard(key, value(key, v)?)?)
             }
             "merge" => cli.merge = true,
+            "trace-format" => {
+                cli.trace_format = match value(key, v)? {
+                    "json" => TraceFormat::Json,
+                    "perfetto" => TraceFormat::Perfetto,
+                    "ftrace" => TraceFormat::Ftrace,
+                    other => {
+                        return Err(format!(
+                        "{key}: '{other}' is not a trace format; accepted: json, perfetto, ftrace"
+                    ))
+                    }
+                }
+            }
             "trace-max-events" => {
                 let v = value(key, v)?;
                 let max = mmcsim_engine::export::MAX_TRACE_EVENTS as u64;

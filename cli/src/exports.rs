@@ -1,7 +1,7 @@
 //! `--write_jobfile=`, `--write_trace=` and `--write_csv=`: the engine's exports
 //! (`mmcsim_engine::export`) written to files next to the report.
 
-use crate::args::Cli;
+use crate::args::{Cli, TraceFormat};
 use mmcsim_engine::{Scenario, Simulator};
 use std::io::Write;
 
@@ -40,7 +40,12 @@ pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
             w: std::io::BufWriter::new(file),
             err: None,
         };
-        let res = mmcsim_engine::export::write_trace_events(scn, cli.trace_max_events, &mut out);
+        let max = cli.trace_max_events;
+        let res = match cli.trace_format {
+            TraceFormat::Json => mmcsim_engine::export::write_trace_events(scn, max, &mut out),
+            TraceFormat::Ftrace => mmcsim_engine::export::write_ftrace(scn, max, &mut out),
+            TraceFormat::Perfetto => mmcsim_engine::export::write_perfetto(scn, max, &mut out.w),
+        };
         if let Some(e) = out.err.take() {
             return Err(fail(e));
         }

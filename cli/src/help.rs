@@ -26,6 +26,10 @@ const HEAD: &str =
      \x20 --output=FILE                write the output to FILE\n\
      \x20 --write_trace=FILE           the simulated timeline as Chrome trace-event JSON (open it in\n\
      \x20                              ui.perfetto.dev or chrome://tracing): requests per job, tags, bus\n\
+     \x20 --trace_format=F            what --write_trace writes: json (the default), perfetto (Perfetto's\n\
+     \x20                              protobuf trace: ftrace block_rq_*/block_io_* and mmc events per CPU,\n\
+     \x20                              the stages, slots and bus as tracks), ftrace (the tracepoints as\n\
+     \x20                              ftrace text, which --read_iolog replays)\n\
      \x20 --trace_max_events=N         at most N trace events (default 200000; the note says when cut)\n\
      \x20 --write_csv=FILE             the time series as CSV: t_ms,mib_s,iops,read_mib_s,write_mib_s,avg_inflight\n\
      \x20 --write_jobfile=FILE         the scenario as a fio job file (runs again with: mmcsim FILE)\n\

@@ -18,8 +18,14 @@ fn cap() -> String {
     format!("{} MiB", MAX_INPUT_BYTES >> 20)
 }
 
-/// Reads at most the cap from `r`; more is refused with `what` named.
+/// Reads at most the cap from `r` as text; more is refused with `what` named.
 fn read_capped(r: impl Read, what: &str) -> Result<String, String> {
+    let buf = read_capped_bytes(r, what)?;
+    String::from_utf8(buf).map_err(|_| format!("{what}: not UTF-8 text"))
+}
+
+/// Reads at most the cap from `r`; more is refused with `what` named.
+fn read_capped_bytes(r: impl Read, what: &str) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     r.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut buf)
@@ -39,7 +45,7 @@ fn read_capped(r: impl Read, what: &str) -> Result<String, String> {
             MAX_TOTAL_INPUT_BYTES >> 20
         ));
     }
-    String::from_utf8(buf).map_err(|_| format!("{what}: not UTF-8 text"))
+    Ok(buf)
 }
 
 /// The text of the file at `path`, read for `what` (e.g. "job file 'x.fio'"). `stdin_ok`: `-`
@@ -48,6 +54,18 @@ pub fn read(path: &std::path::Path, what: &str, stdin_ok: bool) -> Result<String
     if stdin_ok && path.as_os_str() == "-" {
         return read_capped(std::io::stdin().lock(), what);
     }
+    let f = open(path, what, stdin_ok)?;
+    // The file may grow between the two looks: the read is capped too.
+    read_capped(f, what)
+}
+
+/// The bytes of the file at `path` (a trace may be binary: a Perfetto protobuf trace).
+pub fn read_bytes(path: &std::path::Path, what: &str) -> Result<Vec<u8>, String> {
+    read_capped_bytes(open(path, what, false)?, what)
+}
+
+/// The regular file at `path`, at most the cap long.
+fn open(path: &std::path::Path, what: &str, stdin_ok: bool) -> Result<std::fs::File, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{what}: {e}"))?;
     if !meta.is_file() {
         let kind = if meta.is_dir() {
@@ -69,7 +87,5 @@ pub fn read(path: &std::path::Path, what: &str, stdin_ok: bool) -> Result<String
             cap()
         ));
     }
-    let f = std::fs::File::open(path).map_err(|e| format!("{what}: {e}"))?;
-    // The file may grow between the two looks: the read is capped too.
-    read_capped(f, what)
+    std::fs::File::open(path).map_err(|e| format!("{what}: {e}"))
 }

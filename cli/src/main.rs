@@ -15,6 +15,7 @@ mod tests;
 
 use args::{Cli, Format};
 use mmcsim_engine::scenario::check::MAX_INPUT_BYTES;
+use mmcsim_engine::scenario::iolog;
 use mmcsim_engine::scenario::jobfile::JobFileEnv;
 use mmcsim_engine::scenario::options::ScenarioBuilder;
 use mmcsim_engine::Scenario;
@@ -73,13 +74,21 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
             .map(|d| resolve(d, &name))
             .find(|p| p.exists())
             .unwrap_or_else(|| std::path::PathBuf::from(&name));
-        let text = input::read(&path, &format!("read_iolog '{}'", name), false)?;
-        let log = mmcsim_engine::scenario::iolog::parse(&name, &text).map_err(|e| e.to_string())?;
-        if log.skipped_trims > 0 {
+        let bytes = input::read_bytes(&path, &format!("read_iolog '{}'", name))?;
+        let log = match blktrace_siblings(&path, &bytes)? {
+            Some(files) => {
+                let files: Vec<(String, &[u8])> =
+                    files.iter().map(|(n, b)| (n.clone(), &b[..])).collect();
+                iolog::parse_blktrace(&name, &files)
+            }
+            None => iolog::parse_bytes(&name, &bytes),
+        }
+        .map_err(|e| e.to_string())?;
+        if log.skipped > 0 {
             eprintln!(
-                "mmcsim: read_iolog '{}': {} trims/discards left out (replaying trims is not modelled; rw=trim is)",
+                "mmcsim: read_iolog '{}': {} events left out (secure erase or driver-private requests: not modelled)",
                 mmcsim_engine::scenario::bounded_message(name.clone()),
-                log.skipped_trims
+                log.skipped
             );
         }
         b.attach_iolog(log);
@@ -93,6 +102,32 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
         }
     }
     b.finish_with_warnings().map_err(|e| e.to_string())
+}
+
+/// `DEV.blktrace.0` of binary blktrace: it and the other CPUs' files beside it (`.1`, `.2`, ...,
+/// up to the first missing), as `blktrace -d` wrote them; None for any other trace.
+#[allow(clippy::type_complexity)]
+fn blktrace_siblings(
+    path: &std::path::Path,
+    bytes: &[u8],
+) -> Result<Option<Vec<(String, Vec<u8>)>>, String> {
+    let p = path.to_string_lossy();
+    let Some(stem) = p.strip_suffix(".blktrace.0") else {
+        return Ok(None);
+    };
+    if !iolog::is_blktrace(bytes) {
+        return Ok(None);
+    }
+    let mut files = vec![(p.to_string(), bytes.to_vec())];
+    for cpu in 1..4096 {
+        let sib = format!("{stem}.blktrace.{cpu}");
+        if !std::path::Path::new(&sib).exists() {
+            break;
+        }
+        let b = input::read_bytes(sib.as_ref(), &format!("read_iolog '{sib}'"))?;
+        files.push((sib, b));
+    }
+    Ok(Some(files))
 }
 
 /// `name` as written, or relative to `dir` when it is a relative path.

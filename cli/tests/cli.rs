@@ -203,3 +203,112 @@ fn run_write_exports() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--trace_format=ftrace` writes ftrace text that `--read_iolog` replays to the same requests;
+/// `perfetto` writes Perfetto's protobuf (a stream of `Trace.packet`s: field 1, length-delimited),
+/// which replays too.
+#[test]
+fn trace_formats_perfetto_and_ftrace_replay() {
+    let dir = scratch("mmcsim-cli-trace-formats");
+    let (f, p) = (dir.join("run.trace"), dir.join("run.pftrace"));
+    let job = [
+        "--platform=qemu-sdhci-pci",
+        "--rw=randrw",
+        "--bs=4k",
+        "--size=128k",
+        "--name=t",
+    ];
+    let requests = |args: &[&str]| {
+        let out = ok_stdout(&[args, &["--output-format=json"]].concat());
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let j = &v["jobs"][0];
+        let dir = |d: &str| (j[d]["total_ios"].clone(), j[d]["io_bytes"].clone());
+        (
+            dir("read"),
+            dir("write"),
+            j["mmcsim"]["bus_commands"].clone(),
+        )
+    };
+    let write = format!("--write_trace={}", f.display());
+    let original = requests(&[&job[..], &[&write, "--trace_format=ftrace"]].concat());
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.starts_with("# tracer: nop\n"), "{text}");
+    assert!(text.contains(": block_rq_issue: 179,0 "), "{text}");
+    let replay = format!("--read_iolog={}", f.display());
+    assert_eq!(
+        requests(&["--platform=qemu-sdhci-pci", "--name=r", &replay]),
+        original
+    );
+    let write = format!("--write_trace={}", p.display());
+    ok_stdout(&[&job[..], &[&write, "--trace_format=perfetto"]].concat());
+    let bytes = std::fs::read(&p).unwrap();
+    assert_eq!(bytes[0], 0x0a, "Trace.packet, field 1, length-delimited");
+    let replay = format!("--read_iolog={}", p.display());
+    assert_eq!(
+        requests(&["--platform=qemu-sdhci-pci", "--name=r", &replay]),
+        original
+    );
+    bad(
+        &["--trace_format=pb"],
+        "trace_format: 'pb' is not a trace format; accepted: json, perfetto, ftrace",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `blk_io_trace` record (little-endian), as blktrace writes them.
+fn blk_record(t: u64, action: u32, sector: u64, bytes: u32, dev: u32, cpu: u32) -> Vec<u8> {
+    let mut r = Vec::new();
+    r.extend(0x6561_7407u32.to_le_bytes());
+    r.extend(0u32.to_le_bytes());
+    r.extend(t.to_le_bytes());
+    r.extend(sector.to_le_bytes());
+    for x in [bytes, action, 100, dev, cpu, 0] {
+        r.extend(x.to_le_bytes());
+    }
+    r
+}
+
+/// `blktrace -d /dev/mmcblk0` writes one file per CPU: `--read_iolog=mmcblk0.blktrace.0` reads
+/// them all, merged by time; a file of another device among them is refused, named.
+#[test]
+fn binary_blktrace_per_cpu_files_replay() {
+    let dir = scratch("mmcsim-cli-blktrace");
+    let (w, issue, queue) = (1u32 << 17, 7u32, 1u32);
+    let dev = 179 << 20;
+    let cpu0 = [
+        blk_record(100, queue | w, 16, 4096, dev, 0),
+        blk_record(150, issue | w, 16, 4096, dev, 0),
+    ];
+    let cpu1 = [
+        blk_record(120, queue, 64, 8192, dev, 1),
+        blk_record(130, issue, 64, 8192, dev, 1),
+    ];
+    std::fs::write(dir.join("mmcblk0.blktrace.0"), cpu0.concat()).unwrap();
+    std::fs::write(dir.join("mmcblk0.blktrace.1"), cpu1.concat()).unwrap();
+    let trace = format!("--read_iolog={}", dir.join("mmcblk0.blktrace.0").display());
+    let out = ok_stdout(&[
+        "--platform=qemu-sdhci-pci",
+        "--name=r",
+        &trace,
+        "--output-format=json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = &v["jobs"][0];
+    assert_eq!(
+        (
+            j["read"]["io_bytes"].as_u64(),
+            j["write"]["io_bytes"].as_u64()
+        ),
+        (Some(8192), Some(4096))
+    );
+    std::fs::write(
+        dir.join("mmcblk0.blktrace.1"),
+        blk_record(130, issue, 64, 8192, 8 << 20, 1),
+    )
+    .unwrap();
+    bad(
+        &["--platform=qemu-sdhci-pci", "--name=r", &trace],
+        "mmcblk0.blktrace.1: byte offset 0: a record of device 8,0 beside",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

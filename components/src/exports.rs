@@ -12,15 +12,18 @@ pub enum ExportKind {
     Csv,
     /// The simulated timeline as Chrome trace-event JSON.
     Trace,
+    /// Perfetto's own protobuf trace, to open at ui.perfetto.dev.
+    Perfetto,
     /// The charts as PNG images.
     Png,
 }
 
 impl ExportKind {
-    pub const ALL: [ExportKind; 4] = [
+    pub const ALL: [ExportKind; 5] = [
         ExportKind::FioJson,
         ExportKind::Csv,
         ExportKind::Trace,
+        ExportKind::Perfetto,
         ExportKind::Png,
     ];
     /// The button's id.
@@ -29,6 +32,7 @@ impl ExportKind {
             ExportKind::FioJson => "export-json",
             ExportKind::Csv => "export-csv",
             ExportKind::Trace => "export-trace",
+            ExportKind::Perfetto => "export-perfetto",
             ExportKind::Png => "export-png",
         }
     }
@@ -37,6 +41,7 @@ impl ExportKind {
             ExportKind::FioJson => "fio JSON",
             ExportKind::Csv => "Time series CSV",
             ExportKind::Trace => "Trace (Perfetto)",
+            ExportKind::Perfetto => "Open in Perfetto",
             ExportKind::Png => "Charts PNG",
         }
     }
@@ -45,6 +50,7 @@ impl ExportKind {
             ExportKind::FioJson => "The report as fio --output-format=json prints it (the same bytes as the mmcsim CLI)",
             ExportKind::Csv => "Throughput, IOPS and requests in flight per time bucket",
             ExportKind::Trace => "The simulated timeline as Chrome trace-event JSON: open it in ui.perfetto.dev or chrome://tracing",
+            ExportKind::Perfetto => "Perfetto's own trace (the kernel's block and mmc events, the stages, slots and bus): saved, then opened at ui.perfetto.dev",
             ExportKind::Png => "Each chart as a PNG image",
         }
     }

@@ -49,6 +49,24 @@ pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     r
 }
 
+/// Offers `bytes` as a file named `name` of type `mime`.
+pub fn download_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let opts = BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
+        .map_err(|_| "the browser refused to build the file")?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "no object URL")?;
+    let r = click_link(name, &url);
+    let later = url.clone();
+    gloo::timers::callback::Timeout::new(10_000, move || {
+        let _ = Url::revoke_object_url(&later);
+    })
+    .forget();
+    r
+}
+
 /// Each chart canvas on the page as (file stem from its id, PNG data URL), each picture with a
 /// header above the chart: its title (the figure's caption, else its label) and one legend line
 /// per side (`sides`: the side's text, e.g. "A: mmcsim --platform=...", and its colour). The
@@ -184,6 +202,28 @@ pub fn read_text_file(
     let reader = gloo::file::callbacks::read_as_text(&file, move |r| {
         done(r.map_err(|e| format!("{name}: the file could not be read: {e}")));
         // Not dropped inside its own callback: a moment later.
+        gloo::timers::callback::Timeout::new(0, move || drop(keep.borrow_mut().take())).forget();
+    });
+    *slot.borrow_mut() = Some(reader);
+}
+
+/// Reads a picked or dropped file as bytes (a trace may be binary: Perfetto, blktrace), after
+/// the same size check as [`read_text_file`].
+pub fn read_bytes_file(
+    file: web_sys::File,
+    kind: PageInput,
+    done: impl FnOnce(Result<Vec<u8>, String>) + 'static,
+) {
+    let name = file.name();
+    if let Err(e) = input_limit::check(kind, &name, file.size() as u64) {
+        done(Err(e));
+        return;
+    }
+    let file = gloo::file::File::from(file);
+    let slot: Rc<RefCell<Option<gloo::file::callbacks::FileReader>>> = Rc::default();
+    let keep = slot.clone();
+    let reader = gloo::file::callbacks::read_as_bytes(&file, move |r| {
+        done(r.map_err(|e| format!("{name}: the file could not be read: {e}")));
         gloo::timers::callback::Timeout::new(0, move || drop(keep.borrow_mut().take())).forget();
     });
     *slot.borrow_mut() = Some(reader);

@@ -155,6 +155,22 @@ pub fn trace_json(scn: &Scenario) -> Result<String, String> {
     export::trace_event_json(scn, TRACE_MAX_EVENTS).map_err(|e| e.to_string())
 }
 
+/// Perfetto's own protobuf trace of the run (the CLI's `--trace_format=perfetto`), at most
+/// [`TRACE_MAX_EVENTS`] events, and what to do with it: ui.perfetto.dev opens it in the browser.
+pub fn perfetto_trace(scn: &Scenario) -> Result<(Vec<u8>, String), String> {
+    let mut bytes = Vec::new();
+    let stats =
+        export::write_perfetto(scn, TRACE_MAX_EVENTS, &mut bytes).map_err(|e| e.to_string())?;
+    let mut said = format!(
+        " {} events of {} requests: open https://ui.perfetto.dev, choose \"Open trace file\" and pick it (the file stays in your browser).",
+        stats.events, stats.requests
+    );
+    if stats.truncated {
+        said.push_str(" The run was longer: the trace covers its start only.");
+    }
+    Ok((bytes, said))
+}
+
 /// The scheduled power cut as `power_cut=` text ("50ms"), or None without one.
 pub fn power_cut_text(scn: &Scenario) -> Option<String> {
     scn.power_cut_ns.map(format_time_ns)
@@ -246,6 +262,24 @@ pub fn power_cut_explanation(scn: &Scenario, report: &Report) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "Open in Perfetto" saves Perfetto's protobuf trace (a stream of `Trace.packet`s) and
+    /// says where to open it.
+    #[test]
+    fn the_perfetto_file_is_a_trace_with_the_steps_to_open_it() {
+        let scn = mmcsim_engine::scenario::options::parse_args(
+            &["--name=t".to_string(), "--size=64k".to_string()],
+            Scenario::default(),
+        )
+        .unwrap();
+        let (bytes, said) = perfetto_trace(&scn).unwrap();
+        assert_eq!(bytes.first(), Some(&0x0a));
+        assert!(
+            said.contains("16 requests: open https://ui.perfetto.dev"),
+            "{said}"
+        );
+        assert!(file_name(&scn, "perfetto-trace").ends_with(".perfetto-trace"));
+    }
 
     /// Issue 10, item 2: the page's trace export runs in frame-sized slices and says how many
     /// events the file really holds.

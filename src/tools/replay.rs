@@ -1,5 +1,6 @@
 //! A dropped or opened I/O trace as a scenario (no browser code; tested natively): the trace is
-//! parsed whole by the engine (`scenario::iolog`: fio iolog v2/v3 or blkparse text), attached to
+//! parsed whole by the engine (`scenario::iolog`: fio iolog v2/v3, blkparse, ftrace text, a
+//! Perfetto trace, one CPU's binary blktrace), attached to
 //! the scenario, and one job replays it at its queue times with up to 32 I/Os outstanding, on
 //! the page's platform and host switches. A malformed line is refused with its number and the
 //! scenario is left as it was.
@@ -11,34 +12,27 @@ use mmcsim_engine::{IoEngine, JobSpec, Scenario};
 /// queue times rather than held back by the job.
 pub const REPLAY_IODEPTH: u32 = 32;
 
-/// `base` (platform, host switches, seed) replaying the trace `text` named `name`, and a line
+/// `base` (platform, host switches, seed) replaying the trace file `bytes` named `name`, and a line
 /// saying what was loaded.
 pub fn replay_scenario(
     base: &Scenario,
     name: &str,
-    text: &str,
+    bytes: &[u8],
 ) -> Result<(Scenario, String), String> {
-    let log = iolog::parse(name, text).map_err(|e| e.to_string())?;
-    let (reads, writes, flushes) = log.ops.iter().fold((0, 0, 0), |(r, w, f), o| match o.kind {
-        iolog::LogOpKind::Read => (r + 1, w, f),
-        iolog::LogOpKind::Write => (r, w + 1, f),
-        iolog::LogOpKind::Flush => (r, w, f + 1),
-    });
-    let span_ms = log.ops.last().map_or(0, |o| o.t_ns) as f64 / 1e6;
-    let mut summary = format!(
-        "{name} ({}): {reads} reads, {writes} writes, {flushes} flushes over {span_ms:.1} ms",
-        log.format.name()
-    );
-    if log.skipped_trims > 0 {
-        summary.push_str(&format!(
-            "; {} trims left out (the card model has no erase)",
-            log.skipped_trims
-        ));
-    }
+    let log = iolog::parse_bytes(name, bytes).map_err(|e| e.to_string())?;
+    // A kernel trace is replayed from its issue events; one with queue events only, from those.
+    let from = if log.ops.is_empty() {
+        iolog::ReplayEvents::Queue
+    } else {
+        iolog::ReplayEvents::Issue
+    };
+    let span_ms = log.ops_of(from).last().map_or(0, |o| o.t_ns) as f64 / 1e6;
+    let summary = format!("{} over {span_ms:.1} ms", log.summary(from));
     let mut scn = Scenario {
         jobs: vec![JobSpec {
             name: "replay".to_string(),
             read_iolog: Some(name.to_string()),
+            replay_events: from,
             ioengine: IoEngine::Libaio,
             iodepth: REPLAY_IODEPTH,
             ..JobSpec::default()
@@ -76,8 +70,12 @@ mod tests {
 
     #[test]
     fn a_trace_becomes_a_replay_that_runs_and_compares() {
-        let (s, summary) = replay_scenario(&Scenario::default(), "t.blktrace", TRACE).unwrap();
-        assert!(summary.contains("1 reads, 1 writes"), "{summary}");
+        let (s, summary) =
+            replay_scenario(&Scenario::default(), "t.blktrace", TRACE.as_bytes()).unwrap();
+        assert!(
+            summary.contains("queue events): 1 reads, 1 writes"),
+            "{summary}"
+        );
         let r = mmcsim_engine::run(&s).unwrap();
         assert_eq!(
             (r.jobs[0].read.io_bytes, r.jobs[0].write.io_bytes),
@@ -92,9 +90,28 @@ mod tests {
         let e = replay_scenario(
             &Scenario::default(),
             "bad",
-            "fio version 2 iolog\nf read 0\n",
+            b"fio version 2 iolog\nf read 0\n",
         )
         .unwrap_err();
         assert!(e.contains("bad: line 2"), "{e}");
+    }
+
+    /// A Perfetto trace dropped on the page (binary) replays as its text twin does.
+    #[test]
+    fn a_perfetto_file_replays_too() {
+        let scn = mmcsim_engine::scenario::options::parse_args(
+            &["--name=t".to_string(), "--size=64k".to_string()],
+            Scenario::default(),
+        )
+        .unwrap();
+        let mut bytes = Vec::new();
+        mmcsim_engine::export::write_perfetto(&scn, 100_000, &mut bytes).unwrap();
+        let (s, summary) =
+            replay_scenario(&Scenario::default(), "run.perfetto-trace", &bytes).unwrap();
+        assert!(
+            summary.contains("(Perfetto trace, issue events): 16 reads, 0 writes"),
+            "{summary}"
+        );
+        assert!(mmcsim_engine::run(&s).is_ok());
     }
 }

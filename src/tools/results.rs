@@ -194,6 +194,19 @@ fn export(
                 status.set(format!("Saved {}.", names.join(", ")).into());
             }
         }
+        ExportKind::Perfetto => {
+            let name = exports::file_name(scn, "perfetto-trace");
+            let said = match exports::perfetto_trace(scn) {
+                Ok((bytes, said)) => {
+                    match download::download_bytes(&name, "application/octet-stream", &bytes) {
+                        Ok(()) => format!("Saved {name} ({}).{said}", size_text(bytes.len())),
+                        Err(e) => format!("Could not save {name}: {e}"),
+                    }
+                }
+                Err(e) => format!("Could not build the trace: {e}"),
+            };
+            status.set(said.into());
+        }
         ExportKind::Trace => {
             let jobs: Vec<(String, Scenario)> = sides
                 .each("trace.json")

@@ -91,8 +91,8 @@ fn loader(
         let name = file.name();
         let (scn, on_load, status, error) =
             (scn.clone(), on_load.clone(), status.clone(), error.clone());
-        download::read_text_file(file, PageInput::Trace, move |r| {
-            match r.and_then(|text| replay::replay_scenario(&scn, &name, &text)) {
+        download::read_bytes_file(file, PageInput::Trace, move |r| {
+            match r.and_then(|bytes| replay::replay_scenario(&scn, &name, &bytes)) {
                 Ok((next, summary)) => {
                     error.set(None);
                     status.set(format!("Loaded {summary}. Press Run to replay it.").into());

@@ -163,16 +163,21 @@ pub(super) fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
 fn sized_requests(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
     let per = match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
         Some(log) => {
-            let reqs = log
-                .ops
+            let ops = log.ops_of(j.replay_events);
+            let reqs = ops
                 .iter()
-                .map(|op| requests_of(op.len, max_req, op.kind != LogOpKind::Flush))
+                .map(|op| {
+                    requests_of(
+                        op.len,
+                        max_req,
+                        matches!(op.kind, LogOpKind::Read | LogOpKind::Write),
+                    )
+                })
                 .fold(0u64, u64::saturating_add);
             let all = reqs.saturating_mul(u64::from(j.loops.max(1)));
             j.number_ios.map_or(all, |n| {
                 // n ops at most, each at most the largest op's requests.
-                let most = log
-                    .ops
+                let most = ops
                     .iter()
                     .map(|op| requests_of(op.len, max_req, true))
                     .max()

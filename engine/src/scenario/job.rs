@@ -255,6 +255,8 @@ pub struct JobSpec {
     pub read_iolog: Option<String>,
     /// `replay_no_stall`: replay as fast as possible, ignoring the trace's timestamps.
     pub replay_no_stall: bool,
+    /// `replay_events=`: a kernel trace's issue events (the default) or its queue events.
+    pub replay_events: super::iolog::ReplayEvents,
     /// `write_iolog=`: write the I/Os issued as an iolog v2 file (read by the CLI).
     pub write_iolog: Option<String>,
     /// `write_bw_log=` / `write_lat_log=` / `write_iops_log=`: fio log file prefixes.
@@ -322,6 +324,7 @@ impl Default for JobSpec {
             fsync_on_close: false,
             read_iolog: None,
             replay_no_stall: false,
+            replay_events: super::iolog::ReplayEvents::Issue,
             write_iolog: None,
             write_bw_log: None,
             write_lat_log: None,

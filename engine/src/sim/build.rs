@@ -17,7 +17,7 @@ use crate::path::mmc_test::MmcTest;
 use crate::path::workload::zbd::Zones;
 use crate::path::workload::Job;
 use crate::report::SimStats;
-use crate::scenario::iolog::IoLog;
+use crate::scenario::iolog::{IoLog, ReplayEvents};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::vocab::{HostConfig, MmcPath, Stage, MMC_TEST_BYTES};
 
@@ -225,14 +225,34 @@ fn replay_of(
                     format!("'{name}': the trace is not loaded (give the file on the command line, or drop it on the page)"),
                 )
             })?;
-            let i = match iologs.iter().position(|l| l.name == *name) {
+            // The simulator's copy holds the events the job replays (`replay_events=`).
+            let ops = log.ops_of(spec.replay_events);
+            if ops.is_empty() {
+                let other = match spec.replay_events {
+                    ReplayEvents::Issue => ReplayEvents::Queue,
+                    ReplayEvents::Queue => ReplayEvents::Issue,
+                };
+                return Err(ScenarioError::new(
+                    "replay_events",
+                    format!(
+                        "'{name}' has no {} events to replay; accepted: replay_events={} (the events it has)",
+                        spec.replay_events.name(),
+                        other.name()
+                    ),
+                ));
+            }
+            let i = match iologs.iter().position(|l| l.name == *name && l.ops == ops) {
                 Some(i) => i,
                 None => {
-                    iologs.push(log.clone());
+                    iologs.push(IoLog {
+                        ops: ops.to_vec(),
+                        queued: Vec::new(),
+                        ..log.clone()
+                    });
                     iologs.len() - 1
                 }
             };
-            Some((i, log.ops.iter().map(|o| o.len).sum::<u64>()))
+            Some((i, ops.iter().map(|o| o.len).sum::<u64>()))
         }
         None => None,
     })

@@ -115,6 +115,7 @@ impl Job {
         let op = match o.kind {
             LogOpKind::Read => Op::Read,
             LogOpKind::Write => Op::Write,
+            LogOpKind::Discard => Op::Discard,
             LogOpKind::Flush => {
                 self.flushes += 1;
                 return (Op::Flush, 0, 0, false);

@@ -4,6 +4,7 @@
 use super::values::*;
 use super::OptionRow;
 use crate::scenario::error::ScenarioError;
+use crate::scenario::iolog::ReplayEvents;
 
 /// A log file option over the field `$field`: a prefix, or bare (or `1`) for the job's name.
 macro_rules! log_file {
@@ -36,7 +37,7 @@ fn log_prefix(key: &str, v: Option<&str>) -> Result<String, ScenarioError> {
     }
 }
 
-pub(super) const READ_IOLOG: OptionRow = job!("read_iolog", &[], "trace file (fio iolog v2/v3 or blkparse text)",
+pub(super) const READ_IOLOG: OptionRow = job!("read_iolog", &[], "trace file (fio iolog v2/v3, blkparse text, binary blktrace, ftrace text, Perfetto trace)",
     "replay this trace instead of rw/bs/size",
     example "trace.log",
     set |j, k, v| j.read_iolog = Some(job_name(k, v1(v))?),
@@ -50,6 +51,16 @@ pub(super) const REPLAY_NO_STALL: OptionRow = job_flag!(
     &[],
     "replay as fast as possible, ignoring the trace's times"
 );
+
+/// `replay_events=`: mmcsim's own (fio's blktrace replay reads `Q` events; its move to `D`
+/// events in 2026 has no option name yet).
+pub(super) const REPLAY_EVENTS: OptionRow = job!("replay_events", &[], "issue, queue",
+    "which events of a kernel trace (blkparse, blktrace, ftrace, Perfetto) read_iolog replays: issue (D, block_rq_issue: the requests the driver got) or queue (Q, block_bio_queue: the bios submitted, merged and split again by the model)",
+    example "queue",
+    set |j, k, v| j.replay_events = one_of(k, v1(v), &[ReplayEvents::Issue, ReplayEvents::Queue], ReplayEvents::name, "replayed events")?,
+    get |j| Some(j.replay_events.name().to_string()),
+    reset |j| j.replay_events = ReplayEvents::Issue,
+    form None);
 
 pub(super) const WRITE_IOLOG: OptionRow = job!("write_iolog", &[], "file", "write the I/Os issued as a fio iolog v2 file",
     example "out.iolog",

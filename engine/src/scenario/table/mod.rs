@@ -89,6 +89,7 @@ const MODELLED: &[OptionRow] = &[
     engine::FSYNC_ON_CLOSE,
     logs::READ_IOLOG,
     logs::REPLAY_NO_STALL,
+    logs::REPLAY_EVENTS,
     logs::WRITE_IOLOG,
     logs::WRITE_BW_LOG,
     logs::WRITE_LAT_LOG,

@@ -29,6 +29,7 @@ mod tracks;
 
 use events::{to_buf, NameArgs, Out, SortArgs};
 pub use events::{Meta, OtherData, Slice, TraceFormatter, Us};
+pub(super) use tracks::Tracks;
 use tracks::{Exporter, OpenReq};
 
 use crate::vocab::Stage;
@@ -44,7 +45,7 @@ pub const MAX_TRACE_EVENTS: usize = 1_000_000;
 /// Trace and timeline ring sizes while exporting (drained after every step).
 const RING: usize = 1 << 16;
 /// Work budget: simulator steps plus live requests scanned for tags, offsets and lengths.
-const MAX_WORK: u64 = 400_000_000;
+pub(super) const MAX_WORK: u64 = 400_000_000;
 
 const PID_JOBS: u32 = 1;
 const PID_TAGS: u32 = 2;

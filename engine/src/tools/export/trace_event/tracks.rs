@@ -23,14 +23,19 @@ pub(super) struct OpenReq {
 
 /// Tracks of one process: each key (job, tag, host part) has lanes so slices never overlap.
 #[derive(Default)]
-pub(super) struct Tracks {
+pub(in crate::tools::export) struct Tracks {
     pub(super) lanes: HashMap<u64, Vec<(u64, u32)>>,
     pub(super) next_tid: u32,
 }
 
 impl Tracks {
     /// The tid for `[start, end)` on `key`'s first free lane; Some(lane) when a lane was added.
-    pub(super) fn place(&mut self, key: u64, start: u64, end: u64) -> (u32, Option<usize>) {
+    pub(in crate::tools::export) fn place(
+        &mut self,
+        key: u64,
+        start: u64,
+        end: u64,
+    ) -> (u32, Option<usize>) {
         let lanes = self.lanes.entry(key).or_default();
         if let Some(l) = lanes.iter_mut().find(|l| l.0 <= start) {
             l.0 = end;

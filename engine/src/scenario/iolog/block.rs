@@ -1,0 +1,234 @@
+//! A kernel trace's block events as replayed I/Os, read as blktrace and the block tracepoints
+//! (`include/trace/events/block.h`) write them: the RWBS letters of `blk_fill_rwbs`, the queue
+//! (`__BLK_TA_QUEUE`, `block_bio_queue`), issue (`__BLK_TA_ISSUE`, `block_rq_issue`) and requeue
+//! (`__BLK_TA_REQUEUE`, `block_rq_requeue`) events of one device.
+
+use super::{err, extent, IoLog, Loc, LogOp, LogOpKind};
+use crate::scenario::error::ScenarioError;
+
+/// What a traced event is to a replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Action {
+    /// A bio submitted (blkparse `Q`, `block_bio_queue`).
+    Queue,
+    /// A request handed to the driver (blkparse `D`, `block_rq_issue`).
+    Issue,
+    /// The driver gave the request back (blkparse `R`, `block_rq_requeue`): its earlier issue
+    /// did not reach the device, its next one will.
+    Requeue,
+}
+
+/// One event of the trace, its fields as text.
+pub(super) struct Event<'a> {
+    pub t_ns: u64,
+    pub action: Action,
+    pub rwbs: &'a str,
+    /// `SECTOR + NSECTORS`, if the event has them.
+    pub sectors: Option<(u64, u64)>,
+}
+
+/// `blk_fill_rwbs`: `F` (REQ_PREFLUSH) first, then the operation (`W`, `R`, `D`, `DE`, `F`
+/// REQ_OP_FLUSH, `N`), then `F` (REQ_FUA), `A`, `S`, `M`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rwbs {
+    preflush: bool,
+    op: char,
+    secure: bool,
+    fua: bool,
+}
+
+fn rwbs(s: &str) -> Option<Rwbs> {
+    let b = s.as_bytes();
+    let (preflush, rest) = match b {
+        [b'F'] => (false, b),
+        [b'F', next, ..] if b"WRDFN".contains(next) => (true, &b[1..]),
+        _ => (false, b),
+    };
+    let (&op, mut flags) = rest.split_first()?;
+    if !b"WRDFN".contains(&op) {
+        return None;
+    }
+    let secure = op == b'D' && flags.first() == Some(&b'E');
+    if secure {
+        flags = &flags[1..];
+    }
+    if !flags.iter().all(|f| b"FASM".contains(f)) {
+        return None;
+    }
+    Some(Rwbs {
+        preflush,
+        op: op as char,
+        secure,
+        fua: flags.contains(&b'F'),
+    })
+}
+
+/// Reads one device's events into the log's issue and queue lists.
+pub(super) struct Events<'l> {
+    log: &'l mut IoLog,
+    name: String,
+}
+
+impl<'l> Events<'l> {
+    pub(super) fn new(log: &'l mut IoLog) -> Events<'l> {
+        let name = log.name.clone();
+        Events { log, name }
+    }
+
+    /// Line `n`'s event is of device `dev`: the first device seen is the trace's, another is
+    /// refused (the model has one card; fio's `replay_redirect` sends every device to one).
+    pub(super) fn device(
+        &mut self,
+        n: impl Into<Loc>,
+        dev: (u32, u32),
+    ) -> Result<(), ScenarioError> {
+        match self.log.dev {
+            None => {
+                self.log.dev = Some(dev);
+                Ok(())
+            }
+            Some(d) if d == dev => Ok(()),
+            Some(d) => Err(err(
+                &self.name,
+                n,
+                format!(
+                    "an event of device {},{}, but the trace's first event is of device {},{}; accepted: one device's events (the model has one card: keep one device's lines, e.g. grep ' {},{} ')",
+                    dev.0, dev.1, d.0, d.1, d.0, d.1
+                ),
+            )),
+        }
+    }
+
+    /// Line `n`'s event: its I/Os into the issue or the queue list.
+    pub(super) fn push(&mut self, n: impl Into<Loc>, ev: &Event) -> Result<(), ScenarioError> {
+        let name = self.name.as_str();
+        let n: Loc = n.into();
+        let r = rwbs(ev.rwbs).ok_or_else(|| {
+            err(
+                name,
+                n,
+                format!(
+                    "RWBS '{}' is not the kernel's; accepted: [F]W|R|D|DE|F|N then F, A, S, M",
+                    ev.rwbs
+                ),
+            )
+        })?;
+        let data = ev.sectors.filter(|&(_, n)| n > 0);
+        let mut ops: Vec<LogOp> = Vec::with_capacity(2);
+        let op = |kind, (sector, nsect): (u64, u64), fua| -> Result<LogOp, ScenarioError> {
+            let (offset, len) = (sector.saturating_mul(512), nsect.saturating_mul(512));
+            extent(name, n, offset, len)?;
+            Ok(LogOp {
+                t_ns: ev.t_ns,
+                kind,
+                offset,
+                len,
+                fua,
+            })
+        };
+        let flush = LogOp {
+            t_ns: ev.t_ns,
+            kind: LogOpKind::Flush,
+            offset: 0,
+            len: 0,
+            fua: false,
+        };
+        match (r.op, data) {
+            ('F', _) => ops.push(flush),
+            ('D', Some(_)) if r.secure => self.log.skipped += 1,
+            ('D', Some(s)) => ops.push(op(LogOpKind::Discard, s, false)?),
+            ('N', Some(_)) => self.log.skipped += 1,
+            (_, None) => {
+                // An empty REQ_PREFLUSH bio (fsync's `FWS 0 + 0`) is a flush; an empty read,
+                // write or discard asks nothing of the device.
+                if r.preflush {
+                    ops.push(flush);
+                }
+            }
+            (c, Some(s)) => {
+                if r.preflush {
+                    ops.push(flush);
+                }
+                let kind = if c == 'W' {
+                    LogOpKind::Write
+                } else {
+                    LogOpKind::Read
+                };
+                ops.push(op(kind, s, r.fua)?);
+            }
+        }
+        match ev.action {
+            Action::Queue => self.log.queued.extend(ops),
+            Action::Issue => self.log.ops.extend(ops),
+            Action::Requeue => {
+                // The request's latest issue is taken back: it is replayed when issued again.
+                if let Some(o) = ops.last() {
+                    let same = |x: &LogOp| (x.kind, x.offset, x.len) == (o.kind, o.offset, o.len);
+                    if let Some(i) = self.log.ops.iter().rposition(same) {
+                        self.log.ops.remove(i);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Both lists in time order (the events of several CPUs may be out of order in the text),
+    /// each from its first I/O.
+    pub(super) fn finish(self) {
+        for ops in [&mut self.log.ops, &mut self.log.queued] {
+            ops.sort_by_key(|o| o.t_ns);
+            let t0 = ops.first().map_or(0, |o| o.t_ns);
+            ops.iter_mut().for_each(|o| o.t_ns -= t0);
+        }
+    }
+}
+
+/// `MAJ,MIN`.
+pub(super) fn dev_of(tok: &str) -> Option<(u32, u32)> {
+    let (maj, min) = tok.split_once(',')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(maj) || !digits(min) {
+        return None;
+    }
+    Some((maj.parse().ok()?, min.parse().ok()?))
+}
+
+/// `SECTOR + NSECTORS` at the start of `tok` (an event without them has none).
+pub(super) fn sectors_of(
+    name: &str,
+    n: usize,
+    tok: &[&str],
+) -> Result<Option<(u64, u64)>, ScenarioError> {
+    let Some(first) = tok.first().filter(|t| !t.starts_with('[')) else {
+        return Ok(None);
+    };
+    let sector: u64 = first
+        .parse()
+        .map_err(|_| err(name, n, format!("sector '{first}' is not a number")))?;
+    if tok.get(1) != Some(&"+") {
+        return Err(err(name, n, "expected 'SECTOR + NSECTORS'"));
+    }
+    let nsect = super::number(name, n, "sector count", tok.get(2).copied())?;
+    Ok(Some((sector, nsect)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rwbs_is_read_as_blk_fill_rwbs_writes_it() {
+        let r = |s| rwbs(s).map(|r| (r.preflush, r.op, r.secure, r.fua));
+        assert_eq!(r("WS"), Some((false, 'W', false, false)));
+        assert_eq!(r("FWFS"), Some((true, 'W', false, true)));
+        assert_eq!(r("WFS"), Some((false, 'W', false, true)));
+        assert_eq!(r("FF"), Some((true, 'F', false, false)));
+        assert_eq!(r("F"), Some((false, 'F', false, false)));
+        assert_eq!(r("DE"), Some((false, 'D', true, false)));
+        assert_eq!(r("RA"), Some((false, 'R', false, false)));
+        assert_eq!(r("X"), None);
+        assert_eq!(r("WQ"), None);
+        assert_eq!(r(""), None);
+    }
+}

@@ -1,0 +1,173 @@
+//! A Perfetto protobuf trace with block events (Perfetto's `Trace` of `TracePacket`s, as
+//! `traced` records ftrace on a phone or `--trace_format=perfetto` writes): the
+//! `FtraceEventBundle`s' `block_rq_issue`, `block_bio_queue` and `block_rq_requeue` events
+//! (field numbers of Perfetto's ftrace/ftrace_event.proto and ftrace/block.proto), their dev_t
+//! split as the kernel's `MAJOR` / `MINOR`; every other packet and event is read past. The
+//! protobuf wire format is read by hand: varints, length-delimited fields, fixed 32/64-bit fields
+//! skipped.
+
+use super::block::{Action, Event, Events};
+use super::{err, IoLog, Loc};
+use crate::scenario::error::ScenarioError;
+
+/// One field: its number and value (a varint, or the bytes of a length-delimited field), and
+/// the byte offset of its key.
+struct Field<'a> {
+    num: u64,
+    at: usize,
+    varint: u64,
+    bytes: &'a [u8],
+}
+
+/// The fields of the message `buf` (at byte `base` of the file); a truncated or malformed field
+/// is refused with its offset.
+fn fields<'a>(name: &str, buf: &'a [u8], base: usize) -> Result<Vec<Field<'a>>, ScenarioError> {
+    let bad = |at: usize, what: &str| {
+        err(
+            name,
+            Loc::Byte(base + at),
+            format!("{what}; expected a Perfetto protobuf trace (Trace: repeated TracePacket packet = 1)"),
+        )
+    };
+    let varint = |i: &mut usize| -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *buf.get(*i)?;
+            *i += 1;
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < buf.len() {
+        let at = i;
+        let key = varint(&mut i)
+            .ok_or_else(|| bad(at, "truncated protobuf (a field key runs past the end)"))?;
+        let (num, wire) = (key >> 3, key & 7);
+        let mut f = Field {
+            num,
+            at: base + at,
+            varint: 0,
+            bytes: &[],
+        };
+        match wire {
+            0 => {
+                f.varint = varint(&mut i)
+                    .ok_or_else(|| bad(at, "truncated protobuf (a varint runs past the end)"))?
+            }
+            1 | 5 => {
+                let n = if wire == 1 { 8 } else { 4 };
+                if i + n > buf.len() {
+                    return Err(bad(
+                        at,
+                        "truncated protobuf (a fixed-size field runs past the end)",
+                    ));
+                }
+                i += n;
+            }
+            2 => {
+                let len = varint(&mut i)
+                    .ok_or_else(|| bad(at, "truncated protobuf (a length runs past the end)"))?;
+                let end = usize::try_from(len)
+                    .ok()
+                    .and_then(|l| i.checked_add(l))
+                    .filter(|&e| e <= buf.len());
+                let end = end.ok_or_else(|| {
+                    bad(
+                        at,
+                        &format!("truncated protobuf (a field of {len} bytes runs past the end)"),
+                    )
+                })?;
+                f.bytes = &buf[i..end];
+                i = end;
+            }
+            w => return Err(bad(at, &format!("wire type {w} is not protobuf's"))),
+        }
+        if num == 0 {
+            return Err(bad(at, "field number 0 is not protobuf's"));
+        }
+        out.push(f);
+    }
+    Ok(out)
+}
+
+/// Perfetto's `Trace`: a file that starts with a packet (field 1, length-delimited) and reads
+/// as one.
+pub(super) fn looks_like(bytes: &[u8]) -> bool {
+    bytes.first() == Some(&0x0a) && fields("", bytes, 0).is_ok_and(|f| f.iter().all(|f| f.num == 1))
+}
+
+// TracePacket.ftrace_events; FtraceEventBundle.event; FtraceEvent.timestamp and its events.
+const FTRACE_EVENTS: u64 = 1;
+const BUNDLE_EVENT: u64 = 2;
+const BUNDLE_LOST_EVENTS: u64 = 3;
+const TIMESTAMP: u64 = 1;
+const BLOCK_RQ_ISSUE: u64 = 45;
+const BLOCK_BIO_QUEUE: u64 = 119;
+const BLOCK_RQ_REQUEUE: u64 = 129;
+
+pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), ScenarioError> {
+    let name = log.name.clone();
+    let mut events = Events::new(log);
+    let base = |s: &[u8]| s.as_ptr() as usize - bytes.as_ptr() as usize;
+    for packet in fields(&name, bytes, 0)?.iter().filter(|f| f.num == 1) {
+        for bundle in fields(&name, packet.bytes, base(packet.bytes))? {
+            if bundle.num != FTRACE_EVENTS {
+                continue;
+            }
+            for ev in fields(&name, bundle.bytes, base(bundle.bytes))? {
+                if ev.num == BUNDLE_LOST_EVENTS && ev.varint != 0 {
+                    return Err(err(
+                        &name,
+                        Loc::Byte(ev.at),
+                        "an FtraceEventBundle with lost_events: the ring buffer (or mmcsim's --trace_max_events) dropped events, so requests are missing; accepted: a whole trace",
+                    ));
+                }
+                if ev.num != BUNDLE_EVENT {
+                    continue;
+                }
+                let parts = fields(&name, ev.bytes, base(ev.bytes))?;
+                let t_ns = parts
+                    .iter()
+                    .find(|f| f.num == TIMESTAMP)
+                    .map_or(0, |f| f.varint);
+                for body in &parts {
+                    let (action, rwbs_field) = match body.num {
+                        BLOCK_RQ_ISSUE => (Action::Issue, 5),
+                        BLOCK_RQ_REQUEUE => (Action::Requeue, 5),
+                        BLOCK_BIO_QUEUE => (Action::Queue, 4),
+                        _ => continue,
+                    };
+                    let f = fields(&name, body.bytes, base(body.bytes))?;
+                    let get = |n: u64| f.iter().rev().find(|x| x.num == n);
+                    let dev = get(1).map_or(0, |x| x.varint);
+                    events.device(
+                        Loc::Byte(body.at),
+                        ((dev >> 20) as u32, (dev & 0xf_ffff) as u32),
+                    )?;
+                    let rwbs = get(rwbs_field).map_or(&[][..], |x| x.bytes);
+                    let rwbs = std::str::from_utf8(rwbs).map_err(|_| {
+                        err(&name, Loc::Byte(body.at), "the RWBS field is not text")
+                    })?;
+                    let sector = get(2).map_or(0, |x| x.varint);
+                    let nsect = get(3).map_or(0, |x| x.varint);
+                    events.push(
+                        Loc::Byte(body.at),
+                        &Event {
+                            t_ns,
+                            action,
+                            rwbs,
+                            sectors: Some((sector, nsect)),
+                        },
+                    )?;
+                }
+            }
+        }
+    }
+    events.finish();
+    Ok(())
+}

@@ -1,0 +1,287 @@
+//! The Perfetto export read with Perfetto's own schema: every exported trace is decoded by
+//! `protoc --decode=perfetto.protos.Trace` with the descriptor of `perfetto_trace.proto` as the
+//! PyPI `perfetto` package ships it compiled (`scripts/setup.sh` installs Debian's
+//! protobuf-compiler and that package), and the decoded text is checked as a user of Perfetto's
+//! I/O views would: the block events of every request on the mmcblk device (dev_t 179:0), in
+//! time order per CPU, issue after insert and complete after issue, one `block_io_start` /
+//! `block_io_done` and one mmc request per request; the simulator's tracks described and their
+//! slices balanced.
+
+use mmcsim_engine::scenario::{options::parse_args, Scenario};
+use std::collections::{BTreeMap, HashMap};
+use std::process::{Command, Stdio};
+
+/// One message of protoc's text output: its fields and its sub-messages, in order.
+#[derive(Debug, Default)]
+struct Node {
+    name: String,
+    fields: Vec<(String, String)>,
+    kids: Vec<Node>,
+}
+
+impl Node {
+    fn get(&self, k: &str) -> Option<&str> {
+        self.fields.iter().find(|f| f.0 == k).map(|f| f.1.as_str())
+    }
+    fn num(&self, k: &str) -> u64 {
+        self.get(k).and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+    fn kid(&self, k: &str) -> Option<&Node> {
+        self.kids.iter().find(|n| n.name == k)
+    }
+}
+
+fn parse_text(text: &str) -> Node {
+    let mut stack = vec![Node::default()];
+    for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(name) = l.strip_suffix(" {") {
+            stack.push(Node {
+                name: name.to_string(),
+                ..Node::default()
+            });
+        } else if l == "}" {
+            let n = stack.pop().unwrap();
+            stack.last_mut().unwrap().kids.push(n);
+        } else {
+            let (k, v) = l
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("protoc line '{l}'"));
+            let v = v.trim_matches('"').to_string();
+            stack.last_mut().unwrap().fields.push((k.to_string(), v));
+        }
+    }
+    assert_eq!(stack.len(), 1, "protoc's text is balanced");
+    stack.pop().unwrap()
+}
+
+const INSTALL: &str = "install them with scripts/setup.sh (Debian protobuf-compiler for protoc, PyPI perfetto for its compiled protos: pip install perfetto)";
+
+/// Perfetto's schema as a descriptor set, from the PyPI package's compiled perfetto_trace.proto.
+fn descriptor() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let out = dir.join("perfetto_trace.desc");
+    let script = "import sys\nfrom perfetto.protos.perfetto.trace import perfetto_trace_pb2 as p\nfrom google.protobuf import descriptor_pb2 as d\ns = d.FileDescriptorSet()\ns.file.append(d.FileDescriptorProto.FromString(p.DESCRIPTOR.serialized_pb))\nopen(sys.argv[1], 'wb').write(s.SerializeToString())\n";
+    let st = Command::new("python3")
+        .args(["-c", script])
+        .arg(&out)
+        .status()
+        .unwrap_or_else(|e| panic!("python3: {e}; {INSTALL}"));
+    assert!(
+        st.success(),
+        "python3 could not import Perfetto's protos; {INSTALL}"
+    );
+    out
+}
+
+/// `protoc --decode=perfetto.protos.Trace` of `bytes`.
+fn decode(bytes: &[u8]) -> Node {
+    use std::io::Write;
+    let desc = descriptor();
+    let mut child = Command::new("protoc")
+        .arg("--decode=perfetto.protos.Trace")
+        .arg(format!("--descriptor_set_in={}", desc.display()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("protoc: {e}; {INSTALL}"));
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "protoc: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_text(&String::from_utf8(out.stdout).unwrap())
+}
+
+fn export(args: &[&str]) -> (Node, mmcsim_engine::Report) {
+    let a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let scn = parse_args(&a, Scenario::default()).unwrap();
+    let mut bytes = Vec::new();
+    let stats = mmcsim_engine::export::write_perfetto(&scn, 1_000_000, &mut bytes).unwrap();
+    assert!(!stats.truncated);
+    (decode(&bytes), mmcsim_engine::run(&scn).unwrap())
+}
+
+const BLOCK: &[&str] = &[
+    "block_bio_queue",
+    "block_bio_backmerge",
+    "block_rq_insert",
+    "block_rq_issue",
+    "block_rq_requeue",
+    "block_rq_complete",
+    "block_io_start",
+    "block_io_done",
+];
+
+/// (cpu, timestamp, event name, its message) of every ftrace event, in file order.
+fn ftrace(trace: &Node) -> Vec<(u64, u64, String, &Node)> {
+    let mut v = Vec::new();
+    for p in trace.kids.iter().filter(|p| p.name == "packet") {
+        let Some(b) = p.kid("ftrace_events") else {
+            continue;
+        };
+        for e in b.kids.iter().filter(|e| e.name == "event") {
+            let body = e.kids.first().expect("one event in each");
+            let name = match body.name.as_str() {
+                "generic" => body.get("event_name").unwrap().to_string(),
+                n => n.to_string(),
+            };
+            v.push((b.num("cpu"), e.num("timestamp"), name, body));
+        }
+    }
+    v
+}
+
+fn check(args: &[&str]) -> BTreeMap<String, u64> {
+    let (trace, r) = export(args);
+    let events = ftrace(&trace);
+    let mut count = BTreeMap::<String, u64>::new();
+    let mut last = HashMap::<u64, u64>::new();
+    // Per extent (sector, length, RWBS): inserts, issues and completions in order.
+    let mut seen = HashMap::<(u64, u64, String), Vec<(String, u64)>>::new();
+    for (cpu, t, name, body) in &events {
+        *count.entry(name.clone()).or_default() += 1;
+        if body.get("rwbs") == Some("FWS") {
+            *count.entry(format!("{name} FWS")).or_default() += 1;
+        }
+        let prev = last.insert(*cpu, *t).unwrap_or(0);
+        assert!(
+            *t >= prev,
+            "{args:?}: cpu {cpu}: {name} at {t} after {prev}"
+        );
+        if BLOCK.contains(&name.as_str()) {
+            assert_eq!(body.num("dev"), (179 << 20), "{name}: the mmcblk dev_t");
+            let key = (
+                body.num("sector"),
+                body.num("nr_sector"),
+                body.get("rwbs").unwrap().to_string(),
+            );
+            seen.entry(key).or_default().push((name.clone(), *t));
+        }
+    }
+    for (key, evs) in &mut seen {
+        // Requests of one extent may follow each other: in time order, never more issued than
+        // inserted nor completed than issued.
+        evs.sort_by_key(|e| e.1);
+        let (mut ins, mut iss, mut done) = (0, 0, 0);
+        for (name, _) in evs.iter() {
+            match name.as_str() {
+                "block_rq_insert" => ins += 1,
+                "block_rq_issue" => iss += 1,
+                "block_rq_complete" => done += 1,
+                _ => {}
+            }
+            assert!(done <= iss && iss <= ins, "{args:?}: {key:?}: {evs:?}");
+        }
+    }
+    let requests = r
+        .sim
+        .request_sizes
+        .iter()
+        .flat_map(|m| m.values())
+        .sum::<u64>()
+        + r.sim.flushes
+        + r.sim.discards;
+    let n = |k: &str| count.get(k).copied().unwrap_or(0);
+    assert_eq!(
+        n("block_rq_issue"),
+        requests,
+        "{args:?}: every request issued once: {count:?}"
+    );
+    for k in [
+        "block_rq_insert",
+        "block_rq_complete",
+        "block_io_start",
+        "block_io_done",
+        "mmc_request_start",
+        "mmc_request_done",
+    ] {
+        assert_eq!(n(k), requests, "{args:?}: {k}");
+    }
+    // A bio for every request and every bio merged into one; fsync's empty preflush bios wait
+    // for a flush request they may share (the flush machine).
+    let fsyncs = r.jobs.iter().map(|j| j.flushes).sum::<u64>();
+    assert_eq!(n("block_bio_queue FWS"), fsyncs, "{args:?}");
+    assert_eq!(
+        n("block_bio_queue") - fsyncs,
+        requests - r.sim.flushes + n("block_bio_backmerge"),
+        "{args:?}"
+    );
+    // The simulator's tracks: described under their parents, slices balanced and in order.
+    let mut names = Vec::new();
+    let mut depth = HashMap::<u64, (i64, u64)>::new();
+    for p in trace.kids.iter().filter(|p| p.name == "packet") {
+        if let Some(d) = p.kid("track_descriptor") {
+            names.push(d.get("name").unwrap().to_string());
+        }
+        if let Some(e) = p.kid("track_event") {
+            let t = p.num("timestamp");
+            let d = depth.entry(e.num("track_uuid")).or_default();
+            assert!(
+                t >= d.1 || e.get("type") == Some("TYPE_SLICE_BEGIN"),
+                "{args:?}: slice ends before it began"
+            );
+            d.0 += if e.get("type") == Some("TYPE_SLICE_BEGIN") {
+                1
+            } else {
+                -1
+            };
+            d.1 = t;
+            assert!(d.0 >= 0, "{args:?}: an end without a begin");
+        }
+    }
+    assert!(
+        depth.values().all(|d| d.0 == 0),
+        "{args:?}: every slice ends"
+    );
+    for track in [
+        "fio jobs",
+        "blk-mq tags / hsq slots",
+        "mmc host",
+        "bus",
+        "card",
+        "t.0",
+    ] {
+        assert!(
+            names.iter().any(|n| n == track),
+            "{args:?}: track '{track}' in {names:?}"
+        );
+    }
+    count
+}
+
+#[test]
+fn the_perfetto_export_decodes_with_perfettos_schema() {
+    // The kernel oracle's board: batched writes merged in the plug (bios back-merged).
+    let merged = check(&[
+        "--platform=qemu-sdhci-pci",
+        "--blk_dispatch=kernel",
+        "--ioscheduler=mq-deadline",
+        "--name=t",
+        "--rw=write",
+        "--bs=4k",
+        "--size=256k",
+        "--ioengine=libaio",
+        "--iodepth=8",
+        "--iodepth_batch_submit=8",
+        "--iodepth_batch_complete_min=8",
+    ]);
+    assert_eq!(merged["block_rq_issue"], 8, "{merged:?}");
+    assert_eq!(merged["block_bio_backmerge"], 56, "{merged:?}");
+    // An eMMC board with its host software queue: reads and writes, flushes, discards.
+    let mixed = check(&[
+        "--name=t",
+        "--rw=randrw",
+        "--bs=4k",
+        "--size=512k",
+        "--numjobs=2",
+        "--fsync=8",
+        "--iodepth=4",
+        "--ioengine=libaio",
+    ]);
+    assert!(mixed["block_rq_issue"] > 256, "{mixed:?}");
+    let trim = check(&["--name=t", "--rw=trim", "--bs=64k", "--size=256k"]);
+    assert_eq!(trim["block_rq_issue"], 4, "{trim:?}");
+}
