@@ -30,8 +30,13 @@ impl Row {
 
 /// Runs every calibration case through `mmcsim_engine::calibration::run_all`, two rows per
 /// case (the authors' two columns); `size_override` shortens each run (`--size=`).
-pub fn run(size_override: Option<u64>) -> Result<Vec<Row>, String> {
-    let cases = mmcsim_engine::calibration::run_all(size_override).map_err(|e| e.to_string())?;
+/// `under`: the block layer every case runs under (default: each preset's own).
+pub fn run(
+    size_override: Option<u64>,
+    under: &mmcsim_engine::calibration::Under,
+) -> Result<Vec<Row>, String> {
+    let cases = mmcsim_engine::calibration::run_all_under(size_override, under)
+        .map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for r in cases {
         let series = r.case.series();
@@ -61,11 +66,14 @@ pub fn run(size_override: Option<u64>) -> Result<Vec<Row>, String> {
             column: single.column.to_string(),
             unit: single.measure.name().to_string(),
             measured: single.measured,
-            simulated: single.run(size_override).map_err(|e| e.to_string())?,
+            simulated: single
+                .run_under(size_override, under)
+                .map_err(|e| e.to_string())?,
         });
     }
     let lat = mmcsim_engine::calibration::ALLWINNER_NO_HSQ;
-    let r = mmcsim_engine::calibration::run_latency(&lat).map_err(|e| e.to_string())?;
+    let r =
+        mmcsim_engine::calibration::run_latency_under(&lat, under).map_err(|e| e.to_string())?;
     rows.push(Row {
         platform: lat.platform.to_string(),
         case: "randread 4KiB".into(),

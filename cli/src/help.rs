@@ -44,7 +44,8 @@ const HEAD: &str =
      \x20 Input files are regular files of at most 16 MiB; a run, a sweep or a fit is refused when its\n\
      \x20 estimated work passes its bound (the message names the estimate and the limit).\n\
      \x20 --list-platforms             list the measured platform presets\n\
-     \x20 --calibration                simulate every measured case and compare (--size= shortens runs)\n\
+     \x20 --calibration                simulate every measured case and compare (--size= shortens runs;\n\
+     \x20                              --ioscheduler=, --blk_dispatch= run every board under them)\n\
      \x20 --help, --version\n";
 
 /// Usage text, with the option table of the engine's scenario parser; the board parameters

@@ -152,8 +152,17 @@ fn run(cli: &Cli) -> Result<String, String> {
         return Ok(help::platforms());
     }
     if cli.calibration {
-        let rows = calibration::run(args::size_override(&cli.fio_args)?)?;
-        return Ok(calibration::render(&rows));
+        let under = mmcsim_engine::calibration::Under::from_args(&cli.fio_args)
+            .map_err(|e| e.to_string())?;
+        let rows = calibration::run(args::size_override(&cli.fio_args)?, &under)?;
+        let heading = match under.is_presets() {
+            true => String::new(),
+            false => format!(
+                "every board under {} (without it: each preset's own scheduler and dispatch)\n",
+                under.describe()
+            ),
+        };
+        return Ok(heading + &calibration::render(&rows));
     }
     if cli.merge {
         let files = cli

@@ -56,7 +56,7 @@ pub use scenario::{IoEngine, JobSpec, Overrides, Rw, Scenario, ScenarioError};
 pub use sim::observe::{JobView, RequestView, Snapshot};
 pub use sim::{run, Simulator};
 pub use vocab::{
-    Cause, HostConfig, HsqDepth, HsqDispatch, MmcPath, Op, Stage, SwitchValue, TraceEvent,
-    CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NORMAL_DEPTH, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH,
-    HSQ_PERFORMANCE_DEPTH, MMC_QUEUE_DEPTH,
+    BlkDispatch, Cause, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, Op, Stage,
+    SwitchValue, TraceEvent, CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NORMAL_DEPTH, HSQ_NUM_SLOTS,
+    HSQ_PACKED_QUEUE_DEPTH, HSQ_PERFORMANCE_DEPTH, MMC_QUEUE_DEPTH,
 };

@@ -98,7 +98,17 @@ impl LatencyResult {
 
 /// Runs a latency case as measured (the preset's own host path).
 pub fn run_latency(case: &LatencyCase) -> Result<LatencyResult, crate::ScenarioError> {
-    let report = crate::sim::run(&case.scenario(None))?;
+    run_latency_under(case, &super::Under::default())
+}
+
+/// [`run_latency`] with the block layer `under` chooses.
+pub fn run_latency_under(
+    case: &LatencyCase,
+    under: &super::Under,
+) -> Result<LatencyResult, crate::ScenarioError> {
+    let mut s = case.scenario(None);
+    under.apply(&mut s);
+    let report = crate::sim::run(&s)?;
     let m = report.merged();
     let clat_us = case
         .clat_us

@@ -4,17 +4,19 @@
 //!
 //! `cases.rs`: the measured figures and their scenarios; `run.rs`: running them and matching a
 //! scenario to its figure; `latency.rs`: the measured latency distribution; `single.rs`: the
-//! figures measured with one host configuration only.
+//! figures measured with one host configuration only; `under.rs`: the block layer they run under.
 
 mod cases;
 mod latency;
 mod run;
 mod single;
+mod under;
 
 pub use cases::*;
 pub use latency::*;
 pub use run::*;
 pub use single::*;
+pub use under::*;
 
 use crate::scenario::Rw;
 

@@ -42,9 +42,23 @@ pub fn run_case(
     case: &Case,
     size_override: Option<u64>,
 ) -> Result<CaseResult, crate::ScenarioError> {
+    run_case_under(case, size_override, &super::Under::default())
+}
+
+/// [`run_case`] with the block layer `under` chooses.
+pub fn run_case_under(
+    case: &Case,
+    size_override: Option<u64>,
+    under: &super::Under,
+) -> Result<CaseResult, crate::ScenarioError> {
     let size = size_override.unwrap_or_else(|| authors_size(case.platform));
-    let a = throughput(case, &case.scenario(false, size))?;
-    let b = throughput(case, &case.scenario(true, size))?;
+    let scn = |b| {
+        let mut s = case.scenario(b, size);
+        under.apply(&mut s);
+        s
+    };
+    let a = throughput(case, &scn(false))?;
+    let b = throughput(case, &scn(true))?;
     Ok(CaseResult {
         case: *case,
         simulated: (a, b),
@@ -58,6 +72,14 @@ pub const MAX_CALIBRATION_SIZE: u64 = 512 << 20;
 
 /// Runs every case. A `size_override` above [`MAX_CALIBRATION_SIZE`] is refused.
 pub fn run_all(size_override: Option<u64>) -> Result<Vec<CaseResult>, crate::ScenarioError> {
+    run_all_under(size_override, &super::Under::default())
+}
+
+/// [`run_all`] with the block layer `under` chooses.
+pub fn run_all_under(
+    size_override: Option<u64>,
+    under: &super::Under,
+) -> Result<Vec<CaseResult>, crate::ScenarioError> {
     if let Some(size) = size_override.filter(|&s| s > MAX_CALIBRATION_SIZE) {
         return Err(crate::ScenarioError::new(
             "size",
@@ -67,7 +89,10 @@ pub fn run_all(size_override: Option<u64>) -> Result<Vec<CaseResult>, crate::Sce
             ),
         ));
     }
-    CASES.iter().map(|c| run_case(c, size_override)).collect()
+    CASES
+        .iter()
+        .map(|c| run_case_under(c, size_override, under))
+        .collect()
 }
 
 /// A measured figure matching a scenario.

@@ -132,7 +132,18 @@ impl Single {
 
     /// The simulated figure, in the figure's measure.
     pub fn run(&self, size: Option<u64>) -> Result<f64, crate::ScenarioError> {
-        let r = crate::sim::run(&self.scenario(size)?)?;
+        self.run_under(size, &super::Under::default())
+    }
+
+    /// [`run`](Self::run) with the block layer `under` chooses.
+    pub fn run_under(
+        &self,
+        size: Option<u64>,
+        under: &super::Under,
+    ) -> Result<f64, crate::ScenarioError> {
+        let mut s = self.scenario(size)?;
+        under.apply(&mut s);
+        let r = crate::sim::run(&s)?;
         Ok(self.measure.of(&r))
     }
 }
