@@ -8,6 +8,7 @@ mod exports;
 mod help;
 mod input;
 mod logs;
+mod paths;
 use mmcsim_engine::export::normal;
 mod sweep;
 #[cfg(test)]
@@ -128,9 +129,14 @@ fn run(cli: &Cli) -> Result<String, String> {
                 input::read(p.as_ref(), &format!("merge '{}'", p), false).map(|t| (p.clone(), t))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        paths::check(&cli.outputs(), &input::files_read())?;
         return Ok(sweep::render(&sweep::merge(&files)?, cli.format));
     }
     let (scn, warnings) = scenario(cli)?;
+    // Nothing is written before every output is known to destroy no input and no other output.
+    let mut outputs = cli.outputs();
+    outputs.extend(logs::outputs(&scn));
+    paths::check(&outputs, &input::files_read())?;
     for w in warnings {
         let w = mmcsim_engine::scenario::bounded_message(w);
         let _ = writeln!(std::io::stderr(), "mmcsim: warning: {w}");
@@ -232,6 +238,20 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             mmcsim_fit::read_case(f, &text, runtime)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let base_text = match &base_file {
+        Some(path) => Some(input::read(
+            path.as_ref(),
+            &format!("platform_file '{path}'"),
+            false,
+        )?),
+        None => None,
+    };
+    // The written board may not replace a result or the base it was fitted from.
+    let outputs: Vec<(String, String)> = out
+        .iter()
+        .map(|p| ("write_platform".to_string(), p.clone()))
+        .collect();
+    paths::check(&outputs, &input::files_read())?;
     let started = std::time::Instant::now();
     let result =
         match (&base_file, &platform) {
@@ -240,7 +260,7 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
                     .to_string(),
             ),
             (Some(path), None) => {
-                let text = input::read(path.as_ref(), &format!("platform_file '{path}'"), false)?;
+                let text = base_text.unwrap_or_default();
                 let mut base = mmcsim_engine::Scenario::default();
                 mmcsim_engine::scenario::board_file::apply_toml(&mut base, path, &text)
                     .map_err(|e| e.to_string())?;
