@@ -41,3 +41,97 @@ fn item1_a_replayed_traces_ops_count_their_requests_outstanding() {
     common::ok_stdout(&["--name=r", &log, "--ioengine=libaio", "--iodepth=4"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Item 5: `--merge` checks each row as the sweep would have written it, refuses two different
+/// rows for one point naming both files, and gives the same bytes in any file order.
+#[test]
+fn item5_merge_checks_what_it_merges_and_ignores_file_order() {
+    let dir = scratch("mmcsim-i32-merge");
+    let at = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    for k in ["1", "2"] {
+        let out = format!("--output={}", at(&format!("s{k}.json")));
+        common::ok_stdout(&[
+            "--name=a",
+            "--size=64k",
+            "--sweep=randseed=1..4",
+            &format!("--shard={k}/2"),
+            "--output-format=json",
+            &out,
+        ]);
+    }
+    let (s1, s2) = (at("s1.json"), at("s2.json"));
+    for format in [
+        "--output-format=normal",
+        "--output-format=json",
+        "--output-format=csv",
+    ] {
+        let a = common::ok_stdout(&["--merge", &s1, &s2, format]);
+        let b = common::ok_stdout(&["--merge", &s2, &s1, format]);
+        assert_eq!(a, b, "{format}: the file order changed the output");
+    }
+    let shard: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
+    let hostile = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = shard.clone();
+        edit(&mut v);
+        let p = at(name);
+        std::fs::write(&p, v.to_string()).unwrap();
+        p
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (
+            hostile("values.json", &|v| {
+                v["rows"][0]["values"] = serde_json::json!(["hacked"])
+            }),
+            "row 0 is not a point of its 4-point sweep",
+        ),
+        (
+            hostile("negative.json", &|v| {
+                v["rows"][0]["mib_s"] = serde_json::json!(-5)
+            }),
+            "row 0: mib_s is -5; accepted: a finite number from 0 to 1e12",
+        ),
+        (
+            hostile("huge.json", &|v| {
+                v["rows"][1]["iops"] = serde_json::json!(1e308)
+            }),
+            "iops is 1e308",
+        ),
+        (
+            hostile("shard.json", &|v| {
+                v["shard"] = serde_json::json!("1/1000000000000")
+            }),
+            "shard '1/1000000000000' is not I/N",
+        ),
+        (
+            hostile("other-shard.json", &|v| {
+                v["shard"] = serde_json::json!("2/2")
+            }),
+            "row 0 is not a point of its 4-point sweep (shard 2/2)",
+        ),
+        (
+            hostile("dim.json", &|v| {
+                v["dims"][0]["key"] = serde_json::json!("nope")
+            }),
+            "dimension 'nope' is not a sweep of an option",
+        ),
+    ];
+    for (file, expect) in &cases {
+        bad(&["--merge", file, &s2], expect);
+    }
+    // Two different rows for one point: refused in either order, naming both files.
+    let conflict = hostile("conflict.json", &|v| {
+        let m = v["rows"][0]["mib_s"].as_f64().unwrap();
+        v["rows"][0]["mib_s"] = serde_json::json!(m + 1.0);
+    });
+    bad(&["--merge", &s1, &conflict, &s2], "point 0 differs between");
+    for args in [[&s1, &conflict], [&conflict, &s1]] {
+        let out = common::mmcsim(&["--merge", args[0], args[1], &s2]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("s1.json") && err.contains("conflict.json"),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
