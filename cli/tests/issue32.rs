@@ -135,3 +135,72 @@ fn item5_merge_checks_what_it_merges_and_ignores_file_order() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Item 7: what was accepted silently, or refused with a misleading message, is now one clear
+/// line naming what is accepted, and nothing is written.
+#[test]
+fn item7_the_smaller_refusals_say_what_is_accepted() {
+    let dir = scratch("mmcsim-i32-small");
+    let at = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    bad(
+        &["--name=a", "--bus_mode=hs400", "--bus_width=4"],
+        "bus_width: 4 data lines with bus_mode=hs400; HS400 is 8-bit only",
+    );
+    bad(&["--mmc_test=37", "--size=511"], "accepted: at least 4k");
+    let platform = format!("--write_platform={}", at("p.toml"));
+    for (out, opt) in [
+        (format!("--write_trace={}", at("t.json")), "write_trace"),
+        (format!("--write_csv={}", at("s.csv")), "write_csv"),
+        (format!("--write_iolog={}", at("i.log")), "write_iolog"),
+        (format!("--write_lat_log={}", at("L")), "write_lat_log"),
+    ] {
+        let args = [
+            "--name=a",
+            "--size=64k",
+            "--sweep=randseed=1,2",
+            &out,
+            &platform,
+        ];
+        bad(&args, &format!("{opt}: not written by a sweep"));
+    }
+    bad(
+        &["--calibration", "--sweep=randseed=1,2"],
+        "calibration: '--sweep=randseed=1,2' would be ignored",
+    );
+    bad(
+        &["--calibration", "--name=x"],
+        "calibration: '--name=x' would be ignored",
+    );
+    bad(
+        &["--name=a", "--read_iolog="],
+        "read_iolog: needs a file name",
+    );
+    let help = common::ok_stdout(&["fit", "--help"]);
+    assert!(
+        help.starts_with("usage: mmcsim fit ") && help.contains("--write_platform=OUT"),
+        "{help}"
+    );
+    for name in ["a#b", "a;b", "$HOME"] {
+        let jobfile = format!("--write_jobfile={}", at("j.fio"));
+        bad(
+            &[&format!("--name={name}"), "--size=64k", &jobfile],
+            "would not read back",
+        );
+    }
+    std::fs::write(
+        at("s.toml"),
+        "platform = \"sprd-hs400es-2020\"\n[card]\nnand_read_us = \"87\"\n",
+    )
+    .unwrap();
+    let board = format!("--platform_file={}", at("s.toml"));
+    bad(
+        &[&board, "--name=a"],
+        "card.nand_read_us: a string, not a number",
+    );
+    let written: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(written, ["s.toml"], "a refused command wrote a file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -65,6 +65,20 @@ fn check_host(p: &Platform, cfg: &HostConfig) -> Result<(), ScenarioError> {
             ));
         }
     }
+    let hs400 = matches!(
+        p.bus.mode,
+        crate::board::BusMode::Hs400 | crate::board::BusMode::Hs400Es
+    );
+    if hs400 && p.bus.width != 8 {
+        return Err(ScenarioError::new(
+            "bus_width",
+            format!(
+                "{} data lines with bus_mode={}; HS400 is 8-bit only (JEDEC eMMC 5.1); accepted: bus_width=8, or bus_mode=hs200, ddr52, hs52 or legacy",
+                p.bus.width,
+                p.bus.mode.key()
+            ),
+        ));
+    }
     if let HsqDepth::Fixed(d) = cfg.hsq_depth {
         if d == 0 || d > 63 {
             return Err(ScenarioError::new(
@@ -82,6 +96,14 @@ fn check_mmc_test(scn: &Scenario) -> Result<(), ScenarioError> {
         .jobs
         .first()
         .map_or(crate::vocab::MMC_TEST_BYTES, |j| j.size);
+    if bytes < 4096 {
+        return Err(ScenarioError::new(
+            "size",
+            format!(
+                "{bytes} bytes per transfer size is below mmc_test's smallest transfer (4 KiB): every size would still make one transfer; accepted: at least 4k"
+            ),
+        ));
+    }
     let ios = 2 * (bytes / 4096);
     let events = estimated_events(scn);
     if ios > MAX_TOTAL_IOS || events > MAX_EVENTS {
