@@ -98,27 +98,20 @@ pub enum TraceFormat {
     Ftrace,
 }
 
-/// Two outputs into one file would clobber each other.
-fn check_outputs(cli: &Cli) -> Result<(), String> {
-    let outputs = [
-        ("output", &cli.output),
-        ("write_trace", &cli.write_trace),
-        ("write_csv", &cli.write_csv),
-        ("write_jobfile", &cli.write_jobfile),
-        ("write_platform", &cli.write_platform),
-    ];
-    for (i, (a, pa)) in outputs.iter().enumerate() {
-        for (b, pb) in &outputs[i + 1..] {
-            if let (Some(pa), Some(pb)) = (pa, pb) {
-                if same_file(pa, pb) {
-                    return Err(format!(
-                        "{b}: '{pb}' is also the file of --{a}; give each output its own file"
-                    ));
-                }
-            }
-        }
+impl Cli {
+    /// The files the command line's own options write, (option, file).
+    pub fn outputs(&self) -> Vec<(String, String)> {
+        [
+            ("output", &self.output),
+            ("write_trace", &self.write_trace),
+            ("write_csv", &self.write_csv),
+            ("write_jobfile", &self.write_jobfile),
+            ("write_platform", &self.write_platform),
+        ]
+        .into_iter()
+        .filter_map(|(opt, p)| p.as_ref().map(|p| (opt.to_string(), p.clone())))
+        .collect()
     }
-    Ok(())
 }
 
 /// Splits the arguments (without the program name).
@@ -204,19 +197,8 @@ pub fn parse(args: &[String]) -> Result<Cli, String> {
             _ => cli.fio_args.push(arg.clone()),
         }
     }
-    check_outputs(&cli)?;
+    crate::paths::check(&cli.outputs(), &[])?;
     Ok(cli)
-}
-
-/// Two paths name the same file (the same text, or the same file once both exist).
-fn same_file(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
-    }
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
 }
 
 /// `I/N` with 1 <= I <= N.

@@ -24,6 +24,21 @@ fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{} '{}': {}", opt, path, e))
 }
 
+/// Refuses, before anything is written, a job file that would not read back as the scenario:
+/// a job name or value with `;`, `#` (a comment in a job file) or `$` (a variable).
+pub fn check(cli: &Cli, scn: &Scenario) -> Result<(), String> {
+    if cli.write_jobfile.is_none() {
+        return Ok(());
+    }
+    let text = mmcsim_engine::scenario::jobfile::to_jobfile(scn);
+    match mmcsim_engine::scenario::jobfile::unreadable_line(&text) {
+        None => Ok(()),
+        Some(line) => Err(format!(
+            "write_jobfile: the line '{line}' would not read back (in a fio job file ';' and '#' start a comment and '$' a variable, and nothing quotes them); accepted: job names and values without ';', '#' or '$'"
+        )),
+    }
+}
+
 /// The exports that need no finished run: the job file, and the trace (its own traced run).
 pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
     if let Some(path) = &cli.write_jobfile {

@@ -4,6 +4,17 @@ use mmcsim_engine::scenario::board::{accepted_with_unit, params, preset_text, Pa
 use mmcsim_engine::scenario::options::{split_arg, OptionKind, OPTIONS};
 use std::fmt::Write;
 
+/// `mmcsim fit --help`: the fit's usage, the lines of [`HEAD`] that describe it.
+pub fn fit_usage() -> String {
+    let lines: Vec<&str> = HEAD
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("mmcsim fit"))
+        .take_while(|l| !l.is_empty())
+        .map(str::trim_start)
+        .collect();
+    format!("usage: {}\n", lines.join("\n  "))
+}
+
 /// The tool's own lines: what it is, how to call it, its own options.
 const HEAD: &str =
     "mmcsim: fio command lines and job files against a model of the Linux eMMC block I/O path\n\

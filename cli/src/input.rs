@@ -4,7 +4,9 @@
 
 use mmcsim_engine::scenario::check::MAX_INPUT_BYTES;
 use std::io::Read;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Most bytes one command reads over all its input files together (many merge or fit result
 /// files, a job file's includes and traces): four times one file's cap.
@@ -12,6 +14,15 @@ pub const MAX_TOTAL_INPUT_BYTES: u64 = 4 * MAX_INPUT_BYTES;
 
 /// Bytes read so far by this command.
 static READ_SO_FAR: AtomicU64 = AtomicU64::new(0);
+
+/// Every file read so far by this command, with what it was read as (`job file 'x.fio'`): the
+/// inputs no output may overwrite (`paths::check`).
+static FILES_READ: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+
+/// The files this command has read so far, with what each was read as.
+pub fn files_read() -> Vec<(String, PathBuf)> {
+    FILES_READ.lock().map(|f| f.clone()).unwrap_or_default()
+}
 
 /// The cap as text for messages.
 fn cap() -> String {
@@ -66,6 +77,9 @@ pub fn read_bytes(path: &std::path::Path, what: &str) -> Result<Vec<u8>, String>
 
 /// The regular file at `path`, at most the cap long.
 fn open(path: &std::path::Path, what: &str, stdin_ok: bool) -> Result<std::fs::File, String> {
+    if let Ok(mut f) = FILES_READ.lock() {
+        f.push((what.to_string(), path.to_path_buf()));
+    }
     let meta = std::fs::metadata(path).map_err(|e| format!("{what}: {e}"))?;
     if !meta.is_file() {
         let kind = if meta.is_dir() {

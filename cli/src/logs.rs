@@ -15,16 +15,88 @@ use std::fmt::Write;
 /// The device every iolog line names.
 const DEVICE: &str = "/dev/mmcblk0";
 
-/// The job section each clone came from.
-fn spec_of(scn: &Scenario, clone: usize) -> Option<&JobSpec> {
-    scn.jobs
-        .iter()
-        .flat_map(|j| std::iter::repeat_n(j, j.numjobs as usize))
-        .nth(clone)
-}
-
 fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{} '{}': {}", opt, path, e))
+}
+
+/// What one of a clone's log files holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Content {
+    Iolog,
+    Log(Kind),
+}
+
+/// The log files job clone `i` (of section `spec`, clone `k` of its section) writes: (option,
+/// file, content), named as fio names them: `write_iolog=FILE` as FILE for a section's first
+/// clone and FILE.k for the others, `PREFIX_lat.N.log` (and `_clat`, `_slat`, `_bw`, `_iops`)
+/// with N the clone's number from 1 over the run.
+fn files_of(spec: &JobSpec, i: usize, k: usize) -> Vec<(&'static str, String, Content)> {
+    let mut files = Vec::new();
+    if let Some(file) = &spec.write_iolog {
+        let path = if k == 0 {
+            file.clone()
+        } else {
+            format!("{file}.{k}")
+        };
+        files.push(("write_iolog", path, Content::Iolog));
+    }
+    let n = i + 1;
+    // A bare `write_bw_log` names the logs after the job, as fio does.
+    let prefix = |p: &String| {
+        if p.is_empty() {
+            spec.name.clone()
+        } else {
+            p.clone()
+        }
+    };
+    if let Some(p) = spec.write_lat_log.as_ref().map(prefix) {
+        for (log, kind) in [
+            ("lat", Kind::Lat),
+            ("clat", Kind::Lat),
+            ("slat", Kind::Slat),
+        ] {
+            files.push((
+                "write_lat_log",
+                format!("{p}_{log}.{n}.log"),
+                Content::Log(kind),
+            ));
+        }
+    }
+    if let Some(p) = spec.write_bw_log.as_ref().map(prefix) {
+        files.push((
+            "write_bw_log",
+            format!("{p}_bw.{n}.log"),
+            Content::Log(Kind::Bw),
+        ));
+    }
+    if let Some(p) = spec.write_iops_log.as_ref().map(prefix) {
+        files.push((
+            "write_iops_log",
+            format!("{p}_iops.{n}.log"),
+            Content::Log(Kind::Iops),
+        ));
+    }
+    files
+}
+
+/// Each job clone's section and its clone number within the section.
+fn clones(scn: &Scenario) -> impl Iterator<Item = (&JobSpec, usize)> {
+    scn.jobs
+        .iter()
+        .flat_map(|j| (0..j.numjobs as usize).map(move |k| (j, k)))
+}
+
+/// Every log file the scenario's jobs will write, (option, file), in the order they are
+/// written (none for `mmc_test`, which writes no logs).
+pub fn outputs(scn: &Scenario) -> Vec<(String, String)> {
+    if scn.mmc_test.is_some() {
+        return Vec::new();
+    }
+    clones(scn)
+        .enumerate()
+        .flat_map(|(i, (spec, k))| files_of(spec, i, k))
+        .map(|(opt, path, _)| (opt.to_string(), path))
+        .collect()
 }
 
 /// Writes every log the scenario's jobs ask for.
@@ -32,46 +104,17 @@ pub fn write(scn: &Scenario, sim: &Simulator) -> Result<(), String> {
     if scn.mmc_test.is_some() {
         return Ok(());
     }
-    for i in 0..sim.job_count() {
-        let (Some(spec), Some((_, index, t0, recs))) = (spec_of(scn, i), sim.job_records(i)) else {
+    for (i, (spec, k)) in clones(scn).enumerate().take(sim.job_count()) {
+        let Some((_, _, t0, recs)) = sim.job_records(i) else {
             continue;
         };
-        let n = index + 1;
-        // Clone k of its section: the first writes FILE, the others FILE.k.
-        let k = (0..i)
-            .filter(|&x| spec_of(scn, x).is_some_and(|p| std::ptr::eq(p, spec)))
-            .count();
-        if let Some(file) = &spec.write_iolog {
-            let path = if k == 0 {
-                file.clone()
-            } else {
-                format!("{file}.{k}")
-            };
-            write_file("write_iolog", &path, &iolog_v2(recs))?;
-        }
         let avg_ns = u64::from(spec.log_avg_msec) * 1_000_000;
-        // A bare `write_bw_log` names the logs after the job, as fio does.
-        let prefix = |p: &String| {
-            if p.is_empty() {
-                spec.name.clone()
-            } else {
-                p.clone()
-            }
-        };
-        if let Some(p) = spec.write_lat_log.as_ref().map(prefix) {
-            let lat = log(recs, t0, avg_ns, Kind::Lat);
-            write_file("write_lat_log", &format!("{p}_lat.{n}.log"), &lat)?;
-            write_file("write_lat_log", &format!("{p}_clat.{n}.log"), &lat)?;
-            let slat = log(recs, t0, avg_ns, Kind::Slat);
-            write_file("write_lat_log", &format!("{p}_slat.{n}.log"), &slat)?;
-        }
-        if let Some(p) = spec.write_bw_log.as_ref().map(prefix) {
-            let text = log(recs, t0, avg_ns, Kind::Bw);
-            write_file("write_bw_log", &format!("{p}_bw.{n}.log"), &text)?;
-        }
-        if let Some(p) = spec.write_iops_log.as_ref().map(prefix) {
-            let text = log(recs, t0, avg_ns, Kind::Iops);
-            write_file("write_iops_log", &format!("{p}_iops.{n}.log"), &text)?;
+        for (opt, path, content) in files_of(spec, i, k) {
+            let text = match content {
+                Content::Iolog => iolog_v2(recs),
+                Content::Log(kind) => log(recs, t0, avg_ns, kind),
+            };
+            write_file(opt, &path, &text)?;
         }
     }
     Ok(())

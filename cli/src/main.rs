@@ -8,6 +8,7 @@ mod exports;
 mod help;
 mod input;
 mod logs;
+mod paths;
 use mmcsim_engine::export::normal;
 mod sweep;
 #[cfg(test)]
@@ -152,6 +153,23 @@ fn run(cli: &Cli) -> Result<String, String> {
         return Ok(help::platforms());
     }
     if cli.calibration {
+        // The calibration runs its own scenarios: only their size may be given.
+        let other = cli.fio_args.iter().find(|a| {
+            !matches!(
+                mmcsim_engine::scenario::options::split_arg(a),
+                Ok(("size" | "ioscheduler" | "blk_dispatch", Some(_)))
+            )
+        });
+        if let Some(a) = other.or(cli.sweeps.first()).or(cli.job_files.first()) {
+            let a = if cli.sweeps.first() == Some(a) {
+                format!("--sweep={a}")
+            } else {
+                a.clone()
+            };
+            return Err(format!(
+                "calibration: '{a}' would be ignored (the calibration runs its own 64 scenarios); accepted: --calibration [--size=SIZE] [--ioscheduler=NAME] [--blk_dispatch=kernel|fitted] [--output=FILE]"
+            ));
+        }
         let under = mmcsim_engine::calibration::Under::from_args(&cli.fio_args)
             .map_err(|e| e.to_string())?;
         let rows = calibration::run(args::size_override(&cli.fio_args)?, &under)?;
@@ -172,27 +190,55 @@ fn run(cli: &Cli) -> Result<String, String> {
                 input::read(p.as_ref(), &format!("merge '{}'", p), false).map(|t| (p.clone(), t))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        paths::check(&cli.outputs(), &input::files_read())?;
         return Ok(sweep::render(&sweep::merge(&files)?, cli.format));
     }
     let (scn, warnings) = scenario(cli)?;
+    // Nothing is written before every output is known to destroy no input and no other output.
+    let mut outputs = cli.outputs();
+    outputs.extend(logs::outputs(&scn));
+    paths::check(&outputs, &input::files_read())?;
+    exports::check(cli, &scn)?;
     for w in warnings {
         let w = mmcsim_engine::scenario::bounded_message(w);
         let _ = writeln!(std::io::stderr(), "mmcsim: warning: {w}");
     }
-    if let Some(path) = &cli.write_platform {
-        let text = mmcsim_engine::scenario::board_file::to_toml(&scn).map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
-    }
+    // Written once nothing more can be refused (a sweep's points are all checked by then).
+    let write_platform = || -> Result<(), String> {
+        if let Some(path) = &cli.write_platform {
+            let text =
+                mmcsim_engine::scenario::board_file::to_toml(&scn).map_err(|e| e.to_string())?;
+            std::fs::write(path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
+        }
+        Ok(())
+    };
     if !cli.sweeps.is_empty() {
+        // Each point is its own run: one trace, series or log file would say nothing of the
+        // sweep.
+        let per_run = [
+            ("write_trace", cli.write_trace.is_some()),
+            ("write_csv", cli.write_csv.is_some()),
+            ("write_jobfile", cli.write_jobfile.is_some()),
+        ];
+        let log = logs::outputs(&scn).into_iter().next().map(|(opt, _)| opt);
+        if let Some(opt) = per_run
+            .iter()
+            .find(|(_, on)| *on)
+            .map(|(o, _)| o.to_string())
+            .or(log)
+        {
+            return Err(format!(
+                "{opt}: not written by a sweep (each point is a run of its own); accepted: --{opt} without --sweep, or --sweep with --output-format=json or csv"
+            ));
+        }
         let dims = cli
             .sweeps
             .iter()
             .map(|s| sweep::parse_dim(s))
             .collect::<Result<Vec<_>, _>>()?;
-        return Ok(sweep::render(
-            &sweep::run(&scn, dims, cli.shard)?,
-            cli.format,
-        ));
+        let doc = sweep::run(&scn, dims, cli.shard)?;
+        write_platform()?;
+        return Ok(sweep::render(&doc, cli.format));
     }
     if cli.shard.is_some() {
         return Err("shard: only with --sweep".to_string());
@@ -203,6 +249,7 @@ fn run(cli: &Cli) -> Result<String, String> {
         );
     }
     let mut sim = mmcsim_engine::Simulator::new(&scn).map_err(|e| e.to_string())?;
+    write_platform()?;
     exports::before_run(cli, &scn)?;
     sim.run_to_end();
     let report = sim.report();
@@ -236,6 +283,9 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             continue;
         }
         let (k, v) = mmcsim_engine::scenario::options::split_arg(a).map_err(|e| e.to_string())?;
+        if matches!(k, "help" | "h") {
+            return Ok(help::fit_usage());
+        }
         let v = v
             .filter(|v| !v.is_empty())
             .ok_or_else(|| format!("{k}: needs a value"))?;
@@ -276,6 +326,20 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
             mmcsim_fit::read_case(f, &text, runtime)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let base_text = match &base_file {
+        Some(path) => Some(input::read(
+            path.as_ref(),
+            &format!("platform_file '{path}'"),
+            false,
+        )?),
+        None => None,
+    };
+    // The written board may not replace a result or the base it was fitted from.
+    let outputs: Vec<(String, String)> = out
+        .iter()
+        .map(|p| ("write_platform".to_string(), p.clone()))
+        .collect();
+    paths::check(&outputs, &input::files_read())?;
     let started = std::time::Instant::now();
     let result =
         match (&base_file, &platform) {
@@ -284,7 +348,7 @@ fn run_fit(argv: &[String]) -> Result<String, String> {
                     .to_string(),
             ),
             (Some(path), None) => {
-                let text = input::read(path.as_ref(), &format!("platform_file '{path}'"), false)?;
+                let text = base_text.unwrap_or_default();
                 let mut base = mmcsim_engine::Scenario::default();
                 mmcsim_engine::scenario::board_file::apply_toml(&mut base, path, &text)
                     .map_err(|e| e.to_string())?;

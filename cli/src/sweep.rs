@@ -11,7 +11,7 @@
 use crate::args::Format;
 pub use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
 pub use mmcsim_engine::scenario::sweep::{
-    parse_dim, point_count, point_scenario, point_values, Dim,
+    parse_dim, point_count, point_scenario, point_values, Dim, Row,
 };
 pub use mmcsim_engine::tools::sweep::run_point;
 use mmcsim_engine::Scenario;
@@ -63,51 +63,140 @@ pub fn run(
     })
 }
 
-/// Joins shards' JSON outputs (texts with their file names) into one sweep. Each file must be
-/// a sweep of at most `MAX_POINTS` points whose dimensions make that many, with rows inside it.
-pub fn merge(files: &[(String, String)]) -> Result<SweepDoc, String> {
-    let mut out: Option<SweepDoc> = None;
-    for (name, text) in files {
-        let doc: SweepDoc = serde_json::from_str(text)
-            .map_err(|e| format!("merge: '{name}' is not a sweep JSON output: {e}"))?;
-        let grid = point_count(&doc.dims).map_err(|e| format!("merge: '{name}': {e}"))?;
-        if doc.points != grid {
+/// Largest figure a merged row may hold: far above anything a run gives (MiB/s, IOPS, us,
+/// interrupts per second), far below a number that would take a screen to print.
+const MAX_FIGURE: f64 = 1e12;
+
+/// One sweep JSON output checked as the sweep itself would have written it: its dimensions are
+/// sweepable options with values of theirs, its base options parse, its shard is `I/N` within
+/// its points, and every row is a point of it (its index in the grid, its values the grid's
+/// at that index, in its shard) with finite, non-negative figures of at most [`MAX_FIGURE`].
+fn check_doc(name: &str, doc: &SweepDoc) -> Result<usize, String> {
+    let grid = point_count(&doc.dims).map_err(|e| format!("merge: '{name}': {e}"))?;
+    if doc.points != grid {
+        return Err(format!(
+            "merge: '{name}' says {} points but its dimensions make {grid}; accepted: a sweep JSON output of mmcsim",
+            doc.points
+        ));
+    }
+    for d in &doc.dims {
+        let spec = format!("{}={}", d.key, d.values.join(","));
+        if parse_dim(&spec).ok().as_ref() != Some(d) {
             return Err(format!(
-                "merge: '{name}' says {} points but its dimensions make {grid}; accepted: a sweep JSON output of mmcsim",
-                doc.points
+                "merge: '{name}': dimension '{}' is not a sweep of an option; accepted: a sweep JSON output of mmcsim",
+                d.key
             ));
         }
-        if let Some(r) = doc
-            .rows
-            .iter()
-            .find(|r| r.index >= grid || r.values.len() != doc.dims.len())
-        {
+        for v in &d.values {
+            mmcsim_engine::scenario::options::apply_text(&Scenario::default(), &d.key, v)
+                .map_err(|e| format!("merge: '{name}': dimension {}: {e}", d.key))?;
+        }
+    }
+    mmcsim_engine::scenario::options::ScenarioBuilder::new(Scenario::default())
+        .args(&doc.base)
+        .map_err(|e| format!("merge: '{name}': base options: {e}"))?;
+    let shard = match &doc.shard {
+        None => None,
+        Some(s) => {
+            let bad = || {
+                format!(
+                    "merge: '{name}': shard '{s}' is not I/N with 1 <= I <= N <= its {grid} points"
+                )
+            };
+            let (i, n) = s.split_once('/').ok_or_else(bad)?;
+            let (i, n): (usize, usize) =
+                (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+            if i == 0 || i > n || n > grid.max(1) {
+                return Err(bad());
+            }
+            Some((i, n))
+        }
+    };
+    if doc.rows.len() > grid {
+        return Err(format!(
+            "merge: '{name}' has {} rows for {grid} points",
+            doc.rows.len()
+        ));
+    }
+    for r in &doc.rows {
+        let in_shard = shard.is_none_or(|(k, n)| r.index % n == k - 1);
+        if r.index >= grid || !in_shard || r.values != point_values(&doc.dims, r.index) {
             return Err(format!(
-                "merge: '{name}': row {} is not a point of its {grid}-point sweep",
+                "merge: '{name}': row {} is not a point of its {grid}-point sweep{}",
+                r.index,
+                doc.shard
+                    .as_ref()
+                    .map(|s| format!(" (shard {s})"))
+                    .unwrap_or_default()
+            ));
+        }
+        let figures = [
+            ("mib_s", r.mib_s),
+            ("iops", r.iops),
+            ("p50_us", r.p50_us),
+            ("p99_us", r.p99_us),
+            ("p999_us", r.p999_us),
+            ("interrupts_per_s", r.interrupts_per_s),
+            ("requeues", r.requeues as f64),
+        ];
+        if let Some((k, v)) = figures
+            .iter()
+            .find(|(_, v)| !(v.is_finite() && (0.0..=MAX_FIGURE).contains(v)))
+        {
+            let v = if v.abs() < MAX_FIGURE {
+                v.to_string()
+            } else {
+                format!("{v:e}")
+            };
+            return Err(format!(
+                "merge: '{name}': row {}: {k} is {v}; accepted: a finite number from 0 to {MAX_FIGURE:e}",
                 r.index
             ));
         }
-        if doc.rows.len() > grid {
-            return Err(format!(
-                "merge: '{name}' has {} rows for {grid} points",
-                doc.rows.len()
-            ));
-        }
-        match &mut out {
-            None => out = Some(SweepDoc { shard: None, ..doc }),
-            Some(o) => {
-                if o.dims != doc.dims || o.base != doc.base || o.points != doc.points {
-                    return Err(format!("merge: '{name}' is a different sweep"));
-                }
-                o.rows.extend(doc.rows);
-                o.rows.sort_by_key(|r| r.index);
-                o.rows.dedup_by_key(|r| r.index);
+    }
+    Ok(grid)
+}
+
+/// Joins shards' JSON outputs (texts with their file names) into one sweep. Each file must be
+/// a sweep as mmcsim writes it ([`check_doc`]), all of the same sweep; two rows for one point
+/// must agree (else both files are named). The result is the same bytes in any file order.
+pub fn merge(files: &[(String, String)]) -> Result<SweepDoc, String> {
+    let mut out: Option<SweepDoc> = None;
+    // Each point's row and the file it came from.
+    let mut rows: std::collections::BTreeMap<usize, (Row, &str)> = Default::default();
+    for (name, text) in files {
+        let doc: SweepDoc = serde_json::from_str(text)
+            .map_err(|e| format!("merge: '{name}' is not a sweep JSON output: {e}"))?;
+        check_doc(name, &doc)?;
+        if let Some(o) = &out {
+            if o.dims != doc.dims || o.base != doc.base || o.points != doc.points {
+                return Err(format!("merge: '{name}' is a different sweep"));
             }
+        }
+        for r in &doc.rows {
+            match rows.get(&r.index) {
+                Some((seen, from)) if seen != r => {
+                    return Err(format!(
+                        "merge: point {} differs between '{from}' and '{name}'; accepted: shards of one sweep run by one build",
+                        r.index
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    rows.insert(r.index, (r.clone(), name.as_str()));
+                }
+            }
+        }
+        if out.is_none() {
+            out = Some(SweepDoc {
+                shard: None,
+                rows: Vec::new(),
+                ..doc
+            });
         }
     }
     let mut doc = out.ok_or("merge: no sweep JSON files given")?;
-    doc.rows.sort_by_key(|r| r.index);
-    doc.rows.dedup_by_key(|r| r.index);
+    doc.rows = rows.into_values().map(|(r, _)| r).collect();
     let missing: Vec<String> = (0..doc.points)
         .filter(|i| doc.rows.binary_search_by_key(i, |r| r.index).is_err())
         .map(|i| i.to_string())

@@ -47,6 +47,7 @@ pub fn sample(scn: &Scenario) -> Report {
             .iter()
             .map(|s| s.index() as u64 * 1_000_000)
             .collect(),
+        requests: 2000,
         bus_busy_ns: 1_000_000_000,
         ..SimStats::default()
     };

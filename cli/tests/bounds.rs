@@ -56,10 +56,15 @@ fn scratch(name: &str) -> std::path::PathBuf {
 #[test]
 fn split_ios_count_as_their_requests() {
     // 256 MiB I/Os split into 512-byte requests: 524 288 requests each, all in memory at once.
+    // At iodepth 1 the block size is what makes them many: keyed bs, no "lower iodepth".
+    let args = ["--name=a", "--bs=256m", "--size=256m", "--max_req_kib=0.5"];
+    let (out, _) = mmcsim(&args);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("lower iodepth"));
     refused(
-        &["--name=a", "--bs=256m", "--size=256m", "--max_req_kib=0.5"],
+        &args,
         &[
-            "iodepth:",
+            "bs:",
+            "lower bs, raise max_req_kib",
             "requests outstanding",
             "max_req_kib=0.5",
             "at most 16384",

@@ -14,6 +14,9 @@ use crate::vocab::Stage;
 pub struct Figures {
     /// Completed reads and writes.
     pub ios: u64,
+    /// Requests that finished (`SimStats::requests`: a split I/O is several), the divisor of
+    /// the per-request figures below.
+    pub requests: u64,
     /// MiB/s as fio prints it: each direction's bytes over its own runtime, summed.
     pub fio_mib_s: f64,
     /// IOPS as fio prints it: each direction's I/Os over its own runtime, summed.
@@ -59,13 +62,14 @@ impl Figures {
         let m = report.merged();
         let s = &report.sim;
         let ios = m.read.total_ios + m.write.total_ios;
-        let per_request = ios.max(1) as f64;
-        let per = |st: Stage| s.stage(st) as f64 / per_request / 1000.0;
+        let per_request = s.requests.max(1) as f64;
+        let per = |st: Stage| s.stage_per_request(st) / 1000.0;
         let secs = s.simulated_ns as f64 / 1e9;
         let per_sec = |n: f64| if secs > 0.0 { n / secs } else { 0.0 };
         let bus_busy_pct = s.bus_busy_pct();
         Figures {
             ios,
+            requests: s.requests,
             fio_mib_s: m.read.mib_s() + m.write.mib_s(),
             fio_iops: m.read.iops() + m.write.iops(),
             mib_s: per_sec((m.read.io_bytes + m.write.io_bytes) as f64) / 1_048_576.0,
@@ -115,7 +119,7 @@ mod tests {
         assert!(f.mib_s > 0.0 && f.iops > 0.0 && f.per_irq >= 1.0);
         let ns = rep.sim.simulated_ns as f64 / 1e3;
         assert!(
-            (f.bus_us + f.idle_us) * f.ios as f64 <= ns * 1.0001,
+            (f.bus_us + f.idle_us) * f.requests as f64 <= ns * 1.0001,
             "{f:?}"
         );
 

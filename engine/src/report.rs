@@ -128,6 +128,12 @@ pub struct SimStats {
     pub batch_hist: Vec<u64>,
     /// Total ns requests spent in each stage, indexed by [`Stage::index`].
     pub stage_ns: Vec<u64>,
+    /// Requests that finished their trip through the stages (data, discard and flush requests,
+    /// mmc_test transfers; a bio merged into another request is not one, its time before the
+    /// merge is in `stage_ns`): the divisor of the time per request in each stage. A split I/O
+    /// counts each of its requests.
+    #[serde(default)]
+    pub requests: u64,
     /// Bus busy time (command + card access + data + card busy).
     pub bus_busy_ns: u64,
     /// Data CRC errors the card returned (`inject_error=`).
@@ -184,6 +190,11 @@ impl SimStats {
     /// Time spent in one stage, summed over requests.
     pub fn stage(&self, s: Stage) -> u64 {
         self.stage_ns.get(s.index()).copied().unwrap_or(0)
+    }
+    /// Mean ns per finished request in one stage (`requests`, never the I/O count: a split
+    /// I/O is several requests); 0 before the first.
+    pub fn stage_per_request(&self, s: Stage) -> f64 {
+        self.stage(s) as f64 / self.requests.max(1) as f64
     }
 }
 

@@ -50,16 +50,17 @@ fn spread(r: &Report) -> Html {
 
 /// Mean time per completed request in each stage, and its share of the stages' total.
 fn stages(r: &Report) -> Html {
-    let ios: u64 = dirs(r).iter().map(|(_, d)| d.total_ios).sum();
+    // Per request, not per I/O: a split I/O is several requests, each through every stage.
+    let requests = r.sim.requests;
     let rows: Vec<(Stage, f64)> = Stage::ALL
         .iter()
         .filter(|&&s| s != Stage::Done)
-        .map(|&s| (s, r.sim.stage(s) as f64 / ios.max(1) as f64))
+        .map(|&s| (s, r.sim.stage_per_request(s)))
         .collect();
     let total: f64 = rows.iter().map(|(_, t)| t).sum();
     html! {
         <table class="metrics detail-stages">
-            <caption>{ format!("Time in each stage, mean per request over {} completed request(s)", ios) }</caption>
+            <caption>{ format!("Time in each stage, mean per request over {} completed request(s)", requests) }</caption>
             <thead><tr><th scope="col">{ "stage" }</th><th scope="col">{ "per request" }</th><th scope="col">{ "share" }</th></tr></thead>
             <tbody>
             { for rows.iter().map(|(s, t)| html! {

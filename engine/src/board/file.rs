@@ -139,6 +139,17 @@ pub fn read_toml(
                     ),
                 ));
             }
+            // A number is written as a number: `nand_read_us = "87"` is a string, as the
+            // mode's name (`bus_mode = "hs400"`) is.
+            if let (toml::Value::String(_), false) = (v, param.unit == Unit::Mode) {
+                return Err(at(
+                    &field,
+                    format!(
+                        "a string, not a number; accepted: {}, written without quotes",
+                        param.accepted_with_unit()
+                    ),
+                ));
+            }
             let text = value_text(v).ok_or_else(|| at(&field, "not a number".to_string()))?;
             set(Setting::Param(param, &text)).map_err(|m| at(&field, m))?;
         }

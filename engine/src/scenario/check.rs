@@ -17,7 +17,7 @@ use super::{
 use crate::platform::Platform;
 
 pub use super::estimate::estimated_events;
-use super::estimate::{estimate, fmt_kib, job_requests_per_io, max_req_bytes};
+use super::estimate::{estimate, fmt_kib, max_req_bytes, requests_per_io};
 pub use super::limits::{
     EVENTS_PER_IO, MAX_BS, MAX_COMMAND_EVENTS, MAX_DEVICE_BYTES, MAX_EVENTS, MAX_INPUT_BYTES,
     MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING, MAX_RUNTIME_NS, MAX_TIME_NS, MAX_TOTAL_IOS,
@@ -65,6 +65,20 @@ fn check_host(p: &Platform, cfg: &HostConfig) -> Result<(), ScenarioError> {
             ));
         }
     }
+    let hs400 = matches!(
+        p.bus.mode,
+        crate::board::BusMode::Hs400 | crate::board::BusMode::Hs400Es
+    );
+    if hs400 && p.bus.width != 8 {
+        return Err(ScenarioError::new(
+            "bus_width",
+            format!(
+                "{} data lines with bus_mode={}; HS400 is 8-bit only (JEDEC eMMC 5.1); accepted: bus_width=8, or bus_mode=hs200, ddr52, hs52 or legacy",
+                p.bus.width,
+                p.bus.mode.key()
+            ),
+        ));
+    }
     if let HsqDepth::Fixed(d) = cfg.hsq_depth {
         if d == 0 || d > 63 {
             return Err(ScenarioError::new(
@@ -82,6 +96,14 @@ fn check_mmc_test(scn: &Scenario) -> Result<(), ScenarioError> {
         .jobs
         .first()
         .map_or(crate::vocab::MMC_TEST_BYTES, |j| j.size);
+    if bytes < 4096 {
+        return Err(ScenarioError::new(
+            "size",
+            format!(
+                "{bytes} bytes per transfer size is below mmc_test's smallest transfer (4 KiB): every size would still make one transfer; accepted: at least 4k"
+            ),
+        ));
+    }
     let ios = 2 * (bytes / 4096);
     let events = estimated_events(scn);
     if ios > MAX_TOTAL_IOS || events > MAX_EVENTS {
@@ -102,18 +124,75 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         ));
     }
     let max_req = max_req_bytes(p);
-    let (mut clones, mut outstanding) = (0u64, 0u64);
+    let (mut clones, mut out) = (0u64, Outstanding::default());
     for j in &scn.jobs {
         check_job_region(j)?;
         check_job_modes(j)?;
         clones += u64::from(j.numjobs);
-        // Every request of a split I/O is in memory at once.
-        outstanding = outstanding.saturating_add(
-            (u64::from(j.numjobs) * u64::from(j.outstanding()))
-                .saturating_mul(job_requests_per_io(j, max_req)),
+        // Every request of a split I/O is in memory at once: of a replayed trace, what its
+        // largest op splits into.
+        let parts = requests_per_io(scn, j, max_req);
+        out.requests = out.requests.saturating_add(
+            (u64::from(j.numjobs) * u64::from(j.outstanding())).saturating_mul(parts),
         );
+        out.deep |= j.outstanding() > 1;
+        out.many |= j.numjobs > 1 || scn.jobs.len() > 1;
+        out.split_bs |= parts > 1 && j.read_iolog.is_none();
+        out.split_trace |= parts > 1 && j.read_iolog.is_some();
     }
-    check_totals(scn, p, clones, outstanding)
+    check_totals(scn, p, clones, &out)
+}
+
+/// The requests the jobs may have in memory at once, and what makes them many: the levers a
+/// refusal can name.
+#[derive(Default)]
+struct Outstanding {
+    requests: u64,
+    /// Some job has more than one I/O in flight (`iodepth` with an async engine).
+    deep: bool,
+    /// More than one clone.
+    many: bool,
+    /// Some job's blocks, or some replayed trace's ops, are split into several requests.
+    split_bs: bool,
+    split_trace: bool,
+}
+
+impl Outstanding {
+    /// The refusal: keyed by the option that makes the count large, naming only the options
+    /// that would lower it (no "lower iodepth" at iodepth 1).
+    fn refusal(&self, max_req: &str) -> ScenarioError {
+        let key = match (self.deep, self.split_trace, self.split_bs) {
+            (true, _, _) => "iodepth",
+            (false, true, _) => "read_iolog",
+            (false, false, true) => "bs",
+            (false, false, false) => "numjobs",
+        };
+        let mut levers: Vec<&str> = Vec::new();
+        if self.deep {
+            levers.push("lower iodepth");
+        }
+        if self.many {
+            levers.push("lower numjobs");
+        }
+        if self.split_bs {
+            levers.push("lower bs");
+        }
+        if self.split_trace {
+            levers.push("replay a trace of smaller I/Os");
+        }
+        if self.split_bs || self.split_trace {
+            levers.push("raise max_req_kib");
+        }
+        ScenarioError::new(
+            key,
+            format!(
+                "{} requests outstanding in total (numjobs x iodepth x the requests of one I/O: an I/O{} larger than max_req_kib={max_req} is split); at most {MAX_OUTSTANDING} ({})",
+                self.requests,
+                if self.split_trace { " or a replayed trace's op" } else { "" },
+                levers.join(", ")
+            ),
+        )
+    }
 }
 
 /// One job's block size against its region, files and offsets.
@@ -202,7 +281,7 @@ fn check_totals(
     scn: &Scenario,
     p: &Platform,
     clones: u64,
-    outstanding: u64,
+    outstanding: &Outstanding,
 ) -> Result<(), ScenarioError> {
     if scn.jobs.len() as u64 > MAX_JOBS {
         return Err(ScenarioError::new(
@@ -219,14 +298,8 @@ fn check_totals(
             format!("{clones} job clones in total; at most {MAX_JOBS}"),
         ));
     }
-    if outstanding > MAX_OUTSTANDING {
-        return Err(ScenarioError::new(
-            "iodepth",
-            format!(
-                "{outstanding} requests outstanding in total (numjobs x iodepth x the requests of one I/O: an I/O larger than max_req_kib={} is split); at most {MAX_OUTSTANDING} (lower iodepth, numjobs or bs)",
-                fmt_kib(p.host.max_req_bytes)
-            ),
-        ));
+    if outstanding.requests > MAX_OUTSTANDING {
+        return Err(outstanding.refusal(&fmt_kib(p.host.max_req_bytes)));
     }
     let est = estimate(scn, p);
     if est.events > MAX_EVENTS {

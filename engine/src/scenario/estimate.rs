@@ -60,7 +60,7 @@ pub(super) fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
     let most_parts = scn
         .jobs
         .iter()
-        .map(|j| job_requests_per_io(j, max_req))
+        .map(|j| requests_per_io(scn, j, max_req))
         .max()
         .unwrap_or(1);
     let (mut untimed, mut timed, mut longest) = (0u64, 0u64, 0u64);
@@ -154,9 +154,23 @@ fn requests_of(len: u64, max_req: u64, data: bool) -> u64 {
 }
 
 /// Requests the job's largest I/O becomes (a trim-only job's discards are not split).
-pub(super) fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
+fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
     let data = !matches!(j.rw, Rw::Trim | Rw::RandTrim);
     requests_of(j.max_bs(), max_req, data)
+}
+
+/// Requests the largest I/O the job issues becomes: of a replayed trace (`read_iolog=`, once
+/// attached), its largest op's, whatever `bs` says; else the largest block's.
+pub(super) fn requests_per_io(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
+    match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
+        Some(log) => log
+            .ops
+            .iter()
+            .map(|op| requests_of(op.len, max_req, op.kind != LogOpKind::Flush))
+            .max()
+            .unwrap_or(1),
+        None => job_requests_per_io(j, max_req),
+    }
 }
 
 /// Requests one job section's clones issue, by size (or its replayed trace), ignoring time.

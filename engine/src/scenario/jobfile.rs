@@ -206,6 +206,13 @@ impl ScenarioBuilder {
     }
 }
 
+/// The first line of a written job file ([`to_jobfile`]) that would not read back as written:
+/// fio's reader strips from a `;` or `#` on (a comment) and expands a `$` (a variable), and a
+/// job file has no way to quote them. None: every line reads back.
+pub fn unreadable_line(text: &str) -> Option<&str> {
+    text.lines().find(|l| l.contains([';', '#', '$']))
+}
+
 /// The scenario as a fio job file, for [`parse_jobfile`].
 pub fn to_jobfile(scn: &Scenario) -> String {
     let mut out = String::new();

@@ -146,6 +146,9 @@ impl Simulator {
     pub(crate) fn stage_cause(&mut self, req: ReqIdx, stage: Stage, t: u64, cause: Cause) {
         let r = self.reqs.get_mut(req);
         self.stage_ns[r.stage.index()] += t.saturating_sub(r.t_stage);
+        if stage == Stage::Done && !matches!(cause, Cause::MergedInto { .. }) {
+            self.stats.requests += 1;
+        }
         r.stage = stage;
         r.t_stage = t;
         self.trace_cause(req, stage, t, cause);

@@ -8,7 +8,7 @@
 //! What the device sees is ordinary reads and writes at the offsets fio picks; the zone state
 //! is fio's, so it lives beside the jobs, not in the card.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// The emulated zones of the device.
 #[derive(Debug, Default)]
@@ -16,8 +16,13 @@ pub struct Zones {
     size: u64,
     /// Write pointer of each zone written so far, bytes from its start (absent: empty).
     wp: HashMap<u64, u64>,
-    /// fio's `write_zones[]`: zones being written, in the order they were opened.
+    /// fio's `write_zones[]`: the zones being written (a closed zone's place taken by the last
+    /// one, so closing is O(1)), each zone's place in it, and the same zones in zone order (to
+    /// tell whether they all lie in a job's region, and to find one near an offset): every
+    /// write costs O(log max_open_zones), not O(max_open_zones).
     open: Vec<u64>,
+    open_at: HashMap<u64, usize>,
+    open_sorted: BTreeSet<u64>,
     /// `max_open_zones` (0: no limit).
     max_open: usize,
     /// `zone_reset_threshold` x the bytes of the job's region, and `zone_reset_frequency` as
@@ -73,6 +78,43 @@ impl Zones {
         self.size - self.wp(z) >= min_bs
     }
 
+    /// `zbd_open_zone`: `z` becomes a write zone.
+    fn open_zone(&mut self, z: u64) {
+        self.open_at.insert(z, self.open.len());
+        self.open.push(z);
+        self.open_sorted.insert(z);
+    }
+
+    /// `zbd_close_zone`: `z` leaves the write zones (if it is one).
+    fn close_zone(&mut self, z: u64) {
+        if let Some(i) = self.open_at.remove(&z) {
+            self.open.swap_remove(i);
+            if let Some(&moved) = self.open.get(i) {
+                self.open_at.insert(moved, i);
+            }
+            self.open_sorted.remove(&z);
+        }
+    }
+
+    /// One of the write zones in the job's zones `first..end`, picked from the I/O's offset:
+    /// when every write zone is the job's (one job, or jobs sharing the region), the one at
+    /// the offset's proportion of `write_zones[]` (fio's `pick_random_zone_idx`); else the
+    /// first write zone of the job's at or after the I/O's zone, wrapping round. None: the job
+    /// has none.
+    fn pick_open(&self, io: &Io, z: u64, first: u64, end: u64) -> Option<u64> {
+        let (lo, hi) = (self.open_sorted.first()?, self.open_sorted.last()?);
+        if *lo >= first && *hi < end {
+            let n = self.open.len() as u64;
+            let k = (io.offset - io.base) * n / io.region.max(1);
+            return Some(self.open[(k as usize).min(self.open.len() - 1)]);
+        }
+        self.open_sorted
+            .range(z..end)
+            .next()
+            .or_else(|| self.open_sorted.range(first..z).next())
+            .copied()
+    }
+
     fn reset(&mut self, z: u64) {
         if let Some(w) = self.wp.remove(&z) {
             self.valid_bytes -= w;
@@ -88,21 +130,11 @@ impl Zones {
         let mut z = (io.offset / self.size).clamp(first, end - 1);
         // `zbd_convert_to_write_zone`: the I/O's zone if it is open or may be opened (under
         // `max_open_zones`), else one of the job's open zones picked from the I/O's offset.
-        if self.max_open > 0 && !self.open.contains(&z) {
+        if self.max_open > 0 && !self.open_at.contains_key(&z) {
             if self.open.len() < self.max_open {
-                self.open.push(z);
+                self.open_zone(z);
             } else {
-                let mine: Vec<u64> = self
-                    .open
-                    .iter()
-                    .copied()
-                    .filter(|z| (first..end).contains(z))
-                    .collect();
-                if mine.is_empty() {
-                    return None;
-                }
-                let k = (io.offset - io.base) * mine.len() as u64 / io.region.max(1);
-                z = mine[(k as usize).min(mine.len() - 1)];
+                z = self.pick_open(&io, z, first, end)?;
             }
         }
         // `zone_reset_threshold` / `zone_reset_frequency`: once the valid data passes the
@@ -128,7 +160,7 @@ impl Zones {
         self.valid_bytes += len;
         if !self.room(z, io.min_bs) {
             // `zbd_end_zone_io`: a full zone leaves the write zones.
-            self.open.retain(|&o| o != z);
+            self.close_zone(z);
         }
         Some((z * self.size + wp, len))
     }
@@ -175,7 +207,7 @@ impl Zones {
                 .find(|&c| self.wp(c) > 0)?;
         }
         self.reset(z);
-        self.open.retain(|&o| o != z);
+        self.close_zone(z);
         Some(z * self.size)
     }
 }
@@ -218,6 +250,37 @@ mod tests {
         z.write(io(0, 4096));
         let (off, _) = z.write(io(3 << 20, 4096)).unwrap();
         assert!(off < 1 << 20, "zone 0 is the only open zone: {off}");
+    }
+
+    /// At the limit, a write goes to a write zone of its own job's region (the other job's
+    /// are not its to write), or the job ends when it has none; a full zone's place is freed.
+    #[test]
+    fn at_the_limit_a_job_writes_only_its_own_open_zones() {
+        let mut z = Zones::new(1 << 20, 2, 0, 0);
+        let other = |offset| Io {
+            base: 4 << 20,
+            ..io(offset, 4096)
+        };
+        z.write(io(0, 4096));
+        z.write(other(5 << 20));
+        for o in [1 << 20, 2 << 20, 3 << 20] {
+            let (off, _) = z.write(io(o, 4096)).unwrap();
+            assert!(off < 1 << 20, "zone 0 is the job's one open zone: {off}");
+        }
+        let (off, _) = z.write(other(7 << 20)).unwrap();
+        assert!((5 << 20..6 << 20).contains(&off), "{off}");
+        let mut full = Zones::new(1 << 20, 1, 0, 0);
+        full.write(other(5 << 20));
+        assert_eq!(
+            full.write(io(0, 4096)),
+            None,
+            "no open zone of its own: the job ends"
+        );
+        // Zone 5 fills (256 writes of 4 KiB) and leaves the write zones: zone 0 may open.
+        for _ in 1..256 {
+            full.write(other(5 << 20)).unwrap();
+        }
+        assert_eq!(full.write(io(0, 4096)), Some((0, 4096)));
     }
 
     #[test]

@@ -33,14 +33,14 @@ fn log_text(v: &Option<String>) -> Option<String> {
 fn log_prefix(key: &str, v: Option<&str>) -> Result<String, ScenarioError> {
     match v.map(str::trim) {
         None | Some("1") => Ok(String::new()),
-        Some(p) => job_name(key, p),
+        Some(p) => file_name(key, p),
     }
 }
 
 pub(super) const READ_IOLOG: OptionRow = job!("read_iolog", &[], "trace file (fio iolog v2/v3, blkparse text, binary blktrace, ftrace text, Perfetto trace)",
     "replay this trace instead of rw/bs/size",
     example "trace.log",
-    set |j, k, v| j.read_iolog = Some(job_name(k, v1(v))?),
+    set |j, k, v| j.read_iolog = Some(file_name(k, v1(v))?),
     get |j| opt_text(&j.read_iolog),
     reset |j| j.read_iolog = None,
     form None);
@@ -64,7 +64,7 @@ pub(super) const REPLAY_EVENTS: OptionRow = job!("replay_events", &[], "issue, q
 
 pub(super) const WRITE_IOLOG: OptionRow = job!("write_iolog", &[], "file", "write the I/Os issued as a fio iolog v2 file",
     example "out.iolog",
-    set |j, k, v| j.write_iolog = Some(job_name(k, v1(v))?),
+    set |j, k, v| j.write_iolog = Some(file_name(k, v1(v))?),
     get |j| opt_text(&j.write_iolog),
     reset |j| j.write_iolog = None,
     form None);

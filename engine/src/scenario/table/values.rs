@@ -110,6 +110,25 @@ pub(super) fn b(v: bool) -> String {
 /// name is at most 255 bytes (NAME_MAX).
 pub const MAX_JOB_NAME_BYTES: usize = 255;
 
+/// A file name or prefix (`read_iolog`, `write_iolog`, a log prefix): as a job name, but the
+/// message says a file is wanted.
+pub(super) fn file_name(key: &str, v: &str) -> Result<String, ScenarioError> {
+    if v.trim().is_empty() {
+        return Err(ScenarioError::new(
+            key,
+            "needs a file name; accepted: a file name without ']' or control characters",
+        ));
+    }
+    job_name(key, v).map_err(|_| {
+        bad(
+            key,
+            v,
+            "not a file name",
+            "a file name of at most 255 bytes without ']' or control characters",
+        )
+    })
+}
+
 pub(super) fn job_name(key: &str, v: &str) -> Result<String, ScenarioError> {
     if v.trim().is_empty() || v.chars().any(char::is_control) || v.contains(']') {
         return Err(bad(

@@ -143,7 +143,7 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
         ));
     }
     let m = rep.merged();
-    let busy = s.stage(Stage::CardBusy) as f64 / c.ios as f64 / 1000.0;
+    let busy = s.stage_per_request(Stage::CardBusy) / 1000.0;
     if busy > 100.0 {
         let why = if !cfg.cache {
             "the card has no write cache in use (cache=0, or an SD card), so it programs each write before it answers"

@@ -221,16 +221,12 @@ fn sim_lines(out: &mut String, rep: &Report) {
         s.avg_batch(),
         s.bus_busy_pct()
     );
-    let ios: u64 = rep
-        .jobs
-        .iter()
-        .map(|j| j.read.total_ios + j.write.total_ios)
-        .sum();
-    if ios > 0 && s.stage_ns.iter().any(|&t| t > 0) {
+    // Per request, not per I/O: a split I/O is several requests, each through every stage.
+    if s.requests > 0 && s.stage_ns.iter().any(|&t| t > 0) {
         let parts: Vec<String> = Stage::ALL
             .iter()
             .filter(|&&st| st != Stage::Done)
-            .map(|&st| format!("{}={:.1}", st.name(), s.stage(st) as f64 / ios as f64 / 1e3))
+            .map(|&st| format!("{}={:.1}", st.name(), s.stage_per_request(st) / 1e3))
             .collect();
         let _ = writeln!(out, "  stages (usec/request): {}", parts.join(", "));
     }

@@ -96,8 +96,12 @@ pub struct FioMmcsim {
     pub requeues: u64,
     pub avg_batch: f64,
     pub batch_hist: Vec<u64>,
-    /// By stage name, in [`Stage::ALL`] order.
+    /// By stage name, in [`Stage::ALL`] order: sums over requests.
     pub stage_ns: OrderedMap<u64>,
+    /// Requests that finished ([`crate::SimStats::requests`]: each request of a split I/O):
+    /// `stage_ns` / `requests` is the time per request in each stage.
+    #[serde(default)]
+    pub requests: u64,
     pub bus_busy_ns: u64,
     pub crc_errors: u64,
     pub retries: u64,
@@ -240,6 +244,7 @@ impl FioMmcsim {
                 .iter()
                 .map(|&st| (st.name().to_string(), s.stage(st)))
                 .collect(),
+            requests: s.requests,
             bus_busy_ns: s.bus_busy_ns,
             crc_errors: s.crc_errors,
             retries: s.retries,

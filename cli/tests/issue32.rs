@@ -1,0 +1,206 @@
+//! Regression tests for issue 32 on the command line ("Bounds that hold for every input"):
+//! every source of requests is bounded alike, `--merge` checks what it merges, and the smaller
+//! refusals. Outputs against inputs are `outputs.rs`.
+
+mod common;
+
+use common::{bad, scratch};
+
+/// A fio iolog v2 of `n` writes of `len` bytes each, one after the other.
+fn iolog(n: u64, len: u64) -> String {
+    let mut t = String::from("fio version 2 iolog\n/dev/mmcblk0 add\n/dev/mmcblk0 open\n");
+    for i in 0..n {
+        t.push_str(&format!("/dev/mmcblk0 write {} {len}\n", i * len));
+    }
+    t + "/dev/mmcblk0 close\n"
+}
+
+/// Item 1: a replayed trace's op lengths count as `bs` does. 19 writes of 256 MiB in 512-byte
+/// requests took 1.6 GB and 8 s of CPU; refused as `--bs=256m` is, keyed by what makes them many.
+#[test]
+fn item1_a_replayed_traces_ops_count_their_requests_outstanding() {
+    let dir = scratch("mmcsim-i32-trace");
+    let big = dir.join("big.log");
+    std::fs::write(&big, iolog(19, 256 << 20)).unwrap();
+    let log = format!("--read_iolog={}", big.to_string_lossy());
+    let split = ["--name=r", &log, "--max_req_kib=0.5"];
+    bad(
+        &[&split[..], &["--ioengine=libaio", "--iodepth=32"]].concat(),
+        "iodepth: 16777216 requests outstanding",
+    );
+    // One op at a time is still 524 288 requests at once: keyed read_iolog, not iodepth.
+    bad(&split, "read_iolog: 524288 requests outstanding");
+    bad(
+        &[&split[..], &["--numjobs=19"]].concat(),
+        "lower numjobs, replay a trace of smaller I/Os",
+    );
+    // The same trace in 512 KiB requests is accepted (the bound is on requests, not bytes).
+    let small = dir.join("small.log");
+    std::fs::write(&small, iolog(4, 4 << 20)).unwrap();
+    let log = format!("--read_iolog={}", small.to_string_lossy());
+    common::ok_stdout(&["--name=r", &log, "--ioengine=libaio", "--iodepth=4"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Item 5: `--merge` checks each row as the sweep would have written it, refuses two different
+/// rows for one point naming both files, and gives the same bytes in any file order.
+#[test]
+fn item5_merge_checks_what_it_merges_and_ignores_file_order() {
+    let dir = scratch("mmcsim-i32-merge");
+    let at = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    for k in ["1", "2"] {
+        let out = format!("--output={}", at(&format!("s{k}.json")));
+        common::ok_stdout(&[
+            "--name=a",
+            "--size=64k",
+            "--sweep=randseed=1..4",
+            &format!("--shard={k}/2"),
+            "--output-format=json",
+            &out,
+        ]);
+    }
+    let (s1, s2) = (at("s1.json"), at("s2.json"));
+    for format in [
+        "--output-format=normal",
+        "--output-format=json",
+        "--output-format=csv",
+    ] {
+        let a = common::ok_stdout(&["--merge", &s1, &s2, format]);
+        let b = common::ok_stdout(&["--merge", &s2, &s1, format]);
+        assert_eq!(a, b, "{format}: the file order changed the output");
+    }
+    let shard: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
+    let hostile = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = shard.clone();
+        edit(&mut v);
+        let p = at(name);
+        std::fs::write(&p, v.to_string()).unwrap();
+        p
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (
+            hostile("values.json", &|v| {
+                v["rows"][0]["values"] = serde_json::json!(["hacked"])
+            }),
+            "row 0 is not a point of its 4-point sweep",
+        ),
+        (
+            hostile("negative.json", &|v| {
+                v["rows"][0]["mib_s"] = serde_json::json!(-5)
+            }),
+            "row 0: mib_s is -5; accepted: a finite number from 0 to 1e12",
+        ),
+        (
+            hostile("huge.json", &|v| {
+                v["rows"][1]["iops"] = serde_json::json!(1e308)
+            }),
+            "iops is 1e308",
+        ),
+        (
+            hostile("shard.json", &|v| {
+                v["shard"] = serde_json::json!("1/1000000000000")
+            }),
+            "shard '1/1000000000000' is not I/N",
+        ),
+        (
+            hostile("other-shard.json", &|v| {
+                v["shard"] = serde_json::json!("2/2")
+            }),
+            "row 0 is not a point of its 4-point sweep (shard 2/2)",
+        ),
+        (
+            hostile("dim.json", &|v| {
+                v["dims"][0]["key"] = serde_json::json!("nope")
+            }),
+            "dimension 'nope' is not a sweep of an option",
+        ),
+    ];
+    for (file, expect) in &cases {
+        bad(&["--merge", file, &s2], expect);
+    }
+    // Two different rows for one point: refused in either order, naming both files.
+    let conflict = hostile("conflict.json", &|v| {
+        let m = v["rows"][0]["mib_s"].as_f64().unwrap();
+        v["rows"][0]["mib_s"] = serde_json::json!(m + 1.0);
+    });
+    bad(&["--merge", &s1, &conflict, &s2], "point 0 differs between");
+    for args in [[&s1, &conflict], [&conflict, &s1]] {
+        let out = common::mmcsim(&["--merge", args[0], args[1], &s2]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("s1.json") && err.contains("conflict.json"),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Item 7: what was accepted silently, or refused with a misleading message, is now one clear
+/// line naming what is accepted, and nothing is written.
+#[test]
+fn item7_the_smaller_refusals_say_what_is_accepted() {
+    let dir = scratch("mmcsim-i32-small");
+    let at = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    bad(
+        &["--name=a", "--bus_mode=hs400", "--bus_width=4"],
+        "bus_width: 4 data lines with bus_mode=hs400; HS400 is 8-bit only",
+    );
+    bad(&["--mmc_test=37", "--size=511"], "accepted: at least 4k");
+    let platform = format!("--write_platform={}", at("p.toml"));
+    for (out, opt) in [
+        (format!("--write_trace={}", at("t.json")), "write_trace"),
+        (format!("--write_csv={}", at("s.csv")), "write_csv"),
+        (format!("--write_iolog={}", at("i.log")), "write_iolog"),
+        (format!("--write_lat_log={}", at("L")), "write_lat_log"),
+    ] {
+        let args = [
+            "--name=a",
+            "--size=64k",
+            "--sweep=randseed=1,2",
+            &out,
+            &platform,
+        ];
+        bad(&args, &format!("{opt}: not written by a sweep"));
+    }
+    bad(
+        &["--calibration", "--sweep=randseed=1,2"],
+        "calibration: '--sweep=randseed=1,2' would be ignored",
+    );
+    bad(
+        &["--calibration", "--name=x"],
+        "calibration: '--name=x' would be ignored",
+    );
+    bad(
+        &["--name=a", "--read_iolog="],
+        "read_iolog: needs a file name",
+    );
+    let help = common::ok_stdout(&["fit", "--help"]);
+    assert!(
+        help.starts_with("usage: mmcsim fit ") && help.contains("--write_platform=OUT"),
+        "{help}"
+    );
+    for name in ["a#b", "a;b", "$HOME"] {
+        let jobfile = format!("--write_jobfile={}", at("j.fio"));
+        bad(
+            &[&format!("--name={name}"), "--size=64k", &jobfile],
+            "would not read back",
+        );
+    }
+    std::fs::write(
+        at("s.toml"),
+        "platform = \"sprd-hs400es-2020\"\n[card]\nnand_read_us = \"87\"\n",
+    )
+    .unwrap();
+    let board = format!("--platform_file={}", at("s.toml"));
+    bad(
+        &[&board, "--name=a"],
+        "card.nand_read_us: a string, not a number",
+    );
+    let written: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(written, ["s.toml"], "a refused command wrote a file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
