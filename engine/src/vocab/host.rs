@@ -90,8 +90,9 @@ pub enum BlkDispatch {
     Kernel,
     /// The presets' fit (not Linux's rules): the context inside `->queue_rq` takes the
     /// requests that arrive meanwhile, a full window (legacy path included) refuses, the
-    /// refused request waits for a completion's re-run, and bios merge only in a plug. The 2011-2024 presets were calibrated
-    /// with it; with an I/O scheduler, dispatch follows the kernel either way.
+    /// refused request waits for a completion's re-run, and bios merge only in a plug. The 2020
+    /// and 2022 phone presets are calibrated with it (each preset says why); with an I/O
+    /// scheduler, dispatch follows the kernel either way.
     Fitted,
 }
 

@@ -79,7 +79,23 @@ pub fn arb_board(
             out.insert(row.name.to_string(), v);
         }
     }
+    hs400_is_8_bit(platform, &mut out);
     out
+}
+
+/// HS400 is 8-bit only (the scenario check refuses anything else): a pick that pairs it with a
+/// narrower bus leaves the bus as the preset has it.
+pub fn hs400_is_8_bit(platform: &str, out: &mut std::collections::BTreeMap<String, u64>) {
+    let s = Scenario {
+        platform: platform.to_string(),
+        overrides: out.clone().into(),
+        ..Scenario::default()
+    };
+    let refused = mmcsim_engine::scenario::check(&s).err();
+    if refused.and_then(|e| e.option).as_deref() == Some("bus_width") {
+        out.remove("bus_width");
+        out.remove("bus_mode");
+    }
 }
 
 /// Any scenario the options can say, within the options' own ranges (not necessarily one the
