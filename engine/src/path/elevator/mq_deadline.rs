@@ -10,7 +10,7 @@
 //! and ages the lower ones), no `async_depth` limit (fio's direct I/O is synchronous), a
 //! discard is a write (as `rq_data_dir` makes it).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::{try_merge, Bio, Merge, Tunables};
 use crate::sim::request::Slab;
@@ -46,7 +46,11 @@ pub struct Deadline {
     fifo: [BTreeMap<(u64, u64), ReqIdx>; 2],
     /// `per_prio->dispatch`: requests inserted at the head (requeued), served first.
     head: VecDeque<ReqIdx>,
-    info: HashMap<ReqIdx, Entry>,
+    /// Each waiting request's keys, by its slab index (a request's `rq->rb_node` and
+    /// `rq->queuelist`): a table, not a hash map, looked up on every insert, merge and dispatch.
+    info: Vec<Option<Entry>>,
+    /// Requests in the lists.
+    waiting: usize,
     /// `per_prio->next_rq[dir]`: the request after the last dispatched one in sector order.
     next_rq: [Option<ReqIdx>; 2],
     /// `dd->last_dir`, `dd->batching`, `dd->starved`.
@@ -63,7 +67,8 @@ impl Deadline {
             sort: Default::default(),
             fifo: Default::default(),
             head: VecDeque::new(),
-            info: HashMap::new(),
+            info: Vec::new(),
+            waiting: 0,
             next_rq: [None; 2],
             last_dir: DD_READ,
             batching: 0,
@@ -84,11 +89,17 @@ impl Deadline {
         };
         self.sort[dir].insert(e.key, req);
         self.fifo[dir].insert(e.fifo, req);
-        self.info.insert(req, e);
+        let i = req as usize;
+        if self.info.len() <= i {
+            self.info.resize(i + 1, None);
+        }
+        if self.info[i].replace(e).is_none() {
+            self.waiting += 1;
+        }
     }
 
     pub fn has_work(&self) -> bool {
-        !self.head.is_empty() || !self.info.is_empty()
+        !self.head.is_empty() || self.waiting > 0
     }
 
     /// `deadline_latter_request`: the next request in sector order after `key`.
@@ -102,22 +113,29 @@ impl Deadline {
 
     /// `deadline_remove_request`: out of both lists; `next_rq` moves past it.
     fn take(&mut self, req: ReqIdx) {
-        let Some(e) = self.info.remove(&req) else {
+        let Some(e) = self.info.get_mut(req as usize).and_then(Option::take) else {
             self.head.retain(|&r| r != req);
             return;
         };
         if self.next_rq[e.dir] == Some(req) {
             self.next_rq[e.dir] = self.latter(e.dir, e.key);
         }
+        self.waiting -= 1;
         self.sort[e.dir].remove(&e.key);
         self.fifo[e.dir].remove(&e.fifo);
     }
 
     /// `deadline_move_request`: `next_rq` becomes the request after it, and it leaves.
     fn move_request(&mut self, req: ReqIdx) {
-        let e = self.info[&req];
+        let Some(e) = self.entry(req) else {
+            return;
+        };
         self.next_rq[e.dir] = self.latter(e.dir, e.key);
         self.take(req);
+    }
+
+    fn entry(&self, req: ReqIdx) -> Option<Entry> {
+        self.info.get(req as usize).copied().flatten()
     }
 
     fn fifo_first(&self, dir: usize) -> Option<(u64, ReqIdx)> {
@@ -194,7 +212,7 @@ impl Deadline {
         if kind != Merge::Front {
             return;
         }
-        let Some(e) = self.info.get_mut(&req) else {
+        let Some(e) = self.info.get_mut(req as usize).and_then(Option::as_mut) else {
             return;
         };
         let old = e.key;
@@ -207,7 +225,7 @@ impl Deadline {
     /// The waiting request right after (back merge) or before (front merge) `req` in sector
     /// order, which `attempt_back_merge` / `attempt_front_merge` try to fold into it.
     pub fn neighbour(&self, req: ReqIdx, kind: Merge, _reqs: &Slab) -> Option<ReqIdx> {
-        let e = self.info.get(&req)?;
+        let e = self.entry(req)?;
         match kind {
             Merge::Back => self.latter(e.dir, e.key),
             Merge::Front => self.sort[e.dir].range(..e.key).next_back().map(|(_, &r)| r),
