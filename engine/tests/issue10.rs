@@ -179,6 +179,16 @@ fn item10_options_without_effect_warn() {
         .any(|x| x.starts_with("rw")));
     assert!(w("--iodepth=8 --name=x")[0].starts_with("iodepth"));
     assert!(w("--name=x --size=1m").is_empty());
+    // The card's cache: its size says nothing with the cache off, and the model holds at most
+    // half of it (issue 32's smaller items).
+    let off = w("--platform=u300-mmci-2011 --card_cache_kib=1024 --name=x");
+    assert!(
+        off[0].starts_with("card_cache_kib: no effect with cache=0"),
+        "{off:?}"
+    );
+    let hold = w("--card_cache_kib=1024 --card_cache_hold_kib=800 --name=x");
+    assert!(hold[0].contains("the card holds 512 KiB"), "{hold:?}");
+    assert!(w("--card_cache_kib=1024 --card_cache_hold_kib=512 --name=x").is_empty());
     let mut b = ScenarioBuilder::new(Scenario::default());
     b.jobfile("[a]\nplatform=unisoc-fua-2022\n[b]\nplatform=sprd-hs400es-2020\n[global]\nbs=8k\n")
         .unwrap();

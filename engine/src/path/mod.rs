@@ -1,7 +1,7 @@
 //! The kernel's eMMC I/O path, one module per layer, in the order a request meets them:
 //!
 //! ```text
-//! workload (fio) -> blk_mq (sbitmap tags, elevator, blk_merge, blk_flush) -> mmc_queue -> hsq | legacy | cqe -> host -> bus -> card
+//! workload (fio) -> blk_mq (sbitmap tags, elevator, blk_merge, blk_flush, blk_stat) -> mmc_queue -> hsq | legacy | cqe -> host -> bus -> card
 //!                                          recovery (errors), power (power cut), mmc_test
 //! ```
 //!

@@ -385,6 +385,23 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
             path.name()
         ));
     }
+    if let Ok(p) = scn.effective_platform() {
+        let c = &p.card;
+        if given("card_cache_hold_kib") && c.cache_hold_bytes > c.cache_bytes / 2 {
+            w.push(format!(
+                "card_cache_hold_kib: {} KiB is more than half the {} KiB cache; the card holds {} KiB (at most half, so a write always finds room)",
+                c.cache_hold_bytes / 1024,
+                c.cache_bytes / 1024,
+                c.cache_bytes / 2 / 1024
+            ));
+        }
+        if (given("card_cache_kib") || given("card_cache_hold_kib")) && !cfg.cache {
+            w.push(
+                "card_cache_kib: no effect with cache=0 (the card's write cache is off; cache=1 turns it on)"
+                    .to_string(),
+            );
+        }
+    }
     for (name, sched) in scn.queue.set_tunables() {
         if cfg.iosched != sched {
             w.push(format!(
