@@ -6,7 +6,13 @@
 //! interrupt (`cqhci_irq` -> `cqhci_finish_mrq`).
 
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::Op;
+use crate::vocab::{Op, CQHCI_NUM_SLOTS};
+
+/// `cqhci_init` (Linux 6.1): `mmc->cqe_qdepth`, the task slots for data: `NUM_SLOTS`, less the
+/// DCMD slot when the host sends direct commands (`MMC_CAP2_CQE_DCMD`).
+pub fn cqhci_qdepth(dcmd: bool) -> u32 {
+    u32::from(CQHCI_NUM_SLOTS) - u32::from(dcmd)
+}
 
 /// The CQE's task list (`struct cqhci_host` slots) and its bus.
 #[derive(Debug, Default)]
@@ -59,7 +65,9 @@ impl Cqe {
 
 impl Simulator {
     /// `cqhci_request`: write the task descriptor and ring the doorbell; the controller queues
-    /// the task on the card (CMD44 + CMD45), and the card starts reading for a read task.
+    /// a data task on the card (CMD44 + CMD45), and the card starts reading for a read task. A
+    /// flush (`mmc_blk_cqe_issue_flush`) is the DCMD slot's descriptor (`cqhci_prep_dcmd_desc`),
+    /// sent as CMD6 when the bus is free, the data tasks staying queued on the card.
     pub(crate) fn cqe_request(&mut self, req: ReqIdx) {
         let queued = self.now + 2 * self.bus.cmd_ns();
         let r = self.reqs.get(req);
@@ -69,7 +77,9 @@ impl Simulator {
                 let bus_bps = self.bus.bytes_per_sec();
                 self.card.queued_read_ready(queued, off, len, bus_bps)
             }
-            _ => queued,
+            // The DCMD is not queued on the card: CMD6 goes when the bus is free.
+            Op::Flush => self.now,
+            Op::Write | Op::Discard => queued,
         };
         self.cqe.queue(req, ready);
         self.cqe_pump();
@@ -88,8 +98,12 @@ impl Simulator {
             return;
         };
         let t0 = self.now.max(ready.saturating_sub(self.bus.cmd_ns()));
-        let is_read = self.reqs.get(req).op == Op::Read;
-        let free = self.bus_transfer_ready(req, t0, None, false, is_read.then_some(ready));
+        let op = self.reqs.get(req).op;
+        let prefetched = (op == Op::Read).then_some(ready);
+        // A DCMD flush (CMD6, R1b) holds DAT0 busy until the cache is in NAND: the CQE sends
+        // nothing until it is released. A data task's write busy does not hold the bus.
+        let hold_busy = op == Op::Flush;
+        let free = self.bus_transfer_ready(req, t0, None, hold_busy, prefetched);
         self.cqe.executing_until(free);
         let end = self.reqs.get(req).phases.end;
         self.q.push(end, Event::CqeTaskDone { req });

@@ -94,6 +94,11 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
+        // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
+        // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.
+        cmdq_depth: 32,
+        max_posted_writes: 32,
+        cqe_dcmd: true,
     },
     mmc_test: PHONE_MMC_TEST,
     variation: ALLWINNER_VARIATION,

@@ -111,6 +111,13 @@ pub const RPI5_SD_2024: Platform = Platform {
         flush_fixed_ns: 1_000_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: false,
+        // Command queueing as the Raspberry Pi kernel runs it on SD (6.6, PR #6235): an A2
+        // card reports the 5-bit depth field's most (31 tags, `sd_parse_ext_reg_perf`); in
+        // the Pi's removable slot one write queued at a time (`max_posted_writes = 1`); no
+        // DCMD for SD, so a flush waits for the queue to empty and goes alone.
+        cmdq_depth: 31,
+        max_posted_writes: 1,
+        cqe_dcmd: false,
     },
     mmc_test: MmcTestTiming {
         start_ns: 5_000,

@@ -106,6 +106,12 @@ pub const U300_MMCI_2011: Platform = Platform {
         flush_fixed_ns: 0,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: false,
+        // Command queueing (a what-if: this SD card has no command queue) as the Raspberry Pi
+        // kernel would run it on an SD card: the 5-bit depth field's most, one posted write in
+        // a removable slot, no DCMD (flushes wait for the queue to empty).
+        cmdq_depth: 31,
+        max_posted_writes: 1,
+        cqe_dcmd: false,
     },
     mmc_test: MmcTestTiming { start_ns: 15_000, wait_done_ns: 15_000 },
     variation: MLC_SD_2011,
