@@ -184,3 +184,28 @@ fn sd_command_queueing_never_has_more_than_one_write_in_the_card() {
         "and overlaps their busy time: {march:.0} vs {on:.0} IOPS"
     );
 }
+
+/// `cqhci_irq` reads CQHCI_TCN once and finishes every task whose bit is set: reads and
+/// writes mixed at iodepth 64 finish together now and then (a write's busy ends while the next
+/// read is on the bus), and those share one interrupt, so there are fewer interrupts than
+/// requests. An interrupt taken at once (`cqhci_irq_us=0`) finishes one task each; a slower
+/// one finishes more.
+#[test]
+fn one_cqe_interrupt_finishes_every_task_done_by_then() {
+    let batch = |extra: &[&str]| {
+        let r = mmcsim_engine::run(&emmc_qd64("randrw", extra)).unwrap();
+        (r.sim.avg_batch(), r.sim.interrupts)
+    };
+    let (at_once, irqs) = batch(&["--cqhci_irq_us=0"]);
+    assert_eq!((at_once, irqs), (1.0, 4096), "one interrupt per task");
+    let (typical, irqs) = batch(&[]);
+    assert!(
+        typical > 1.0 && irqs < 4096,
+        "tasks finishing together: {typical:.2} per interrupt"
+    );
+    let (slow, _) = batch(&["--cqhci_irq_us=20"]);
+    assert!(
+        slow > typical + 0.2,
+        "a slower interrupt finishes more: {slow:.2}"
+    );
+}

@@ -55,6 +55,11 @@ pub struct HostTiming {
     /// Legacy path: completion of the previous request in that thread after the next one
     /// started (`mmc_blk_mq_post_req`: post_req, `blk_mq_complete_request`, in_flight--).
     pub legacy_completion_ns: u64,
+    /// Command queueing: from a task's completion (its bit in CQHCI_TCN) to `cqhci_irq` having
+    /// read TCN and finished every task whose bit is set (`cqhci_finish_mrq`): the interrupt's
+    /// entry and handler. A task completing meanwhile is finished by the same interrupt; one
+    /// completing later raises the next.
+    pub cqhci_irq_ns: u64,
     /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
     /// and completing it (one interrupt, one completion pass for the whole chain).
     pub adma3_chain_ns: u64,

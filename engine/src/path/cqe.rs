@@ -2,8 +2,9 @@
 //! not in the measured patch series. Up to 31 data tasks are queued on the card (CMD44/CMD45,
 //! sent by the controller), the card reads ahead for queued tasks and reports which are ready,
 //! (on up to `nand_dies` dies at once), the controller executes them one at a time (CMD46/CMD47 + data) with no software between
-//! tasks, and a write's busy time no longer blocks the bus. Each task completes with its own
-//! interrupt (`cqhci_irq` -> `cqhci_finish_mrq`).
+//! tasks, and a write's busy time no longer blocks the bus. A finished task sets its bit in
+//! CQHCI_TCN; one interrupt (`cqhci_irq`, Linux 6.1) reads TCN and finishes every task whose bit
+//! is set (`cqhci_finish_mrq`), so tasks finishing together take one interrupt.
 
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::{Op, CQHCI_NUM_SLOTS};
@@ -23,6 +24,12 @@ pub struct Cqe {
     bus_free_at: u64,
     /// Tasks executed or executing and not yet completed.
     executing: u32,
+    /// CQHCI_TCN: finished tasks the interrupt has not read yet, in finishing order.
+    tcn: Vec<ReqIdx>,
+    /// A `cqhci_irq` is raised and has not read TCN yet.
+    irq_pending: bool,
+    /// The last interrupt's handler runs until then: the next one is not taken before.
+    irq_busy_until: u64,
 }
 
 impl Cqe {
@@ -48,9 +55,25 @@ impl Cqe {
         self.executing += 1;
     }
 
-    /// A task completed (`cqhci_finish_mrq`).
-    pub fn task_done(&mut self) {
+    /// A task finished on the card: its TCN bit is set. Returns whether this raises an
+    /// interrupt (none is pending already).
+    pub fn task_done(&mut self, req: ReqIdx) -> bool {
         self.executing -= 1;
+        self.tcn.push(req);
+        !std::mem::replace(&mut self.irq_pending, true)
+    }
+
+    /// When a raised interrupt is taken: not before the last handler is done.
+    pub fn irq_taken_at(&self, now: u64) -> u64 {
+        now.max(self.irq_busy_until)
+    }
+
+    /// `cqhci_irq`: reads TCN and clears it (every task whose bit is set); its handler runs
+    /// until `until`.
+    pub fn irq(&mut self, until: u64) -> Vec<ReqIdx> {
+        self.irq_pending = false;
+        self.irq_busy_until = until;
+        std::mem::take(&mut self.tcn)
     }
 
     pub fn has_tasks(&self) -> bool {
@@ -112,20 +135,33 @@ impl Simulator {
         }
     }
 
-    /// `Event::CqeTaskDone`: the task's completion interrupt.
+    /// `Event::CqeTaskDone`: the task finished on the card and sets its TCN bit; the first bit
+    /// raises the interrupt, read `cqhci_irq_ns` later. The CQE goes on with the next task.
     pub(crate) fn cqe_task_done(&mut self, req: ReqIdx) {
-        self.cqe.task_done();
-        self.stats.interrupts += 1;
-        self.stats.batch_hist[1] += 1;
-        self.account_bus_phases(req);
-        if self.reqs.get(req).crc_error {
-            self.recovery_start(req);
-            return;
+        if self.cqe.task_done(req) {
+            let t = self.cqe.irq_taken_at(self.now) + self.platform.host.cqhci_irq_ns;
+            self.q.push(t, Event::CqeIrq);
         }
-        let completion = self.jitter.software(self.platform.host.completion_ns);
-        let t = self.now + completion + self.dma_unmap_cost(req);
-        self.q.push(t, Event::Completed { req });
         self.cqe_pump();
+    }
+
+    /// `Event::CqeIrq`: `cqhci_irq` reads CQHCI_TCN and finishes every task whose bit is set
+    /// (`cqhci_finish_mrq` -> `mmc_cqe_request_done`): one interrupt for all of them.
+    pub(crate) fn cqe_irq(&mut self) {
+        let done = self.cqe.irq(self.now);
+        self.stats.interrupts += 1;
+        let n = done.len().min(self.stats.batch_hist.len() - 1);
+        self.stats.batch_hist[n] += 1;
+        for req in done {
+            self.account_bus_phases(req);
+            if self.reqs.get(req).crc_error {
+                self.recovery_start(req);
+                continue;
+            }
+            let completion = self.jitter.software(self.platform.host.completion_ns);
+            let t = self.now + completion + self.dma_unmap_cost(req);
+            self.q.push(t, Event::Completed { req });
+        }
     }
 }
 
@@ -145,6 +181,24 @@ mod tests {
         assert_eq!(c.bus_free_at(), 900);
         assert_eq!(c.take_next(), Some((1, 500)));
         assert!(!c.has_tasks());
-        c.task_done();
+    }
+
+    #[test]
+    fn one_interrupt_reads_every_task_finished_before_it() {
+        let mut c = Cqe::default();
+        for r in [1, 2, 3] {
+            c.queue(r, 0);
+            c.take_next();
+            c.executing_until(0);
+        }
+        assert!(c.task_done(1), "the first TCN bit raises the interrupt");
+        assert!(
+            !c.task_done(2),
+            "raised already: the same interrupt reads it"
+        );
+        assert_eq!(c.irq(50), vec![1, 2]);
+        assert!(c.task_done(3), "after the TCN read: the next interrupt");
+        assert_eq!(c.irq_taken_at(40), 50, "not before the handler is done");
+        assert_eq!(c.irq(60), vec![3]);
     }
 }

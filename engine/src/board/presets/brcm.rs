@@ -64,6 +64,9 @@ pub const RPI5_SD_2024: Platform = Platform {
         reap_ns: 3_000,
         legacy_wakeup_ns: 10_000,
         legacy_completion_ns: 5_000,
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 0,
         // SDHCI's max_req_size (ADMA2): 512 KiB; a 4 MiB I/O is 8 requests.
         max_req_bytes: 512 * KIB,
