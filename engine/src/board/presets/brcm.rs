@@ -12,9 +12,15 @@ use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcP
 /// The host path with CQ off is the plain mmc block path (`mmc_path=legacy`: blk-mq ->
 /// `mmc_mq_queue_rq` -> `mmc_blk_mq_issue_rw_rq`): however deep fio's queue, one command at a
 /// time is on the card, the next one prepared meanwhile; sdhci-brcmstb has no host software
-/// queue. With `dtparam=sd_cqe` (raspberrypi/linux PR #6046) the CQHCI queues up to 32 tasks on
-/// the card (SD 6.0 command queueing: CMD44/CMD45 queue, CMD46/CMD47 execute, as eMMC's), which
-/// the card may work on at once: that is `mmc_path=cqe`, the prediction.
+/// queue. With `dtparam=sd_cqe` (raspberrypi/linux PR #6046) the CQHCI queues tasks on the card
+/// (SD 6.0 command queueing: CMD44/CMD45 queue, CMD46/CMD47 execute, as eMMC's): that is
+/// `mmc_path=cqe`, the prediction, under the rules the Raspberry Pi kernel (6.6) runs it with
+/// since June 2024 (PR #6235): the tag set is the card's depth (31), reads queue up to it, one
+/// write at a time is posted to the card (`card->max_posted_writes = 1` in a removable slot:
+/// `mmc_mq_queue_rq` refuses a second write while CQE is on), and a flush is synchronous (no
+/// DCMD for SD: it waits for the queue to empty, `mmc_blk_issue_flush`). Command queueing
+/// needs the card's cache and power-off notification (`sd_parse_ext_reg_perf`). The March 2024
+/// rule (every queued write posted) is the what-if `max_posted_writes=31`.
 ///
 /// - randread 4k 2540 IOPS = 394 us per read, one at a time: the card's access (tR with the
 ///   firmware's mapping lookup, about 320 us on an SD card, far above an eMMC's 50-100 us) plus
