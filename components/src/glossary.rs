@@ -44,7 +44,7 @@ pub const TERMS: &[Term] = &[
     t("hsq-depth", "window size", "hsq_depth", "How many requests hsq takes before refusing more; dynamic: 5 while 4 KiB writes queue, else 2."),
     t("legacy", "one request at a time", "legacy path (mmc_start_req)", "The older request path: one request on the bus, the next possibly prepared meanwhile."),
     t("nonblocking", "prepare the next early", "non-blocking (pre_req / post_req)", "Map the next request's buffer for DMA while the current one transfers."),
-    t("cqe", "card-side task queue", "CQE (command queueing)", "The card holds up to 32 tasks and runs them itself; a what-if in this model."),
+    t("cqe", "card-side task queue", "CQE (command queueing)", "The card holds the CQE's tasks (31 on an eMMC, beside one direct-command slot for flushes; on an SD card one write at a time) and runs them itself; a what-if in this model."),
     t("controller", "host controller", "SDHCI / MMCI", "The chip that drives the bus: SDHCI on the Unisoc boards, the ARM PL180 MMCI on the U300."),
     t("adma2", "the controller's list of buffers", "ADMA2 table", "Descriptors telling the controller's DMA where one request's data is."),
     t("adma3", "controller batch", "ADMA3 chain", "Command descriptors and ADMA2 tables for several requests joined into one chain: one interrupt for all."),

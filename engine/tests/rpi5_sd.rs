@@ -63,8 +63,10 @@ fn the_cq_off_figures_are_reproduced_within_15_percent() {
     assert!(bad.is_empty(), "beyond 15 %: {bad:?}\n{table}");
 }
 
-/// Command queueing on: the card holds up to 32 tasks and reads on both dies at once, so 4 KiB
-/// random reads go faster than one command at a time; a user sees more IOPS, not fewer.
+/// Command queueing on, as the Raspberry Pi kernel runs it: reads queue up to the card's 31
+/// tags and the card reads on both dies at once, so 4 KiB random reads go faster than one
+/// command at a time; writes are posted one at a time (`max_posted_writes = 1`), so random
+/// writes stay where they were (about one card busy per write).
 #[test]
 fn command_queueing_runs_on_the_sd_board_and_overlaps_random_reads() {
     let off = iops(&sd_bench(&[], "randread", "4k"));
@@ -74,7 +76,7 @@ fn command_queueing_runs_on_the_sd_board_and_overlaps_random_reads() {
     eprintln!("randread 4k: CQ off {off:.0}, on {on:.0} IOPS; randwrite 4k: off {w_off:.0}, on {w_on:.0} IOPS");
     assert!(on > off * 1.3, "CQ on {on:.0} vs off {off:.0} IOPS");
     assert!(
-        w_on >= w_off * 0.95,
+        w_on >= w_off * 0.95 && w_on < w_off * 1.1,
         "CQ on {w_on:.0} vs off {w_off:.0} IOPS"
     );
 }

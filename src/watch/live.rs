@@ -147,8 +147,10 @@ pub fn watch_hints(scn: &Scenario, cfg: &HostConfig) -> Vec<String> {
                 .to_string()
         }),
         MmcPath::Cqe => out.push(
-            "CQE is a what-if: none of the measured patch series used command queueing. Tasks queue on the card and \
-             run back to back without host software between them."
+            "CQE is a what-if: none of the measured patch series used command queueing. Tasks queue on the card (as many \
+             as the CQE's tags) and run back to back without host software between them; one interrupt finishes every \
+             task done. On an eMMC a flush is queued beside them (DCMD); on an SD card, as the Raspberry Pi kernel runs \
+             it, one write is in the card at a time and a flush waits for the queue to empty."
                 .to_string(),
         ),
     }

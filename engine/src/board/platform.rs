@@ -55,6 +55,11 @@ pub struct HostTiming {
     /// Legacy path: completion of the previous request in that thread after the next one
     /// started (`mmc_blk_mq_post_req`: post_req, `blk_mq_complete_request`, in_flight--).
     pub legacy_completion_ns: u64,
+    /// Command queueing: from a task's completion (its bit in CQHCI_TCN) to `cqhci_irq` having
+    /// read TCN and finished every task whose bit is set (`cqhci_finish_mrq`): the interrupt's
+    /// entry and handler. A task completing meanwhile is finished by the same interrupt; one
+    /// completing later raises the next.
+    pub cqhci_irq_ns: u64,
     /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
     /// and completing it (one interrupt, one completion pass for the whole chain).
     pub adma3_chain_ns: u64,
@@ -266,6 +271,21 @@ pub struct CardTiming {
     pub trim_ns: u64,
     /// The card supports reliable write (so the host may advertise FUA).
     pub reliable_write: bool,
+    /// The card's command queue depth (`card->ext_csd.cmdq_depth`): an eMMC's EXT_CSD
+    /// CMDQ_DEPTH + 1, an SD card's 5-bit depth field of its performance enhancement register
+    /// (`sd_parse_ext_reg_perf`, Raspberry Pi kernel 6.6). With command queueing the blk-mq tag
+    /// set has min(this, the CQE's task slots) tags (`mmc_init_queue`, Linux 6.1).
+    pub cmdq_depth: u32,
+    /// `card->max_posted_writes` (Raspberry Pi kernel, June 2024, PR #6235): with command
+    /// queueing `mmc_mq_queue_rq` refuses a write (BLK_STS_RESOURCE) while this many are queued.
+    /// An SD card in a removable slot: 1 (`mmc_sd_init_card`); an eMMC: its queue depth.
+    pub max_posted_writes: u32,
+    /// The CQE sends a flush as a direct command in its DCMD slot (`MMC_CAP2_CQE_DCMD`,
+    /// `mmc_blk_cqe_issue_flush`), queued beside the data tasks. Without it a flush is
+    /// MMC_ISSUE_SYNC: it waits for the queue to empty (`mmc_blk_wait_for_idle`) and goes alone
+    /// (`mmc_blk_issue_flush`). The Raspberry Pi kernel clears the capability for SD cards
+    /// (`mmc_sd_init_card`): an SD cache flush is no CMD6.
+    pub cqe_dcmd: bool,
 }
 
 /// A typical eMMC discard (CMD38 DISCARD): 2 ms of card busy per command. Not measured (no

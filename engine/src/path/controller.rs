@@ -31,9 +31,11 @@
 //!
 //! Nothing else in `path/` or `sim/` branches on the host path.
 
+use super::cqe::cqhci_qdepth;
+use crate::board::CardTiming;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::{Cause, HostConfig, MmcPath};
-use crate::vocab::{CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH};
+use crate::vocab::{CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH, MMC_QUEUE_DEPTH};
 
 /// The host path under the mmc queue, with what of its configuration the dispatch needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,8 +45,14 @@ pub enum HostPath {
     /// The legacy path (`core/block.c`, `mmc_blk_mq_issue_rw_rq`); `nonblocking`: the next
     /// request is prepared during the transfer (`mmc_start_req` with pre_req/post_req).
     Legacy { nonblocking: bool },
-    /// eMMC command queueing through the CQE (`cqhci-core.c`, a what-if).
-    Cqe,
+    /// Command queueing through the CQE (`cqhci-core.c`, a what-if): `tags`, the tag set's
+    /// depth (`mmc_init_queue`); `dcmd`, flushes as direct commands (`MMC_CAP2_CQE_DCMD`);
+    /// `max_posted_writes`, writes queued on the card at once (`card->max_posted_writes`).
+    Cqe {
+        tags: u16,
+        dcmd: bool,
+        max_posted_writes: u16,
+    },
     /// The kernel's mmc_test module: the legacy queue, driven by the test thread (its own
     /// `mrq->done`); the even cases are the non-blocking ones.
     MmcTest { nonblocking: bool },
@@ -52,8 +60,8 @@ pub enum HostPath {
 
 impl HostPath {
     /// The path of a run: mmc_test's when it runs a test case (its switches are the legacy
-    /// path's, see `sim/build.rs`), else the one `mmc_path=` names.
-    pub fn of(cfg: &HostConfig, mmc_test: bool) -> HostPath {
+    /// path's, see `sim/build.rs`), else the one `mmc_path=` names; the CQE's from the card.
+    pub fn of(cfg: &HostConfig, card: &CardTiming, mmc_test: bool) -> HostPath {
         let nonblocking = cfg.nonblocking;
         if mmc_test {
             return HostPath::MmcTest { nonblocking };
@@ -63,13 +71,30 @@ impl HostPath {
                 packed: cfg.packed > 0,
             },
             MmcPath::Legacy => HostPath::Legacy { nonblocking },
-            MmcPath::Cqe => HostPath::Cqe,
+            MmcPath::Cqe => HostPath::Cqe {
+                // `mmc_init_queue`: "the queue depth for CQE must match the hardware".
+                tags: card.cmdq_depth.clamp(1, cqhci_qdepth(card.cqe_dcmd)) as u16,
+                dcmd: card.cqe_dcmd,
+                max_posted_writes: card.max_posted_writes.clamp(1, u16::MAX as u32) as u16,
+            },
+        }
+    }
+
+    /// The blk-mq tag set's depth (`mmc_init_queue`, Linux 6.1): `MMC_QUEUE_DEPTH`, or with
+    /// the CQE min(the card's queue depth, `host->cqe_qdepth`), so the tags bound the queue.
+    pub fn tag_set_depth(self) -> u16 {
+        match self {
+            HostPath::Cqe { tags, .. } => tags,
+            HostPath::Hsq { .. } | HostPath::Legacy { .. } | HostPath::MmcTest { .. } => {
+                MMC_QUEUE_DEPTH
+            }
         }
     }
 
     /// Requests the mmc queue accepts at once: `host->hsq_depth + 1` for hsq
     /// (`mmc_mq_queue_rq` refuses once `in_flight > hsq_depth`), `HSQ_PACKED_QUEUE_DEPTH`
-    /// packed, the CQE's data tasks, 1 or 2 on the legacy path.
+    /// packed, the CQE's tag set (the tags bound it: `mmc_mq_queue_rq` refuses none of its
+    /// data requests for depth), 1 or 2 on the legacy path.
     #[inline]
     pub fn window(self, hsq_depth: u32) -> u32 {
         match self {
@@ -82,7 +107,7 @@ impl HostPath {
                     1
                 }
             }
-            HostPath::Cqe => CQE_TASKS,
+            HostPath::Cqe { tags, .. } => u32::from(tags),
         }
     }
 
@@ -91,7 +116,7 @@ impl HostPath {
     pub fn slots_total(self, window: u32) -> u16 {
         match self {
             HostPath::Hsq { .. } => HSQ_NUM_SLOTS,
-            HostPath::Cqe => CQHCI_NUM_SLOTS,
+            HostPath::Cqe { .. } => CQHCI_NUM_SLOTS,
             HostPath::Legacy { .. } | HostPath::MmcTest { .. } => window as u16,
         }
     }
@@ -110,7 +135,7 @@ impl Simulator {
         match self.host_path() {
             HostPath::Hsq { .. } => self.hsq_request(req, last),
             HostPath::Legacy { .. } | HostPath::MmcTest { .. } => self.legacy_request(req),
-            HostPath::Cqe => self.cqe_request(req),
+            HostPath::Cqe { .. } => self.cqe_request(req),
         }
     }
 
@@ -120,7 +145,7 @@ impl Simulator {
     pub(crate) fn ctl_commit_rqs(&mut self) {
         match self.host_path() {
             HostPath::Hsq { .. } => self.hsq_commit_rqs(),
-            HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Cqe => {}
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Cqe { .. } => {}
         }
     }
 
@@ -131,7 +156,7 @@ impl Simulator {
             HostPath::Hsq { .. } => self.hsq_pump(),
             // The legacy queue is the direct queue, pumped already.
             HostPath::Legacy { .. } | HostPath::MmcTest { .. } => {}
-            HostPath::Cqe => self.cqe_pump(),
+            HostPath::Cqe { .. } => self.cqe_pump(),
         }
     }
 
@@ -145,7 +170,7 @@ impl Simulator {
             },
             HostPath::Hsq { .. }
             | HostPath::Legacy { .. }
-            | HostPath::Cqe
+            | HostPath::Cqe { .. }
             | HostPath::MmcTest { .. } => Cause::None,
         }
     }
@@ -156,7 +181,7 @@ impl Simulator {
     fn legacy_thread(&self) -> bool {
         match self.host_path() {
             HostPath::Legacy { .. } => self.platform.host.legacy_wakeup_ns > 0,
-            HostPath::Hsq { .. } | HostPath::Cqe | HostPath::MmcTest { .. } => false,
+            HostPath::Hsq { .. } | HostPath::Cqe { .. } | HostPath::MmcTest { .. } => false,
         }
     }
 
@@ -183,7 +208,9 @@ impl Simulator {
                 return;
             }
             HostPath::Legacy { .. } if self.legacy_thread() => h.legacy_completion_ns,
-            HostPath::Legacy { .. } | HostPath::Hsq { .. } | HostPath::Cqe => h.completion_ns,
+            HostPath::Legacy { .. } | HostPath::Hsq { .. } | HostPath::Cqe { .. } => {
+                h.completion_ns
+            }
         };
         let completion = self.jitter.software(completion);
         let t = self.now + gap + completion + self.dma_unmap_cost(req);
@@ -194,7 +221,7 @@ impl Simulator {
     pub(crate) fn ctl_req_failed(&mut self, req: ReqIdx) {
         match self.host_path() {
             HostPath::MmcTest { .. } => self.mmc_test_transfer_done(req),
-            HostPath::Hsq { .. } | HostPath::Legacy { .. } | HostPath::Cqe => {
+            HostPath::Hsq { .. } | HostPath::Legacy { .. } | HostPath::Cqe { .. } => {
                 let t = self.now + self.platform.host.completion_ns + self.dma_unmap_cost(req);
                 self.q.push(t, Event::Completed { req });
             }
@@ -209,7 +236,7 @@ impl Simulator {
                 let tag = self.reqs.get(req).tag.unwrap_or(0);
                 self.hsq.requeue_front(req, tag);
             }
-            HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Cqe => {
+            HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Cqe { .. } => {
                 self.legacy.push_front(req);
             }
         }
@@ -223,7 +250,7 @@ impl Simulator {
         match self.host_path() {
             HostPath::Hsq { .. } => ids(&mut self.hsq.queued()),
             HostPath::Legacy { .. } | HostPath::MmcTest { .. } => ids(&mut self.legacy.queued()),
-            HostPath::Cqe => ids(&mut self.cqe.queued()),
+            HostPath::Cqe { .. } => ids(&mut self.cqe.queued()),
         }
     }
 }
@@ -231,7 +258,7 @@ impl Simulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::{BlkDispatch, HsqDepth, HsqDispatch, IoSched};
+    use crate::vocab::{BlkDispatch, HsqDepth, HsqDispatch, IoSched, CQE_TASKS};
 
     fn cfg(mmc_path: MmcPath, packed: u32, nonblocking: bool) -> HostConfig {
         HostConfig {
@@ -249,7 +276,8 @@ mod tests {
 
     #[test]
     fn the_path_follows_the_switches_and_mmc_test_comes_first() {
-        let of = |p, packed, nb, t| HostPath::of(&cfg(p, packed, nb), t);
+        let card = &crate::board::SPRD_HS400ES_2020.card;
+        let of = |p, packed, nb, t| HostPath::of(&cfg(p, packed, nb), card, t);
         assert_eq!(
             of(MmcPath::Hsq, 8, true, false),
             HostPath::Hsq { packed: true }
@@ -260,7 +288,12 @@ mod tests {
         );
         let legacy = HostPath::Legacy { nonblocking: true };
         assert_eq!(of(MmcPath::Legacy, 0, true, false), legacy);
-        assert_eq!(of(MmcPath::Cqe, 0, false, false), HostPath::Cqe);
+        let cqe = HostPath::Cqe {
+            tags: CQE_TASKS as u16,
+            dcmd: true,
+            max_posted_writes: 32,
+        };
+        assert_eq!(of(MmcPath::Cqe, 0, false, false), cqe);
         let mmc_test = HostPath::MmcTest { nonblocking: false };
         assert_eq!(of(MmcPath::Legacy, 0, false, true), mmc_test);
     }
@@ -278,7 +311,43 @@ mod tests {
             assert_eq!((legacy.window(7), mmc_test.window(7)), (n, n));
             assert_eq!(legacy.slots_total(n), n as u16);
         }
-        assert_eq!(HostPath::Cqe.window(1), CQE_TASKS);
-        assert_eq!(HostPath::Cqe.slots_total(CQE_TASKS), CQHCI_NUM_SLOTS);
+        let cqe = HostPath::of(
+            &cfg(MmcPath::Cqe, 0, false),
+            &crate::board::SPRD_HS400ES_2020.card,
+            false,
+        );
+        assert_eq!(cqe.window(1), CQE_TASKS);
+        assert_eq!(cqe.slots_total(CQE_TASKS), CQHCI_NUM_SLOTS);
+    }
+
+    /// `mmc_init_queue`: the tag set is the CQE's depth, min(the card's queue, the CQE's
+    /// slots less the DCMD one when flushes are DCMDs); 64 tags on every other path.
+    #[test]
+    fn the_tag_set_is_the_cqe_s_depth_with_command_queueing() {
+        let emmc = crate::board::SPRD_HS400ES_2020.card;
+        let sd = crate::board::RPI5_SD_2024.card;
+        let tags = |card: &CardTiming| {
+            HostPath::of(&cfg(MmcPath::Cqe, 0, false), card, false).tag_set_depth()
+        };
+        assert_eq!(tags(&emmc), 31, "32 slots less the DCMD slot");
+        assert_eq!(
+            tags(&CardTiming {
+                cqe_dcmd: false,
+                ..emmc
+            }),
+            32,
+            "no DCMD: all 32"
+        );
+        assert_eq!(
+            tags(&CardTiming {
+                cmdq_depth: 16,
+                ..emmc
+            }),
+            16,
+            "the card's depth"
+        );
+        assert_eq!(tags(&sd), 31, "an SD card's 5-bit depth field");
+        let hsq = HostPath::of(&cfg(MmcPath::Hsq, 0, false), &emmc, false);
+        assert_eq!(hsq.tag_set_depth(), MMC_QUEUE_DEPTH);
     }
 }

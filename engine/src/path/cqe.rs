@@ -2,11 +2,18 @@
 //! not in the measured patch series. Up to 31 data tasks are queued on the card (CMD44/CMD45,
 //! sent by the controller), the card reads ahead for queued tasks and reports which are ready,
 //! (on up to `nand_dies` dies at once), the controller executes them one at a time (CMD46/CMD47 + data) with no software between
-//! tasks, and a write's busy time no longer blocks the bus. Each task completes with its own
-//! interrupt (`cqhci_irq` -> `cqhci_finish_mrq`).
+//! tasks, and a write's busy time no longer blocks the bus. A finished task sets its bit in
+//! CQHCI_TCN; one interrupt (`cqhci_irq`, Linux 6.1) reads TCN and finishes every task whose bit
+//! is set (`cqhci_finish_mrq`), so tasks finishing together take one interrupt.
 
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::Op;
+use crate::vocab::{Op, CQHCI_NUM_SLOTS};
+
+/// `cqhci_init` (Linux 6.1): `mmc->cqe_qdepth`, the task slots for data: `NUM_SLOTS`, less the
+/// DCMD slot when the host sends direct commands (`MMC_CAP2_CQE_DCMD`).
+pub fn cqhci_qdepth(dcmd: bool) -> u32 {
+    u32::from(CQHCI_NUM_SLOTS) - u32::from(dcmd)
+}
 
 /// The CQE's task list (`struct cqhci_host` slots) and its bus.
 #[derive(Debug, Default)]
@@ -17,6 +24,12 @@ pub struct Cqe {
     bus_free_at: u64,
     /// Tasks executed or executing and not yet completed.
     executing: u32,
+    /// CQHCI_TCN: finished tasks the interrupt has not read yet, in finishing order.
+    tcn: Vec<ReqIdx>,
+    /// A `cqhci_irq` is raised and has not read TCN yet.
+    irq_pending: bool,
+    /// The last interrupt's handler runs until then: the next one is not taken before.
+    irq_busy_until: u64,
 }
 
 impl Cqe {
@@ -42,9 +55,25 @@ impl Cqe {
         self.executing += 1;
     }
 
-    /// A task completed (`cqhci_finish_mrq`).
-    pub fn task_done(&mut self) {
+    /// A task finished on the card: its TCN bit is set. Returns whether this raises an
+    /// interrupt (none is pending already).
+    pub fn task_done(&mut self, req: ReqIdx) -> bool {
         self.executing -= 1;
+        self.tcn.push(req);
+        !std::mem::replace(&mut self.irq_pending, true)
+    }
+
+    /// When a raised interrupt is taken: not before the last handler is done.
+    pub fn irq_taken_at(&self, now: u64) -> u64 {
+        now.max(self.irq_busy_until)
+    }
+
+    /// `cqhci_irq`: reads TCN and clears it (every task whose bit is set); its handler runs
+    /// until `until`.
+    pub fn irq(&mut self, until: u64) -> Vec<ReqIdx> {
+        self.irq_pending = false;
+        self.irq_busy_until = until;
+        std::mem::take(&mut self.tcn)
     }
 
     pub fn has_tasks(&self) -> bool {
@@ -59,7 +88,9 @@ impl Cqe {
 
 impl Simulator {
     /// `cqhci_request`: write the task descriptor and ring the doorbell; the controller queues
-    /// the task on the card (CMD44 + CMD45), and the card starts reading for a read task.
+    /// a data task on the card (CMD44 + CMD45), and the card starts reading for a read task. A
+    /// flush (`mmc_blk_cqe_issue_flush`) is the DCMD slot's descriptor (`cqhci_prep_dcmd_desc`),
+    /// sent as CMD6 when the bus is free, the data tasks staying queued on the card.
     pub(crate) fn cqe_request(&mut self, req: ReqIdx) {
         let queued = self.now + 2 * self.bus.cmd_ns();
         let r = self.reqs.get(req);
@@ -69,7 +100,9 @@ impl Simulator {
                 let bus_bps = self.bus.bytes_per_sec();
                 self.card.queued_read_ready(queued, off, len, bus_bps)
             }
-            _ => queued,
+            // The DCMD is not queued on the card: CMD6 goes when the bus is free.
+            Op::Flush => self.now,
+            Op::Write | Op::Discard => queued,
         };
         self.cqe.queue(req, ready);
         self.cqe_pump();
@@ -88,8 +121,12 @@ impl Simulator {
             return;
         };
         let t0 = self.now.max(ready.saturating_sub(self.bus.cmd_ns()));
-        let is_read = self.reqs.get(req).op == Op::Read;
-        let free = self.bus_transfer_ready(req, t0, None, false, is_read.then_some(ready));
+        let op = self.reqs.get(req).op;
+        let prefetched = (op == Op::Read).then_some(ready);
+        // A DCMD flush (CMD6, R1b) holds DAT0 busy until the cache is in NAND: the CQE sends
+        // nothing until it is released. A data task's write busy does not hold the bus.
+        let hold_busy = op == Op::Flush;
+        let free = self.bus_transfer_ready(req, t0, None, hold_busy, prefetched);
         self.cqe.executing_until(free);
         let end = self.reqs.get(req).phases.end;
         self.q.push(end, Event::CqeTaskDone { req });
@@ -98,20 +135,33 @@ impl Simulator {
         }
     }
 
-    /// `Event::CqeTaskDone`: the task's completion interrupt.
+    /// `Event::CqeTaskDone`: the task finished on the card and sets its TCN bit; the first bit
+    /// raises the interrupt, read `cqhci_irq_ns` later. The CQE goes on with the next task.
     pub(crate) fn cqe_task_done(&mut self, req: ReqIdx) {
-        self.cqe.task_done();
-        self.stats.interrupts += 1;
-        self.stats.batch_hist[1] += 1;
-        self.account_bus_phases(req);
-        if self.reqs.get(req).crc_error {
-            self.recovery_start(req);
-            return;
+        if self.cqe.task_done(req) {
+            let t = self.cqe.irq_taken_at(self.now) + self.platform.host.cqhci_irq_ns;
+            self.q.push(t, Event::CqeIrq);
         }
-        let completion = self.jitter.software(self.platform.host.completion_ns);
-        let t = self.now + completion + self.dma_unmap_cost(req);
-        self.q.push(t, Event::Completed { req });
         self.cqe_pump();
+    }
+
+    /// `Event::CqeIrq`: `cqhci_irq` reads CQHCI_TCN and finishes every task whose bit is set
+    /// (`cqhci_finish_mrq` -> `mmc_cqe_request_done`): one interrupt for all of them.
+    pub(crate) fn cqe_irq(&mut self) {
+        let done = self.cqe.irq(self.now);
+        self.stats.interrupts += 1;
+        let n = done.len().min(self.stats.batch_hist.len() - 1);
+        self.stats.batch_hist[n] += 1;
+        for req in done {
+            self.account_bus_phases(req);
+            if self.reqs.get(req).crc_error {
+                self.recovery_start(req);
+                continue;
+            }
+            let completion = self.jitter.software(self.platform.host.completion_ns);
+            let t = self.now + completion + self.dma_unmap_cost(req);
+            self.q.push(t, Event::Completed { req });
+        }
     }
 }
 
@@ -131,6 +181,24 @@ mod tests {
         assert_eq!(c.bus_free_at(), 900);
         assert_eq!(c.take_next(), Some((1, 500)));
         assert!(!c.has_tasks());
-        c.task_done();
+    }
+
+    #[test]
+    fn one_interrupt_reads_every_task_finished_before_it() {
+        let mut c = Cqe::default();
+        for r in [1, 2, 3] {
+            c.queue(r, 0);
+            c.take_next();
+            c.executing_until(0);
+        }
+        assert!(c.task_done(1), "the first TCN bit raises the interrupt");
+        assert!(
+            !c.task_done(2),
+            "raised already: the same interrupt reads it"
+        );
+        assert_eq!(c.irq(50), vec![1, 2]);
+        assert!(c.task_done(3), "after the TCN read: the next interrupt");
+        assert_eq!(c.irq_taken_at(40), 50, "not before the handler is done");
+        assert_eq!(c.irq(60), vec![3]);
     }
 }

@@ -1,6 +1,7 @@
-//! The mmc block queue (drivers/mmc/core/queue.c and block.c): `mmc_mq_queue_rq` decides the
-//! issue type, keeps `in_flight` per type and refuses with BLK_STS_RESOURCE when the host's
-//! window is full; `mmc_blk_mq_issue_rq` builds the request (CMD23 + CMD18/CMD25, REQ_FUA ->
+//! The mmc block queue (drivers/mmc/core/queue.c and block.c, Linux 6.1): `mmc_mq_queue_rq`
+//! decides the issue type (`mmc_issue_type`), keeps `in_flight` per type and refuses with
+//! BLK_STS_RESOURCE when the host's window is full (hsq), a DCMD is in flight (CQE), or a
+//! queued write is (the Raspberry Pi kernel's `max_posted_writes`); `mmc_blk_mq_issue_rq` builds the request (CMD23 + CMD18/CMD25, REQ_FUA ->
 //! reliable write) and runs pre_req (`dma_map_sg`); the completion side (`mmc_blk_hsq_req_done`,
 //! `mmc_blk_mq_post_req`, `mmc_blk_mq_dec_in_flight`) ends the request.
 
@@ -19,6 +20,18 @@ pub enum QueueRq {
     Resource,
 }
 
+/// `enum mmc_issue_type` (drivers/mmc/core/queue.h).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MmcIssueType {
+    /// MMC_ISSUE_SYNC: flushes and discards (flushes on the CQE without DCMD): alone on the
+    /// controller, after the queue is idle (`mmc_blk_wait_for_idle`).
+    Sync,
+    /// MMC_ISSUE_DCMD: a flush queued in the CQE's direct-command slot beside the data tasks.
+    Dcmd,
+    /// MMC_ISSUE_ASYNC: reads and writes.
+    Async,
+}
+
 /// `struct mmc_queue`: the in-flight counts per issue type and the window they are held to.
 #[derive(Debug)]
 pub struct MmcQueue {
@@ -26,6 +39,11 @@ pub struct MmcQueue {
     in_flight_async: u32,
     /// `mq->in_flight[MMC_ISSUE_SYNC]`: flushes and discards.
     in_flight_sync: u32,
+    /// `mq->in_flight[MMC_ISSUE_DCMD]`: a flush in the CQE's DCMD slot (one at a time,
+    /// `mmc_cqe_dcmd_busy`).
+    in_flight_dcmd: u32,
+    /// `mq->pending_writes` (Raspberry Pi kernel): writes past queue_rq, not yet completed.
+    pending_writes: u32,
     /// `mq->busy`: a queue_rq is running ("parallel dispatch is not supported").
     busy: bool,
     /// `host->hsq_depth`: the hsq window is depth + 1.
@@ -44,6 +62,8 @@ impl MmcQueue {
         MmcQueue {
             in_flight_async: 0,
             in_flight_sync: 0,
+            in_flight_dcmd: 0,
+            pending_writes: 0,
             busy: false,
             hsq_depth,
             path,
@@ -56,9 +76,20 @@ impl MmcQueue {
         self.path
     }
 
-    /// `mq->in_flight` over both issue types.
+    /// `mmc_tot_in_flight`: `mq->in_flight` over the issue types.
     pub fn total_in_flight(&self) -> u32 {
-        self.in_flight_async + self.in_flight_sync
+        self.in_flight_async + self.in_flight_sync + self.in_flight_dcmd
+    }
+
+    /// `mmc_issue_type` (-> `mmc_cqe_issue_type` on the CQE): a flush is a DCMD when the CQE
+    /// sends direct commands (`mmc_cqe_can_dcmd`); flushes and discards are otherwise
+    /// synchronous, reads and writes asynchronous.
+    pub fn issue_type(&self, op: Op) -> MmcIssueType {
+        match (op, self.path) {
+            (Op::Flush, HostPath::Cqe { dcmd: true, .. }) => MmcIssueType::Dcmd,
+            (Op::Flush | Op::Discard, _) => MmcIssueType::Sync,
+            (Op::Read | Op::Write, _) => MmcIssueType::Async,
+        }
     }
 
     /// `host->hsq_depth`.
@@ -82,29 +113,52 @@ impl MmcQueue {
         self.busy
     }
 
-    /// The rule of `mmc_mq_queue_rq` + `mmc_blk_mq_issue_rq`: a flush or discard
-    /// (MMC_ISSUE_SYNC) waits, asleep in `mmc_blk_wait_for_idle`, until nothing is in flight;
-    /// a read or write waits while a flush is in flight (its dispatcher is still inside the
-    /// flush's `->queue_rq`), and when the window is full it is refused (hsq, CQE:
-    /// BLK_STS_RESOURCE) or its dispatcher sleeps (legacy: `mmc_blk_rw_wait`). On acceptance
-    /// the request counts in flight and the queue is busy.
+    /// The rule of `mmc_mq_queue_rq` + `mmc_blk_mq_issue_rq`: a synchronous request waits,
+    /// asleep in `mmc_blk_wait_for_idle`, until nothing is in flight; a read or write waits
+    /// while one is in flight (its dispatcher is still inside that `->queue_rq`). A DCMD is
+    /// refused while another is in flight (`mmc_cqe_dcmd_busy`). A read or write is refused
+    /// (hsq: BLK_STS_RESOURCE) or its dispatcher sleeps (legacy: `mmc_blk_rw_wait`) when the
+    /// window is full; on the CQE the tag set bounds the queue and only a write beyond
+    /// `max_posted_writes` is refused (`mq->pending_writes`, Raspberry Pi kernel). On
+    /// acceptance the request counts in flight and the queue is busy.
     pub fn try_queue(&mut self, op: Op) -> QueueRq {
-        if op.is_sync() {
-            if self.total_in_flight() > 0 {
-                return QueueRq::Sleeps;
+        match self.issue_type(op) {
+            MmcIssueType::Sync => {
+                if self.total_in_flight() > 0 {
+                    return QueueRq::Sleeps;
+                }
+                self.in_flight_sync += 1;
             }
-            self.in_flight_sync += 1;
-        } else {
-            if self.in_flight_sync > 0 {
-                return QueueRq::Sleeps;
+            MmcIssueType::Dcmd => {
+                if self.in_flight_sync > 0 {
+                    return QueueRq::Sleeps;
+                }
+                if self.in_flight_dcmd > 0 {
+                    return QueueRq::Resource;
+                }
+                self.in_flight_dcmd += 1;
             }
-            if self.in_flight_async >= self.window() {
-                return match self.path {
-                    HostPath::Legacy { .. } | HostPath::MmcTest { .. } => QueueRq::Sleeps,
-                    HostPath::Hsq { .. } | HostPath::Cqe => QueueRq::Resource,
+            MmcIssueType::Async => {
+                if self.in_flight_sync > 0 {
+                    return QueueRq::Sleeps;
+                }
+                let refused = match self.path {
+                    HostPath::Cqe {
+                        max_posted_writes, ..
+                    } => op == Op::Write && self.pending_writes >= u32::from(max_posted_writes),
+                    HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Hsq { .. } => {
+                        self.in_flight_async >= self.window()
+                    }
                 };
+                if refused {
+                    return match self.path {
+                        HostPath::Legacy { .. } | HostPath::MmcTest { .. } => QueueRq::Sleeps,
+                        HostPath::Hsq { .. } | HostPath::Cqe { .. } => QueueRq::Resource,
+                    };
+                }
+                self.in_flight_async += 1;
+                self.pending_writes += u32::from(op == Op::Write);
             }
-            self.in_flight_async += 1;
         }
         self.busy = true;
         QueueRq::Issued(0)
@@ -115,13 +169,22 @@ impl MmcQueue {
         self.busy = false;
     }
 
-    /// `mmc_blk_mq_dec_in_flight`.
+    /// `mmc_blk_mq_dec_in_flight` (and `mq->pending_writes--`).
     pub fn complete(&mut self, op: Op) {
-        if op.is_sync() {
-            self.in_flight_sync -= 1;
-        } else {
-            self.in_flight_async -= 1;
+        match self.issue_type(op) {
+            MmcIssueType::Sync => self.in_flight_sync -= 1,
+            MmcIssueType::Dcmd => self.in_flight_dcmd -= 1,
+            MmcIssueType::Async => {
+                self.in_flight_async -= 1;
+                self.pending_writes -= u32::from(op == Op::Write);
+            }
         }
+    }
+
+    /// Writes queued past queue_rq and not completed (`mq->pending_writes`).
+    #[cfg(test)]
+    pub fn pending_writes(&self) -> u32 {
+        self.pending_writes
     }
 }
 
@@ -171,13 +234,14 @@ impl Simulator {
             self.q.push(self.now, Event::Completed { req });
             return;
         }
-        if self.reqs.get(req).op.is_sync() {
+        if self.mq.issue_type(self.reqs.get(req).op) == MmcIssueType::Sync {
             // `mmc_blk_issue_flush` -> `mmc_wait_for_req` (and `mmc_blk_issue_discard_rq` ->
             // `mmc_erase` -> `mmc_wait_for_cmd`): straight to the controller, which is idle
             // because nothing else is in flight.
             self.legacy_request(req);
             return;
         }
+        // A read or write, or a DCMD flush (`mmc_blk_cqe_issue_flush`): the path's queue.
         self.ctl_request(req, last);
     }
 
@@ -227,8 +291,74 @@ mod tests {
             MmcQueue::new(HostPath::Legacy { nonblocking }, HsqDepth::Fixed(1)).window()
         };
         assert_eq!((legacy(false), legacy(true)), (1, 2));
-        let cqe = MmcQueue::new(HostPath::Cqe, HsqDepth::Fixed(1));
+        let cqe = MmcQueue::new(CQE_EMMC, HsqDepth::Fixed(1));
         assert_eq!(cqe.window(), CQE_TASKS);
+    }
+
+    const CQE_EMMC: HostPath = HostPath::Cqe {
+        tags: CQE_TASKS as u16,
+        dcmd: true,
+        max_posted_writes: 32,
+    };
+    const CQE_SD: HostPath = HostPath::Cqe {
+        tags: CQE_TASKS as u16,
+        dcmd: false,
+        max_posted_writes: 1,
+    };
+
+    #[test]
+    fn the_cqe_refuses_no_read_or_write_for_depth_the_tags_bound_it() {
+        let mut q = MmcQueue::new(CQE_EMMC, HsqDepth::Fixed(1));
+        for i in 0..2 * CQE_TASKS {
+            let op = if i % 2 == 0 { Op::Read } else { Op::Write };
+            assert!(ok(q.try_queue(op)), "request {i}");
+            q.issue_done();
+        }
+    }
+
+    #[test]
+    fn a_dcmd_flush_queues_beside_the_data_one_at_a_time() {
+        let mut q = MmcQueue::new(CQE_EMMC, HsqDepth::Fixed(1));
+        assert!(ok(q.try_queue(Op::Write)));
+        assert!(ok(q.try_queue(Op::Read)));
+        assert_eq!(q.issue_type(Op::Flush), MmcIssueType::Dcmd);
+        assert!(ok(q.try_queue(Op::Flush)), "no drain before a DCMD");
+        assert_eq!(
+            q.try_queue(Op::Flush),
+            QueueRq::Resource,
+            "mmc_cqe_dcmd_busy"
+        );
+        assert!(ok(q.try_queue(Op::Read)), "data goes on beside the flush");
+        assert_eq!(
+            q.try_queue(Op::Discard),
+            QueueRq::Sleeps,
+            "a discard waits for idle"
+        );
+        q.complete(Op::Flush);
+        assert!(ok(q.try_queue(Op::Flush)));
+        assert_eq!(q.total_in_flight(), 4);
+    }
+
+    #[test]
+    fn on_sd_one_write_is_queued_at_a_time_and_a_flush_waits_for_idle() {
+        let mut q = MmcQueue::new(CQE_SD, HsqDepth::Fixed(1));
+        assert!(ok(q.try_queue(Op::Write)));
+        assert_eq!(
+            q.try_queue(Op::Write),
+            QueueRq::Resource,
+            "max_posted_writes = 1"
+        );
+        for _ in 0..8 {
+            assert!(ok(q.try_queue(Op::Read)), "reads queue beside the write");
+        }
+        assert_eq!(q.issue_type(Op::Flush), MmcIssueType::Sync, "no DCMD on SD");
+        assert_eq!(q.try_queue(Op::Flush), QueueRq::Sleeps);
+        q.complete(Op::Write);
+        assert!(
+            ok(q.try_queue(Op::Write)),
+            "the write completed: the next one goes"
+        );
+        assert_eq!(q.pending_writes(), 1);
     }
 
     #[test]

@@ -55,6 +55,11 @@ impl SbitmapQueue {
         }
     }
 
+    /// `sb->depth`: the tags of the map.
+    pub fn depth(&self) -> u16 {
+        self.depth
+    }
+
     /// Tags in use (`sbitmap_weight`: set bits less the deferred cleared ones).
     pub fn in_use(&self) -> u16 {
         (self.word & !self.cleared).count_ones() as u16

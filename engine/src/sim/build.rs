@@ -52,6 +52,7 @@ impl Simulator {
             bytes_total = t.total_bytes();
         }
         let stream = |n: u64| crate::rng::stream(scn.randseed, CARD_STREAM - n);
+        let path = HostPath::of(&cfg, &platform.card, scn.mmc_test.is_some());
         let mut sim = Simulator {
             now: 0,
             q: EventQueue::default(),
@@ -60,8 +61,8 @@ impl Simulator {
             platform: Box::new(platform),
             cfg,
             jobs,
-            blk: blk_mq_of(scn, &cfg, &platform, &mut stream(4)),
-            mq: MmcQueue::new(HostPath::of(&cfg, scn.mmc_test.is_some()), cfg.hsq_depth),
+            blk: blk_mq_of(scn, &cfg, &platform, path.tag_set_depth(), &mut stream(4)),
+            mq: MmcQueue::new(path, cfg.hsq_depth),
             hsq: Hsq::new(cfg.packed, cfg.hsq_dispatch),
             legacy: Legacy::default(),
             cqe: Cqe::default(),
@@ -258,21 +259,23 @@ fn replay_of(
     })
 }
 
-/// blk-mq for the scenario: the scheduler its kernel runs (`ioscheduler=`), `nr_requests`
-/// (the scheduler's default unless set) and `nomerges`.
+/// blk-mq for the scenario: a tag set of `depth` tags (`mmc_init_queue`), the scheduler its
+/// kernel runs (`ioscheduler=`), `nr_requests` (the scheduler's default unless set) and
+/// `nomerges`.
 fn blk_mq_of(
     scn: &Scenario,
     cfg: &HostConfig,
     platform: &crate::board::Platform,
+    depth: u16,
     rng: &mut crate::rng::Rng,
 ) -> BlkMq {
     use crate::path::elevator::{default_nr_requests, Elevator, Tunables};
     let elv = Elevator::new(cfg.iosched, Tunables::of(&scn.queue));
-    let nr = scn.queue.nr_requests.unwrap_or(default_nr_requests(
-        cfg.iosched,
-        u32::from(crate::vocab::MMC_QUEUE_DEPTH),
-    ));
-    let mut blk = BlkMq::new(cfg.packed > 0, platform.host.cpus, elv, nr, rng);
+    let nr = scn
+        .queue
+        .nr_requests
+        .unwrap_or(default_nr_requests(cfg.iosched, u32::from(depth)));
+    let mut blk = BlkMq::new(depth, cfg.packed > 0, platform.host.cpus, elv, nr, rng);
     blk.nomerges = scn.queue.nomerges;
     blk
 }

@@ -21,8 +21,10 @@ pub enum Event {
     Rerun { gen: u32 },
     /// The I/O scheduler's timer (bfq's idle slice) may have run out.
     ElvTimer,
-    /// A CQE task's completion interrupt.
+    /// A CQE task finished on the card (its CQHCI_TCN bit is set).
     CqeTaskDone { req: ReqIdx },
+    /// `cqhci_irq` reads CQHCI_TCN: every task finished by then completes.
+    CqeIrq,
     /// The host starts the next transfer (IRQ-to-command gap over, or chain built).
     HostStart,
     /// The bus transfer (or ADMA3 chain) that started at generation `gen` raised its interrupt.

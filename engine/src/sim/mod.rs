@@ -120,6 +120,7 @@ impl Simulator {
             Event::HostStart => self.host_start_event(),
             Event::TransferIrq { gen } => self.host_irq(gen),
             Event::CqeTaskDone { req } => self.cqe_task_done(req),
+            Event::CqeIrq => self.cqe_irq(),
             Event::Completed { req } => self.mmc_complete(req),
             Event::Reaped { req } => self.job_reaped(req),
             Event::MmcTestStep => self.mmc_test_step(),

@@ -3,7 +3,7 @@
 
 use super::Simulator;
 use crate::vocab::Stage;
-use crate::vocab::{HsqDepth, Op, MMC_QUEUE_DEPTH};
+use crate::vocab::{HsqDepth, Op};
 
 /// One live request.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +41,7 @@ pub struct Snapshot {
     pub now_ns: u64,
     pub requests: Vec<RequestView>,
     pub jobs: Vec<JobView>,
-    /// blk-mq tags in use of [`MMC_QUEUE_DEPTH`].
+    /// blk-mq tags in use of the tag set's (`MMC_QUEUE_DEPTH`, or the CQE's depth).
     pub tags_in_use: u16,
     pub tags_total: u16,
     /// `hctx->dispatch` (refused, waiting for a re-run), request ids in order.
@@ -142,7 +142,7 @@ impl Simulator {
             now_ns: now,
             jobs: self.jobs.iter().map(|j| j.view()).collect(),
             tags_in_use: self.blk.tags_in_use(),
-            tags_total: MMC_QUEUE_DEPTH,
+            tags_total: self.blk.tags_total(),
             dispatch_list: ids(&mut self.blk.dispatch_list()),
             sw_queue: ids(&mut self.blk.waiting().iter()),
             requeues: self.stats.requeues,
@@ -171,7 +171,7 @@ impl Simulator {
 mod tests {
     use super::*;
     use crate::scenario::{JobSpec, Rw, Scenario};
-    use crate::vocab::{MmcPath, CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS};
+    use crate::vocab::{MmcPath, CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, MMC_QUEUE_DEPTH};
 
     fn scenario(path: MmcPath, nonblocking: bool) -> Scenario {
         let mut s = Scenario {
@@ -193,18 +193,20 @@ mod tests {
 
     #[test]
     fn the_snapshot_says_how_many_slots_and_what_window() {
-        for (path, nb, slots) in [
-            (MmcPath::Hsq, false, HSQ_NUM_SLOTS),
-            (MmcPath::Cqe, false, CQHCI_NUM_SLOTS),
-            (MmcPath::Legacy, false, 1),
-            (MmcPath::Legacy, true, 2),
+        // The CQE's tag set: the eMMC's 32 less the DCMD slot (`mmc_init_queue`).
+        let cqe_tags = CQE_TASKS as u16;
+        for (path, nb, slots, tags) in [
+            (MmcPath::Hsq, false, HSQ_NUM_SLOTS, MMC_QUEUE_DEPTH),
+            (MmcPath::Cqe, false, CQHCI_NUM_SLOTS, cqe_tags),
+            (MmcPath::Legacy, false, 1, MMC_QUEUE_DEPTH),
+            (MmcPath::Legacy, true, 2, MMC_QUEUE_DEPTH),
         ] {
             let mut sim = Simulator::new(&scenario(path, nb)).expect("valid");
             sim.run_events(500);
             let snap = sim.snapshot();
             assert_eq!(snap.slots_total, slots, "{path:?}");
             assert_eq!(snap.window, sim.mmc_window());
-            assert_eq!(snap.tags_total, MMC_QUEUE_DEPTH);
+            assert_eq!(snap.tags_total, tags, "{path:?}");
         }
     }
 

@@ -10,7 +10,8 @@ pub enum MmcPath {
     Hsq,
     /// The classic path: one request on the bus, optional non-blocking pre/post_req.
     Legacy,
-    /// eMMC 5.1 command queueing engine (drivers/mmc/host/cqhci-core.c): a what-if mode.
+    /// Command queueing through the CQE (drivers/mmc/host/cqhci-core.c, Linux 6.1; SD as the
+    /// Raspberry Pi kernel runs it): a what-if mode on every preset.
     Cqe,
 }
 

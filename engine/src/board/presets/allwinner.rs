@@ -53,6 +53,9 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         reap_ns: 8_000,
         legacy_wakeup_ns: 27_000,
         legacy_completion_ns: 15_000,
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 0,
         max_req_bytes: 512 * KIB,
         max_packed: 0,
@@ -94,6 +97,11 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
+        // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
+        // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.
+        cmdq_depth: 32,
+        max_posted_writes: 32,
+        cqe_dcmd: true,
     },
     mmc_test: PHONE_MMC_TEST,
     variation: ALLWINNER_VARIATION,

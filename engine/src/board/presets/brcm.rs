@@ -12,9 +12,15 @@ use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcP
 /// The host path with CQ off is the plain mmc block path (`mmc_path=legacy`: blk-mq ->
 /// `mmc_mq_queue_rq` -> `mmc_blk_mq_issue_rw_rq`): however deep fio's queue, one command at a
 /// time is on the card, the next one prepared meanwhile; sdhci-brcmstb has no host software
-/// queue. With `dtparam=sd_cqe` (raspberrypi/linux PR #6046) the CQHCI queues up to 32 tasks on
-/// the card (SD 6.0 command queueing: CMD44/CMD45 queue, CMD46/CMD47 execute, as eMMC's), which
-/// the card may work on at once: that is `mmc_path=cqe`, the prediction.
+/// queue. With `dtparam=sd_cqe` (raspberrypi/linux PR #6046) the CQHCI queues tasks on the card
+/// (SD 6.0 command queueing: CMD44/CMD45 queue, CMD46/CMD47 execute, as eMMC's): that is
+/// `mmc_path=cqe`, the prediction, under the rules the Raspberry Pi kernel (6.6) runs it with
+/// since June 2024 (PR #6235): the tag set is the card's depth (31), reads queue up to it, one
+/// write at a time is posted to the card (`card->max_posted_writes = 1` in a removable slot:
+/// `mmc_mq_queue_rq` refuses a second write while CQE is on), and a flush is synchronous (no
+/// DCMD for SD: it waits for the queue to empty, `mmc_blk_issue_flush`). Command queueing
+/// needs the card's cache and power-off notification (`sd_parse_ext_reg_perf`). The March 2024
+/// rule (every queued write posted) is the what-if `max_posted_writes=31`.
 ///
 /// - randread 4k 2540 IOPS = 394 us per read, one at a time: the card's access (tR with the
 ///   firmware's mapping lookup, about 320 us on an SD card, far above an eMMC's 50-100 us) plus
@@ -64,6 +70,9 @@ pub const RPI5_SD_2024: Platform = Platform {
         reap_ns: 3_000,
         legacy_wakeup_ns: 10_000,
         legacy_completion_ns: 5_000,
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 0,
         // SDHCI's max_req_size (ADMA2): 512 KiB; a 4 MiB I/O is 8 requests.
         max_req_bytes: 512 * KIB,
@@ -111,6 +120,13 @@ pub const RPI5_SD_2024: Platform = Platform {
         flush_fixed_ns: 1_000_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: false,
+        // Command queueing as the Raspberry Pi kernel runs it on SD (6.6, PR #6235): an A2
+        // card reports the 5-bit depth field's most (31 tags, `sd_parse_ext_reg_perf`); in
+        // the Pi's removable slot one write queued at a time (`max_posted_writes = 1`); no
+        // DCMD for SD, so a flush waits for the queue to empty and goes alone.
+        cmdq_depth: 31,
+        max_posted_writes: 1,
+        cqe_dcmd: false,
     },
     mmc_test: MmcTestTiming {
         start_ns: 5_000,

@@ -51,6 +51,9 @@ pub const QEMU_SDHCI_PCI: Platform = Platform {
         reap_ns: 20_000,
         legacy_wakeup_ns: 2_000,
         legacy_completion_ns: 5_000,
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 0,
         // SDHCI's ADMA2 limits: max_sectors_kb 512 (128 segments of 4 KiB pages).
         max_req_bytes: 512 * KIB,
@@ -90,6 +93,12 @@ pub const QEMU_SDHCI_PCI: Platform = Platform {
         flush_fixed_ns: 1_000,
         trim_ns: 1_000,
         reliable_write: false,
+        // Command queueing (a what-if: this SD card has no command queue) as the Raspberry Pi
+        // kernel would run it on an SD card: the 5-bit depth field's most, one posted write in
+        // a removable slot, no DCMD (flushes wait for the queue to empty).
+        cmdq_depth: 31,
+        max_posted_writes: 1,
+        cqe_dcmd: false,
     },
     mmc_test: MmcTestTiming {
         start_ns: 10_000,

@@ -52,6 +52,9 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         legacy_completion_ns: 16_000,
         // Fitted to the packed sequential read (229.6 MiB/s = 17 us per request): building the
         // chain's descriptors and the single completion pass cost ~6 us per chain of 8.
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,
@@ -97,6 +100,11 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
+        // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
+        // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.
+        cmdq_depth: 32,
+        max_posted_writes: 32,
+        cqe_dcmd: true,
     },
     mmc_test: PHONE_MMC_TEST,
     variation: TLC_EMMC_2020,

@@ -59,6 +59,9 @@ pub const U300_MMCI_2011: Platform = Platform {
         reap_ns: 20_000,
         legacy_wakeup_ns: 0,
         legacy_completion_ns: 0,
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 0,
         max_req_bytes: 127 * 512,
         max_packed: 0,
@@ -106,6 +109,12 @@ pub const U300_MMCI_2011: Platform = Platform {
         flush_fixed_ns: 0,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: false,
+        // Command queueing (a what-if: this SD card has no command queue) as the Raspberry Pi
+        // kernel would run it on an SD card: the 5-bit depth field's most, one posted write in
+        // a removable slot, no DCMD (flushes wait for the queue to empty).
+        cmdq_depth: 31,
+        max_posted_writes: 1,
+        cqe_dcmd: false,
     },
     mmc_test: MmcTestTiming { start_ns: 15_000, wait_done_ns: 15_000 },
     variation: MLC_SD_2011,

@@ -49,6 +49,9 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         reap_ns: 2_000,
         legacy_wakeup_ns: 19_000,
         legacy_completion_ns: 16_000,
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,
@@ -111,6 +114,11 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         flush_fixed_ns: 1_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
+        // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
+        // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.
+        cmdq_depth: 32,
+        max_posted_writes: 32,
+        cqe_dcmd: true,
     },
     mmc_test: PHONE_MMC_TEST,
     variation: TLC_EMMC_2020,
@@ -162,6 +170,9 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         reap_ns: 5_000,
         legacy_wakeup_ns: 19_000,
         legacy_completion_ns: 30_000,
+        // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
+        // CQHCI_IS and TCN; typical, not measured.
+        cqhci_irq_ns: 5_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,
@@ -207,6 +218,11 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
         reliable_write: true,
+        // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
+        // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.
+        cmdq_depth: 32,
+        max_posted_writes: 32,
+        cqe_dcmd: true,
     },
     mmc_test: PHONE_MMC_TEST,
     variation: TLC_EMMC_2020,

@@ -1,5 +1,6 @@
 //! blk-mq with one hardware queue (block/blk-mq.c, blk-mq-sched.c, blk-mq-tag.c, Linux 6.1), as
-//! the mmc driver sets it up: 64 tags (`MMC_QUEUE_DEPTH`), `BLK_MQ_F_BLOCKING` (its
+//! the mmc driver sets it up (`mmc_init_queue`): 64 tags (`MMC_QUEUE_DEPTH`; with command
+//! queueing the CQE's depth, `HostPath::tag_set_depth`), `BLK_MQ_F_BLOCKING` (its
 //! `->queue_rq` may sleep, so every asynchronous queue run is kblockd's work), an I/O scheduler
 //! in front of the driver (`path/elevator/`), `hctx->dispatch` for requests the driver refused.
 //!
@@ -30,7 +31,6 @@ use std::collections::VecDeque;
 use super::elevator::Elevator;
 use super::sbitmap::SbitmapQueue;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::MMC_QUEUE_DEPTH;
 
 /// `BLK_MQ_RESOURCE_DELAY` (and `BLK_MQ_BUDGET_DELAY`): the delayed re-run, 3 ms.
 pub const BLK_MQ_RESOURCE_DELAY_NS: u64 = 3_000_000;
@@ -128,9 +128,10 @@ fn ewma(busy: u32, refused: bool) -> u32 {
 }
 
 impl BlkMq {
-    /// The tag set for `cpus` CPUs (each has its own allocation hint), with `elv` in front and
-    /// `nr_requests` scheduler tags (unused under `none`).
+    /// The tag set of `depth` tags for `cpus` CPUs (each has its own allocation hint), with
+    /// `elv` in front and `nr_requests` scheduler tags (unused under `none`).
     pub fn new(
+        depth: u16,
         force_commit: bool,
         cpus: u32,
         elv: Elevator,
@@ -139,7 +140,7 @@ impl BlkMq {
     ) -> BlkMq {
         let sched_free = elv.is_elevator().then_some(nr_requests);
         BlkMq {
-            tags: SbitmapQueue::new(MMC_QUEUE_DEPTH, cpus.clamp(1, u16::MAX as u32) as u16, rng),
+            tags: SbitmapQueue::new(depth, cpus.clamp(1, u16::MAX as u32) as u16, rng),
             sched_free,
             tag_waiters: VecDeque::new(),
             dispatch: VecDeque::new(),
@@ -164,6 +165,11 @@ impl BlkMq {
 
     pub fn tags_in_use(&self) -> u16 {
         self.tags.in_use()
+    }
+
+    /// `tag_set.queue_depth`.
+    pub fn tags_total(&self) -> u16 {
+        self.tags.depth()
     }
 
     /// `blk_mq_hctx_has_pending`: requests wait on `hctx->dispatch` or in the scheduler.
@@ -365,11 +371,18 @@ impl Simulator {
 mod tests {
     use super::*;
     use crate::path::elevator::{Elevator, Tunables};
-    use crate::vocab::IoSched;
+    use crate::vocab::{IoSched, MMC_QUEUE_DEPTH};
 
     fn blk(s: IoSched, nr: u32) -> BlkMq {
         let elv = Elevator::new(s, Tunables::of(&Default::default()));
-        BlkMq::new(false, 8, elv, nr, &mut crate::rng::stream(1, 1))
+        BlkMq::new(
+            MMC_QUEUE_DEPTH,
+            false,
+            8,
+            elv,
+            nr,
+            &mut crate::rng::stream(1, 1),
+        )
     }
 
     #[test]

@@ -76,10 +76,14 @@ pub fn layer_info(layer: Layer, path: MmcPath) -> Info {
             },
             MmcPath::Cqe => Info {
                 title: "card-side task queue (command queue engine, CQE: 31 task slots + 1 for commands, what if)",
-                kernel: &["cqhci_request", "cqhci_irq", "cqhci_finish_mrq"],
-                text: "Not in the measured patch series. Tasks are queued on the card (CMD44/CMD45), the \
-                       card prepares reads on several NAND dies at once, and the controller runs ready \
-                       tasks back to back with no software between them.",
+                kernel: &["mmc_init_queue", "cqhci_request", "mmc_blk_cqe_issue_flush", "cqhci_irq", "cqhci_finish_mrq"],
+                text: "Not in the measured patch series. The blk-mq tags are the CQE's depth, so they bound \
+                       the queue. Tasks are queued on the card (CMD44/CMD45), the card prepares reads on \
+                       several NAND dies at once, and the controller runs ready tasks back to back with \
+                       no software between them; one interrupt finishes every task done by then. An \
+                       eMMC flush is a direct command in the last slot, beside the tasks; on an SD card \
+                       (Raspberry Pi kernel) one write is in the card at a time and a flush waits for \
+                       the queue to empty.",
             },
         },
         Layer::Controller => Info {
