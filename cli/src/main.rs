@@ -155,10 +155,8 @@ fn run(cli: &Cli) -> Result<String, String> {
     if cli.calibration {
         // The calibration runs its own scenarios: only their size may be given.
         let other = cli.fio_args.iter().find(|a| {
-            !matches!(
-                mmcsim_engine::scenario::options::split_arg(a),
-                Ok(("size" | "ioscheduler" | "blk_dispatch", Some(_)))
-            )
+            !matches!(mmcsim_engine::scenario::options::split_arg(a),
+                Ok((k, Some(_))) if k == "size" || mmcsim_engine::calibration::UNDER_KEYS.contains(&k))
         });
         if let Some(a) = other.or(cli.sweeps.first()).or(cli.job_files.first()) {
             let a = if cli.sweeps.first() == Some(a) {

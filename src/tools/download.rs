@@ -38,15 +38,7 @@ pub fn download_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     opts.set_type(mime);
     let blob = Blob::new_with_str_sequence_and_options(&parts, &opts)
         .map_err(|_| "the browser refused to build the file")?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "no object URL")?;
-    let r = click_link(name, &url);
-    // The download has its own reference to the blob once started; free ours a little later.
-    let later = url.clone();
-    gloo::timers::callback::Timeout::new(10_000, move || {
-        let _ = Url::revoke_object_url(&later);
-    })
-    .forget();
-    r
+    offer_blob(name, &blob)
 }
 
 /// Offers `bytes` as a file named `name` of type `mime`.
@@ -57,8 +49,14 @@ pub fn download_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String
     opts.set_type(mime);
     let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
         .map_err(|_| "the browser refused to build the file")?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "no object URL")?;
+    offer_blob(name, &blob)
+}
+
+/// Offers `blob` as a download named `name`.
+fn offer_blob(name: &str, blob: &Blob) -> Result<(), String> {
+    let url = Url::create_object_url_with_blob(blob).map_err(|_| "no object URL")?;
     let r = click_link(name, &url);
+    // The download has its own reference to the blob once started; free ours a little later.
     let later = url.clone();
     gloo::timers::callback::Timeout::new(10_000, move || {
         let _ = Url::revoke_object_url(&later);
