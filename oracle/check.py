@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`make oracle-check`'s comparison: a live boot's reduced facts against a fixture file.
 
-    check.py FIXTURE.json LIVE_FACTS.json
+    check.py FIXTURE.json LIVE_FACTS.json [--drifted FILE]
 
 For every live job and scheduler, every fact the fixture marks stable must have the fixture's
 value; the queue's sysfs limits and the scheduler's tunables must too. Prints one table row per
@@ -9,9 +9,12 @@ job and scheduler (the headline figures, and how many stable facts agreed), then
 "DRIFT job/sched fact: fixture X, live Y". Exit 1 on any drift, or when a live job is not in the
 fixture (re-record with `make oracle`), 0 otherwise. Facts the fixture marks unstable are not
 compared: two boots of the same kernel already disagreed on them (their values are in the
-fixture), so they depend on the emulator's timing.
+fixture), so they depend on the emulator's timing. With --drifted, the names of the jobs whose stable facts
+drifted go to FILE (one a line; empty when only they drifted, absent when anything else did:
+a queue file, a scheduler, a failed fio), for check.sh's second boot of them.
 """
 import json
+import os
 import sys
 
 HEAD = ['requests', 'merges_back', 'splits', 'requeues', 'flushes', 'cmd13_after_write', 'host_irqs']
@@ -28,9 +31,13 @@ def short(v):
 
 
 def main(argv):
+    drifted_out = None
+    if len(argv) == 5 and argv[3] == '--drifted':
+        drifted_out, argv = argv[4], argv[:3]
     if len(argv) != 3:
         sys.exit(__doc__)
     fx, live = load(argv[1]), load(argv[2])
+    job_drifts, fact_drifts = set(), 0  # the jobs whose stable facts drifted, and how many facts
     if not live['boot'].get('complete'):
         print('oracle-check: the live boot did not finish (no "=== END" in its trace)')
         return 1
@@ -64,6 +71,8 @@ def main(argv):
                 same += 1
             else:
                 drifts.append('DRIFT %s/%s %s: fixture %s, live %s' % (k + (fact, short(a), short(b))))
+                job_drifts.add(j['name'])
+                fact_drifts += 1
         cells = []
         for h in HEAD:
             v = j['facts'].get(h)
@@ -79,6 +88,12 @@ def main(argv):
     for r in rows:
         print(r)
     print('(~: not a stable fact of the fixture, shown but not compared)')
+    if drifted_out is not None:
+        if os.path.exists(drifted_out):
+            os.remove(drifted_out)
+        if drifts and len(drifts) == fact_drifts:
+            with open(drifted_out, 'w') as f:
+                f.write(''.join(n + '\n' for n in sorted(job_drifts)))
     if drifts:
         for d in drifts:
             print(d)

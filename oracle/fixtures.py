@@ -5,6 +5,7 @@ table of the headline figures of fixture files.
     fixtures.py merge SUITE RUN_A.json RUN_B.json [MORE.json...] --package P --qemu Q --fio F
                       --out FILE [--previous OLD_FIXTURE]
     fixtures.py table FIXTURE.json...        (markdown, to stdout)
+    fixtures.py observe FIXTURE.json (LIVE_FACTS.json | JOB/SCHED/FACT=JSON)...
 
 merge keeps run A's facts and marks, per job and scheduler, which facts every boot that ran the
 job agrees on ("stable": the names; "unstable": each other fact with the distinct values the boots gave,
@@ -13,6 +14,12 @@ boots of oracle/record.sh: the jobs make oracle-check compares get 5 boots, not 
 --previous (the fixture being replaced, if made by the same kernel package and QEMU), the
 earlier recordings' values count too: instability is remembered. The schema
 is oracle/README.md's ("Fixture schema").
+
+observe folds a later boot of the same kernel into a fixture, the way a recording folds in its
+boots: a stable fact that the boot gave otherwise becomes unstable, with both values (nothing
+else changes; `runs` counts the boot). It takes a reduced boot (oracle-check's
+target/oracle/check/facts.json) or the value a DRIFT line printed, e.g.
+`b_write1m/mq-deadline/max_inflight_driver=1` when only the line is left (a CI log).
 """
 import datetime
 import json
@@ -198,11 +205,43 @@ def table(paths):
         print('\n`*`: differed between the two boots (not a stable fact).\n')
 
 
+def observe(argv):
+    path, seen = argv[0], []  # seen: (name, sched, {fact: value})
+    fx = load(path)
+    for a in argv[1:]:
+        if a.endswith('.json'):
+            seen += [(j['name'], j['sched'], j['facts']) for j in load(a)['jobs']]
+        else:
+            what, _, val = a.partition('=')
+            parts = what.split('/')
+            if len(parts) != 3 or not val:
+                sys.exit('fixtures.py observe: %r is not JOB/SCHED/FACT=JSON' % a)
+            seen.append((parts[0], parts[1], {parts[2]: json.loads(val)}))
+    jobs = {(j['name'], j['sched']): j for j in fx['jobs']}
+    for name, sched, facts in seen:
+        j = jobs.get((name, sched))
+        if j is None:
+            sys.exit('fixtures.py observe: %s/%s is not a job of %s' % (name, sched, path))
+        j['runs'] += 1
+        for f, v in sorted(facts.items()):
+            if f in j['stable'] and j['facts'].get(f) != v:
+                j['stable'].remove(f)
+                j['unstable'][f] = distinct([j['facts'].get(f), v])
+                print('[oracle] %s/%s %s: unstable now, values %s'
+                      % (name, sched, f, json.dumps(j['unstable'][f])))
+            elif f in j['unstable']:
+                j['unstable'][f] = distinct(j['unstable'][f] + [v])
+    with open(path, 'w') as out:
+        out.write(dump(fx))
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == 'merge' and len(argv) >= 5:
         merge(argv[2:])
     elif len(argv) >= 3 and argv[1] == 'table':
         table(argv[2:])
+    elif len(argv) >= 4 and argv[1] == 'observe':
+        observe(argv[2:])
     else:
         sys.exit(__doc__)
 
