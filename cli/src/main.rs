@@ -250,6 +250,7 @@ fn run(cli: &Cli) -> Result<String, String> {
     write_platform()?;
     exports::before_run(cli, &scn)?;
     sim.run_to_end();
+    stranded(&sim)?;
     let report = sim.report();
     exports::after_run(cli, &sim)?;
     logs::write(&scn, &sim)?;
@@ -263,6 +264,19 @@ fn run(cli: &Cli) -> Result<String, String> {
         });
     }
     Ok(out)
+}
+
+/// A run the model left with requests unfinished: its figures would be of a run cut short.
+fn stranded(sim: &mmcsim_engine::Simulator) -> Result<(), String> {
+    match sim.stranded_requests() {
+        0 => Ok(()),
+        n => Err(format!(
+            "the model stopped at {:.3} ms of simulated time with {n} request(s) unfinished: \
+             a defect of mmcsim's model, not of the job (please report this command line); \
+             no figures are printed, they would be of a run cut short",
+            sim.now() as f64 / 1e6
+        )),
+    }
 }
 
 /// `mmcsim fit [--platform=BASE | --platform_file=BASE] [--fit=PARAM,...] [--fit_runtime=TIME]

@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 
 use mmcsim_engine::HSQ_PERFORMANCE_DEPTH;
-use mmcsim_engine::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario, Simulator, Stage};
+use mmcsim_engine::{
+    BlkDispatch, HsqDepth, IoEngine, IoSched, JobSpec, MmcPath, Rw, Scenario, Simulator, Stage,
+};
 use proptest::prelude::*;
 
 fn job() -> impl Strategy<Value = JobSpec> {
@@ -45,6 +47,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             "unisoc-fua-2022",
             "unisoc-hsq-2023",
             "u300-mmci-2011",
+            "allwinner-hsq-2022",
+            "rpi5-sd-2024",
+            "qemu-sdhci-pci",
         ]),
         prop::sample::select(MmcPath::ALL.to_vec()),
         prop::sample::select(vec![0u32, 0, 2, 4, 8]),
@@ -59,19 +64,35 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         any::<bool>(),
         prop::collection::vec(job(), 1..=2),
         any::<u64>(),
+        prop::sample::select(IoSched::ALL.to_vec()),
+        prop::sample::select(vec![BlkDispatch::Kernel, BlkDispatch::Fitted]),
     )
         .prop_map(
-            |(platform, path, packed, depth, fua, cache, nonblocking, mut jobs, seed)| {
+            |(
+                platform,
+                path,
+                packed,
+                depth,
+                fua,
+                cache,
+                nonblocking,
+                mut jobs,
+                seed,
+                sched,
+                disp,
+            )| {
                 let mut s = Scenario {
                     platform: platform.into(),
                     randseed: seed,
                     ..Scenario::default()
                 };
                 let u300 = platform == "u300-mmci-2011";
+                // ADMA3 (packed chains) is on the Spreadtrum/Unisoc controllers only.
+                let adma3 = platform.starts_with("sprd") || platform.starts_with("unisoc");
                 s.set_switch::<MmcPath>("mmc_path", Some(path));
                 s.set_switch::<u32>(
                     "packed",
-                    Some(if path == MmcPath::Hsq && !u300 {
+                    Some(if path == MmcPath::Hsq && adma3 {
                         packed
                     } else {
                         0
@@ -81,12 +102,15 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 s.set_switch::<bool>("fua", Some(fua));
                 s.set_switch::<bool>("cache", Some(cache));
                 s.set_switch::<bool>("nonblocking", Some(nonblocking));
+                s.set_switch::<IoSched>("ioscheduler", Some(sched));
+                s.set_switch::<BlkDispatch>("blk_dispatch", Some(disp));
                 if u300 {
                     for j in &mut jobs {
                         j.bs = j.bs.min(32768);
                         j.size = j.bs * 24;
                     }
                 }
+                s.jobs = jobs;
                 s
             },
         )
@@ -96,6 +120,8 @@ fn max_window(s: &Scenario, sim: &Simulator) -> u32 {
     let cfg = sim.host_config();
     match (cfg.mmc_path, cfg.hsq_depth) {
         (MmcPath::Hsq, HsqDepth::Dynamic) if cfg.packed == 0 => HSQ_PERFORMANCE_DEPTH + 1,
+        // The tag set's tasks, and a flush in the DCMD slot beside them (cqhci's slot 31).
+        (MmcPath::Cqe, _) => sim.mmc_window() + 1,
         _ => {
             let _ = s;
             sim.mmc_window()
@@ -168,7 +194,13 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
             );
         }
         for e in sim.drain_trace() {
-            prop_assert!(e.t_ns >= last_t, "trace out of order");
+            prop_assert!(
+                e.t_ns >= last_t,
+                "trace out of order: {:?} after t={} now={}",
+                e,
+                last_t,
+                sim.now()
+            );
             last_t = e.t_ns;
             match e.stage {
                 Stage::Submit => {
@@ -188,6 +220,7 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
         }
     }
     prop_assert!(done.values().all(|&n| n == 1), "a request completed twice");
+    prop_assert_eq!(sim.stranded_requests(), 0, "requests left unfinished");
     prop_assert_eq!(
         done.len(),
         submitted.len(),
@@ -196,19 +229,21 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
     let report = sim.report();
     let mut expect = 0u64;
     for j in &s.jobs {
-        expect += (j.size / j.bs) * j.bs * j.numjobs as u64;
+        // trimwrite trims each block, then writes it: both count (fio's trim and write io=).
+        let passes = if j.rw == Rw::TrimWrite { 2 } else { 1 };
+        expect += (j.size / j.bs) * j.bs * j.numjobs as u64 * passes;
     }
     let got: u64 = report
         .jobs
         .iter()
-        .map(|j| j.read.io_bytes + j.write.io_bytes)
+        .map(|j| j.read.io_bytes + j.write.io_bytes + j.trim.io_bytes)
         .sum();
     prop_assert_eq!(got, expect, "bytes completed vs submitted");
     Ok(())
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
     #[test]
     fn invariants_hold(s in scenario()) {
         check(&s)?;

@@ -161,6 +161,10 @@ impl Simulator {
                 self.blk_flush_pend(req);
             }
             self.blk_kick_flush();
+            // `mq_flush_data_end_io` -> `blk_mq_sched_restart`: a request refused meanwhile
+            // may go now (without it a refused write of another sequence would wait forever,
+            // holding the flush back as data in flight).
+            self.blk_mq_sched_restart();
             return true;
         }
         false

@@ -241,7 +241,9 @@ impl Simulator {
     }
 
     /// Traces a transfer's phases with their causes: the command (after the requests that
-    /// passed this one over), the card access, the data, the card busy.
+    /// passed this one over), the card access, the data, the card busy, and the wait for the
+    /// interrupt from the transfer's end (traced now: one interrupt may finish a chain or a set
+    /// of CQE tasks whose first ended long before it, and the trace stays in time order).
     #[inline]
     fn trace_bus_phases(&mut self, req: ReqIdx, p: BusPhases, card_cause: Cause) {
         let BusPhases {
@@ -249,7 +251,7 @@ impl Simulator {
             access,
             data,
             busy,
-            ..
+            end: _,
         } = p;
         let (later, waited, id) = {
             let r = self.reqs.get(req);
@@ -271,6 +273,7 @@ impl Simulator {
         self.trace_cause(req, Stage::CardAccess, access, access_cause);
         self.trace_stage(req, Stage::Data, data);
         self.trace_cause(req, Stage::CardBusy, busy, busy_cause);
+        self.trace_stage(req, Stage::Irq, p.end);
     }
 
     /// Accounts the bus phases of a finished transfer and moves the request to `Irq` at `now`.
@@ -284,7 +287,6 @@ impl Simulator {
         let r = self.reqs.get_mut(req);
         r.stage = Stage::Irq;
         r.t_stage = p.end;
-        self.trace_stage(req, Stage::Irq, p.end);
     }
 
     /// `Event::TransferIrq`: `sdhci_irq` -> `mmc_hsq_finalize_request` (or the legacy

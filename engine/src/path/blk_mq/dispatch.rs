@@ -10,7 +10,6 @@
 //! only another context that enters meanwhile is refused (`mq->busy`). hsq and the CQE refuse.
 
 use super::{ewma, Ctx, BLK_MQ_RESOURCE_DELAY_NS};
-use crate::path::controller::HostPath;
 use crate::path::mmc_queue::QueueRq;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::Stage;
@@ -111,7 +110,16 @@ impl Simulator {
                 };
                 self.q.push(self.now + cost, ev);
             }
-            QueueRq::Sleeps if self.cfg.kernel_dispatch() => self.blk.parked = Some((req, ctx)),
+            QueueRq::Sleeps if self.cfg.kernel_dispatch() => {
+                // Packed requests (force_commit): what this round queued waits for commit_rqs,
+                // and the sleep waits for it to finish, so it goes first. The model's choice:
+                // the 2020 packed series' wait-for-idle is not in the sources the model reads,
+                // and a kernel that kept them back would never wake.
+                if self.blk.force_commit && std::mem::take(&mut self.blk.ctx_queued) {
+                    self.mmc_commit_rqs();
+                }
+                self.blk.parked = Some((req, ctx));
+            }
             QueueRq::Sleeps | QueueRq::Resource => {
                 let rest: Vec<ReqIdx> = self.blk.ctx_list.drain(..).collect();
                 self.blk_mq_refused(req, ctx, rest, true);
@@ -299,13 +307,15 @@ impl Simulator {
         }
     }
 
-    /// The mmc queue has room again: a context asleep in the legacy path's `->queue_rq`
-    /// (`mmc_blk_rw_wait`) goes on with its request.
+    /// The mmc queue has room again: a context asleep in `->queue_rq` goes on with its
+    /// request: on the legacy path in `mmc_blk_rw_wait`, on any path a flush or discard in
+    /// `mmc_blk_wait_for_idle` (hsq: `mmc_hsq_wait_for_idle`, cqhci: `cqhci_wait_for_idle`)
+    /// and a read or write behind one (the model's flush leaves `->queue_rq` before it ends;
+    /// the kernel's holds `mq->busy` until `mmc_blk_issue_flush` returns, see [`QueueRq`]).
+    /// It retries, and sleeps again if the queue is still not idle enough.
     pub(crate) fn blk_mq_wake_parked(&mut self) {
-        if matches!(self.mq.host_path(), HostPath::Legacy { .. }) {
-            if let Some((req, ctx)) = self.blk.parked.take() {
-                self.blk_mq_queue_rq(req, ctx);
-            }
+        if let Some((req, ctx)) = self.blk.parked.take() {
+            self.blk_mq_queue_rq(req, ctx);
         }
     }
 }

@@ -335,6 +335,20 @@ impl Simulator {
         self.blk_mq_run_hw_queue_async(0);
     }
 
+    /// `blk_mq_sched_restart` (block/blk-mq-sched.c) from a completion that ends no request:
+    /// the queue runs again if SCHED_RESTART is set (the fitted dispatch: if requests wait).
+    pub(crate) fn blk_mq_sched_restart(&mut self) {
+        if !self.cfg.kernel_dispatch() {
+            if self.blk.has_work() {
+                self.blk_mq_fitted_rerun(self.platform.host.rerun_ns);
+            }
+            return;
+        }
+        if std::mem::take(&mut self.blk.restart) {
+            self.blk_mq_run_hw_queue_async(0);
+        }
+    }
+
     /// `blk_mq_put_driver_tag`: with a scheduler tag held, the driver tag goes back now.
     pub(crate) fn blk_mq_put_driver_tag_of(&mut self, req: ReqIdx) {
         let r = self.reqs.get_mut(req);
