@@ -10,8 +10,8 @@ job and scheduler (the headline figures, and how many stable facts agreed), then
 fixture (re-record with `make oracle`), 0 otherwise. Facts the fixture marks unstable are not
 compared: two boots of the same kernel already disagreed on them (their values are in the
 fixture), so they depend on the emulator's timing. With --drifted, the names of the jobs whose stable facts
-drifted go to FILE (one a line; empty when only they drifted, absent when anything else did:
-a queue file, a scheduler, a failed fio), for check.sh's second boot of them.
+drifted go to FILE (one a line), for check.sh's second boot of them; FILE is not written when
+anything else drifted (a queue file, a scheduler, a failed fio: no second boot mends those).
 """
 import json
 import os

@@ -43,7 +43,7 @@ if (( status != 0 )) && [[ -s $OUT/drifted ]]; then
     if (( status == 0 )); then
         echo "oracle-check: the second boot gave every stable fact as recorded: the first boot's" \
              "drift was the emulator's timing; fold it into the fixture with:" \
-             "python3 oracle/fixtures.py observe oracle/fixtures/sd-1cpu.json $OUT/facts.json"
+             "python3 oracle/fixtures.py observe $FIXTURES/sd-1cpu.json $OUT/facts.json"
     fi
 fi
 echo "oracle-check: $(( $(date +%s) - t0 ))s"

@@ -41,7 +41,7 @@ impl Simulator {
 
     /// Requests the run left unfinished: once it is over (no event left, no power cut), every
     /// request has ended and this is 0; more is a defect of the model (a request waiting for
-    /// something that never comes), which the CLI and the page report instead of figures.
+    /// something that never comes), which the CLI reports instead of figures.
     pub fn stranded_requests(&self) -> usize {
         if !self.is_finished() || self.power_cut.is_some() {
             return 0;

@@ -310,9 +310,10 @@ impl Simulator {
     /// The mmc queue has room again: a context asleep in `->queue_rq` goes on with its
     /// request: on the legacy path in `mmc_blk_rw_wait`, on any path a flush or discard in
     /// `mmc_blk_wait_for_idle` (hsq: `mmc_hsq_wait_for_idle`, cqhci: `cqhci_wait_for_idle`)
-    /// and a read or write behind one (the model's flush leaves `->queue_rq` before it ends;
-    /// the kernel's holds `mq->busy` until `mmc_blk_issue_flush` returns, see [`QueueRq`]).
-    /// It retries, and sleeps again if the queue is still not idle enough.
+    /// and a read or write behind one (a simplification: the model's flush leaves `->queue_rq`
+    /// before it ends, where the kernel's holds `mq->busy` until `mmc_blk_issue_flush`
+    /// returns, so another context is refused instead). It retries, and sleeps again if the
+    /// queue is still not idle enough.
     pub(crate) fn blk_mq_wake_parked(&mut self) {
         if let Some((req, ctx)) = self.blk.parked.take() {
             self.blk_mq_queue_rq(req, ctx);

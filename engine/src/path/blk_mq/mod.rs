@@ -316,10 +316,7 @@ impl Simulator {
                 self.reqs.get_mut(w).tag = tag;
                 self.blk.elv.insert(w, &self.reqs, self.now);
             }
-            if self.blk.has_work() {
-                self.blk_mq_fitted_rerun(self.platform.host.rerun_ns);
-            }
-            return;
+            return self.blk_mq_sched_restart();
         }
         if let Some((w, tag)) = woken {
             self.blk_mq_got_tag(w, tag);
@@ -329,14 +326,12 @@ impl Simulator {
                 .elv
                 .completed(op, job, t_alloc, t_dispatch, self.now);
         }
-        if std::mem::take(&mut self.blk.restart) {
-            self.blk_mq_run_hw_queue_async(0);
-        }
+        self.blk_mq_sched_restart();
         self.blk_mq_run_hw_queue_async(0);
     }
 
-    /// `blk_mq_sched_restart` (block/blk-mq-sched.c) from a completion that ends no request:
-    /// the queue runs again if SCHED_RESTART is set (the fitted dispatch: if requests wait).
+    /// `blk_mq_sched_restart` (block/blk-mq-sched.c), from a completion: the queue runs again
+    /// if SCHED_RESTART is set (the fitted dispatch: if requests wait).
     pub(crate) fn blk_mq_sched_restart(&mut self) {
         if !self.cfg.kernel_dispatch() {
             if self.blk.has_work() {
