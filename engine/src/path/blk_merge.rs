@@ -58,7 +58,7 @@ impl Simulator {
         let r = self.reqs.get(req);
         let (job, plug) = (r.job, r.plug);
         // Nothing to merge into: no plug, and no waiting request that may take a bio (the
-        // presets' fitted dispatch, nomerges=2). Every request of a preset's run leaves here.
+        // fitted dispatch of the 2020 and 2022 presets, nomerges=2).
         let waiting = self.cfg.kernel_dispatch() && self.blk.nomerges < 2;
         if plug == Plug::None && !waiting {
             return false;

@@ -62,8 +62,8 @@ pub fn names() -> Vec<&'static str> {
 
 /// The host switches of the phone SoCs with hsq (2020-2022): a window of two, FIFO dispatch,
 /// no packing, FUA advertised and the card's cache on; no I/O scheduler and the fitted dispatch
-/// (`blk_dispatch=fitted`), whose reasons the 2020 and 2022 presets give (the 2023 one and the
-/// Allwinner phone run the kernel's dispatch).
+/// (`blk_dispatch=fitted`), whose reasons the 2020 and 2022 presets give (the 2023 one runs
+/// mq-deadline with the kernel's dispatch).
 const PHONE_HSQ: HostConfig = HostConfig {
     mmc_path: MmcPath::Hsq,
     nonblocking: true,

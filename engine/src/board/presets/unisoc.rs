@@ -4,7 +4,7 @@
 use super::{KIB, MB, MHZ, MIB};
 use super::{PHONE_HSQ, PHONE_MMC_TEST, TLC_EMMC_2020};
 use crate::board::platform::*;
-use crate::vocab::{HostConfig, HsqDepth};
+use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, IoSched};
 
 /// Unisoc SDHCI with an eMMC with write cache and reliable write (Wenchao Chen's FUA patch, 2022).
 ///
@@ -139,11 +139,11 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
     controller: Controller::Sdhci,
     switches: HostConfig {
         hsq_depth: HsqDepth::Dynamic,
-        // The scheduler: none, with the fitted dispatch. Nothing in the series sets one, so
-        // the kernel's default (mq-deadline) is the likelier; the figures hold under it with
-        // kblockd's wake-up at 10 us (randwrite 82.6 / 85.6 MiB/s against 82.87 / 86.67), but the
-        // model's kernel dispatch on the hsq path stops issuing after a flush when another
-        // request waits (a known fault, being fixed), so the preset keeps the fitted dispatch.
+        // The scheduler: mq-deadline with the kernel's dispatch. Nothing in the series sets
+        // one, so the kernel's default (`elevator_get_default`: mq-deadline for one hardware
+        // queue) is the likelier; the figures hold under it with kblockd's wake-up at 10 us.
+        iosched: IoSched::MqDeadline,
+        dispatch: BlkDispatch::Kernel,
         ..PHONE_HSQ
     },
     host: HostTiming {
@@ -161,9 +161,10 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         // what the slowest of its completions costs, so the mean refits to 58 us (fixed depth
         // 82.9 MiB/s, dynamic +3.7 %).
         completion_ns: 58_000,
-        // The fitted dispatch's wait of a refused request for the next fio submission; under the
-        // kernel's dispatch, kblockd's worker waking on a Cortex-A55 fits at 10 us instead.
-        rerun_ns: 40_000,
+        // kblockd's worker waking on a Cortex-A55 to re-run the queue (`blk_mq_run_work_fn`):
+        // fitted to the series' figures under the kernel's dispatch (the fitted dispatch's wait
+        // for the next fio submission fitted at 40 us).
+        rerun_ns: 10_000,
         reap_ns: 5_000,
         legacy_wakeup_ns: 19_000,
         legacy_completion_ns: 30_000,
