@@ -218,3 +218,27 @@ test('the requests one large I/O was split into are boxed together: "1 I/O → N
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('a request that bios merged into wears a halo, and blk-mq counts the merged bios as fio does', async () => {
+    // fio's batched io_submit: 8 sequential 4 KiB writes per plug merge into 32 KiB requests
+    // (the kernel under QEMU made 128 requests of 32 KiB of these 1024 writes).
+    const { page, problems } = await open('?platform=qemu-sdhci-pci&rw=write&ioengine=libaio&iodepth=8&iodepth_batch_submit=8&size=4m&speed=10us');
+    // A link with a speed plays at once.
+    await page.waitForFunction(() => /Pause/.test(document.querySelector('#play').textContent));
+    await page.waitForSelector('#a-pipeline g.token.merged', { timeout: 20000 });
+    const merged = await page.$$eval('#a-pipeline g.token.merged', (ts) => ts.map((t) => ({
+        bios: Number(t.dataset.bios),
+        title: t.querySelector('title').textContent,
+        halo: t.querySelectorAll('.halo').length,
+    })));
+    for (const m of merged) {
+        assert.ok(m.bios >= 2 && m.bios <= 8, JSON.stringify(m));
+        assert.equal(m.halo, 1, JSON.stringify(m));
+        assert.match(m.title, new RegExp(`write ${m.bios * 4096} B · ${m.bios} bios merged into one request`));
+    }
+    const plain = await page.$$eval('#a-pipeline g.token:not(.merged)', (ts) => ts.map((t) => t.dataset.bios));
+    assert.ok(plain.every((b) => b === '1'), plain.join(','));
+    await page.waitForFunction(() => /bios merged: [1-9]/.test(document.querySelector('#a-merges')?.textContent ?? ''));
+    assert.deepEqual(problems, []);
+    await page.close();
+});

@@ -78,6 +78,8 @@ pub(super) struct Blk {
     pub(super) queued: usize,
     pub(super) dispatch: usize,
     pub(super) requeues: u64,
+    /// Bios merged into waiting requests so far (block/blk-merge.c).
+    pub(super) merges: u64,
     pub(super) hidden: usize,
     pub(super) compact: bool,
 }
@@ -96,6 +98,10 @@ impl PartView for Blk {
                 <rect class="gauge-fill" id={format!("{side}-tags")} x={f(c.x + 8.0)} y={f(TOP + 18.0)} width={f((c.w - 16.0) * frac)} height="7" rx="2" />
                 <rect class="box" x={f(sw.0)} y={f(sw.1)} width={f(sw.2)} height={f(sw.3)} rx="4" />
                 { text(sw.0 + 6.0, sw.1 + 12.0, "small", format!("queued · {}", self.queued)) }
+                <text key={self.merges} x={f(sw.0 + 6.0)} y={f(sw.1 + sw.3 - 6.0)} class={classes!("small", "merges", (self.merges > 0).then_some("flash"))} id={format!("{side}-merges")}>
+                    { format!("bios merged: {}", self.merges) }
+                    <title>{ "Bios that joined a waiting request instead of becoming one (plug, software-queue and scheduler merges, block/blk-merge.c): fio's merge= count; such a request has a halo" }</title>
+                </text>
                 <rect class="box dispatch" x={f(disp.0)} y={f(disp.1)} width={f(disp.2)} height={f(disp.3)} rx="4" />
                 { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("refused · {}", self.dispatch)) }
                 { text(disp.0 + 2.0, disp.1 - 5.0, "tiny", "hctx->dispatch") }

@@ -1,4 +1,5 @@
-//! The requests drawn: a token per request, the boxes around split I/Os, the "×N" piles.
+//! The requests drawn: a token per request (a halo when bios merged into it), the boxes around
+//! split I/Os, the "×N" piles.
 
 use yew::prelude::*;
 
@@ -32,12 +33,21 @@ pub(super) fn token(t: &Token, key: u64, selected: bool, tab: bool) -> Html {
         "token",
         t.kind.class(),
         t.done.then_some("done"),
-        selected.then_some("selected")
+        selected.then_some("selected"),
+        (t.bios > 1).then_some("merged")
     );
+    let merged = if t.bios > 1 {
+        format!(" · {} bios merged into one request", t.bios)
+    } else {
+        String::new()
+    };
     html! {
-        <g {key} {class} tabindex={if tab { "0" } else { "-1" }} role="button" data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()}
+        <g {key} {class} tabindex={if tab { "0" } else { "-1" }} role="button" data-req={t.id.to_string()} data-io={t.io.to_string()} data-stage={t.stage.name()} data-bios={t.bios.to_string()}
            style={format!("transform: translate({}px, {}px)", f(t.x), f(t.y))}>
-            <title>{ format!("request {} · job {} · {} {} B · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
+            <title>{ format!("request {} · job {} · {} {} B{merged} · {}", t.id, t.job, t.kind.label(), t.len, t.stage.name()) }</title>
+            // A request that grew by merging: a halo around it, wider the more bios it
+            // carries (up to 32 of them).
+            if t.bios > 1 { <circle class="halo" r={f(7.5 + (t.bios.min(32) as f64).log2())} /> }
             { shape(t.kind, 5.5) }
         </g>
     }

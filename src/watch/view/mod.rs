@@ -330,7 +330,7 @@ impl Component for Watch {
                 { p.children.clone() }
                 <div class="watch-head">
                     <h2>{ "Watch the pipeline" }</h2>
-                    <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush. Play and Run drive this one simulation at the chosen speed of simulated time." }</p>
+                    <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush; a dotted ring: bios merged into one request. Play and Run drive this one simulation at the chosen speed of simulated time." }</p>
                 </div>
                 <TimeControls playing={self.run.playing} finished={self.finished() && self.sides.is_some()} speed={speed::to_shown(self.run.clock.speed(), follow)}
                               {speeds} now_ns={a.map_or(0, |a| a.session.now())} progress={a.map_or(0.0, |a| a.session.progress())}

@@ -190,6 +190,7 @@ pub fn place(s: &Snapshot, path: MmcPath) -> (Vec<Token>, HashMap<Layer, usize>)
                 y,
                 done: matches!(r.stage, Stage::Complete | Stage::Done),
                 len: r.len,
+                bios: r.bios,
                 under: 0,
             }),
             None => *hidden.entry(layer).or_default() += 1,

@@ -109,6 +109,7 @@ fn the_requests_of_a_split_io_are_boxed_together_in_each_column() {
         y,
         done: false,
         len: 4096,
+        bios: 1,
         under: 0,
     };
     let tokens = [
@@ -143,6 +144,7 @@ fn a_request_on_the_controller_is_drawn_there_not_in_hsq() {
         since_ns: 0,
         tag: Some(3),
         chain: None,
+        bios: 1,
     };
     assert_eq!(layer_of(&r, false), Layer::HostQueue);
     assert_eq!(layer_of(&r, true), Layer::Controller);
@@ -198,6 +200,7 @@ fn piled_up_tokens_are_counted() {
         y,
         done: false,
         len: 4096,
+        bios: 1,
         under: 0,
     };
     let s = stacks(&[

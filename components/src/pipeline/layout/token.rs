@@ -120,6 +120,8 @@ pub struct Token {
     /// Completed, waiting for the job to reap it (drawn faded).
     pub done: bool,
     pub len: u64,
+    /// The bios it carries: more than 1 once bios merged into it (drawn with a halo).
+    pub bios: u32,
     /// Requests piled under this one on its job's lane and not drawn (see `MAX_PILE`).
     pub under: usize,
 }
