@@ -216,6 +216,15 @@ mod tests {
                 Session::start(&ta).is_ok() && Session::start(&tb).is_ok(),
                 "{p}"
             );
+            // It sets what its button says ("Try packed=4": B's packed is 4).
+            if t.try_it.pair.is_none() {
+                use mmcsim_engine::scenario::options::value_text;
+                let (k, v) = (t.try_it.option, t.try_it.value);
+                assert_eq!(value_text(&tb, k), v, "{p}: B's {k}");
+                if t.try_it.both {
+                    assert_eq!(value_text(&ta, k), v, "{p}: A's {k}");
+                }
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 //! The tours as a course: the order a student who never heard of hsq meets the six series in,
 //! why each comes where it does, and the glossary terms each lesson uses. Each tour's last
 //! step offers the next lesson; the last lesson's offers the first, so a student who starts
-//! anywhere (the landing starts at the packed RFC) and keeps pressing Next meets all six.
+//! anywhere and keeps pressing Next meets all six. The landing's tour is lesson 1.
 
 /// One lesson: its series id, why it comes here, the glossary terms it uses (ids of
 /// `mmcsim_components::glossary::TERMS`).
@@ -14,16 +14,10 @@ pub struct Lesson {
 /// The course, in order.
 pub static COURSE: &[Lesson] = &[
     Lesson {
-        id: "hsq-intro-2020",
-        why: "First the host software queue itself: what the host does between two requests, and \
-              that sending the next request from the interrupt shortens the bus's wait. Every \
-              later lesson but one runs on hsq.",
-        terms: &["fio", "psync", "legacy", "hsq", "irq", "bus", "card"],
-    },
-    Lesson {
         id: "sprd-hs400es-2020",
-        why: "With hsq known, batching on the same board: one interrupt and one software pass for \
-              a chain of requests instead of one each (the landing's pair).",
+        why: "First the landing's pair, the headline: batching requests into one ADMA3 chain pays \
+              one interrupt and one software pass for the chain instead of one each, and the \
+              bus waits less for the host.",
         terms: &[
             "hsq",
             "packed",
@@ -33,6 +27,13 @@ pub static COURSE: &[Lesson] = &[
             "bus",
             "mmc-queue",
         ],
+    },
+    Lesson {
+        id: "hsq-intro-2020",
+        why: "Then what the batching stands on: the host software queue itself, what the host \
+              does between two requests, and that sending the next request from the interrupt \
+              shortens the bus's wait. Every later lesson but one runs on hsq.",
+        terms: &["fio", "psync", "legacy", "hsq", "irq", "bus", "card"],
     },
     Lesson {
         id: "u300-mmci-2011",
@@ -105,6 +106,11 @@ mod tests {
             seen.dedup();
             assert_eq!(seen.len(), tours.len(), "from {start}");
         }
+    }
+
+    #[test]
+    fn the_landing_opens_lesson_1() {
+        assert_eq!(lesson(crate::lesson::LANDING_SERIES).map(|(n, _)| n), Some(1));
     }
 
     #[test]

@@ -44,11 +44,14 @@ test('pressing only Next walks every tour to its end and on through all six less
     const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width: 1366, height: 768 } });
     await page.click('#start-tour');
     await page.waitForSelector('#tour[data-tour="sprd-hs400es-2020"][data-step="1"]');
+    // The landing's tour is the course's first lesson.
+    assert.match(await page.textContent('.tour-head'), /^Lesson 1 of 6 · /);
     const met = [];
     let compared = 0;
     for (let lesson = 0; lesson < SERIES.length; lesson++) {
         const id = await page.getAttribute('#tour', 'data-tour');
         met.push(id);
+        assert.match(await page.textContent('.tour-head'), new RegExp(`^Lesson ${lesson + 1} of 6 · `), id);
         const n = Number((await page.textContent('.tour-head')).match(/step \d+ of (\d+)/)[1]);
         // The lesson's glossary terms link into the glossary.
         const terms = await page.$$eval('#tour-terms a', (as) => as.map((a) => a.getAttribute('href')));

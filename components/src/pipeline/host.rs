@@ -150,10 +150,14 @@ impl PartView for Window {
                 <rect class="win used" x={f(c.x + 10.0)} y={f(TOP + 30.0 + h - used)} width="26" height={f(used)} rx="3" />
             </g> }
         };
-        let depth = match cfg.hsq_depth {
-            HsqDepth::Dynamic => format!("hsq_depth {} (dynamic)", self.depth),
-            HsqDepth::Fixed(d) => format!("hsq_depth {d}"),
+        // `mmc_mq_queue_rq` refuses once in_flight > hsq_depth: the window is hsq_depth + 1,
+        // said beside the depth so "hsq_depth 2" and "in flight 3/3" add up on screen.
+        let d = match cfg.hsq_depth {
+            HsqDepth::Dynamic => self.depth,
+            HsqDepth::Fixed(d) => d,
         };
+        let depth = format!("hsq_depth {d}+1");
+        let why = format!("The window is hsq_depth + 1 = {}: mmc_mq_queue_rq refuses a request once in_flight is above hsq_depth", d + 1);
         html! {
             <g>
                 { slots }
@@ -161,9 +165,9 @@ impl PartView for Window {
                       data-window={self.window.to_string()}>{ if self.compact { format!("{}/{}", self.in_flight, self.window) } else { format!("in flight {}/{}", self.in_flight, self.window) } }</text>
                 if self.compact {
                 } else if cfg.mmc_path == MmcPath::Hsq && cfg.packed == 0 {
-                    <text key={self.changes} x={f(c.x + 8.0)} y={f(BOTTOM - 24.0)} class={classes!("small", (self.changes > 0).then_some("flash"))} id={format!("{side}-depth")}>{ depth }</text>
+                    <text key={self.changes} x={f(c.x + 8.0)} y={f(BOTTOM - 24.0)} class={classes!("small", (self.changes > 0).then_some("flash"))} id={format!("{side}-depth")}>{ depth }<title>{ why }</title></text>
                     if self.dynamic {
-                        { text(c.x + 8.0, BOTTOM - 8.0, "small muted", format!("switched {}×", self.changes)) }
+                        { text(c.x + 8.0, BOTTOM - 8.0, "small muted", format!("dynamic · switched {}×", self.changes)) }
                     }
                 } else if cfg.packed > 0 {
                     { text(c.x + 8.0, BOTTOM - 24.0, "small muted", format!("packed: window {HSQ_PACKED_QUEUE_DEPTH}")) }
