@@ -103,7 +103,17 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
             &format!("Play at {speed}"),
             TourAction::Play(speed),
         ),
-        TourStep::new(s.watch_for, &s.pause_press, "Pause", TourAction::PauseAt(s.paused.t_ns)),
+        // Not "Pause": the moment is found by simulating up to it, so the clock may have passed
+        // it; the button says where it goes.
+        TourStep::new(
+            s.watch_for,
+            &s.pause_press,
+            &format!(
+                "Go to {}",
+                mmcsim_engine::scenario::units::format_clock_ns(s.paused.t_ns)
+            ),
+            TourAction::PauseAt(s.paused.t_ns),
+        ),
         TourStep::new(
             s.cause,
             s.focus_press,

@@ -110,7 +110,10 @@ mod tests {
 
     #[test]
     fn the_landing_opens_lesson_1() {
-        assert_eq!(lesson(crate::lesson::LANDING_SERIES).map(|(n, _)| n), Some(1));
+        assert_eq!(
+            lesson(crate::lesson::LANDING_SERIES).map(|(n, _)| n),
+            Some(1)
+        );
     }
 
     #[test]

@@ -295,11 +295,13 @@ pub struct TourScript {
     pub window: Option<(Scenario, Figures)>,
 }
 
-/// The usual press sentence of the Pause step, `when` saying the moment it stops at.
+/// The usual press sentence of the step that goes to the script's moment, `when` saying what
+/// makes it that moment.
 pub fn pause_press(when: &str) -> String {
     format!(
-        "Press Pause: both sides stop at the first moment {when}; then read the readouts and the bus \
-         strips under the pipelines."
+        "Press the button: both sides stand still at the first moment {when}, the time on the \
+         button (the view simulates up to it, so the clock jumps there, back if it had passed it); \
+         then read the readouts and the bus strips under the pipelines."
     )
 }
 /// The usual press sentence of the Show step.
