@@ -83,6 +83,13 @@ pub fn tour(id: &str) -> Result<Tour, RunError> {
         a,
         b,
     })?;
+    // A moment whose condition never held would stand at the end under words that say it did.
+    if !script.paused.held {
+        return Err(RunError {
+            option: None,
+            message: format!("the moment of the {id} tour never comes: its condition never held"),
+        });
+    }
     Ok(scaffold(data.series.id, data.series.change, script))
 }
 

@@ -8,7 +8,7 @@ use mmcsim_engine::explain::Layer;
 use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::speed_words;
+use super::words::{so_far, speed_words};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 
@@ -49,8 +49,9 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let r = run(input)?;
     let (ca, cb) = r.columns;
     let speed = "200 µs/s";
-    // The moment each side has completed three writes (the figures so far mean something).
-    let at = r.pause(speed, |fa, fb| fa.interrupts >= 3 && fb.interrupts >= 3)?;
+    // The moment each side has completed sixteen requests (`MIN_REQUESTS`: the figures so far
+    // mean something).
+    let at = r.pause(speed, |_, _| true)?;
     let (pa, pb) = (at.fa, at.fb);
     let parts = Parts {
         speed,
@@ -64,12 +65,12 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     the bus busy (DAT0 low) until the flash is programmed: long card-busy stretches on its bus strip."
             .to_string(),
         paused: at,
-        pause_words: "each side has completed three requests (in A a write or its flush)",
+        pause_words: "each side has completed sixteen requests (in A a write or its flush)",
         layer: Layer::Card,
         cause: format!(
-            "The cause, at {} over the run so far: per request A spends {:.1} µs on the bus and card, B {:.1} µs \
+            "The cause, at {} {}: per request A spends {:.1} µs on the bus and card, B {:.1} µs \
              (a write or its flush without FUA, a reliable write with it); time in host software stages is {:.1} vs {:.1} µs. Bus busy {} vs {}.",
-            readout::clock(at.t_ns), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us,
+            readout::clock(at.t_ns), so_far(&pa, &pb), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us,
             readout::busy(false, &pa), readout::busy(true, &pb)
         ),
         question: "Before B runs to the end: how will B's write rate compare with A's?",

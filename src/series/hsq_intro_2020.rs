@@ -8,7 +8,7 @@ use mmcsim_engine::explain::Layer;
 use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{less_more, speed_words};
+use super::words::{less_more, so_far, speed_words};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 
@@ -58,13 +58,13 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     the card; B's next write leaves the host queue as soon as the interrupt comes."
             .to_string(),
         paused: at,
-        pause_words: "each side has completed three writes and B's bus has been busier than A's",
+        pause_words: "each side has completed sixteen requests and B's bus has been busier than A's",
         layer: Layer::HostQueue,
         cause: format!(
-            "At {}, over the run so far: per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in \
+            "At {}, {}: per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in \
              host software stages (issue, interrupt, completion, waits included); the bus waits idle A {:.1} vs \
              B {:.1} µs per request (busy A {} vs B {}).",
-            readout::clock(at.t_ns), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us, pa.idle_us, pb.idle_us,
+            readout::clock(at.t_ns), so_far(&pa, &pb), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us, pa.idle_us, pb.idle_us,
             readout::busy(false, &pa), readout::busy(true, &pb)
         ),
         question: "Before B runs to the end: how much faster will B be than A?",

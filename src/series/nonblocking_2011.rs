@@ -8,7 +8,7 @@ use mmcsim_engine::Scenario;
 use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, speed_words, Figures};
+use super::words::{bus_state, so_far, speed_words, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 
@@ -80,12 +80,12 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     with the transfer, and the bus strips show how much of each request is the bus's."
             .to_string(),
         paused: at,
-        pause_words: "each side has completed three requests",
+        pause_words: "each side has completed sixteen requests",
         layer: Layer::HostQueue,
         cause: format!(
-            "The cause, at {} over the run so far: per request A spends {:.0} µs on the bus and card and {:.0} µs in \
+            "The cause, at {} {}: per request A spends {:.0} µs on the bus and card and {:.0} µs in \
              host software; the bus has been busy {} in A and {} in B. {}",
-            readout::clock(at.t_ns), pa.bus_us, pa.software_us, readout::busy(false, &pa), readout::busy(true, &pb),
+            readout::clock(at.t_ns), so_far(&pa, &pb), pa.bus_us, pa.software_us, readout::busy(false, &pa), readout::busy(true, &pb),
             if pa.bus_us > pa.software_us {
                 "The card, not the CPU, dominates."
             } else {

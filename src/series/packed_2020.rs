@@ -8,7 +8,7 @@ use mmcsim_engine::{HsqDepth, Scenario};
 use super::readout;
 use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, less_more, run_figures, shorter_longer, Figures};
+use super::words::{bus_state, less_more, run_figures, shorter_longer, so_far, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 
@@ -67,14 +67,15 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     handles the interrupt; B's dots leave the controller in groups with one interrupt per group."
             .to_string(),
         paused: at,
-        pause_words: "B has completed three chains and its bus has been busier than A's",
+        pause_words: "B has completed three chains, each side sixteen requests, and B's bus has been busier than A's",
         layer: Layer::Controller,
         cause: format!(
-            "At {}, over the run so far: A has {} requests per interrupt and its bus busy {}; B has {} requests \
+            "At {}, {}: A has {} requests per interrupt and its bus busy {}; B has {} requests \
              per interrupt (one software pass per chain) and its bus busy {}. Per request A spends {:.1} µs on the \
              bus and card and {:.1} µs in host software, so the white gaps on B's bus strip are {} A's (idle \
-             A {:.1} vs B {:.1} µs per request so far).",
+             A {:.1} vs B {:.1} µs per request).",
             readout::clock(at.t_ns),
+            so_far(&pa, &pb),
             readout::per_irq(false, &pa),
             readout::busy(false, &pa),
             readout::per_irq(true, &pb),

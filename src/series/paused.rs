@@ -5,7 +5,7 @@
 
 use mmcsim_engine::Scenario;
 
-use super::words::Figures;
+use super::words::{Figures, MIN_REQUESTS};
 use crate::run::session::{RunError, Session};
 use crate::run::speed::{speed_index, SPEEDS};
 
@@ -32,7 +32,8 @@ fn figures_now(s: &Session) -> Figures {
 }
 
 /// The first moment, on a grain of a fiftieth of a second of watching at `speed` (a label of
-/// [`SPEEDS`]), at which `when` holds for the pair (A, B) run from time zero.
+/// [`SPEEDS`]), at which `when` holds for the pair (A, B) run from time zero and each side has
+/// finished [`MIN_REQUESTS`] requests.
 pub fn first_moment(
     a: &Scenario,
     b: &Scenario,
@@ -50,7 +51,9 @@ pub fn first_moment(
         let da = sa.advance_to(t, u64::MAX) && sa.is_finished();
         let db = sb.advance_to(t, u64::MAX) && sb.is_finished();
         let (fa, fb) = (figures_now(&sa), figures_now(&sb));
-        if when(&fa, &fb) {
+        // Per-request figures only once they are over enough requests on both sides.
+        let enough = fa.requests >= MIN_REQUESTS && fb.requests >= MIN_REQUESTS;
+        if enough && when(&fa, &fb) {
             return Ok(Paused {
                 t_ns: t,
                 fa,

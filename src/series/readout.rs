@@ -124,6 +124,7 @@ mod tests {
             longest_wait_us: 0.0,
             host_queue_us: 0.0,
             clat_p50_ns: 0,
+            requests: 1,
         };
         let s = format!(
             "At {}: A {} per interrupt, busy {}.",

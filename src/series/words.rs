@@ -31,6 +31,8 @@ pub struct Figures {
     pub host_queue_us: f64,
     /// Completion latency p50 of reads and writes together, ns (the A/B table's "clat p50").
     pub clat_p50_ns: u64,
+    /// Requests finished so far: what the per-request figures are over.
+    pub requests: u64,
 }
 
 impl Figures {
@@ -52,8 +54,22 @@ impl Figures {
             longest_wait_us: f.longest_wait_us,
             host_queue_us: f.host_queue_us,
             clat_p50_ns: f.clat.percentile(50.0),
+            requests: f.requests,
         }
     }
+}
+
+/// Fewest requests a per-request figure of a moment is over: a tour's moment comes no earlier
+/// than each side's this many finished requests (an average of three says little).
+pub const MIN_REQUESTS: u64 = 16;
+
+/// "over the run so far (A's first 40 requests, B's first 112)": what a moment's per-request
+/// figures are over.
+pub fn so_far(fa: &Figures, fb: &Figures) -> String {
+    format!(
+        "over the run so far (A's first {} requests, B's first {})",
+        fa.requests, fb.requests
+    )
 }
 
 /// At or above this share of busy time the bus strip reads as solid: the bus and card are the
