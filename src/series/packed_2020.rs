@@ -63,7 +63,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             "A ({ca}) and B ({cb}) are the same 20 programs reading 4 KiB blocks, run on one clock. \
              A sends one request per interrupt; B sends chains of up to 8."
         ),
-        watch_for: "Each request (a dot) crosses the bus in a blink, then A's bus strip stays white while the host \
+        watch_for: "Each request (a dot) crosses the bus in a blink, then A's bus strip shows a white gap while the host \
                     handles the interrupt; B's dots leave the controller in groups with one interrupt per group."
             .to_string(),
         paused: at,

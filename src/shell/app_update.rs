@@ -61,6 +61,9 @@ impl App {
             }
             Msg::Load(a, b) => self.load(a, b),
             Msg::Open(a, b) => {
+                // A gallery pair replaces the tour's: a tour left open would describe a pair
+                // no longer on screen.
+                self.tour = None;
                 self.load(a, b);
                 self.sync_url(true);
                 true

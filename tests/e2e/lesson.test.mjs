@@ -265,3 +265,15 @@ test('gallery and tour links change the URL with history entries, without reload
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('opening a gallery card while a tour is open closes the tour: it would describe a pair no longer on screen', async () => {
+    const { page, problems } = await open('?tour=sprd-hs400es-2020&step=2');
+    await page.waitForSelector('#tour[data-tour="sprd-hs400es-2020"]');
+    await page.click('a[href="#gallery"]');
+    await page.click('.gallery-card[data-series="unisoc-fua-2022"]');
+    await page.waitForSelector('.gallery-detail[data-series="unisoc-fua-2022"]');
+    await page.waitForFunction(() => !document.querySelector('#tour'));
+    assert.doesNotMatch(page.url(), /tour=/);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
