@@ -31,8 +31,45 @@ fn cap() -> String {
 
 /// Reads at most the cap from `r` as text; more is refused with `what` named.
 fn read_capped(r: impl Read, what: &str) -> Result<String, String> {
-    let buf = read_capped_bytes(r, what)?;
-    String::from_utf8(buf).map_err(|_| format!("{what}: not UTF-8 text"))
+    decode_text(read_capped_bytes(r, what)?, what)
+}
+
+/// The text of a file's bytes: UTF-8 (a byte-order mark is the parsers' to drop), or UTF-16
+/// with its byte-order mark, as Windows editors and PowerShell's `>` write it.
+fn decode_text(buf: Vec<u8>, what: &str) -> Result<String, String> {
+    const ACCEPTED: &str = "accepted: UTF-8 text, or UTF-16 with a byte-order mark";
+    let utf16 = |bytes: &[u8], le: bool| {
+        let units = bytes.chunks(2).map(|c| match (c, le) {
+            ([a, b], true) => Ok(u16::from_le_bytes([*a, *b])),
+            ([a, b], false) => Ok(u16::from_be_bytes([*a, *b])),
+            _ => Err(()),
+        });
+        let units: Result<Vec<u16>, ()> = units.collect();
+        units
+            .ok()
+            .and_then(|u| String::from_utf16(&u).ok())
+            .ok_or_else(|| {
+                format!("{what}: not valid UTF-16 text after its byte-order mark; {ACCEPTED}")
+            })
+    };
+    match buf.as_slice() {
+        [0xFF, 0xFE, rest @ ..] => return utf16(rest, true),
+        [0xFE, 0xFF, rest @ ..] => return utf16(rest, false),
+        _ => {}
+    }
+    // Every other byte NUL: UTF-16 whose byte-order mark was lost (ASCII in it is valid UTF-8).
+    let nuls = buf.iter().skip(1).step_by(2).filter(|&&c| c == 0).count();
+    if buf.len() >= 4 && nuls * 4 >= buf.len() {
+        return Err(format!(
+            "{what}: looks like UTF-16 without a byte-order mark; {ACCEPTED} (save it as UTF-8)"
+        ));
+    }
+    String::from_utf8(buf).map_err(|e| {
+        format!(
+            "{what}: not UTF-8 text (byte {} is not); {ACCEPTED}",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// Reads at most the cap from `r`; more is refused with `what` named.
@@ -102,4 +139,43 @@ fn open(path: &std::path::Path, what: &str, stdin_ok: bool) -> Result<std::fs::F
         ));
     }
     std::fs::File::open(path).map_err(|e| format!("{what}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode_text;
+
+    fn utf16(s: &str, le: bool) -> Vec<u8> {
+        let mut out = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        for u in s.encode_utf16() {
+            out.extend(if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        out
+    }
+
+    #[test]
+    fn utf16_with_its_byte_order_mark_reads_as_its_text() {
+        let job = "[global]\nrw=read\n[j]\nsize=1m # µs\n";
+        assert_eq!(decode_text(utf16(job, true), "f").unwrap(), job);
+        assert_eq!(decode_text(utf16(job, false), "f").unwrap(), job);
+        assert_eq!(decode_text(job.as_bytes().to_vec(), "f").unwrap(), job);
+    }
+
+    #[test]
+    fn other_bytes_are_refused_naming_what_is_accepted() {
+        let lost_bom = utf16("[global]\nrw=read\n", true)[2..].to_vec();
+        let e = decode_text(lost_bom, "job file 'x.fio'").unwrap_err();
+        assert!(
+            e.starts_with("job file 'x.fio': looks like UTF-16 without a byte-order mark"),
+            "{e}"
+        );
+        let e = decode_text(b"rw=read\n\xe9\n".to_vec(), "f").unwrap_err();
+        assert_eq!(e, "f: not UTF-8 text (byte 8 is not); accepted: UTF-8 text, or UTF-16 with a byte-order mark");
+        let e = decode_text(vec![0xFF, 0xFE, 0x00, 0xD8], "f").unwrap_err();
+        assert!(e.contains("not valid UTF-16"), "{e}");
+    }
 }
