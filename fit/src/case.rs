@@ -176,6 +176,21 @@ pub fn read_case(file: &str, text: &str, fit_runtime_ns: Option<u64>) -> Result<
         ..
     } = r;
     let mut scn = b.finish().map_err(|e| format!("{file}: {e}"))?;
+    if let Some(n) = scn.mmc_test {
+        return Err(format!(
+            "{file}: an mmc_test run (mmc_test={n}), whose figures are per transfer size; a fit \
+             replays fio jobs; accepted: fio's (or mmcsim's) --output-format=json of fio jobs"
+        ));
+    }
+    if let Some(p) = platform.as_deref() {
+        if mmcsim_engine::platform::by_name(p).is_none() {
+            return Err(format!(
+                "{file}: names platform '{p}', which is no preset; accepted: {} (or no platform, \
+                 as fio's own JSON has)",
+                mmcsim_engine::platform::names().join(", ")
+            ));
+        }
+    }
     // A job without a runtime is cut at the fit's runtime (by default 250 ms); a job with its
     // own keeps it, unless a fit runtime was given (`--fit_runtime`): then no run is longer.
     for j in &mut scn.jobs {

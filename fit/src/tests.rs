@@ -302,3 +302,18 @@ fn the_whole_fit_is_bounded_and_each_parameter_named_once() {
     // A hang guard, not a timing: running the refused fit would take hours.
     assert!(t.elapsed() < std::time::Duration::from_secs(120));
 }
+
+#[test]
+fn a_result_naming_no_preset_or_an_mmc_test_run_is_refused_naming_the_file() {
+    let fio = result(&["--platform=unisoc-hsq-2023", "--rw=randread", "--size=256k"]);
+    assert!(read_case("r.json", &fio, None).is_ok());
+    let other = fio.replace("\"unisoc-hsq-2023\"", "\"nosuchboard\"");
+    let e = read_case("r2.json", &other, None).unwrap_err();
+    assert!(e.starts_with("r2.json: names platform 'nosuchboard', which is no preset; accepted: sprd-hs400es-2020"), "{e}");
+    let mmc = result(&["--platform=u300-mmci-2011", "--mmc_test=37", "--size=1m"]);
+    let e = read_case("r3.json", &mmc, None).unwrap_err();
+    assert!(
+        e.starts_with("r3.json: an mmc_test run (mmc_test=37)"),
+        "{e}"
+    );
+}
