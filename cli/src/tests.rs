@@ -56,6 +56,7 @@ pub fn sample(scn: &Scenario) -> Report {
         jobs,
         sim,
         power_cut: None,
+        stranded_requests: 0,
     }
 }
 

@@ -51,6 +51,18 @@ pub fn headline_unit(r: &Report) -> String {
 #[function_component(ResultsTable)]
 pub fn results_table(props: &ResultsTableProps) -> Html {
     let r = &props.report;
+    if r.stranded_requests > 0 {
+        // As the CLI: no figures of a run the model cut short.
+        return html! {
+            <div class="results">
+                <p class="error stranded" role="alert">{ format!(
+                    "The model stopped at {:.3} ms of simulated time with {} request(s) unfinished: a defect of \
+                     mmcsim's model, not of your scenario (please report its link). No figures are shown: they \
+                     would be of a run cut short.",
+                    r.sim.simulated_ns as f64 / 1e6, r.stranded_requests) }</p>
+            </div>
+        };
+    }
     let m = r.merged();
     // Columns: each direction that moved data (a read-only run shows one column).
     let mut dirs: Vec<(&str, &DirStats)> = Vec::new();

@@ -240,6 +240,10 @@ pub struct Report {
     pub sim: SimStats,
     /// Present when the run ended in a power cut.
     pub power_cut: Option<PowerCutReport>,
+    /// Requests a finished run left unfinished ([`crate::Simulator::stranded_requests`]): 0,
+    /// or a defect of the model, whose figures are of a run cut short.
+    #[serde(default)]
+    pub stranded_requests: u64,
 }
 
 impl Report {

@@ -99,6 +99,27 @@ async fn results_table_renders_a_report() {
 }
 
 #[wasm_bindgen_test]
+async fn a_run_the_model_left_unfinished_shows_no_figures_but_says_so() {
+    let root = mount_point();
+    let mut r = report();
+    r.stranded_requests = 3;
+    let props = ResultsTableProps {
+        report: Rc::new(r),
+        measured: None,
+    };
+    yew::Renderer::<ResultsTable>::with_root_and_props(root.clone(), props).render();
+    settle().await;
+    assert!(by_sel(&root, "[data-metric=total-mib-s]").is_none());
+    let t = text(&root, ".stranded");
+    assert!(
+        t.starts_with(
+            "The model stopped at 1000.000 ms of simulated time with 3 request(s) unfinished"
+        ),
+        "{t}"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn progress_bar_reports_its_fraction() {
     let root = mount_point();
     let props = ProgressBarProps {

@@ -176,6 +176,7 @@ impl Simulator {
             jobs,
             sim,
             power_cut: self.power_cut.clone(),
+            stranded_requests: self.stranded_requests() as u64,
         }
     }
 
