@@ -80,6 +80,8 @@ pub struct Tunables {
     pub kyber_target_ns: [u64; 3],
     /// bfq `slice_idle` (HZ / 125 = 8 ms), ns.
     pub slice_idle_ns: u64,
+    /// bfq `low_latency` (1).
+    pub low_latency: bool,
 }
 
 impl Tunables {
@@ -99,6 +101,7 @@ impl Tunables {
                 5_000 * MS,
             ],
             slice_idle_ns: u64::from(t.slice_idle_ms.unwrap_or(8)) * MS,
+            low_latency: t.low_latency.unwrap_or(true),
         }
     }
 }
@@ -229,7 +232,7 @@ impl Elevator {
         match self {
             Elevator::None(_) | Elevator::MqDeadline(_) => {}
             Elevator::Kyber(k) => k.completed(op, t_alloc, t_dispatch, now),
-            Elevator::Bfq(b) => b.completed(job, now),
+            Elevator::Bfq(b) => b.completed(job, t_alloc, now),
         }
     }
 
