@@ -159,7 +159,7 @@ impl Elevator {
         match self {
             Elevator::None(q) => q.insert(req),
             Elevator::MqDeadline(d) => d.insert(req, reqs, now),
-            Elevator::Kyber(k) => k.insert(req, reqs),
+            Elevator::Kyber(k) => k.insert(req, reqs, now),
             Elevator::Bfq(b) => b.insert(req, reqs, now),
         }
     }
@@ -181,7 +181,7 @@ impl Elevator {
         match self {
             Elevator::None(q) => q.dispatch(),
             Elevator::MqDeadline(d) => d.dispatch(reqs, now),
-            Elevator::Kyber(k) => k.dispatch(reqs),
+            Elevator::Kyber(k) => k.dispatch(reqs, now),
             Elevator::Bfq(b) => b.dispatch(reqs, now),
         }
     }
