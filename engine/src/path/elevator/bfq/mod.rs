@@ -42,9 +42,9 @@ const TIMEOUT_NS: u64 = 125_000_000;
 /// `BFQ_HW_QUEUE_THRESHOLD`, `BFQ_HW_QUEUE_SAMPLES`.
 const HW_QUEUE_THRESHOLD: u32 = 3;
 const HW_QUEUE_SAMPLES: u32 = 32;
-/// `BFQQ_SEEK_THR` (800 sectors) and `BFQQ_SECT_THR_NONROT` (32 sectors), bytes.
+/// `BFQQ_SEEK_THR` (800 sectors) and `BFQQ_SECT_THR_NONROT` (2 * 32 sectors), bytes.
 const SEEK_THR: u64 = 800 * 512;
-const SECT_THR_NONROT: u64 = 32 * 512;
+const SECT_THR_NONROT: u64 = 2 * 32 * 512;
 /// `BFQ_MIN_TT`: the idle slice of a seeky queue that is not raised.
 const MIN_TT_NS: u64 = 2_000_000;
 
@@ -125,9 +125,9 @@ impl Default for Queue {
 }
 
 impl Queue {
-    /// `BFQQ_SEEKY`.
+    /// `BFQQ_SEEKY`: more than 19 of its last 32 requests were seeky.
     fn seeky(&self) -> bool {
-        self.seek_history.count_ones() > 32 / 8
+        self.seek_history.count_ones() > 19
     }
 
     fn budget_left(&self) -> u64 {

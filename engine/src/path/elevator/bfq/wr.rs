@@ -46,9 +46,10 @@ impl Bfq {
             .count()
     }
 
-    /// `BFQQF_has_short_ttime` (`bfq_update_has_short_ttime`, here from the last gap).
+    /// `BFQQF_has_short_ttime` (`bfq_update_has_short_ttime`: a think time not above half
+    /// `slice_idle`; here the last gap, not the kernel's decaying mean).
     pub(super) fn has_short_ttime(&self, q: &Queue) -> bool {
-        q.ttime_ns < self.slice_idle_ns
+        q.ttime_ns <= self.slice_idle_ns / 2
     }
 
     /// `bfq_bfqq_handle_idle_busy_switch`: `job`'s queue becomes busy. Whether it deserves
