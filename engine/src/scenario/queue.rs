@@ -33,6 +33,8 @@ pub struct QueueTunables {
     pub write_lat_nsec: Option<u64>,
     /// bfq `slice_idle`, ms: how long a sync queue that emptied keeps the device (8).
     pub slice_idle_ms: Option<u32>,
+    /// bfq `low_latency`: weight raising of interactive queues (1).
+    pub low_latency: Option<bool>,
 }
 
 impl QueueTunables {
@@ -68,6 +70,7 @@ impl QueueTunables {
             ("read_lat_nsec", t.read_lat_nsec.is_some(), IoSched::Kyber),
             ("write_lat_nsec", t.write_lat_nsec.is_some(), IoSched::Kyber),
             ("slice_idle", t.slice_idle_ms.is_some(), IoSched::Bfq),
+            ("low_latency", t.low_latency.is_some(), IoSched::Bfq),
         ]
         .into_iter()
         .filter(|&(_, set, _)| set)

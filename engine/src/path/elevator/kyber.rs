@@ -10,11 +10,19 @@
 //! (allocation to completion) against its target, in quarters of the target (depth x (p99
 //! bucket + 1) / 4, clamped to 1..=kyber_depth): throttled when latencies are good, eased when
 //! they are bad. Percentiles come from 8 buckets of a quarter target each, and need 500 samples
-//! or a second of them (`calculate_percentile`).
+//! or a second (`calculate_percentile`); the second is per domain, shared by its two
+//! histograms, and starts at the first percentile asked that finds samples: a domain with fewer
+//! than 500 completions a second has its I/O p90 taken each second, and that resets the second
+//! its total p99 waits for, so it never gets one. The timer fires 100 ms after the first
+//! completion since it last fired (`timer_reduce`).
+//!
+//! Kyber throttles only on the device's latency: a read that waits in the scheduler, behind a
+//! write batch (up to 8 writes dispatched in a row while writes keep arriving) or behind
+//! `hctx->dispatch`, counts in its total latency but not in the I/O latency that marks
+//! congestion, so beside a writer on a device that keeps reads fast the depths stay whole.
 //!
 //! Simplifications: one list per domain for all CPUs (the kernel keeps them per CPU; merges
-//! keep to the bio's CPU as there), the timer evaluated at the first completion after its 100
-//! ms (the kernel's timer fires on its own), flushes never enter (they bypass every elevator).
+//! keep to the bio's CPU as there), flushes never enter (they bypass every elevator).
 
 use std::collections::VecDeque;
 
@@ -45,38 +53,14 @@ fn domain_of(op: Op) -> usize {
     }
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct Histogram {
-    buckets: [u64; BUCKETS],
-    /// When the first sample of this window came (`latency_timeout` starts then).
-    since: Option<u64>,
-}
+/// `kqd->latency_buckets[domain][type]`: 8 buckets of a quarter target each.
+type Buckets = [u64; BUCKETS];
 
-impl Histogram {
-    fn add(&mut self, latency: u64, target: u64, now: u64) {
-        let divisor = (target >> 2).max(1);
-        let b = (latency.saturating_sub(1) / divisor).min(BUCKETS as u64 - 1) as usize;
-        self.buckets[b] += 1;
-        self.since.get_or_insert(now);
-    }
-
-    /// `calculate_percentile`: the bucket holding the `p`th percentile, once there are enough
-    /// samples (the histogram is then cleared); None before.
-    fn percentile(&mut self, p: u64, now: u64) -> Option<usize> {
-        let n: u64 = self.buckets.iter().sum();
-        let since = self.since?;
-        if n == 0 || (n < MIN_SAMPLES && now < since + PATIENCE_NS) {
-            return None;
-        }
-        let want = (n * p).div_ceil(100);
-        let mut seen = 0;
-        let b = self.buckets.iter().position(|&c| {
-            seen += c;
-            seen >= want
-        });
-        *self = Histogram::default();
-        b
-    }
+/// `add_latency_sample`: the bucket of `latency` against `target`.
+fn add_sample(b: &mut Buckets, latency: u64, target: u64) {
+    let divisor = (target >> 2).max(1);
+    let i = (latency.saturating_sub(1) / divisor).min(BUCKETS as u64 - 1) as usize;
+    b[i] += 1;
 }
 
 #[derive(Debug)]
@@ -87,11 +71,15 @@ pub struct Kyber {
     cur: usize,
     batching: u32,
     target: [u64; 3],
-    io_lat: [Histogram; 3],
-    total_lat: [Histogram; 3],
+    io_lat: [Buckets; 3],
+    total_lat: [Buckets; 3],
+    /// `kqd->latency_timeout[]`: per domain, shared by its two histograms, set by the first
+    /// `calculate_percentile` that finds samples.
+    latency_timeout: [Option<u64>; 3],
     /// `kqd->domain_p99[]`: a p99 kept for the next congestion.
     p99: [Option<usize>; 3],
-    next_timer: u64,
+    /// When `kqd->timer` fires, if pending.
+    timer: Option<u64>,
 }
 
 impl Kyber {
@@ -105,8 +93,9 @@ impl Kyber {
             target: t.kyber_target_ns,
             io_lat: Default::default(),
             total_lat: Default::default(),
+            latency_timeout: [None; 3],
             p99: [None; 3],
-            next_timer: TIMER_NS,
+            timer: None,
         }
     }
 
@@ -116,7 +105,8 @@ impl Kyber {
         self.depth
     }
 
-    pub fn insert(&mut self, req: ReqIdx, reqs: &Slab) {
+    pub fn insert(&mut self, req: ReqIdx, reqs: &Slab, now: u64) {
+        self.run_timer(now);
         self.lists[domain_of(reqs.get(req).op)].push_back(req);
     }
 
@@ -137,7 +127,8 @@ impl Kyber {
     }
 
     /// `kyber_dispatch_request`.
-    pub fn dispatch(&mut self, _reqs: &Slab) -> Option<ReqIdx> {
+    pub fn dispatch(&mut self, _reqs: &Slab, now: u64) -> Option<ReqIdx> {
+        self.run_timer(now);
         if self.batching < KYBER_BATCH[self.cur] {
             if let Some(r) = self.dispatch_cur() {
                 return Some(r);
@@ -167,48 +158,81 @@ impl Kyber {
         self.lists[domain_of(reqs.get(req).op)].retain(|&r| r != req);
     }
 
-    /// `kyber_finish_request` (the token back) + `kyber_completed_request` (the samples), and
-    /// the timer when its period is over.
+    /// `kyber_finish_request` (the token back) + `kyber_completed_request` (the samples, and
+    /// `timer_reduce`: the timer fires 100 ms after the first completion since it last fired).
     pub fn completed(&mut self, op: Op, t_alloc: u64, t_dispatch: u64, now: u64) {
+        self.run_timer(now);
         let d = domain_of(op);
         self.in_flight[d] = self.in_flight[d].saturating_sub(1);
         if d < 3 {
-            self.io_lat[d].add(now - t_dispatch, self.target[d], now);
-            self.total_lat[d].add(now - t_alloc, self.target[d], now);
-        }
-        if now >= self.next_timer {
-            self.timer(now);
-            self.next_timer = now + TIMER_NS;
+            add_sample(&mut self.total_lat[d], now - t_alloc, self.target[d]);
+            add_sample(&mut self.io_lat[d], now - t_dispatch, self.target[d]);
+            self.timer = Some(self.timer.map_or(now + TIMER_NS, |t| t.min(now + TIMER_NS)));
         }
     }
 
+    /// The timer fires on its own (`kyber_timer_fn` runs at its time): each call first runs it
+    /// if it is due, before its own samples or dispatch.
+    fn run_timer(&mut self, now: u64) {
+        if let Some(t) = self.timer.filter(|&t| now >= t) {
+            self.timer = None;
+            self.timer_fn(t);
+        }
+    }
+
+    /// `calculate_percentile`: the bucket holding the `p`th percentile of domain `d`'s
+    /// histogram, once it has 500 samples or the domain's second has passed (the histogram is
+    /// then cleared and the timeout reset); None before.
+    fn percentile(&mut self, d: usize, total: bool, p: u64, now: u64) -> Option<usize> {
+        let b = if total {
+            &mut self.total_lat[d]
+        } else {
+            &mut self.io_lat[d]
+        };
+        let n: u64 = b.iter().sum();
+        if n == 0 {
+            return None;
+        }
+        let timeout = *self.latency_timeout[d].get_or_insert(now + PATIENCE_NS);
+        if n < MIN_SAMPLES && timeout > now {
+            return None;
+        }
+        self.latency_timeout[d] = None;
+        let mut want = (n * p).div_ceil(100);
+        let mut bucket = BUCKETS - 1;
+        for (i, &c) in b.iter().enumerate().take(BUCKETS - 1) {
+            if c >= want {
+                bucket = i;
+                break;
+            }
+            want -= c;
+        }
+        *b = [0; BUCKETS];
+        Some(bucket)
+    }
+
     /// `kyber_timer_fn`.
-    fn timer(&mut self, now: u64) {
+    fn timer_fn(&mut self, now: u64) {
         let mut bad = false;
         for d in 0..3 {
-            if self.io_lat[d]
-                .percentile(90, now)
+            if self
+                .percentile(d, false, 90, now)
                 .is_some_and(|b| b >= GOOD_BUCKETS)
             {
                 bad = true;
             }
         }
-        let domains = self
-            .total_lat
-            .iter_mut()
-            .zip(&mut self.p99)
-            .zip(&mut self.depth);
-        for (((h, kept), depth), max) in domains.zip(KYBER_DEPTH) {
-            let mut p99 = h.percentile(99, now);
+        for (d, max) in KYBER_DEPTH.into_iter().enumerate().take(3) {
+            let mut p99 = self.percentile(d, true, 99, now);
             if bad {
-                p99 = p99.or(*kept);
-                *kept = None;
+                p99 = p99.or(self.p99[d]);
+                self.p99[d] = None;
             } else if p99.is_some() {
-                *kept = p99;
+                self.p99[d] = p99;
             }
             let Some(p) = p99 else { continue };
             if bad || p >= GOOD_BUCKETS {
-                *depth = ((*depth * (p as u32 + 1)) >> 2).clamp(1, max);
+                self.depth[d] = ((self.depth[d] * (p as u32 + 1)) >> 2).clamp(1, max);
             }
         }
     }
@@ -238,13 +262,13 @@ mod tests {
             .collect();
         let r = reqs.insert(crate::sim::request::tests::request(Op::Read, 1 << 20, 4096));
         for &i in w.iter().chain([&r]) {
-            k.insert(i, &reqs);
+            k.insert(i, &reqs, 0);
         }
-        assert_eq!(k.dispatch(&reqs), Some(r), "reads first");
-        assert_eq!(k.dispatch(&reqs), Some(w[0]));
-        assert_eq!(k.dispatch(&reqs), None, "one write token");
+        assert_eq!(k.dispatch(&reqs, 0), Some(r), "reads first");
+        assert_eq!(k.dispatch(&reqs, 0), Some(w[0]));
+        assert_eq!(k.dispatch(&reqs, 0), None, "one write token");
         k.completed(Op::Write, 0, 0, 1000);
-        assert_eq!(k.dispatch(&reqs), Some(w[1]));
+        assert_eq!(k.dispatch(&reqs, 0), Some(w[1]));
     }
 
     #[test]
@@ -256,7 +280,7 @@ mod tests {
             k.completed(Op::Read, 0, 0, 5_000_000 + i);
             k.completed(Op::Write, 1_000_000 + i, 1_000_000 + i, 2_000_000 + i);
         }
-        k.next_timer = 0;
+        k.timer = Some(0);
         k.in_flight = [1, 0, 0, 0];
         k.completed(Op::Read, 0, 0, 5_000_000);
         assert_eq!(k.depths()[0], 256, "bad reads ease (capped at 256)");
@@ -265,5 +289,25 @@ mod tests {
             32,
             "writes at 1/10 of the target: bucket 0, a quarter of 128"
         );
+    }
+
+    #[test]
+    fn a_domain_short_of_500_samples_a_second_never_gets_its_total_p99() {
+        let mut k = Kyber::new(Tunables::of(&Default::default()));
+        // Writes at 100 a second, their total latency 30 ms (past the 10 ms target: bucket 7);
+        // reads at 5 ms of I/O latency mark congestion once a second.
+        let mut t: u64 = 0;
+        while t < 5_000_000_000 {
+            k.in_flight = [1, 1, 0, 0];
+            k.completed(Op::Write, t.saturating_sub(30_000_000), t, t);
+            k.completed(Op::Read, t, t.saturating_sub(5_000_000), t + 1);
+            t += 10_000_000;
+        }
+        assert_eq!(
+            k.depths()[1],
+            128,
+            "the write p99 is never computed, so writes are not eased or throttled"
+        );
+        assert_eq!(k.depths()[0], 256, "the read p99 neither");
     }
 }

@@ -80,6 +80,8 @@ pub struct Tunables {
     pub kyber_target_ns: [u64; 3],
     /// bfq `slice_idle` (HZ / 125 = 8 ms), ns.
     pub slice_idle_ns: u64,
+    /// bfq `low_latency` (1).
+    pub low_latency: bool,
 }
 
 impl Tunables {
@@ -99,6 +101,7 @@ impl Tunables {
                 5_000 * MS,
             ],
             slice_idle_ns: u64::from(t.slice_idle_ms.unwrap_or(8)) * MS,
+            low_latency: t.low_latency.unwrap_or(true),
         }
     }
 }
@@ -156,7 +159,7 @@ impl Elevator {
         match self {
             Elevator::None(q) => q.insert(req),
             Elevator::MqDeadline(d) => d.insert(req, reqs, now),
-            Elevator::Kyber(k) => k.insert(req, reqs),
+            Elevator::Kyber(k) => k.insert(req, reqs, now),
             Elevator::Bfq(b) => b.insert(req, reqs, now),
         }
     }
@@ -178,7 +181,7 @@ impl Elevator {
         match self {
             Elevator::None(q) => q.dispatch(),
             Elevator::MqDeadline(d) => d.dispatch(reqs, now),
-            Elevator::Kyber(k) => k.dispatch(reqs),
+            Elevator::Kyber(k) => k.dispatch(reqs, now),
             Elevator::Bfq(b) => b.dispatch(reqs, now),
         }
     }
@@ -229,7 +232,7 @@ impl Elevator {
         match self {
             Elevator::None(_) | Elevator::MqDeadline(_) => {}
             Elevator::Kyber(k) => k.completed(op, t_alloc, t_dispatch, now),
-            Elevator::Bfq(b) => b.completed(job, now),
+            Elevator::Bfq(b) => b.completed(job, t_alloc, now),
         }
     }
 

@@ -115,6 +115,7 @@ const MODELLED: &[OptionRow] = &[
     queue::READ_LAT_NSEC,
     queue::WRITE_LAT_NSEC,
     queue::SLICE_IDLE,
+    queue::LOW_LATENCY,
     run::RANDSEED,
     run::GROUP_REPORTING,
     run::MMC_TEST,

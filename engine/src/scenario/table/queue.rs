@@ -86,3 +86,11 @@ pub(super) const SLICE_IDLE: OptionRow = scenario!("slice_idle", "0..=1000 (ms)"
     get |s| s.queue.slice_idle_ms.map(|n| n.to_string()),
     reset |s| s.queue.slice_idle_ms = None,
     form None);
+
+pub(super) const LOW_LATENCY: OptionRow = scenario!("low_latency", "0|1",
+    "bfq: raise the weight of interactive queues, who may preempt the queue in service (1)",
+    example "0",
+    set |s, k, v| s.queue.low_latency = Some(flag(k, v)?),
+    get |s| s.queue.low_latency.map(b),
+    reset |s| s.queue.low_latency = None,
+    form None);
