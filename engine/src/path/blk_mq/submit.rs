@@ -49,7 +49,15 @@ impl Simulator {
             // `blk_add_rq_to_plug`: a plug whose last request is 128 KiB or more
             // (`BLK_PLUG_FLUSH_SIZE`), or that holds 32 (`BLK_MAX_REQUEST_COUNT`), is flushed
             // first, from the submitting thread.
-            if let Some(last) = self.blk.plug_last(job) {
+            let last = self.blk.plug_last(job);
+            if last.is_none() && plug == Plug::Sleeps {
+                // A plug of this one request (a synchronous write's) flushed as its thread
+                // sleeps: what adding it to the plug and flushing that does, without the list.
+                self.reqs.get_mut(req).plug = Plug::None;
+                self.blk.elv.insert(req, &self.reqs, now);
+                return self.blk_mq_plug_inserted(job, true);
+            }
+            if let Some(last) = last {
                 let big = self.reqs.get(last).len >= BLK_PLUG_FLUSH_SIZE && self.blk.nomerges == 0;
                 if big || self.blk.plug_len(job) >= BLK_MAX_REQUEST_COUNT {
                     self.blk_mq_flush_plug_from(job, false);
@@ -100,15 +108,20 @@ impl Simulator {
                 self.blk.elv.insert(r, &self.reqs, self.now);
             }
             self.blk.spare_plug(list);
-            if from_schedule && self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == Some(job) {
-                // The thread sleeps only once its own `->queue_rq` has returned: kblockd is
-                // woken then.
-                self.blk.kick_on_return = true;
-            } else {
-                self.blk_mq_kick();
-            }
+            self.blk_mq_plug_inserted(job, from_schedule);
         } else {
             self.blk_mq_issue_direct(list);
+        }
+    }
+
+    /// A plug's requests are in the scheduler (or the software queues): kblockd is woken.
+    fn blk_mq_plug_inserted(&mut self, job: u32, from_schedule: bool) {
+        if from_schedule && self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == Some(job) {
+            // The thread sleeps only once its own `->queue_rq` has returned: kblockd is
+            // woken then.
+            self.blk.kick_on_return = true;
+        } else {
+            self.blk_mq_kick();
         }
     }
 
