@@ -67,14 +67,19 @@ impl EventQueue {
     #[inline]
     pub fn push(&mut self, t: u64, ev: Event) {
         let entry = Entry { t, ev };
-        let v = &mut self.sorted;
-        v.push(entry);
+        self.sorted.push(entry);
         // Every entry due at or before `t` (ties included: they were pushed earlier and pop
-        // first) moves one slot towards the end; the new one goes in front of them.
+        // first) moves one slot towards the end; the new one goes in front of them. (On a
+        // slice: its start and length stay in registers through the walk.)
+        let v = self.sorted.as_mut_slice();
         let mut i = v.len() - 1;
-        while i > 0 && v[i - 1].t <= t {
-            v[i] = v[i - 1];
-            i -= 1;
+        while let Some(prev) = i.checked_sub(1) {
+            let e = v[prev];
+            if e.t > t {
+                break;
+            }
+            v[i] = e;
+            i = prev;
         }
         v[i] = entry;
     }

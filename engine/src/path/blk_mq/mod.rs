@@ -110,8 +110,10 @@ pub struct BlkMq {
     /// Ming Lei's change for packed requests: bd.last is always false and `commit_rqs` is
     /// called at the end of every dispatch round.
     force_commit: bool,
-    /// Open plugs, by job.
+    /// Open plugs, by job, and the lists of flushed ones kept for the next (no allocation per
+    /// plug).
     plugs: Vec<(u32, Vec<ReqIdx>)>,
+    spare_plugs: Vec<Vec<ReqIdx>>,
     /// `queue/nomerges` (0, 1, 2) and `q->last_merge` (the one-hit cache).
     pub(crate) nomerges: u8,
     pub(crate) last_merge: Option<ReqIdx>,
@@ -157,6 +159,7 @@ impl BlkMq {
             restart: false,
             force_commit,
             plugs: Vec::new(),
+            spare_plugs: Vec::new(),
             nomerges: 0,
             last_merge: None,
             nr_requests,
@@ -251,35 +254,6 @@ impl BlkMq {
         v.extend(self.ctx_list.iter().copied());
         v.extend(self.tag_waiters.iter().map(|&(r, _)| r));
         v
-    }
-
-    /// The last request of `job`'s open plug.
-    pub fn plug_last(&self, job: u32) -> Option<ReqIdx> {
-        self.plugs
-            .iter()
-            .find(|(j, _)| *j == job)
-            .and_then(|(_, p)| p.last().copied())
-    }
-
-    fn plug_add(&mut self, job: u32, req: ReqIdx) {
-        match self.plugs.iter_mut().find(|(j, _)| *j == job) {
-            Some((_, p)) => p.push(req),
-            None => self.plugs.push((job, vec![req])),
-        }
-    }
-
-    fn plug_len(&self, job: u32) -> usize {
-        self.plugs
-            .iter()
-            .find(|(j, _)| *j == job)
-            .map_or(0, |(_, p)| p.len())
-    }
-
-    fn take_plug(&mut self, job: u32) -> Vec<ReqIdx> {
-        match self.plugs.iter().position(|(j, _)| *j == job) {
-            Some(i) => self.plugs.swap_remove(i).1,
-            None => Vec::new(),
-        }
     }
 
     /// `blk_mq_request_bypass_insert`: around the scheduler onto `hctx->dispatch` (the flush

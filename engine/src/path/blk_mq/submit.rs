@@ -1,7 +1,7 @@
 //! `blk_mq_submit_bio` (block/blk-mq.c, Linux 6.1): a bio merges into a waiting request, or
 //! becomes a request with a tag that is plugged, handed to the scheduler, or issued directly.
 
-use super::{Ctx, Plug};
+use super::{BlkMq, Ctx, Plug};
 
 /// `BLK_PLUG_FLUSH_SIZE` (128 KiB) and `BLK_MAX_REQUEST_COUNT` (32).
 const BLK_PLUG_FLUSH_SIZE: u64 = 128 * 1024;
@@ -49,7 +49,15 @@ impl Simulator {
             // `blk_add_rq_to_plug`: a plug whose last request is 128 KiB or more
             // (`BLK_PLUG_FLUSH_SIZE`), or that holds 32 (`BLK_MAX_REQUEST_COUNT`), is flushed
             // first, from the submitting thread.
-            if let Some(last) = self.blk.plug_last(job) {
+            let last = self.blk.plug_last(job);
+            if last.is_none() && plug == Plug::Sleeps {
+                // A plug of this one request (a synchronous write's) flushed as its thread
+                // sleeps: what adding it to the plug and flushing that does, without the list.
+                self.reqs.get_mut(req).plug = Plug::None;
+                self.blk.elv.insert(req, &self.reqs, now);
+                return self.blk_mq_plug_inserted(job, true);
+            }
+            if let Some(last) = last {
                 let big = self.reqs.get(last).len >= BLK_PLUG_FLUSH_SIZE && self.blk.nomerges == 0;
                 if big || self.blk.plug_len(job) >= BLK_MAX_REQUEST_COUNT {
                     self.blk_mq_flush_plug_from(job, false);
@@ -96,18 +104,24 @@ impl Simulator {
             self.reqs.get_mut(r).plug = Plug::None;
         }
         if self.blk.has_sched_tags() || !self.cfg.kernel_dispatch() || from_schedule {
-            for r in list {
+            for &r in &list {
                 self.blk.elv.insert(r, &self.reqs, self.now);
             }
-            if from_schedule && self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == Some(job) {
-                // The thread sleeps only once its own `->queue_rq` has returned: kblockd is
-                // woken then.
-                self.blk.kick_on_return = true;
-            } else {
-                self.blk_mq_kick();
-            }
+            self.blk.spare_plug(list);
+            self.blk_mq_plug_inserted(job, from_schedule);
         } else {
             self.blk_mq_issue_direct(list);
+        }
+    }
+
+    /// A plug's requests are in the scheduler (or the software queues): kblockd is woken.
+    fn blk_mq_plug_inserted(&mut self, job: u32, from_schedule: bool) {
+        if from_schedule && self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == Some(job) {
+            // The thread sleeps only once its own `->queue_rq` has returned: kblockd is
+            // woken then.
+            self.blk.kick_on_return = true;
+        } else {
+            self.blk_mq_kick();
         }
     }
 
@@ -147,5 +161,47 @@ impl Simulator {
         self.blk.ctx_list = list.into();
         self.blk.ctx_queued = false;
         self.blk_mq_dispatch_next(Ctx::Direct);
+    }
+}
+
+/// The plugs (`struct blk_plug`'s `mq_list`), one per job that holds one open.
+impl BlkMq {
+    /// The last request of `job`'s open plug.
+    pub fn plug_last(&self, job: u32) -> Option<ReqIdx> {
+        self.plugs
+            .iter()
+            .find(|(j, _)| *j == job)
+            .and_then(|(_, p)| p.last().copied())
+    }
+
+    fn plug_add(&mut self, job: u32, req: ReqIdx) {
+        match self.plugs.iter_mut().find(|(j, _)| *j == job) {
+            Some((_, p)) => p.push(req),
+            None => {
+                let mut p = self.spare_plugs.pop().unwrap_or_default();
+                p.push(req);
+                self.plugs.push((job, p));
+            }
+        }
+    }
+
+    fn plug_len(&self, job: u32) -> usize {
+        self.plugs
+            .iter()
+            .find(|(j, _)| *j == job)
+            .map_or(0, |(_, p)| p.len())
+    }
+
+    fn take_plug(&mut self, job: u32) -> Vec<ReqIdx> {
+        match self.plugs.iter().position(|(j, _)| *j == job) {
+            Some(i) => self.plugs.swap_remove(i).1,
+            None => Vec::new(),
+        }
+    }
+
+    /// A flushed plug's list, kept for the next plug.
+    fn spare_plug(&mut self, mut list: Vec<ReqIdx>) {
+        list.clear();
+        self.spare_plugs.push(list);
     }
 }

@@ -10,12 +10,15 @@
 //! and ages the lower ones), no `async_depth` limit (fio's direct I/O is synchronous), a
 //! discard is a write (as `rq_data_dir` makes it).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+mod sort_list;
 
 use super::{try_merge, Bio, Merge, Tunables};
 use crate::sim::request::Slab;
 use crate::sim::ReqIdx;
 use crate::vocab::Op;
+use sort_list::Sorted;
 
 const DD_READ: usize = 0;
 const DD_WRITE: usize = 1;
@@ -33,17 +36,29 @@ struct Entry {
     dir: usize,
     /// The sort key: (start sector in bytes, insertion number).
     key: (u64, u64),
-    /// The FIFO key: (deadline, insertion number).
-    fifo: (u64, u64),
+    /// `rq->fifo_time`: the deadline.
+    deadline: u64,
+    /// Its neighbours in the FIFO (`rq->queuelist`), older and newer.
+    prev: Option<ReqIdx>,
+    next: Option<ReqIdx>,
+}
+
+/// `per_prio->fifo_list[dir]`: a list through the requests' entries, oldest first. Deadlines
+/// never go down (the clock and `*_expire` do not), so the order of insertion is the order of
+/// deadlines, as `list_add_tail` keeps it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Fifo {
+    head: Option<ReqIdx>,
+    tail: Option<ReqIdx>,
 }
 
 #[derive(Debug)]
 pub struct Deadline {
     t: Tunables,
     /// `per_prio->sort_list[dir]`.
-    sort: [BTreeMap<(u64, u64), ReqIdx>; 2],
+    sort: [Sorted; 2],
     /// `per_prio->fifo_list[dir]`.
-    fifo: [BTreeMap<(u64, u64), ReqIdx>; 2],
+    fifo: [Fifo; 2],
     /// `per_prio->dispatch`: requests inserted at the head (requeued), served first.
     head: VecDeque<ReqIdx>,
     /// Each waiting request's keys, by its slab index (a request's `rq->rb_node` and
@@ -85,16 +100,43 @@ impl Deadline {
         let e = Entry {
             dir,
             key: (r.offset, self.seq),
-            fifo: (now + self.t.expire_ns[dir], self.seq),
+            deadline: now + self.t.expire_ns[dir],
+            prev: self.fifo[dir].tail,
+            next: None,
         };
         self.sort[dir].insert(e.key, req);
-        self.fifo[dir].insert(e.fifo, req);
         let i = req as usize;
         if self.info.len() <= i {
             self.info.resize(i + 1, None);
         }
-        if self.info[i].replace(e).is_none() {
-            self.waiting += 1;
+        debug_assert!(self.info[i].is_none(), "a request is inserted once");
+        match e.prev {
+            Some(p) => self.linked(p).next = Some(req),
+            None => self.fifo[dir].head = Some(req),
+        }
+        self.fifo[dir].tail = Some(req);
+        self.info[i] = Some(e);
+        self.waiting += 1;
+    }
+
+    /// The entry of `req`, which is in the lists.
+    #[inline]
+    fn linked(&mut self, req: ReqIdx) -> &mut Entry {
+        self.info[req as usize]
+            .as_mut()
+            .expect("a request in the FIFO waits")
+    }
+
+    /// `list_del_init(&rq->queuelist)`: `e` (of the request that left) out of its FIFO.
+    #[inline]
+    fn unlink(&mut self, e: &Entry) {
+        match e.prev {
+            Some(p) => self.linked(p).next = e.next,
+            None => self.fifo[e.dir].head = e.next,
+        }
+        match e.next {
+            Some(n) => self.linked(n).prev = e.prev,
+            None => self.fifo[e.dir].tail = e.prev,
         }
     }
 
@@ -104,34 +146,40 @@ impl Deadline {
 
     /// `deadline_latter_request`: the next request in sector order after `key`.
     fn latter(&self, dir: usize, key: (u64, u64)) -> Option<ReqIdx> {
-        use std::ops::Bound::{Excluded, Unbounded};
-        self.sort[dir]
-            .range((Excluded(key), Unbounded))
-            .next()
-            .map(|(_, &r)| r)
+        self.sort[dir].after(key)
     }
 
     /// `deadline_remove_request`: out of both lists; `next_rq` moves past it.
     fn take(&mut self, req: ReqIdx) {
-        let Some(e) = self.info.get_mut(req as usize).and_then(Option::take) else {
-            self.head.retain(|&r| r != req);
-            return;
-        };
-        if self.next_rq[e.dir] == Some(req) {
-            self.next_rq[e.dir] = self.latter(e.dir, e.key);
-        }
-        self.waiting -= 1;
-        self.sort[e.dir].remove(&e.key);
-        self.fifo[e.dir].remove(&e.fifo);
+        self.take_moving(req, false);
     }
 
     /// `deadline_move_request`: `next_rq` becomes the request after it, and it leaves.
     fn move_request(&mut self, req: ReqIdx) {
-        let Some(e) = self.entry(req) else {
+        self.take_moving(req, true);
+    }
+
+    /// [`take`](Self::take), and first (`moving`) `next_rq` set to the request after it: one
+    /// search of the sort list for both.
+    #[inline]
+    fn take_moving(&mut self, req: ReqIdx, moving: bool) {
+        let Some(e) = self.info.get_mut(req as usize).and_then(Option::take) else {
+            if !moving {
+                self.head.retain(|&r| r != req);
+            }
             return;
         };
-        self.next_rq[e.dir] = self.latter(e.dir, e.key);
-        self.take(req);
+        let sort = &mut self.sort[e.dir];
+        let at = sort.find(e.key);
+        if moving || self.next_rq[e.dir] == Some(req) {
+            let after = at.map_or_else(|i| i, |i| i + 1);
+            self.next_rq[e.dir] = sort.0.get(after).map(|&(_, r)| r);
+        }
+        self.waiting -= 1;
+        if let Ok(i) = at {
+            sort.0.remove(i);
+        }
+        self.unlink(&e);
     }
 
     fn entry(&self, req: ReqIdx) -> Option<Entry> {
@@ -139,7 +187,8 @@ impl Deadline {
     }
 
     fn fifo_first(&self, dir: usize) -> Option<(u64, ReqIdx)> {
-        self.fifo[dir].iter().next().map(|(&(t, _), &r)| (t, r))
+        let r = self.fifo[dir].head?;
+        self.entry(r).map(|e| (e.deadline, r))
     }
 
     /// `__dd_dispatch_request`.
@@ -156,18 +205,18 @@ impl Deadline {
             }
         }
         // A new batch: reads first, unless writes have starved long enough.
-        let dir = if !self.fifo[DD_READ].is_empty() {
+        let dir = if self.fifo[DD_READ].head.is_some() {
             let starved = self.starved;
-            if !self.fifo[DD_WRITE].is_empty() && starved >= self.t.writes_starved {
+            if self.fifo[DD_WRITE].head.is_some() && starved >= self.t.writes_starved {
                 self.starved = 0;
                 DD_WRITE
             } else {
-                if !self.fifo[DD_WRITE].is_empty() {
+                if self.fifo[DD_WRITE].head.is_some() {
                     self.starved += 1;
                 }
                 DD_READ
             }
-        } else if !self.fifo[DD_WRITE].is_empty() {
+        } else if self.fifo[DD_WRITE].head.is_some() {
             self.starved = 0;
             DD_WRITE
         } else {
@@ -189,21 +238,26 @@ impl Deadline {
     /// `front_merges` one starting where it ends (front).
     pub fn bio_merge(&self, bio: &Bio, reqs: &Slab, max: u64) -> Option<(ReqIdx, Merge)> {
         let dir = dir_of(bio.op);
-        let back = self.sort[dir]
-            .range(..(bio.offset, 0))
+        let sort = &self.sort[dir];
+        let at = sort.lower((bio.offset, 0));
+        let back = sort.0[..at]
+            .iter()
             .rev()
-            .take_while(|(&(o, _), _)| o + max > bio.offset)
-            .find(|(_, &r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Back));
-        if let Some((_, &r)) = back {
+            .take_while(|&&((o, _), _)| o + max > bio.offset)
+            .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Back));
+        if let Some(&(_, r)) = back {
             return Some((r, Merge::Back));
         }
         if !self.t.front_merges {
             return None;
         }
-        self.sort[dir]
-            .range((bio.end(), 0)..=(bio.end(), u64::MAX))
-            .find(|(_, &r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
-            .map(|(_, &r)| (r, Merge::Front))
+        // The requests starting where the bio ends: past those starting within it.
+        sort.0[at..]
+            .iter()
+            .skip_while(|&&((o, _), _)| o < bio.end())
+            .take_while(|&&((o, _), _)| o == bio.end())
+            .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
+            .map(|&(_, r)| (r, Merge::Front))
     }
 
     /// `dd_request_merged`: after a front merge the request's sector changed; it moves in the
@@ -218,7 +272,7 @@ impl Deadline {
         let old = e.key;
         e.key = (reqs.get(req).offset, old.1);
         let (dir, key) = (e.dir, e.key);
-        self.sort[dir].remove(&old);
+        self.sort[dir].remove(old);
         self.sort[dir].insert(key, req);
     }
 
@@ -228,7 +282,7 @@ impl Deadline {
         let e = self.entry(req)?;
         match kind {
             Merge::Back => self.latter(e.dir, e.key),
-            Merge::Front => self.sort[e.dir].range(..e.key).next_back().map(|(_, &r)| r),
+            Merge::Front => self.sort[e.dir].before(e.key),
         }
     }
 
@@ -240,7 +294,11 @@ impl Deadline {
     pub fn waiting(&self) -> Vec<ReqIdx> {
         let mut v: Vec<ReqIdx> = self.head.iter().copied().collect();
         for dir in [DD_READ, DD_WRITE] {
-            v.extend(self.fifo[dir].values().copied());
+            let mut at = self.fifo[dir].head;
+            while let Some(r) = at {
+                v.push(r);
+                at = self.entry(r).and_then(|e| e.next);
+            }
         }
         v
     }

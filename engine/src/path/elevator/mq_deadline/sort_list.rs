@@ -1,0 +1,68 @@
+//! mq-deadline's sort list (`per_prio->sort_list[dir]`, block/mq-deadline.c, Linux 6.1): the
+//! kernel's rb-tree of requests by start sector (`deadline_add_rq_rb` -> `elv_rb_add`,
+//! `deadline_del_rq_rb` -> `elv_rb_del`, `deadline_latter_request`), here a sorted `Vec`.
+
+use crate::sim::ReqIdx;
+
+/// Requests sorted by key, (start in bytes, insertion number), as the rb-tree keeps them: a
+/// sorted `Vec`, which for the few dozen requests a scheduler holds is cheaper to search,
+/// insert into and remove from than a tree. Keys are unique.
+#[derive(Debug, Default)]
+pub(super) struct Sorted(pub(super) Vec<((u64, u64), ReqIdx)>);
+
+impl Sorted {
+    /// The index of the first entry not below `key` (a binary search written out, so that it
+    /// inlines, comparing keys as one 128-bit number: no branch between their halves).
+    #[inline]
+    pub(super) fn lower(&self, key: (u64, u64)) -> usize {
+        let wide = |(a, b): (u64, u64)| (u128::from(a) << 64) | u128::from(b);
+        let key = wide(key);
+        let v = &self.0;
+        let (mut lo, mut len) = (0, v.len());
+        while len > 0 {
+            let half = len / 2;
+            if wide(v[lo + half].0) < key {
+                lo += half + 1;
+                len -= half + 1;
+            } else {
+                len = half;
+            }
+        }
+        lo
+    }
+    /// Where `key` is (`Ok`), or would go (`Err`).
+    #[inline]
+    pub(super) fn find(&self, key: (u64, u64)) -> Result<usize, usize> {
+        let i = self.lower(key);
+        match self.0.get(i) {
+            Some(&(k, _)) if k == key => Ok(i),
+            _ => Err(i),
+        }
+    }
+    #[inline]
+    pub(super) fn insert(&mut self, key: (u64, u64), req: ReqIdx) {
+        // A request past every other (a sequential stream) goes at the end: look there first.
+        let i = match self.0.last() {
+            Some(&(k, _)) if k >= key => self.lower(key),
+            _ => self.0.len(),
+        };
+        self.0.insert(i, (key, req));
+    }
+    #[inline]
+    pub(super) fn remove(&mut self, key: (u64, u64)) {
+        if let Ok(i) = self.find(key) {
+            self.0.remove(i);
+        }
+    }
+    /// The first request with a key above `key`.
+    #[inline]
+    pub(super) fn after(&self, key: (u64, u64)) -> Option<ReqIdx> {
+        let i = self.find(key).map_or_else(|i| i, |i| i + 1);
+        self.0.get(i).map(|&(_, r)| r)
+    }
+    /// The last request with a key below `key`.
+    pub(super) fn before(&self, key: (u64, u64)) -> Option<ReqIdx> {
+        let i = self.lower(key);
+        i.checked_sub(1).map(|i| self.0[i].1)
+    }
+}
