@@ -94,7 +94,7 @@ lint:
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings
 	# The landing's build (index.html: mmcsim-landing, without the `full` feature).
-	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --no-default-features --bins -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --no-default-features --features landing --bins -- -D warnings
 
 test-native:
 	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))

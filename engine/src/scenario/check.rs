@@ -28,6 +28,17 @@ pub use super::limits::{
 pub fn check(scn: &Scenario) -> Result<(), ScenarioError> {
     let p = &scn.effective_platform()?;
     let cfg = p.switches;
+    #[cfg(feature = "lean")]
+    if matches!(
+        cfg.iosched,
+        crate::vocab::IoSched::Kyber | crate::vocab::IoSched::Bfq
+    ) {
+        return Err(ScenarioError::new(
+            "ioscheduler",
+            "kyber and bfq are not in this build (the landing page's); accepted here: none, \
+             mq-deadline (the Lab has all four)",
+        ));
+    }
     check_host(p, &cfg)?;
     if scn.mmc_test.is_some() {
         return check_mmc_test(scn);
