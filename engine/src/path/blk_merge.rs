@@ -57,10 +57,15 @@ impl Simulator {
     pub(crate) fn blk_mq_attempt_bio_merge(&mut self, req: ReqIdx) -> bool {
         let r = self.reqs.get(req);
         let (job, plug) = (r.job, r.plug);
-        // Nothing to merge into: no plug, and no waiting request that may take a bio (the
-        // fitted dispatch of the 2020 and 2022 presets, nomerges=2).
-        let waiting = self.cfg.kernel_dispatch() && self.blk.nomerges < 2;
-        if plug == Plug::None && !waiting {
+        // The fitted dispatch of the 2020 and 2022 presets lets a bio join only its own
+        // submitter's waiting requests (Linux: any request of the CPU's software queue). Its
+        // measured figures are those of 20 psync jobs on one partition that did not merge
+        // (sequential 4 KiB writes within 4 % of random ones), where the model's jobs, in
+        // lockstep on 8 CPUs, would join each other's; one job's own queue (libaio iodepth 32)
+        // merges as the kernel's does.
+        let own = (!self.cfg.kernel_dispatch()).then_some(job);
+        if own.is_some() && plug == Plug::None && !self.jobs[job as usize].others_in_flight() {
+            // Nothing of its own waits (a psync job): the walk would find nothing.
             return false;
         }
         if self.blk.nomerges >= 2 || !r.op.has_data() || r.fua || self.split.contains_key(&r.io) {
@@ -71,6 +76,7 @@ impl Simulator {
             offset: r.offset,
             len: r.len,
             cpu: r.cpu,
+            job: own,
         };
         let max = self.platform.host.max_req_bytes.max(512);
         let plugged = (plug != Plug::None)
@@ -80,13 +86,10 @@ impl Simulator {
         let (target, kind, from_plug) = match plugged {
             Some((t, m)) => (t, m, true),
             None => {
-                let found = if !waiting {
-                    // The presets' fitted dispatch never lets requests wait where bios could
-                    // join them (the fit had no merging): plug merges only.
-                    None
-                } else if self.blk.nomerges == 1 {
+                let found = if self.blk.nomerges == 1 {
                     self.blk
                         .last_merge
+                        .filter(|&t| own.is_none_or(|j| self.reqs.get(t).job == j))
                         .and_then(|t| try_merge(self.reqs.get(t), &bio, max).map(|m| (t, m)))
                 } else {
                     self.blk.elv.bio_merge(&bio, &self.reqs, max)

@@ -91,7 +91,8 @@ pub enum BlkDispatch {
     Kernel,
     /// The presets' fit (not Linux's rules): the context inside `->queue_rq` takes the
     /// requests that arrive meanwhile, a full window (legacy path included) refuses, the
-    /// refused request waits for a completion's re-run, and bios merge only in a plug. The 2020
+    /// refused request waits for a completion's re-run, and a bio merges in a plug or into its own
+    /// submitter's waiting requests (Linux: any of its CPU's software queue). The 2020
     /// and 2022 phone presets are calibrated with it (each preset says why); with an I/O
     /// scheduler, dispatch follows the kernel either way.
     Fitted,

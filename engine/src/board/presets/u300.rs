@@ -39,10 +39,12 @@ pub const U300_MMCI_2011: Platform = Platform {
         fua: false,
         cache: false,
         // The scheduler: 2011's kernel (3.0) ran the single-queue block layer with CFQ, neither
-        // of which the model has; the figures are mmc_test's, which bypasses the block layer, so
-        // they hold under any scheduler. fio on this board runs blk-mq as a 6.1 kernel would
-        // without one (the kernel's dispatch).
-        iosched: IoSched::None,
+        // of which the model has (nor Linux since 5.0); the figures are mmc_test's, which
+        // bypasses the block layer, so they hold under any scheduler. fio on this board runs
+        // blk-mq as a 6.1 kernel would by default for one hardware queue (`elevator.c`
+        // `elevator_get_default`): mq-deadline, dispatched by kblockd, so bios merge into the
+        // requests that wait while the legacy path's `->queue_rq` sleeps.
+        iosched: IoSched::MqDeadline,
         dispatch: BlkDispatch::Kernel,
     },
     host: HostTiming {

@@ -39,6 +39,9 @@ pub struct Bio {
     pub len: u64,
     /// The submitting CPU: `none` and kyber only merge within that CPU's software queue.
     pub cpu: u16,
+    /// Only this submitter's waiting requests may take the bio: the fitted dispatch of the 2020
+    /// and 2022 presets (see [`crate::vocab::BlkDispatch::Fitted`]); `None` is Linux's rule.
+    pub job: Option<u32>,
 }
 
 impl Bio {

@@ -392,6 +392,7 @@ mod tests {
             offset,
             len: 4096,
             cpu: 0,
+            job: None,
         };
         assert_eq!(
             d.bio_merge(&bio(12288), &reqs, 1 << 19),

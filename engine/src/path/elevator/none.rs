@@ -41,6 +41,7 @@ impl SwQueues {
             .rev()
             .filter(|&&r| reqs.get(r).cpu == bio.cpu)
             .take(LIST_MERGE_DEPTH)
+            .filter(|&&r| bio.job.is_none_or(|j| reqs.get(r).job == j))
             .find_map(|&r| try_merge(reqs.get(r), bio, max).map(|m| (r, m)))
     }
 

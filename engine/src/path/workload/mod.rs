@@ -187,6 +187,11 @@ impl Job {
         self.sync_syscall
     }
 
+    /// I/Os of the job in flight besides the one it is submitting.
+    pub(crate) fn others_in_flight(&self) -> bool {
+        self.inflight > 1
+    }
+
     /// Clone `k` of its section: `offset_increment` moves its region.
     pub fn clone_no(mut self, k: u32, spec: &JobSpec) -> Job {
         self.base += u64::from(k) * spec.offset_increment;
