@@ -1,7 +1,7 @@
-//! The tours as a course: the order a student who never heard of hsq meets the six series in,
+//! The tours as a course: the order a student who never heard of hsq meets the seven tours in,
 //! why each comes where it does, and the glossary terms each lesson uses. Each tour's last
 //! step offers the next lesson; the last lesson's offers the first, so a student who starts
-//! anywhere and keeps pressing Next meets all six. The landing's tour is lesson 1.
+//! anywhere and keeps pressing Next meets all seven. The landing's tour is lesson 1.
 
 /// One lesson: its series id, why it comes here, the glossary terms it uses (ids of
 /// `mmcsim_components::glossary::TERMS`).
@@ -63,9 +63,16 @@ pub static COURSE: &[Lesson] = &[
     },
     Lesson {
         id: "unisoc-fua-2022",
-        why: "Last, the card's side: a write that must be in NAND before it is acknowledged costs \
+        why: "Then the card's side: a write that must be in NAND before it is acknowledged costs \
               card time, not host time: what durability costs.",
         terms: &["fua", "cache", "card", "dat0", "flush"],
+    },
+    Lesson {
+        id: "io-schedulers",
+        why: "Last, above the driver, the question asked most: which I/O scheduler? Not a patch \
+              but the kernel's own choice, mq-deadline or bfq, for a reader beside a writer: who \
+              gets the card, and what the other pays.",
+        terms: &["blk-mq", "psync", "libaio", "clat"],
     },
 ];
 

@@ -47,6 +47,7 @@ mod fua_2022;
 mod hsq_intro_2020;
 mod nonblocking_2011;
 mod packed_2020;
+mod schedulers_6_1;
 
 pub use script::{
     PairFigures, Prediction, Says, Shows, StepAction, Text, TourAction, TourScript, TourStep,
@@ -62,6 +63,7 @@ pub static ALL: &[&SeriesData] = &[
     &dynamic_depth_2023::DATA,
     &hsq_intro_2020::DATA,
     &fifo_dispatch_2022::DATA,
+    &schedulers_6_1::DATA,
 ];
 
 /// The tour a link names: a series id, or the platform an older link named (its first series).
@@ -69,6 +71,18 @@ pub fn tour_id(name: &str) -> Option<&'static str> {
     resolve(name)
         .filter(|s| s.tour.is_some())
         .map(|s| s.series.id)
+}
+
+/// Whether the tour of `name` runs a scheduler this build lacks (the landing's has none and
+/// mq-deadline only, the engine's `lean` feature): the whole app runs it.
+pub fn needs_full(name: &str) -> bool {
+    resolve(name).is_some_and(|s| {
+        let (a, b) = s.tour_pair();
+        [a, b].iter().any(|x| {
+            x.effective_platform()
+                .is_ok_and(|p| !p.switches.iosched.in_this_build())
+        })
+    })
 }
 
 /// The series that have a tour, by id, in the gallery's order (the key of the tours' links).

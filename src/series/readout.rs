@@ -125,6 +125,8 @@ mod tests {
             host_queue_us: 0.0,
             clat_p50_ns: 0,
             requests: 1,
+            reads: 0,
+            write_bytes: 0,
         };
         let s = format!(
             "At {}: A {} per interrupt, busy {}.",

@@ -33,6 +33,9 @@ pub struct Figures {
     pub clat_p50_ns: u64,
     /// Requests finished so far: what the per-request figures are over.
     pub requests: u64,
+    /// Reads completed so far (fio's read `total_ios`, every job), and bytes written.
+    pub reads: u64,
+    pub write_bytes: u64,
 }
 
 impl Figures {
@@ -55,6 +58,8 @@ impl Figures {
             host_queue_us: f.host_queue_us,
             clat_p50_ns: f.clat.percentile(50.0),
             requests: f.requests,
+            reads: report.merged().read.total_ios,
+            write_bytes: report.merged().write.io_bytes,
         }
     }
 }

@@ -340,8 +340,24 @@ impl App {
         }
     }
 
-    /// Opens the tour of series `id` at `step`: its pair is loaded and stays on screen.
-    pub(super) fn open_tour(&mut self, id: &str, step: usize) {
+    /// Opens the tour of series `id` at `step`: its pair is loaded and stays on screen. On the
+    /// landing's build a tour that runs a scheduler the build lacks (bfq) is the whole app's:
+    /// the link names the tour and its step, and the whole app takes over there; false then.
+    pub(super) fn open_tour(&mut self, id: &str, step: usize) -> bool {
+        #[cfg(not(feature = "full"))]
+        if crate::series::needs_full(id) {
+            if let Some(s) = crate::series::resolve(id) {
+                let (a, b) = s.tour_pair();
+                let m = moment::Moment {
+                    tour: Some(s.series.id.to_string()),
+                    step,
+                    ..Default::default()
+                };
+                write_url(&moment::join(&bridge::url_query_ab(&a, Some(&b)), &m), true);
+            }
+            crate::shell::handover::to_full("watch");
+            return false;
+        }
         match TourState::open(id, step) {
             Ok(t) => {
                 self.pair = Pair::of_tour(&t.tour.a, &t.tour.b);
@@ -351,5 +367,6 @@ impl App {
             }
             Err(e) => self.notices.push(format!("Tour: {e}")),
         }
+        true
     }
 }

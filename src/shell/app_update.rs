@@ -222,7 +222,10 @@ impl App {
         match msg {
             Msg::Tour(None) => self.tour = None,
             Msg::Tour(Some(p)) => {
-                self.open_tour(p, 0);
+                if !self.open_tour(p, 0) {
+                    // The whole app takes over at the tour (its link is written).
+                    return false;
+                }
                 self.landing = false;
                 self.sync_url(true);
                 scroll_to("watch");
@@ -249,7 +252,9 @@ impl App {
                         let effect = self.tour.as_mut().and_then(|t| t.go(m.step));
                         self.tour_effect(ctx, effect);
                     }
-                    Some(p) => self.open_tour(p, m.step),
+                    Some(p) => {
+                        self.open_tour(p, m.step);
+                    }
                     None => self.tour = None,
                 }
                 return true;

@@ -28,11 +28,7 @@ pub use super::limits::{
 pub fn check(scn: &Scenario) -> Result<(), ScenarioError> {
     let p = &scn.effective_platform()?;
     let cfg = p.switches;
-    #[cfg(feature = "lean")]
-    if matches!(
-        cfg.iosched,
-        crate::vocab::IoSched::Kyber | crate::vocab::IoSched::Bfq
-    ) {
+    if !cfg.iosched.in_this_build() {
         return Err(ScenarioError::new(
             "ioscheduler",
             "kyber and bfq are not in this build (the landing page's); accepted here: none, \

@@ -78,6 +78,11 @@ impl IoSched {
             IoSched::Bfq => "bfq",
         }
     }
+    /// Whether this build has it: the landing page's (the `lean` feature) has none and
+    /// mq-deadline only.
+    pub fn in_this_build(self) -> bool {
+        !(cfg!(feature = "lean") && matches!(self, IoSched::Kyber | IoSched::Bfq))
+    }
 }
 
 /// `blk_dispatch=`: how blk-mq dispatches without an I/O scheduler.

@@ -1,0 +1,246 @@
+//! Which I/O scheduler (Linux 6.1, `io-schedulers`): mq-deadline, the kernel's default for an
+//! mmcblk, against bfq with `low_latency` on the 2023 Unisoc board, for the question users ask
+//! most: a synchronous reader (an application waiting on each 4 KiB read) beside a writer that
+//! streams 32 writes at a time. No patch series and no measured table: both sides are the
+//! kernel's schedulers as the model runs them (block/mq-deadline.c, block/bfq-iosched.c), and
+//! every number is read off a run of the pair.
+
+use mmcsim_engine::calibration::{Series, Unit};
+use mmcsim_engine::explain::Layer;
+use mmcsim_engine::scenario::jobfile::parse_jobfile;
+use mmcsim_engine::{IoSched, Report, Scenario};
+
+use super::paused::{first_moment, Paused};
+use super::readout;
+use super::script::{pause_press, Prediction, StepAction as S, TryIt, WalkStep};
+use super::words::{lat, Figures};
+use super::{Headline, SeriesData, TourInput, TourScript};
+use crate::run::session::{RunError, Session};
+
+/// The two jobs, as a fio job file: `size` bytes each, one second of simulated time.
+const JOBS: &str = "[global]\nplatform=unisoc-hsq-2023\ndirect=1\nruntime=1\ntime_based\n\
+                    [reader]\nrw=randread\nbs=4k\nioengine=psync\n\
+                    [writer]\nrw=write\nbs=4k\nioengine=libaio\niodepth=32\n";
+
+/// The series: no patch, the block layer's schedulers on the 2023 board's preset.
+pub static SCHED_SERIES: Series = Series {
+    id: "io-schedulers",
+    platform: "unisoc-hsq-2023",
+    source: "Linux 6.1, block/mq-deadline.c and block/bfq-iosched.c (Documentation/block/bfq-iosched.rst): \
+             the question of the Raspberry Pi, ChromeOS and Armbian threads, which scheduler for an eMMC",
+    hardware: "The 2023 Unisoc board's preset (sdhci-sprd, eMMC, hsq with the dynamic depth): a what-if, not a measurement",
+    unit: Unit::MiBs,
+    command: "fio --direct=1 --runtime=1 --time_based --name=reader --rw=randread --bs=4k --ioengine=psync \
+              --name=writer --rw=write --bs=4k --ioengine=libaio --iodepth=32",
+    change: "Which I/O scheduler: a reader beside a writer",
+    columns: ("mq-deadline", "bfq"),
+};
+
+/// The pair: the same two jobs under mq-deadline (A) and bfq (B), `size` bytes per job.
+pub fn sched_pair(size: u64) -> (Scenario, Scenario) {
+    let side = |s: IoSched| {
+        let mut scn = parse_jobfile(JOBS, Scenario::default()).expect("the scheduler pair's jobs");
+        scn.set_switch::<IoSched>("ioscheduler", Some(s));
+        for j in &mut scn.jobs {
+            j.size = size;
+        }
+        scn
+    };
+    (side(IoSched::MqDeadline), side(IoSched::Bfq))
+}
+
+pub static DATA: SeriesData = SeriesData {
+    series: &SCHED_SERIES,
+    headline: Headline::Own {
+        pair: sched_pair,
+        size: 32 << 20,
+        label: "4 KiB reader beside a 4 KiB writer",
+        no_table: "No patch and no measured table: the kernel's schedulers on the 2023 board's preset. Take the tour \
+                   to run the reader beside the writer under both and see what each gives whom.",
+    },
+    kernel: "mq-deadline (the default elevator_get_default gives a device of one hardware queue) keeps one \
+             sector-sorted and one FIFO list per direction and dispatches reads before writes unless writes \
+             have waited writes_starved (2) rounds or a request is past its expiry (read_expire 500 ms, \
+             write_expire 5 s): one queue for every process. bfq gives each process its own queue, served \
+             by budgets in B-WF2Q+ order by weight; with low_latency (its default) a queue that becomes busy \
+             after being idle has its weight raised 30 times (bfq_bfqq_handle_idle_busy_switch) until \
+             bfq_wr_duration passes or it has had max_service_from_wr (120 000 sectors) of service, and \
+             preempts the queue in service. A streaming writer uses up its raising in its first 58.6 MiB; \
+             the reader's lasts, so the reader is served first and the writer waits.",
+    walk: &[
+        WalkStep::plain(S::Load(false), "Load A: a 4 KiB psync random reader beside a libaio iodepth=32 sequential writer, mq-deadline."),
+        WalkStep::plain(S::Play("25 ms/s"), "Play it and watch the job lanes: the reader's one read waits with the writer's 32 writes."),
+        WalkStep::plain(S::Pause, "Pause: count the reader's completions against the writer's."),
+        WalkStep::plain(S::Highlight(Layer::BlkMq), "blk-mq is where the I/O scheduler holds the requests it has not dispatched."),
+        WalkStep::plain(S::Load(true), "Load B: the same jobs under bfq (low_latency on)."),
+        WalkStep::plain(S::RunToEnd, "Run it to the end and compare the reader's latency and the writer's MiB/s in the results."),
+    ],
+    tour: Some(tour),
+    suggest_b: None,
+};
+
+/// What a finished run gives each job: the reader's reads per second and mean completion
+/// latency (µs), the writer's MiB/s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Jobs {
+    pub read_iops: f64,
+    pub read_clat_us: f64,
+    pub write_mib_s: f64,
+}
+
+impl Jobs {
+    fn of(r: &Report) -> Jobs {
+        let m = r.merged();
+        Jobs {
+            read_iops: m.read.iops(),
+            read_clat_us: m.read.clat.mean() / 1e3,
+            write_mib_s: m.write.mib_s(),
+        }
+    }
+}
+
+fn run(scn: &Scenario) -> Result<Report, RunError> {
+    let mut s = Session::start(scn)?;
+    while !s.run_events(1 << 20) {}
+    Ok(s.report())
+}
+
+/// The scheduler tour on its pair: A (mq-deadline) and B (bfq).
+fn tour(input: &TourInput) -> Result<TourScript, RunError> {
+    let (a, b) = (input.a.clone(), input.b.clone());
+    let (ra, rb) = (run(&a)?, run(&b)?);
+    let (ja, jb) = (Jobs::of(&ra), Jobs::of(&rb));
+    let unit = "µs (the reader's mean clat)";
+    let fa = Figures::of(&ra, Some(ja.read_clat_us));
+    let fb = Figures::of(&rb, Some(jb.read_clat_us));
+    let ratio = fb.figure / fa.figure.max(1e-9);
+    let speed = "25 ms/s";
+    // The moment B's reader has completed half again as many reads as A's.
+    let at = first_moment(&a, &b, speed, |fa, fb| {
+        fa.reads >= 16 && 2 * fb.reads >= 3 * fa.reads
+    })?;
+    Ok(TourScript {
+        speed,
+        intro: "A (mq-deadline, the kernel's default for an eMMC) and B (bfq) run the same two fio jobs on the 2023 \
+                Unisoc board: a reader that reads 4 KiB blocks at random one at a time (psync), as an application \
+                waiting on each read, and a writer streaming 4 KiB sequential writes 32 at a time (libaio). Only the \
+                I/O scheduler differs."
+            .to_string(),
+        watch_for: "Watch the job lanes and blk-mq's queue: in A the reader's one read waits in the same queue as the \
+                    writer's 32 writes. bfq gives each process a queue of its own and, with low_latency, raises the \
+                    weight of a queue that has just become busy: at first both of them."
+            .to_string(),
+        pause_press: pause_press("B's reader has completed half again as many reads as A's"),
+        paused: at,
+        layer: Layer::BlkMq,
+        cause: cause(&at),
+        focus_press: "Press Show to outline blk-mq, where the scheduler holds what it has not dispatched, in both \
+                      pipelines.",
+        prediction: prediction(ratio),
+        end: end(&ja, &jb, unit),
+        extra: Vec::new(),
+        recap: format!(
+            "Recap: for an application waiting on its reads beside a bulk writer, bfq's low_latency cut the \
+             reader's mean latency from {} to {} ({:.1}x lower) and the writer paid for it ({:.1} against \
+             {:.1} MiB/s). For throughput alone keep mq-deadline (or none); for a responsive system beside \
+             bulk writes, bfq.",
+            lat(ja.read_clat_us),
+            lat(jb.read_clat_us),
+            1.0 / ratio.max(1e-9),
+            jb.write_mib_s,
+            ja.write_mib_s
+        ),
+        try_it: TryIt {
+            option: "low_latency",
+            value: "0",
+            both: false,
+            press: Some(
+                "Try it yourself: press the button to open the Lab with B's low_latency set to 0 (bfq without \
+                 weight raising), then Run: how much of the reader's gain is left?",
+            ),
+            button: None,
+            pair: None,
+        },
+        a,
+        b,
+        fa,
+        fb,
+        unit,
+        window: None,
+    })
+}
+
+/// The cause at the paused moment: the reads and the writes so far.
+fn cause(at: &Paused) -> String {
+    let mib = |f: &Figures| f.write_bytes as f64 / (1 << 20) as f64;
+    // bfq's max_service_from_wr: 120 000 sectors of service end a queue's weight raising.
+    let raised_mib = 120_000.0 * 512.0 / (1 << 20) as f64;
+    let writer = if mib(&at.fb) >= raised_mib - 0.05 {
+        "B's writer has had that much, so B-WF2Q+ now serves the reader's queue at 30 times the writer's \
+         weight and each read preempts the writes"
+    } else {
+        "B's writer is still raised too"
+    };
+    format!(
+        "At {}: A's reader has completed {} reads, B's {}; A's writer has written {:.1} MiB, B's {:.1} MiB. \
+         bfq raised both queues' weights when they became busy; a queue's raising ends after 120 000 sectors \
+         ({raised_mib:.1} MiB) of service or after seconds: {writer}. A serves reads first too, but its \
+         reader's read still waits behind the writes already in the window.",
+        readout::clock(at.t_ns),
+        at.fa.reads,
+        at.fb.reads,
+        mib(&at.fa),
+        mib(&at.fb),
+    )
+}
+
+/// How B's reader latency compares with A's.
+fn prediction(ratio: f64) -> Prediction {
+    Prediction {
+        question: "Before both run to the end (1 s of simulated time): how will the reader's mean completion latency \
+                   under bfq (B) compare with mq-deadline's (A)?"
+            .to_string(),
+        choices: vec![
+            (1.0, "about the same".to_string()),
+            (0.5, "B 2x lower".to_string()),
+            (0.25, "B 4x lower".to_string()),
+            (0.1, "B 10x lower".to_string()),
+        ],
+        ratio,
+    }
+}
+
+/// The run-to-end step: what each job got under each scheduler.
+fn end(ja: &Jobs, jb: &Jobs, unit: &str) -> String {
+    format!(
+        "Both have run to the end (1 s each). Simulated: A {:.1} {unit}, B {:.1} {unit}; the reader \
+         completed A {:.0} vs B {:.0} reads per second. The writer: A {:.1} MiB/s, B {:.1} MiB/s. bfq \
+         bought the reader's latency with the writer's throughput; mq-deadline shares the card by arrival \
+         and direction, not by process.",
+        ja.read_clat_us,
+        jb.read_clat_us,
+        ja.read_iops,
+        jb.read_iops,
+        ja.write_mib_s,
+        jb.write_mib_s,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lesson::tour;
+
+    #[test]
+    fn bfq_serves_the_reader_and_the_writer_pays() {
+        let t = tour("io-schedulers").unwrap();
+        assert!(
+            t.fb.figure < 0.5 * t.fa.figure,
+            "reader clat A {:.0} µs, B {:.0} µs",
+            t.fa.figure,
+            t.fb.figure
+        );
+        for s in &t.steps {
+            println!("{:?}\n  {}\n", s.action, s.text());
+        }
+    }
+}
