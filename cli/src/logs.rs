@@ -9,15 +9,11 @@
 //! the window, block size 0, as fio averages. Times are ms from the job's statistics start
 //! (after `ramp_time`); files are numbered by job clone from 1, as fio's `per_job_logs`.
 
-use mmcsim_engine::{IoRecord, JobSpec, Op, Scenario, Simulator};
+use mmcsim_engine::{IoRecord, JobSpec, Op, QueuedIo, Scenario, Simulator};
 use std::fmt::Write;
 
 /// The device every iolog line names.
 const DEVICE: &str = "/dev/mmcblk0";
-
-fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{} '{}': {}", opt, path, e))
-}
 
 /// What one of a clone's log files holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -80,7 +76,7 @@ fn files_of(spec: &JobSpec, i: usize, k: usize) -> Vec<(&'static str, String, Co
 }
 
 /// Each job clone's section and its clone number within the section.
-fn clones(scn: &Scenario) -> impl Iterator<Item = (&JobSpec, usize)> {
+fn clones_of(scn: &Scenario) -> impl Iterator<Item = (&JobSpec, usize)> {
     scn.jobs
         .iter()
         .flat_map(|j| (0..j.numjobs as usize).map(move |k| (j, k)))
@@ -92,47 +88,137 @@ pub fn outputs(scn: &Scenario) -> Vec<(String, String)> {
     if scn.mmc_test.is_some() {
         return Vec::new();
     }
-    clones(scn)
+    clones_of(scn)
         .enumerate()
         .flat_map(|(i, (spec, k))| files_of(spec, i, k))
         .map(|(opt, path, _)| (opt.to_string(), path))
         .collect()
 }
 
-/// Writes every log the scenario's jobs ask for.
-pub fn write(scn: &Scenario, sim: &Simulator) -> Result<(), String> {
-    if scn.mmc_test.is_some() {
-        return Ok(());
-    }
-    for (i, (spec, k)) in clones(scn).enumerate().take(sim.job_count()) {
-        let Some((_, _, t0, recs)) = sim.job_records(i) else {
-            continue;
-        };
-        let avg_ns = u64::from(spec.log_avg_msec) * 1_000_000;
-        for (opt, path, content) in files_of(spec, i, k) {
-            let text = match content {
-                Content::Iolog => iolog_v2(recs),
-                Content::Log(kind) => log(recs, t0, avg_ns, kind),
-            };
-            write_file(opt, &path, &text)?;
-        }
-    }
-    Ok(())
+/// The log files of a run, open while it goes: each job clone's files, written as the engine
+/// hands over what it logged ([`Simulator::take_job_logs`]), so memory stays that of a stretch
+/// of the run whatever its I/O count.
+pub struct Logs {
+    /// Per job clone: its files.
+    clones: Vec<Vec<LogFile>>,
 }
 
-/// fio iolog v2 of the I/Os in the order they were issued.
-pub fn iolog_v2(recs: &[IoRecord]) -> String {
-    let mut v: Vec<&IoRecord> = recs.iter().collect();
-    v.sort_by_key(|r| r.t_issue);
-    let mut out = format!("fio version 2 iolog\n{DEVICE} add\n{DEVICE} open\n");
-    for r in v {
-        let _ = match r.op {
+/// One open log file.
+struct LogFile {
+    opt: &'static str,
+    path: String,
+    out: std::io::BufWriter<std::fs::File>,
+    content: Content,
+    avg_ns: u64,
+    /// The averaging window being summed (`log_avg_msec`).
+    win: Option<Window>,
+}
+
+/// A window of `log_avg_msec`: its index and (count, bytes, latency sum) per direction.
+type Window = (u64, [(u64, u64, u64); 2]);
+
+/// Events between two hand-overs of the logs.
+pub const CHUNK_EVENTS: u64 = 1 << 20;
+
+impl Logs {
+    /// Creates every log file the scenario's jobs ask for (none for `mmc_test`, which writes no
+    /// logs); an iolog gets its header.
+    pub fn create(scn: &Scenario) -> Result<Logs, String> {
+        let mut clones = Vec::new();
+        if scn.mmc_test.is_none() {
+            for (i, (spec, k)) in clones_of(scn).enumerate() {
+                let mut files = Vec::new();
+                for (opt, path, content) in files_of(spec, i, k) {
+                    let f =
+                        std::fs::File::create(&path).map_err(|e| format!("{opt} '{path}': {e}"))?;
+                    let mut file = LogFile {
+                        opt,
+                        path,
+                        out: std::io::BufWriter::new(f),
+                        content,
+                        avg_ns: u64::from(spec.log_avg_msec) * 1_000_000,
+                        win: None,
+                    };
+                    if content == Content::Iolog {
+                        file.put(IOLOG_HEAD)?;
+                    }
+                    files.push(file);
+                }
+                clones.push(files);
+            }
+        }
+        Ok(Logs { clones })
+    }
+
+    /// Whether any job writes a log.
+    pub fn any(&self) -> bool {
+        self.clones.iter().any(|c| !c.is_empty())
+    }
+
+    /// Writes what the jobs logged since the last take.
+    pub fn take(&mut self, sim: &mut Simulator) -> Result<(), String> {
+        for (i, files) in self.clones.iter_mut().enumerate().take(sim.job_count()) {
+            if files.is_empty() {
+                continue;
+            }
+            let Some((t0, recs, queued)) = sim.take_job_logs(i) else {
+                continue;
+            };
+            for f in files.iter_mut() {
+                let mut text = String::new();
+                match f.content {
+                    Content::Iolog => iolog_lines(&mut text, &queued),
+                    Content::Log(kind) => {
+                        log_lines(&mut text, &recs, t0, f.avg_ns, kind, &mut f.win)
+                    }
+                }
+                f.put(&text)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The run is over: the last of what was logged, the last window, an iolog's close.
+    pub fn finish(mut self, sim: &mut Simulator) -> Result<(), String> {
+        use std::io::Write as _;
+        self.take(sim)?;
+        for f in self.clones.iter_mut().flatten() {
+            let mut text = String::new();
+            match f.content {
+                Content::Iolog => {
+                    let _ = writeln!(text, "{DEVICE} close");
+                }
+                Content::Log(kind) => end_window(&mut text, f.avg_ns, kind, f.win.take()),
+            }
+            f.put(&text)?;
+            f.out
+                .flush()
+                .map_err(|e| format!("{} '{}': {}", f.opt, f.path, e))?;
+        }
+        Ok(())
+    }
+}
+
+impl LogFile {
+    fn put(&mut self, text: &str) -> Result<(), String> {
+        use std::io::Write as _;
+        self.out
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("{} '{}': {}", self.opt, self.path, e))
+    }
+}
+
+/// An iolog v2's first lines.
+const IOLOG_HEAD: &str = "fio version 2 iolog\n/dev/mmcblk0 add\n/dev/mmcblk0 open\n";
+
+/// fio iolog v2 lines of the I/Os in the order they were queued.
+fn iolog_lines(out: &mut String, queued: &[QueuedIo]) {
+    for q in queued {
+        let _ = match q.op {
             Op::Flush => writeln!(out, "{DEVICE} sync 0 0"),
-            op => writeln!(out, "{DEVICE} {} {} {}", op.name(), r.offset, r.len),
+            op => writeln!(out, "{DEVICE} {} {} {}", op.name(), q.offset, q.len),
         };
     }
-    let _ = writeln!(out, "{DEVICE} close");
-    out
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -152,9 +238,17 @@ fn ddir(op: Op) -> Option<u32> {
     }
 }
 
-/// One log in fio's format.
-fn log(recs: &[IoRecord], t0: u64, avg_ns: u64, kind: Kind) -> String {
-    let mut out = String::new();
+/// Log lines in fio's format of records `recs` (in completion order), `t0` the statistics
+/// start; with `avg_ns` the records are summed into windows, `win` the one still open (written
+/// once a record of a later window arrives, or by [`end_window`]).
+fn log_lines(
+    out: &mut String,
+    recs: &[IoRecord],
+    t0: u64,
+    avg_ns: u64,
+    kind: Kind,
+    win: &mut Option<Window>,
+) {
     let recs = recs.iter().filter(|r| r.counted && ddir(r.op).is_some());
     if avg_ns == 0 {
         for r in recs {
@@ -169,36 +263,40 @@ fn log(recs: &[IoRecord], t0: u64, avg_ns: u64, kind: Kind) -> String {
             let d = ddir(r.op).unwrap_or(0);
             let _ = writeln!(out, "{ms}, {value}, {d}, {}, {}", r.len, r.offset);
         }
-        return out;
+        return;
     }
-    // Windows of avg_ns: (count, bytes, latency sum) per direction.
-    let mut win: Vec<[(u64, u64, u64); 2]> = Vec::new();
     for r in recs {
-        let w = ((r.t_done - t0) / avg_ns) as usize;
-        if win.len() <= w {
-            win.resize(w + 1, [(0, 0, 0); 2]);
+        let w = (r.t_done - t0) / avg_ns;
+        if win.is_some_and(|(at, _)| at != w) {
+            end_window(out, avg_ns, kind, win.take());
         }
-        let e = &mut win[w][ddir(r.op).unwrap_or(0) as usize];
+        let (_, dirs) = win.get_or_insert((w, [(0, 0, 0); 2]));
+        let e = &mut dirs[ddir(r.op).unwrap_or(0) as usize];
         e.0 += 1;
         e.1 += r.len;
         e.2 += r.t_done - r.t_issue;
     }
-    for (w, dirs) in win.iter().enumerate() {
-        let ms = (w as u64 + 1) * avg_ns / 1_000_000;
-        for (d, &(count, bytes, lat_sum)) in dirs.iter().enumerate() {
-            if count == 0 {
-                continue;
-            }
-            let value = match kind {
-                Kind::Lat => lat_sum / count,
-                Kind::Slat => 0,
-                Kind::Bw => (bytes as u128 * 1_000_000_000 / 1024 / u128::from(avg_ns)) as u64,
-                Kind::Iops => (count as u128 * 1_000_000_000 / u128::from(avg_ns)) as u64,
-            };
-            let _ = writeln!(out, "{ms}, {value}, {d}, 0, 0");
+}
+
+/// The lines of a finished window: its mean latency, KiB/s and I/Os per second per direction
+/// that completed I/Os in it, block size 0, as fio averages.
+fn end_window(out: &mut String, avg_ns: u64, kind: Kind, win: Option<Window>) {
+    let Some((w, dirs)) = win else {
+        return;
+    };
+    let ms = (w + 1) * avg_ns / 1_000_000;
+    for (d, &(count, bytes, lat_sum)) in dirs.iter().enumerate() {
+        if count == 0 {
+            continue;
         }
+        let value = match kind {
+            Kind::Lat => lat_sum / count,
+            Kind::Slat => 0,
+            Kind::Bw => (bytes as u128 * 1_000_000_000 / 1024 / u128::from(avg_ns)) as u64,
+            Kind::Iops => (count as u128 * 1_000_000_000 / u128::from(avg_ns)) as u64,
+        };
+        let _ = writeln!(out, "{ms}, {value}, {d}, 0, 0");
     }
-    out
 }
 
 #[cfg(test)]
@@ -214,6 +312,14 @@ mod tests {
             len: 4096,
             counted: true,
         }
+    }
+
+    /// A whole log of `recs` in one take.
+    fn log(recs: &[IoRecord], t0: u64, avg_ns: u64, kind: Kind) -> String {
+        let (mut out, mut win) = (String::new(), None);
+        log_lines(&mut out, recs, t0, avg_ns, kind, &mut win);
+        end_window(&mut out, avg_ns, kind, win);
+        out
     }
 
     #[test]
@@ -235,7 +341,16 @@ mod tests {
             log(&recs, 0, 2_000_000, Kind::Iops),
             "2, 500, 1, 0, 0\n4, 500, 0, 0, 0\n"
         );
-        let v2 = iolog_v2(&recs);
+        let q = |op, offset| QueuedIo {
+            op,
+            offset,
+            len: 4096,
+        };
+        let mut v2 = IOLOG_HEAD.to_string();
+        iolog_lines(
+            &mut v2,
+            &[q(Op::Write, 0), q(Op::Read, 4096), q(Op::Flush, 0)],
+        );
         assert!(v2.starts_with("fio version 2 iolog\n/dev/mmcblk0 add\n"));
         assert!(v2.contains("/dev/mmcblk0 read 4096 4096\n/dev/mmcblk0 sync 0 0\n"));
         let back = mmcsim_engine::scenario::iolog::parse("x", &v2).unwrap();

@@ -249,11 +249,18 @@ fn run(cli: &Cli) -> Result<String, String> {
     let mut sim = mmcsim_engine::Simulator::new(&scn).map_err(|e| e.to_string())?;
     write_platform()?;
     exports::before_run(cli, &scn)?;
+    // The logs are written as the run goes (their memory is a stretch of the run's).
+    let mut logs = logs::Logs::create(&scn)?;
+    if logs.any() {
+        while !sim.run_events(logs::CHUNK_EVENTS) {
+            logs.take(&mut sim)?;
+        }
+    }
     sim.run_to_end();
+    logs.finish(&mut sim)?;
     stranded(&sim)?;
     let report = sim.report();
     exports::after_run(cli, &sim)?;
-    logs::write(&scn, &sim)?;
     let mut out = String::new();
     for f in &cli.formats {
         out.push_str(&match f {

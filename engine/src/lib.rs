@@ -49,7 +49,7 @@ pub use vocab::trace;
 
 pub use figures::Figures;
 pub use path::bus::{Segment, SegmentKind};
-pub use path::workload::{IoRecord, MAX_IO_RECORDS};
+pub use path::workload::{IoRecord, QueuedIo, MAX_IO_RECORDS};
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
 pub use scenario::{IoEngine, JobSpec, Overrides, Rw, Scenario, ScenarioError};

@@ -185,9 +185,26 @@ impl Simulator {
         self.jobs.len()
     }
 
+    /// What job clone `i` logged since the last take, handed over (a run's logs are written
+    /// as it goes, `mmcsim`'s `write_*_log` and `write_iolog`): its statistics start (ns: the
+    /// job's start plus `ramp_time`), the I/Os completed in completion order (kept only with a
+    /// `write_*_log`) and the I/Os queued in queue order (only with `write_iolog`).
+    pub fn take_job_logs(
+        &mut self,
+        i: usize,
+    ) -> Option<(
+        u64,
+        Vec<crate::path::workload::IoRecord>,
+        Vec<crate::path::workload::QueuedIo>,
+    )> {
+        self.jobs
+            .get_mut(i)
+            .map(|j| (j.stats_start(), j.take_records(), j.take_queued()))
+    }
+
     /// Name, clone index, statistics start (ns: the job's start plus `ramp_time`) and the I/O
-    /// records of job clone `i` (kept only for jobs with `write_iolog` or a `write_*_log`), in
-    /// completion order.
+    /// records of job clone `i` (kept only for jobs with a `write_*_log`) since the last
+    /// [`Simulator::take_job_logs`], in completion order.
     pub fn job_records(
         &self,
         i: usize,

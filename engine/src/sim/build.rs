@@ -172,8 +172,7 @@ fn job_set(scn: &Scenario) -> Result<JobSet, ScenarioError> {
             phase += 1;
         }
         let replay = replay_of(scn, spec, &mut set.iologs)?;
-        let record = spec.write_iolog.is_some()
-            || spec.write_bw_log.is_some()
+        let record = spec.write_bw_log.is_some()
             || spec.write_lat_log.is_some()
             || spec.write_iops_log.is_some();
         // `wait_for=NAME`: the last section of that name before this one (a name that
@@ -201,6 +200,9 @@ fn job_set(scn: &Scenario) -> Result<JobSet, ScenarioError> {
             }
             if record {
                 job = job.recording();
+            }
+            if spec.write_iolog.is_some() {
+                job = job.logging_queued();
             }
             set.jobs.push(job);
         }

@@ -95,7 +95,10 @@ impl Simulator {
         let (op, offset, len, fua) = self.jobs[ju].next_io(now, log);
         self.jobs[ju].inflight += 1;
         let (offset, len) = match self.zbd_adjust_block(ju, op, offset, len) {
-            ZbdIo::Device(o, l) => (o, l),
+            ZbdIo::Device(o, l) => {
+                self.jobs[ju].log_queued(op, o, l);
+                (o, l)
+            }
             ZbdIo::Eof => {
                 // fio's io_u_eof: no zone left for this job; it ends once its I/Os are reaped.
                 self.jobs[ju].inflight -= 1;
@@ -105,6 +108,7 @@ impl Simulator {
             ZbdIo::Reset(o, l) => {
                 // A trim on an emulated zone resets its write pointer: nothing reaches the
                 // device; the thread goes on with its next I/O.
+                self.jobs[ju].log_queued(op, o, l);
                 self.jobs[ju].complete(now, now, op, o, l, false);
                 return self.job_queue_next(j, now);
             }

@@ -37,7 +37,16 @@ pub struct IoRecord {
     pub counted: bool,
 }
 
-/// Most records one job keeps for its logs.
+/// One I/O as fio queued it (`log_io_u` at `td_io_queue`), for `write_iolog`: in queue order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueuedIo {
+    pub op: Op,
+    pub offset: u64,
+    pub len: u64,
+}
+
+/// Most records one job keeps for its logs between two takes (the CLI takes them as the run
+/// goes, so a run's logs cost memory per stretch of events, not per I/O).
 pub const MAX_IO_RECORDS: usize = 4_000_000;
 
 /// How the block size of each I/O is chosen.
@@ -170,6 +179,7 @@ pub struct Job {
     paced: bool,
     pub(crate) finished: bool,
     records: Option<Vec<IoRecord>>,
+    queued_log: Option<Vec<QueuedIo>>,
     read: DirStats,
     write: DirStats,
     /// `rw=trim|randtrim|trimwrite` only (boxed: most jobs never trim).
@@ -235,6 +245,39 @@ impl Job {
     /// The records kept (empty unless [`Job::recording`]).
     pub fn records(&self) -> &[IoRecord] {
         self.records.as_deref().unwrap_or(&[])
+    }
+
+    /// The records kept since the last take, handed over.
+    pub fn take_records(&mut self) -> Vec<IoRecord> {
+        self.records
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Keeps each I/O as it is queued (`write_iolog`).
+    pub fn logging_queued(mut self) -> Job {
+        self.queued_log = Some(Vec::new());
+        self
+    }
+
+    /// An I/O queued now, for `write_iolog`.
+    pub(super) fn log_queued(&mut self, op: Op, offset: u64, len: u64) {
+        if let Some(log) = self
+            .queued_log
+            .as_mut()
+            .filter(|l| l.len() < MAX_IO_RECORDS)
+        {
+            log.push(QueuedIo { op, offset, len });
+        }
+    }
+
+    /// The I/Os queued since the last take, handed over.
+    pub fn take_queued(&mut self) -> Vec<QueuedIo> {
+        self.queued_log
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// When statistics start: the job's start plus `ramp_time`.

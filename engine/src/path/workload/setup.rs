@@ -88,6 +88,7 @@ impl Job {
             paced: spec.rate > 0 || spec.rate_iops > 0 || spec.thinktime_ns > 0,
             finished: false,
             records: None,
+            queued_log: None,
             read: DirStats::default(),
             write: DirStats::default(),
             trim: matches!(spec.rw, Rw::Trim | Rw::RandTrim | Rw::TrimWrite)
