@@ -8,14 +8,20 @@
 use mmcsim_engine::calibration::{Series, Unit};
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::jobfile::parse_jobfile;
-use mmcsim_engine::{IoSched, Report, Scenario};
+use mmcsim_engine::{IoSched, Scenario};
 
-use super::paused::{first_moment, Paused};
-use super::readout;
-use super::script::{pause_press, Prediction, StepAction as S, TryIt, WalkStep};
-use super::words::{lat, Figures};
+use super::script::{StepAction as S, WalkStep};
 use super::{Headline, SeriesData, TourInput, TourScript};
-use crate::run::session::{RunError, Session};
+use crate::run::session::RunError;
+#[cfg(feature = "full")]
+use {
+    super::paused::{first_moment, Paused},
+    super::readout,
+    super::script::{pause_press, Prediction, TryIt},
+    super::words::{lat, Figures},
+    crate::run::session::Session,
+    mmcsim_engine::Report,
+};
 
 /// The two jobs, as a fio job file: `size` bytes each, one second of simulated time.
 const JOBS: &str = "[global]\nplatform=unisoc-hsq-2023\ndirect=1\nruntime=1\ntime_based\n\
@@ -26,9 +32,8 @@ const JOBS: &str = "[global]\nplatform=unisoc-hsq-2023\ndirect=1\nruntime=1\ntim
 pub static SCHED_SERIES: Series = Series {
     id: "io-schedulers",
     platform: "unisoc-hsq-2023",
-    source: "Linux 6.1, block/mq-deadline.c and block/bfq-iosched.c (Documentation/block/bfq-iosched.rst): \
-             the question of the Raspberry Pi, ChromeOS and Armbian threads, which scheduler for an eMMC",
-    hardware: "The 2023 Unisoc board's preset (sdhci-sprd, eMMC, hsq with the dynamic depth): a what-if, not a measurement",
+    source: "Linux 6.1, block/mq-deadline.c and block/bfq-iosched.c",
+    hardware: "The 2023 Unisoc board's preset: a what-if, not a measurement",
     unit: Unit::MiBs,
     command: "fio --direct=1 --runtime=1 --time_based --name=reader --rw=randread --bs=4k --ioengine=psync \
               --name=writer --rw=write --bs=4k --ioengine=libaio --iodepth=32",
@@ -55,25 +60,20 @@ pub static DATA: SeriesData = SeriesData {
         pair: sched_pair,
         size: 32 << 20,
         label: "4 KiB reader beside a 4 KiB writer",
-        no_table: "No patch and no measured table: the kernel's schedulers on the 2023 board's preset. Take the tour \
-                   to run the reader beside the writer under both and see what each gives whom.",
+        no_table: "No patch and no measured table: the kernel's schedulers on the 2023 board. Take the tour.",
     },
-    kernel: "mq-deadline (the default elevator_get_default gives a device of one hardware queue) keeps one \
-             sector-sorted and one FIFO list per direction and dispatches reads before writes unless writes \
-             have waited writes_starved (2) rounds or a request is past its expiry (read_expire 500 ms, \
-             write_expire 5 s): one queue for every process. bfq gives each process its own queue, served \
-             by budgets in B-WF2Q+ order by weight; with low_latency (its default) a queue that becomes busy \
-             after being idle has its weight raised 30 times (bfq_bfqq_handle_idle_busy_switch) until \
-             bfq_wr_duration passes or it has had max_service_from_wr (120 000 sectors) of service, and \
-             preempts the queue in service. A streaming writer uses up its raising in its first 58.6 MiB; \
-             the reader's lasts, so the reader is served first and the writer waits.",
+    kernel: "mq-deadline (elevator_get_default's choice for one hardware queue) serves reads before \
+             writes, one queue for every process. bfq gives each process a queue, served by weight \
+             (B-WF2Q+); with low_latency a queue that becomes busy has its weight raised 30 times \
+             (bfq_bfqq_handle_idle_busy_switch) for max_service_from_wr (120 000 sectors) of service \
+             or bfq_wr_duration: the writer uses its raising up, the reader's lasts.",
     walk: &[
-        WalkStep::plain(S::Load(false), "Load A: a 4 KiB psync random reader beside a libaio iodepth=32 sequential writer, mq-deadline."),
-        WalkStep::plain(S::Play("25 ms/s"), "Play it and watch the job lanes: the reader's one read waits with the writer's 32 writes."),
-        WalkStep::plain(S::Pause, "Pause: count the reader's completions against the writer's."),
-        WalkStep::plain(S::Highlight(Layer::BlkMq), "blk-mq is where the I/O scheduler holds the requests it has not dispatched."),
-        WalkStep::plain(S::Load(true), "Load B: the same jobs under bfq (low_latency on)."),
-        WalkStep::plain(S::RunToEnd, "Run it to the end and compare the reader's latency and the writer's MiB/s in the results."),
+        WalkStep::plain(S::Load(false), "Load A: a reader beside a writer, mq-deadline."),
+        WalkStep::plain(S::Play("25 ms/s"), "Play it and watch the job lanes."),
+        WalkStep::plain(S::Pause, "Pause: count the reader's completions."),
+        WalkStep::plain(S::Highlight(Layer::BlkMq), "blk-mq holds what the scheduler has not dispatched."),
+        WalkStep::plain(S::Load(true), "Load B: bfq."),
+        WalkStep::plain(S::RunToEnd, "Run it to the end and compare."),
     ],
     tour: Some(tour),
     suggest_b: None,
@@ -81,6 +81,7 @@ pub static DATA: SeriesData = SeriesData {
 
 /// What a finished run gives each job: the reader's reads per second and mean completion
 /// latency (µs), the writer's MiB/s.
+#[cfg(feature = "full")]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Jobs {
     pub read_iops: f64,
@@ -88,6 +89,7 @@ pub struct Jobs {
     pub write_mib_s: f64,
 }
 
+#[cfg(feature = "full")]
 impl Jobs {
     fn of(r: &Report) -> Jobs {
         let m = r.merged();
@@ -99,13 +101,24 @@ impl Jobs {
     }
 }
 
+#[cfg(feature = "full")]
 fn run(scn: &Scenario) -> Result<Report, RunError> {
     let mut s = Session::start(scn)?;
     while !s.run_events(1 << 20) {}
     Ok(s.report())
 }
 
+/// The landing's build has no bfq: the whole app runs this tour (`series::needs_full`).
+#[cfg(not(feature = "full"))]
+fn tour(_: &TourInput) -> Result<TourScript, RunError> {
+    Err(RunError {
+        option: None,
+        message: "the whole app runs this tour (bfq)".to_string(),
+    })
+}
+
 /// The scheduler tour on its pair: A (mq-deadline) and B (bfq).
+#[cfg(feature = "full")]
 fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let (a, b) = (input.a.clone(), input.b.clone());
     let (ra, rb) = (run(&a)?, run(&b)?);
@@ -126,9 +139,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                 waiting on each read, and a writer streaming 4 KiB sequential writes 32 at a time (libaio). Only the \
                 I/O scheduler differs."
             .to_string(),
-        watch_for: "Watch the job lanes and blk-mq's queue: in A the reader's one read waits in the same queue as the \
-                    writer's 32 writes. bfq gives each process a queue of its own and, with low_latency, raises the \
-                    weight of a queue that has just become busy: at first both of them."
+        watch_for: "Watch the job lanes and blk-mq's queue: in A the reader's read waits with the writer's 32 \
+                    writes; bfq gives each process a queue and raises the weight of one that has just become busy."
             .to_string(),
         pause_press: pause_press("B's reader has completed half again as many reads as A's"),
         paused: at,
@@ -170,6 +182,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     })
 }
 
+#[cfg(feature = "full")]
 /// The cause at the paused moment: the reads and the writes so far.
 fn cause(at: &Paused) -> String {
     let mib = |f: &Figures| f.write_bytes as f64 / (1 << 20) as f64;
@@ -194,6 +207,7 @@ fn cause(at: &Paused) -> String {
     )
 }
 
+#[cfg(feature = "full")]
 /// How B's reader latency compares with A's.
 fn prediction(ratio: f64) -> Prediction {
     Prediction {
@@ -210,6 +224,7 @@ fn prediction(ratio: f64) -> Prediction {
     }
 }
 
+#[cfg(feature = "full")]
 /// The run-to-end step: what each job got under each scheduler.
 fn end(ja: &Jobs, jb: &Jobs, unit: &str) -> String {
     format!(
