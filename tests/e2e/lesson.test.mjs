@@ -236,9 +236,10 @@ test('the scrubber goes back over what was simulated, and Step goes backwards', 
     const stepped = await clockNs(page);
     assert.ok(stepped > 150_000);
     await page.click('#step-back');
+    // Step back re-simulates from time 0: wait for where it lands, not for its passing 0.
     await page.waitForFunction((t) => {
         const [v] = document.querySelector('#sim-clock').textContent.split(' ');
-        return Number(v) * 1000 < t;
+        return Number(v) * 1000 < t && Number(v) * 1000 >= 150_000;
     }, stepped);
     const back = await clockNs(page);
     assert.ok(back >= 150_000 && back < stepped, `${back} between 150000 and ${stepped}`);
