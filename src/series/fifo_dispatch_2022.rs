@@ -14,7 +14,7 @@ use super::readout;
 use super::script::{
     pause_press, Prediction, Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep,
 };
-use super::words::{lat, Figures};
+use super::words::{lat, run_report as run, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript, TOUR_SIZE};
 use crate::run::session::{RunError, Session};
 
@@ -118,12 +118,6 @@ impl Tail {
             longest_id: id,
         }
     }
-}
-
-fn run(scn: &Scenario) -> Result<Report, RunError> {
-    let mut s = Session::start(scn)?;
-    while !s.run_events(1 << 20) {}
-    Ok(s.report())
 }
 
 /// When request `id` of `scn` is reaped, and how many later requests went to the bus before it

@@ -18,8 +18,7 @@ use {
     super::paused::{first_moment, Paused},
     super::readout,
     super::script::{pause_press, Prediction, TryIt},
-    super::words::{lat, Figures},
-    crate::run::session::Session,
+    super::words::{lat, run_report as run, Figures},
     mmcsim_engine::Report,
 };
 
@@ -99,13 +98,6 @@ impl Jobs {
             write_mib_s: m.write.mib_s(),
         }
     }
-}
-
-#[cfg(feature = "full")]
-fn run(scn: &Scenario) -> Result<Report, RunError> {
-    let mut s = Session::start(scn)?;
-    while !s.run_events(1 << 20) {}
-    Ok(s.report())
 }
 
 /// The landing's build has no bfq: the whole app runs this tour (`series::needs_full`).

@@ -126,11 +126,16 @@ pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
     )
 }
 
-/// Runs a scenario to its end (unwatched: no trace) and reads its figures.
-pub fn run_figures(case: &Case, scn: &Scenario) -> Result<Figures, RunError> {
+/// Runs a scenario to its end (unwatched: no trace) and gives its report.
+pub fn run_report(scn: &Scenario) -> Result<Report, RunError> {
     let mut s = Session::start(scn)?;
     while !s.run_events(1 << 20) {}
-    let r = s.report();
+    Ok(s.report())
+}
+
+/// Runs a scenario to its end (unwatched: no trace) and reads its figures.
+pub fn run_figures(case: &Case, scn: &Scenario) -> Result<Figures, RunError> {
+    let r = run_report(scn)?;
     Ok(Figures::of(&r, case.figure(scn, &r)))
 }
 
