@@ -330,8 +330,12 @@ impl Simulator {
     }
 
     /// `blk_mq_run_hw_queue(hctx, true)` (or a delayed run): kblockd's run work starts `delay`
-    /// from now plus its wake-up (`rerun_ns`), if requests wait. A pending run's timer is moved
-    /// (`kblockd_mod_delayed_work_on`); a run asked for while one runs follows it.
+    /// from now plus its wake-up (`rerun_ns`), if requests wait; a run asked for while one runs
+    /// follows it. A pending run goes through `kblockd_mod_delayed_work_on` (6.1's
+    /// `__blk_mq_delay_run_hw_queue` -> `mod_delayed_work_on`): with a delay its timer is moved
+    /// to the new expiry, later or earlier; with none the work is queued at once, so a run
+    /// already due by then keeps its time (re-queued on kblockd's worklist, whose worker is
+    /// already waking), and one due later (a delayed timer) is brought forward.
     pub(crate) fn blk_mq_run_hw_queue_async(&mut self, delay: u64) {
         if !self.blk.has_work() {
             return;
@@ -343,6 +347,9 @@ impl Simulator {
             return;
         }
         let t = self.now + delay + self.platform.host.rerun_ns;
+        if delay == 0 && k.at.is_some_and(|p| p <= t) {
+            return;
+        }
         k.gen = k.gen.wrapping_add(1);
         k.at = Some(t);
         let gen = k.gen;
