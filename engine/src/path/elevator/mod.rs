@@ -167,11 +167,13 @@ impl Elevator {
 
     /// Whether a scheduler is attached (`q->elevator`): requests then take a scheduler tag and
     /// are dispatched by kblockd.
+    #[inline]
     pub fn is_elevator(&self) -> bool {
         !matches!(self, Elevator::None(_))
     }
 
     /// `e->type->ops.insert_requests` (or the software queue's tail), at `now`.
+    #[inline]
     pub fn insert(&mut self, req: ReqIdx, reqs: &Slab, now: u64) {
         match self {
             Elevator::None(q) => q.insert(req),
@@ -182,6 +184,7 @@ impl Elevator {
     }
 
     /// `e->type->ops.has_work`.
+    #[inline]
     pub fn has_work(&self) -> bool {
         match self {
             Elevator::None(q) => q.has_work(),
@@ -194,6 +197,7 @@ impl Elevator {
     /// `e->type->ops.dispatch_request`: the next request to hand to the driver, if the
     /// scheduler releases one now (kyber may hold one back for want of a domain token, bfq while
     /// it idles for the queue in service).
+    #[inline]
     pub fn dispatch(&mut self, reqs: &Slab, now: u64) -> Option<ReqIdx> {
         match self {
             Elevator::None(q) => q.dispatch(),
@@ -204,6 +208,7 @@ impl Elevator {
     }
 
     /// `blk_mq_sched_bio_merge`: a waiting request `bio` can join, and how.
+    #[inline]
     pub fn bio_merge(&self, bio: &Bio, reqs: &Slab, max: u64) -> Option<(ReqIdx, Merge)> {
         match self {
             Elevator::None(q) => q.bio_merge(bio, reqs, max),
@@ -215,6 +220,7 @@ impl Elevator {
 
     /// `e->type->ops.request_merged`: `req` grew (its offset moved if `Front`; `old_offset` was
     /// its start before).
+    #[inline]
     pub fn merged(&mut self, req: ReqIdx, kind: Merge, old_offset: u64, reqs: &Slab) {
         match self {
             Elevator::None(_) | Elevator::Kyber(_) | Elevator::Bfq(_) => {}
@@ -225,6 +231,7 @@ impl Elevator {
     /// `elv_latter_request` (after a back merge) or `elv_former_request` (after a front
     /// merge): the waiting request next to `req` on the device that `attempt_merge` may fold
     /// into it (mq-deadline keeps the sector order; the others have none).
+    #[inline]
     pub fn neighbour(&self, req: ReqIdx, kind: Merge, reqs: &Slab) -> Option<ReqIdx> {
         match self {
             Elevator::None(_) | Elevator::Kyber(_) | Elevator::Bfq(_) => None,
@@ -234,6 +241,7 @@ impl Elevator {
 
     /// `req` leaves the scheduler without being dispatched (folded into another request by
     /// `attempt_merge`: `e->type->ops.requests_merged`).
+    #[inline]
     pub fn remove(&mut self, req: ReqIdx, reqs: &Slab) {
         match self {
             Elevator::None(q) => q.remove(req),
@@ -245,6 +253,7 @@ impl Elevator {
 
     /// `e->type->ops.completed_request` / `finish_request`: `req` (of `op`, dispatched at
     /// `t_dispatch`, allocated at `t_alloc`) completed at `now`.
+    #[inline]
     pub fn completed(&mut self, op: Op, job: u32, t_alloc: u64, t_dispatch: u64, now: u64) {
         match self {
             Elevator::None(_) | Elevator::MqDeadline(_) => {}
@@ -255,6 +264,7 @@ impl Elevator {
 
     /// When the scheduler wants the queue run again although nothing completes (bfq's idle
     /// slice ends): the time, if any.
+    #[inline]
     pub fn timer_at(&self) -> Option<u64> {
         match self {
             Elevator::None(_) | Elevator::MqDeadline(_) | Elevator::Kyber(_) => None,
