@@ -18,7 +18,7 @@ use super::{try_merge, Bio, Merge, Tunables};
 use crate::sim::request::Slab;
 use crate::sim::ReqIdx;
 use crate::vocab::Op;
-use sort_list::Sorted;
+use sort_list::{start, wide, Sorted};
 
 const DD_READ: usize = 0;
 const DD_WRITE: usize = 1;
@@ -68,6 +68,9 @@ pub struct Deadline {
     waiting: usize,
     /// `per_prio->next_rq[dir]`: the request after the last dispatched one in sector order.
     next_rq: [Option<ReqIdx>; 2],
+    /// Where `next_rq` stood in its sort list when it was set: a hint, checked before use
+    /// (an insert or merge since may have moved it), that spares the dispatch a search.
+    next_at: [usize; 2],
     /// `dd->last_dir`, `dd->batching`, `dd->starved`.
     last_dir: usize,
     batching: u32,
@@ -85,6 +88,7 @@ impl Deadline {
             info: Vec::new(),
             waiting: 0,
             next_rq: [None; 2],
+            next_at: [0; 2],
             last_dir: DD_READ,
             batching: 0,
             starved: 0,
@@ -170,10 +174,16 @@ impl Deadline {
             return;
         };
         let sort = &mut self.sort[e.dir];
-        let at = sort.find(e.key);
+        let hint = self.next_at[e.dir];
+        let at = match sort.0.get(hint) {
+            Some(&(k, _)) if k == wide(e.key) => Ok(hint),
+            _ => sort.find(e.key),
+        };
         if moving || self.next_rq[e.dir] == Some(req) {
             let after = at.map_or_else(|i| i, |i| i + 1);
             self.next_rq[e.dir] = sort.0.get(after).map(|&(_, r)| r);
+            // Once `req` is out, the request after it stands where `req` stood.
+            self.next_at[e.dir] = after - usize::from(at.is_ok());
         }
         self.waiting -= 1;
         if let Ok(i) = at {
@@ -243,7 +253,7 @@ impl Deadline {
         let back = sort.0[..at]
             .iter()
             .rev()
-            .take_while(|&&((o, _), _)| o + max > bio.offset)
+            .take_while(|&&(k, _)| start(k) + max > bio.offset)
             .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Back));
         if let Some(&(_, r)) = back {
             return Some((r, Merge::Back));
@@ -254,8 +264,8 @@ impl Deadline {
         // The requests starting where the bio ends: past those starting within it.
         sort.0[at..]
             .iter()
-            .skip_while(|&&((o, _), _)| o < bio.end())
-            .take_while(|&&((o, _), _)| o == bio.end())
+            .skip_while(|&&(k, _)| start(k) < bio.end())
+            .take_while(|&&(k, _)| start(k) == bio.end())
             .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
             .map(|&(_, r)| (r, Merge::Front))
     }

@@ -6,22 +6,34 @@ use crate::sim::ReqIdx;
 
 /// Requests sorted by key, (start in bytes, insertion number), as the rb-tree keeps them: a
 /// sorted `Vec`, which for the few dozen requests a scheduler holds is cheaper to search,
-/// insert into and remove from than a tree. Keys are unique.
+/// insert into and remove from than a tree. Keys are unique, and kept as one 128-bit number
+/// (start in the high half): a comparison is one compare, with no branch between the halves.
 #[derive(Debug, Default)]
-pub(super) struct Sorted(pub(super) Vec<((u64, u64), ReqIdx)>);
+pub(super) struct Sorted(pub(super) Vec<(u128, ReqIdx)>);
+
+/// `key` as the 128-bit number the list keeps.
+#[inline]
+pub(super) fn wide((start, seq): (u64, u64)) -> u128 {
+    (u128::from(start) << 64) | u128::from(seq)
+}
+
+/// The start (bytes) of a kept key.
+#[inline]
+pub(super) fn start(key: u128) -> u64 {
+    (key >> 64) as u64
+}
 
 impl Sorted {
     /// The index of the first entry not below `key` (a binary search written out, so that it
-    /// inlines, comparing keys as one 128-bit number: no branch between their halves).
+    /// inlines).
     #[inline]
     pub(super) fn lower(&self, key: (u64, u64)) -> usize {
-        let wide = |(a, b): (u64, u64)| (u128::from(a) << 64) | u128::from(b);
         let key = wide(key);
         let v = &self.0;
         let (mut lo, mut len) = (0, v.len());
         while len > 0 {
             let half = len / 2;
-            if wide(v[lo + half].0) < key {
+            if v[lo + half].0 < key {
                 lo += half + 1;
                 len -= half + 1;
             } else {
@@ -35,7 +47,7 @@ impl Sorted {
     pub(super) fn find(&self, key: (u64, u64)) -> Result<usize, usize> {
         let i = self.lower(key);
         match self.0.get(i) {
-            Some(&(k, _)) if k == key => Ok(i),
+            Some(&(k, _)) if k == wide(key) => Ok(i),
             _ => Err(i),
         }
     }
@@ -43,10 +55,10 @@ impl Sorted {
     pub(super) fn insert(&mut self, key: (u64, u64), req: ReqIdx) {
         // A request past every other (a sequential stream) goes at the end: look there first.
         let i = match self.0.last() {
-            Some(&(k, _)) if k >= key => self.lower(key),
+            Some(&(k, _)) if k >= wide(key) => self.lower(key),
             _ => self.0.len(),
         };
-        self.0.insert(i, (key, req));
+        self.0.insert(i, (wide(key), req));
     }
     #[inline]
     pub(super) fn remove(&mut self, key: (u64, u64)) {
