@@ -4,7 +4,7 @@
 // readout shows on screen once the view stands where the step says.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, start } from './harness.mjs';
+import { openPage, screenshotPath, start } from './harness.mjs';
 
 let env;
 
@@ -69,6 +69,11 @@ test('pressing only Next walks every tour to its end and on through all seven le
                 }
             }
             assert.ok(!(await page.isDisabled('#tour-next')), `${where}: Next is no dead end`);
+            // Every lesson's first and last step as the student sees it (docs/ with make
+            // screenshots: what the closing notes describe lesson by lesson).
+            if (k === 1 || k === n) {
+                await page.screenshot({ path: await screenshotPath(`course-${lesson + 1}-${k === 1 ? 'first' : 'last'}-1366x768.png`) });
+            }
             if (k < n) {
                 await page.click('#tour-next');
             }
