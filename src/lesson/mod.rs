@@ -106,7 +106,9 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
     let mut steps = vec![
         TourStep::new(
             s.intro,
-            &format!("Press Play: both start from time 0 and run in slow motion ({speed}), in lockstep."),
+            // The view may be playing already (the landing plays its pair at its own speed):
+            // the sentence says what the button does, not what the screen shows now.
+            &format!("Press the button: both sides go back to time 0 and play again in slow motion ({speed}), in lockstep."),
             &format!("Play at {speed}"),
             TourAction::Play(speed),
         ),
@@ -156,12 +158,18 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
         .showing(Shows::End),
     );
     steps.extend(s.extra);
-    steps.push(TourStep::new(
-        s.recap,
-        &s.try_it.press(),
-        &s.try_it.button(),
-        TourAction::TryIt,
-    ));
+    // The recap quotes the whole run's figures (the A/B table's clat p50, B's gain): it stands
+    // at the end of the tour's own pair, whatever a step before it left on screen (the 2020
+    // RFC's "window only" B, a pair still playing).
+    steps.push(
+        TourStep::new(
+            s.recap,
+            &s.try_it.press(),
+            &s.try_it.button(),
+            TourAction::TryIt,
+        )
+        .showing(Shows::End),
+    );
     let predict_step = steps
         .iter()
         .position(|s| s.action == TourAction::Predict)

@@ -72,6 +72,8 @@ test('pressing only Next walks every tour to its end and on through all seven le
             // Every lesson's first and last step as the student sees it (docs/ with make
             // screenshots: what the closing notes describe lesson by lesson).
             if (k === 1 || k === n) {
+                // The last step stands at the end of the run: once the view got there.
+                if (k === n) await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 90_000 });
                 await page.screenshot({ path: await screenshotPath(`course-${lesson + 1}-${k === 1 ? 'first' : 'last'}-1366x768.png`) });
             }
             if (k < n) {
