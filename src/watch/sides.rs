@@ -203,6 +203,13 @@ impl Sides {
         self.a.session.now().max(b)
     }
 
+    /// How far the pair has run, 0 to 1: the slower side's progress (a side that finished
+    /// early does not make the pair look done).
+    pub fn progress(&self) -> f64 {
+        let b = self.b.as_ref().map_or(1.0, |b| b.session.progress());
+        self.a.session.progress().min(b)
+    }
+
     pub fn finished(&self) -> bool {
         self.a.session.is_finished() && self.b.as_ref().is_none_or(|b| b.session.is_finished())
     }

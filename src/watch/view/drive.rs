@@ -68,8 +68,9 @@ impl Watch {
             a,
             b,
             series: self.figures.series.clone(),
-            now_ns: s.a.session.now(),
-            progress: s.a.session.progress(),
+            // The shared clock: the later side's time (a side that ended early stops its own).
+            now_ns: s.latest_ns(),
+            progress: s.progress(),
             playing: self.run.playing,
             finished: self.finished(),
             deltas: self.figures.deltas.clone(),
@@ -100,7 +101,7 @@ impl Watch {
     pub(super) fn moment_link(&self, ctx: &Context<Self>) -> String {
         let p = ctx.props();
         let m = crate::watch::moment::Moment {
-            t: self.sides.as_ref().map(|s| s.a.session.now()),
+            t: self.sides.as_ref().map(Sides::latest_ns),
             // The derived speed is derived again from the link's scenario: no key for it.
             speed: self
                 .run

@@ -333,7 +333,7 @@ impl Component for Watch {
                     <p class="muted">{ "Each request is a token: ● read, ■ write, ◆ FUA (reliable) write, ▲ flush; a dotted ring: bios merged into one request. Play and Run drive this one simulation at the chosen speed of simulated time." }</p>
                 </div>
                 <TimeControls playing={self.run.playing} finished={self.finished() && self.sides.is_some()} speed={speed::to_shown(self.run.clock.speed(), follow)}
-                              {speeds} now_ns={a.map_or(0, |a| a.session.now())} progress={a.map_or(0.0, |a| a.session.progress())}
+                              {speeds} now_ns={self.sides.as_ref().map_or(0, Sides::latest_ns)} progress={self.sides.as_ref().map_or(0.0, Sides::progress)}
                               on_play={link.callback(|_| Msg::TogglePlay)} on_step={link.callback(|_| Msg::Step)}
                               on_restart={link.callback(|_| Msg::Restart)} on_present={link.callback(Msg::Present)} on_speed={link.callback(Msg::Speed)} />
                 if let (Some(n), Some(_)) = (&self.follow_note, self.run.clock.following()) {

@@ -11,7 +11,7 @@ impl Watch {
     /// The time scrubber over what has been simulated, Step back, and the moment link.
     pub(super) fn scrubber(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
+        let now = self.sides.as_ref().map_or(0, |s| s.latest_ns());
         let max = self.run.seen_ns.max(now).max(1);
         let on_scrub = link.batch_callback(|e: Event| {
             e.target_dyn_into::<web_sys::HtmlInputElement>()
@@ -62,7 +62,7 @@ impl Watch {
         if self.run.playing {
             return false;
         }
-        let now = self.sides.as_ref().map_or(0, |s| s.a.session.now());
+        let now = self.sides.as_ref().map_or(0, |s| s.latest_ns());
         let p = ctx.props();
         let back = self
             .run
