@@ -40,8 +40,12 @@ async function settled(page, where) {
     }
 }
 
-test('pressing only Next walks every tour to its end and on through all seven lessons (the landing hands over to the whole app for the bfq of the scheduler lesson); each figure in a step is its readout', async () => {
-    const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width: 1366, height: 768 } });
+/** A student who presses only Next through the whole course at `width` x `height` (in Present
+ * when `present`); `shots`: the file name's tail of each lesson's first and last step's
+ * screenshot, or null. */
+async function walk(width, height, present, shots) {
+    const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width, height } });
+    if (present) await page.click('#present');
     await page.click('#start-tour');
     await page.waitForSelector('#tour[data-tour="sprd-hs400es-2020"][data-step="1"]');
     // The landing's tour is the course's first lesson.
@@ -71,10 +75,10 @@ test('pressing only Next walks every tour to its end and on through all seven le
             assert.ok(!(await page.isDisabled('#tour-next')), `${where}: Next is no dead end`);
             // Every lesson's first and last step as the student sees it (docs/ with make
             // screenshots: what the closing notes describe lesson by lesson).
-            if (k === 1 || k === n) {
+            if (shots && (k === 1 || k === n)) {
                 // The last step stands at the end of the run: once the view got there.
                 if (k === n) await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 90_000 });
-                await page.screenshot({ path: await screenshotPath(`course-${lesson + 1}-${k === 1 ? 'first' : 'last'}-1366x768.png`) });
+                await page.screenshot({ path: await screenshotPath(`course-${lesson + 1}-${k === 1 ? 'first' : 'last'}-${shots}.png`) });
             }
             if (k < n) {
                 await page.click('#tour-next');
@@ -89,10 +93,19 @@ test('pressing only Next walks every tour to its end and on through all seven le
     }
     assert.deepEqual([...met].sort(), [...SERIES].sort(), `met: ${met.join(', ')}`);
     assert.equal(await page.getAttribute('#tour', 'data-tour'), met[0], 'the course comes round to where it started');
-    console.log(`course: ${met.join(' -> ')}; ${compared} figures equal to their readouts`);
+    console.log(`course at ${width}x${height}${present ? ' (Present)' : ''}: ${met.join(' -> ')}; ${compared} figures equal to their readouts`);
     assert.ok(compared >= 20, `${compared} figures compared`);
     assert.deepEqual(problems, []);
     await page.close();
+}
+
+test('pressing only Next walks every tour to its end and on through all seven lessons (the landing hands over to the whole app for the bfq of the scheduler lesson); each figure in a step is its readout', async () => {
+    await walk(1366, 768, false, '1366x768');
+});
+
+test('the same walk in Present at 1280x720 (a lecturer) and on a 390x844 phone', async () => {
+    await walk(1280, 720, true, null);
+    await walk(390, 844, false, null);
 });
 
 test('the answer to the prediction waits for Run to the end', async () => {
