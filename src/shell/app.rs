@@ -93,6 +93,8 @@ pub enum Msg {
     Predict(usize),
     /// The browser's back/forward: restore the tour and step of the URL.
     PopState,
+    /// The dock's "Back to the tour": the tour panel into view again.
+    BackToTour,
     /// The first render is on screen: draw what follows the lesson (see [`App::rest_shown`]).
     ShowRest,
 }
@@ -113,6 +115,9 @@ pub struct App {
     /// The landing lesson is shown (a visit without a query string).
     pub(super) landing: bool,
     pub(super) tour: Option<TourState>,
+    /// A tour's "Try it yourself" opened the Lab, far below the tour panel: a dock at the
+    /// window's edge offers the way back (to the step, its Next lesson) until it is taken.
+    pub(super) tried: bool,
     /// What follows the lesson (the Lab, the sweep, the gallery) is drawn. The first render
     /// draws the header and "Watch the pipeline" only, and the rest follows in a task of its
     /// own (`Msg::ShowRest`): drawn together they were one task of 90-150 ms on opening a link
@@ -161,6 +166,7 @@ impl Component for App {
             watch: Commands::default(),
             landing,
             tour: None,
+            tried: false,
             rest_shown: false,
             link_memo: Default::default(),
             use_url,
@@ -171,6 +177,8 @@ impl Component for App {
         }
         if let Some(t) = moment.tour.as_deref() {
             app.open_tour(t, moment.step);
+            // The landing's try-it hands over to the whole app at the Lab, the tour open.
+            app.tried = app.tour.is_some() && crate::run::url::anchor().as_deref() == Some("lab");
         }
         let play = landing || (!moment.paused && (moment.t.is_some() || moment.speed.is_some()));
         // No speed in the link: the first play derives one at which a request can be followed.
@@ -228,6 +236,13 @@ impl Component for App {
                             on_act={link.callback(|()| Msg::TourAct)} on_predict={link.callback(Msg::Predict)} />
                 </Watch>
                 if self.rest_shown { { self.rest(ctx) } }
+                if let (true, Some(t)) = (self.tried, &self.tour) {
+                    <nav id="tour-dock" class="tour-dock" aria-label="The open tour">
+                        <span class="muted">{ format!("Tour: {}", t.tour.title) }</span>
+                        <button id="tour-dock-back" type="button" class="button primary"
+                                onclick={link.callback(|_| Msg::BackToTour)}>{ "↑ Back to the tour" }</button>
+                    </nav>
+                }
                 <footer class="foot">
                     { "Deterministic: the same scenario and randseed give the same numbers in the browser, the CLI and the tests." }
                 </footer>

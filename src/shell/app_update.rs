@@ -72,9 +72,12 @@ impl App {
             Msg::Walk(action) => self.walk(ctx, action),
             Msg::Watch(action) => self.send(action),
             Msg::BoardSide(_) | Msg::BoardB(..) | Msg::BoardBFile(_) => self.board(msg),
-            Msg::Tour(_) | Msg::TourStep(_) | Msg::TourAct | Msg::Predict(_) | Msg::PopState => {
-                self.tour_msg(ctx, msg)
-            }
+            Msg::Tour(_)
+            | Msg::TourStep(_)
+            | Msg::TourAct
+            | Msg::Predict(_)
+            | Msg::PopState
+            | Msg::BackToTour => self.tour_msg(ctx, msg),
         }
     }
 
@@ -210,6 +213,7 @@ impl App {
                 self.watch.send(then);
             }
             Some(Effect::TryIt(a, b)) => {
+                self.tried = true;
                 ctx.link().send_message(Msg::Load(a, Some(b)));
                 Self::open_panel("lab");
             }
@@ -220,8 +224,17 @@ impl App {
     /// The tour: open, close, step, act, predict, back/forward.
     fn tour_msg(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
-            Msg::Tour(None) => self.tour = None,
+            Msg::Tour(None) => {
+                self.tour = None;
+                self.tried = false;
+            }
+            Msg::BackToTour => {
+                self.tried = false;
+                scroll_to("tour");
+                return true;
+            }
             Msg::Tour(Some(p)) => {
+                self.tried = false;
                 if !self.open_tour(p, 0) {
                     // The whole app takes over at the tour (its link is written).
                     return false;

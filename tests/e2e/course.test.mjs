@@ -129,3 +129,28 @@ test('a link to a tour step stands where the step says: its figures are the read
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+test('Try it yourself opens the Lab far below the tour; a dock brings the tour and its Next lesson back', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?tour=unisoc-hsq-2023&step=7', { viewport: { width: 1366, height: 768 } });
+    await page.waitForSelector('#tour[data-step="7"]');
+    assert.equal(await page.$('#tour-dock'), null, 'no dock before the Lab is opened');
+    assert.match(await page.textContent('#tour-act'), /^Try /);
+    await page.click('#tour-act');
+    await page.waitForSelector('#tour-dock', { state: 'visible' });
+    const inView = (sel) => page.evaluate((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight;
+    }, sel);
+    await page.waitForFunction(() => document.querySelector('#lab').getBoundingClientRect().top < innerHeight / 2);
+    assert.equal(await inView('#tour-next'), false, 'the Lab is in view, the tour is not');
+    assert.equal(await inView('#tour-dock-back'), true, 'the way back is');
+    await page.click('#tour-dock-back');
+    await page.waitForFunction(() => {
+        const r = document.querySelector('#tour-next').getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight;
+    });
+    assert.match(await page.textContent('#tour-next'), /^Next lesson: /);
+    assert.equal(await page.$('#tour-dock'), null, 'the dock goes once taken');
+    assert.deepEqual(problems, []);
+    await page.close();
+});
