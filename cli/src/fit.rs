@@ -17,6 +17,9 @@ pub fn run_fit(argv: &[String]) -> Result<String, String> {
         (None, Vec::new(), None, 300, None);
     let mut base_file = None;
     let mut files = Vec::new();
+    // Each option once: fio takes the last of two, which for `--fit=` silently fitted other
+    // parameters than the first flag named.
+    let mut given: Vec<(String, &str)> = Vec::new();
     for a in argv {
         if !a.starts_with('-') {
             files.push(a.clone());
@@ -29,7 +32,18 @@ pub fn run_fit(argv: &[String]) -> Result<String, String> {
         let v = v
             .filter(|v| !v.is_empty())
             .ok_or_else(|| format!("{k}: needs a value"))?;
-        match k.replace('-', "_").as_str() {
+        let key = k.replace('-', "_");
+        if let Some((_, first)) = given.iter().find(|(g, _)| *g == key) {
+            let accepted = match key.as_str() {
+                "fit" => "one --fit= naming every parameter, comma-separated, e.g. --fit=nand_read_us,bus_mb_s",
+                _ => "each fit option once",
+            };
+            return Err(format!(
+                "fit: --{key}= is given twice ('{first}' and '{a}'); accepted: {accepted}"
+            ));
+        }
+        given.push((key.clone(), a));
+        match key.as_str() {
             "platform" => platform = Some(v.to_string()),
             "platform_file" => base_file = Some(v.to_string()),
             "fit" => names.extend(v.split(',').map(|s| s.trim().to_string())),
