@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// The default cap on exported events (about 30 MB of JSON).
+/// The default cap on exported events (about 22 MB of JSON).
 pub const DEFAULT_MAX_TRACE_EVENTS: usize = 200_000;
 /// The largest cap a caller may ask for (`--trace_max_events`): about 150 MB of JSON.
 pub const MAX_TRACE_EVENTS: usize = 1_000_000;
