@@ -3,6 +3,7 @@
 
 use crate::{help, input, paths, progress};
 use mmcsim_fit::Watch;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// The running fit's counters: its runs for the status line, its stop flag for Ctrl-C.
 static WATCH: Watch = Watch::new();
@@ -119,7 +120,17 @@ pub fn run_fit(argv: &[String]) -> Result<String, String> {
     progress::catch_ctrl_c(|| WATCH.stop());
     let meter = progress::Meter::new("fit", fits);
     let started = std::time::Instant::now();
-    let frac = || WATCH.runs() as f64 / planned.max(1) as f64;
+    // Done: the fits finished, and of the one under way its runs over its plan (at most 95 %:
+    // a fit may take more evaluations than planned).
+    let evals = mmcsim_fit::planned_evaluations(free, iters);
+    let current = std::sync::atomic::AtomicU64::new(0);
+    let fit_runs = std::sync::atomic::AtomicU64::new(0);
+    let frac = || {
+        let (k, from) = (current.load(Relaxed), fit_runs.load(Relaxed));
+        let per_fit = evals * (cases.len() as u64 - u64::from(k > 1)).max(1);
+        let part = (WATCH.runs().saturating_sub(from) as f64 / per_fit as f64).min(0.95);
+        (k.saturating_sub(1) as f64 + part) / fits as f64
+    };
     // The base's evaluation (k = 0 to 1) is timed: the estimate is that times the plan.
     let mut base_at = 0.0;
     let mut on_fit = |k: usize, n: usize| {
@@ -127,9 +138,10 @@ pub fn run_fit(argv: &[String]) -> Result<String, String> {
             base_at = meter.elapsed();
             return;
         }
+        current.store(k as u64, Relaxed);
+        fit_runs.store(WATCH.runs(), Relaxed);
         if k == 1 {
             let t = meter.elapsed() - base_at;
-            let evals = mmcsim_fit::planned_evaluations(free, iters);
             let est = t * planned as f64 / cases.len().max(1) as f64;
             meter.say(&format!(
                 "{n} fit(s) of about {evals} evaluations each (every case simulated at each); one took {t:.2} s: about {} in all (an estimate: the optimiser may converge sooner; Ctrl-C stops it and prints what is done)",
