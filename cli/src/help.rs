@@ -26,7 +26,8 @@ const HEAD: &str =
      \x20        bus_mb_s, nand_program_mb_s, reliable_write_us) to fio --output-format=json results;\n\
      \x20        trusted only when each result, left out, is predicted within 10 % by a fit to the others;\n\
      \x20        runs are cut at 250 ms of simulated time, or at --fit_runtime, which cuts jobs with their\n\
-     \x20        own runtime too\n\
+     \x20        own runtime too; prints an estimate and fio's status line on stderr; Ctrl-C stops it with\n\
+     \x20        what is done printed and written (exit status 128)\n\
      \n\
      Options are fio's, written --name=value or -name=value (a flag may be bare: --group_reporting).\n\
      Options before the first --name are global; each --name=X starts a job that inherits them.\n\
@@ -47,7 +48,8 @@ const HEAD: &str =
      \x20 --platform_file=FILE         start from a platform file (TOML, as --write_platform writes)\n\
      \x20 --write_platform=FILE        the effective platform as a platform file (TOML)\n\
      \x20 --sweep=KEY=VALUES           run every point of an option's list or range (at most two\n\
-     \x20                              --sweep, 10000 points): packed=0,2,4,8, hsq_depth=1..16, nand_read_us=50..200:25\n\
+     \x20                              --sweep, 10000 points): packed=0,2,4,8, hsq_depth=1..16, nand_read_us=50..200:25;\n\
+     \x20                              an estimate and fio's status line on stderr, Ctrl-C prints the points done\n\
      \x20 --shard=I/N                  run every N-th point of the sweep starting at the I-th\n\
      \x20 --merge FILE...              join the shards' --output-format=json outputs into one sweep\n\
      \x20 --output-format=csv          a sweep as CSV, one line per point\n\

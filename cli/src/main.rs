@@ -5,10 +5,12 @@
 mod args;
 mod calibration;
 mod exports;
+mod fit;
 mod help;
 mod input;
 mod logs;
 mod paths;
+mod progress;
 use mmcsim_engine::export::normal;
 mod sweep;
 #[cfg(test)]
@@ -286,121 +288,22 @@ fn stranded(sim: &mmcsim_engine::Simulator) -> Result<(), String> {
     }
 }
 
-/// `mmcsim fit [--platform=BASE | --platform_file=BASE] [--fit=PARAM,...] [--fit_runtime=TIME]
-/// [--max_iters=N] [--write_platform=OUT] RESULTS...`: the fit's report. A platform file as the
-/// base gives what is known of the board (bus mode, width, the card's geometry); the fit moves
-/// only the `--fit=` parameters from there. The written platform file says the command that
-/// made it.
-fn run_fit(argv: &[String]) -> Result<String, String> {
-    let (mut platform, mut names, mut runtime, mut iters, mut out) =
-        (None, Vec::new(), None, 300, None);
-    let mut base_file = None;
-    let mut files = Vec::new();
-    for a in argv {
-        if !a.starts_with('-') {
-            files.push(a.clone());
-            continue;
-        }
-        let (k, v) = mmcsim_engine::scenario::options::split_arg(a).map_err(|e| e.to_string())?;
-        if matches!(k, "help" | "h") {
-            return Ok(help::fit_usage());
-        }
-        let v = v
-            .filter(|v| !v.is_empty())
-            .ok_or_else(|| format!("{k}: needs a value"))?;
-        match k.replace('-', "_").as_str() {
-            "platform" => platform = Some(v.to_string()),
-            "platform_file" => base_file = Some(v.to_string()),
-            "fit" => names.extend(v.split(',').map(|s| s.trim().to_string())),
-            "fit_runtime" => {
-                let ns = mmcsim_engine::scenario::units::parse_time_ns(v).map_err(|e| format!("{k}: {e}"))?;
-                if ns == 0 || ns > 600_000_000_000 {
-                    return Err(format!("{k}: '{v}' is out of range; accepted: a time above 0 up to 600s, e.g. 250ms"));
-                }
-                runtime = Some(ns)
-            }
-            "max_iters" => {
-                iters = mmcsim_engine::scenario::units::parse_uint(v, 1, 100_000).map_err(|e| format!("{k}: {e}"))?
-            }
-            "write_platform" => out = Some(v.to_string()),
-            _ => {
-                return Err(format!(
-                    "{k}: not a fit option; accepted: --platform=, --platform_file=, --fit=, --fit_runtime=, --max_iters=, --write_platform="
-                ))
-            }
-        }
-    }
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            return Err(format!(
-                "fit: '{}' is named twice; accepted: each parameter once, e.g. --fit=nand_read_us,bus_clock_mhz",
-                n
-            ));
-        }
-    }
-    let cases = files
-        .iter()
-        .map(|f| {
-            let text = input::read(f.as_ref(), &format!("results '{f}'"), false)?;
-            mmcsim_fit::read_case(f, &text, runtime)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let base_text = match &base_file {
-        Some(path) => Some(input::read(
-            path.as_ref(),
-            &format!("platform_file '{path}'"),
-            false,
-        )?),
-        None => None,
-    };
-    // The written board may not replace a result or the base it was fitted from.
-    let outputs: Vec<(String, String)> = out
-        .iter()
-        .map(|p| ("write_platform".to_string(), p.clone()))
-        .collect();
-    paths::check(&outputs, &input::files_read())?;
-    let started = std::time::Instant::now();
-    let result =
-        match (&base_file, &platform) {
-            (Some(_), Some(_)) => return Err(
-                "fit: --platform= and --platform_file= both name the base; accepted: one of them"
-                    .to_string(),
-            ),
-            (Some(path), None) => {
-                let text = base_text.unwrap_or_default();
-                let mut base = mmcsim_engine::Scenario::default();
-                mmcsim_engine::scenario::board_file::apply_toml(&mut base, path, &text)
-                    .map_err(|e| e.to_string())?;
-                mmcsim_fit::fit_on(&cases, &base, &names, iters, true)?
-            }
-            (None, _) => mmcsim_fit::fit(&cases, platform.as_deref(), &names, iters)?,
-        };
-    let took = started.elapsed().as_secs_f64();
-    if let Some(path) = out {
-        let board = mmcsim_engine::scenario::board_file::to_toml(&result.board)
-            .map_err(|e| e.to_string())?;
-        let text = format!("# Made by: mmcsim fit {}\n{board}", argv.join(" "));
-        std::fs::write(&path, text).map_err(|e| format!("write_platform '{}': {}", path, e))?;
-    }
-    Ok(format!(
-        "{}took {took:.1} s (wall clock)\n",
-        mmcsim_fit::render(&result, &cases)
-    ))
-}
-
 fn main() {
     let argv: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     if argv.first().map(String::as_str) == Some("fit") {
-        match run_fit(&argv[1..]) {
+        match fit::run_fit(&argv[1..]) {
             Ok(text) => print!("{text}"),
             Err(msg) => {
                 let msg = mmcsim_engine::scenario::bounded_message(msg);
                 let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg);
-                std::process::exit(2);
+                std::process::exit(exit_status());
             }
+        }
+        if progress::interrupted() {
+            std::process::exit(progress::INTERRUPTED_EXIT);
         }
         return;
     }
@@ -425,6 +328,17 @@ fn main() {
         // One short line whatever the input: echoed keys, values and paths are cut.
         let msg = mmcsim_engine::scenario::bounded_message(msg);
         let _ = writeln!(std::io::stderr(), "mmcsim: {}", msg);
-        std::process::exit(2);
+        std::process::exit(exit_status());
+    }
+    if progress::interrupted() {
+        std::process::exit(progress::INTERRUPTED_EXIT);
+    }
+}
+
+/// 2 for bad input; fio's 128 after Ctrl-C.
+fn exit_status() -> i32 {
+    match progress::interrupted() {
+        true => progress::INTERRUPTED_EXIT,
+        false => 2,
     }
 }

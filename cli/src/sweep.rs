@@ -15,7 +15,6 @@ pub use mmcsim_engine::scenario::sweep::{
 };
 pub use mmcsim_engine::tools::sweep::run_point;
 use mmcsim_engine::Scenario;
-use rayon::prelude::*;
 use std::fmt::Write;
 
 /// A sweep's output (the engine's, shared with the page's exports).
@@ -49,11 +48,13 @@ pub fn run(
             scns.len()
         ));
     }
-    let rows = mine
-        .into_par_iter()
-        .zip(scns.into_par_iter())
-        .map(|((i, values), s)| run_point(i, values, &s))
-        .collect::<Result<Vec<_>, String>>()?;
+    // In parallel, with fio's status line on stderr, and stopped by Ctrl-C (the points done
+    // are the output).
+    let weights: Vec<u64> = scns.iter().map(estimated_events).collect();
+    let points: Vec<_> = mine.into_iter().zip(scns).collect();
+    let rows = crate::progress::par_points(points, &weights, |((i, values), s)| {
+        run_point(i, values, &s)
+    })?;
     Ok(SweepDoc {
         dims,
         base: base.to_args(),

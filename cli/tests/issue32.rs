@@ -254,3 +254,84 @@ fn item2_logs_are_streamed_whole_and_in_order() {
         "the iolog replays its 200000 writes"
     );
 }
+
+/// Item 7 (fit options): two `--fit=` flags were taken as one list (before that, the last won);
+/// any fit option given twice is now refused in one line naming it, nothing read or written.
+/// Result files naming `mmc_test=37` or platform "nope" are refused naming the file.
+#[test]
+fn item7_fit_options_twice_and_bad_result_files_are_refused() {
+    let dir = scratch("mmcsim-i32-fit");
+    let out = dir.join("board.toml");
+    let w = format!("--write_platform={}", out.display());
+    let table = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fit/tests/tables/bananapi-m64"
+    );
+    let r = format!("{table}/read-4k.json");
+    bad(
+        &["fit", "--fit=nand_read_us", "--fit=bus_mb_s", &w, &r],
+        "fit: --fit= is given twice ('--fit=nand_read_us' and '--fit=bus_mb_s'); accepted: one --fit= naming every parameter, comma-separated",
+    );
+    bad(
+        &["fit", "--max_iters=3", "--max-iters=4", &w, &r],
+        "fit: --max_iters= is given twice",
+    );
+    let text = std::fs::read_to_string(&r).unwrap();
+    let g = "\"global options\": {}";
+    assert!(text.contains(g), "{text}");
+    for (name, opt, expect) in [
+        (
+            "mt.json",
+            "\"mmc_test\": \"37\"",
+            "an mmc_test run (mmc_test=37)",
+        ),
+        (
+            "nope.json",
+            "\"platform\": \"nope\"",
+            "names platform 'nope', which is no preset; accepted: sprd-hs400es-2020",
+        ),
+    ] {
+        let f = dir.join(name);
+        let with = format!("\"global options\": {{{opt}}}");
+        std::fs::write(&f, text.replacen(g, &with, 1)).unwrap();
+        bad(
+            &["fit", &w, &f.to_string_lossy()],
+            &format!("{name}: {expect}"),
+        );
+    }
+    assert!(!out.exists(), "nothing written");
+}
+
+/// Item 2 (zone state): `zonemode=zbd`'s write pointers are 4 bytes a zone in pages, not a map
+/// entry per zone written (10 M writes of 512 B with `--zonesize=512`: 411 MB peak, now
+/// 43 MB); a region of more than 16 M zones is refused in one line naming what is accepted.
+/// 4 M writes of 512 B, 4 M zones: 20 MB peak (213 MB before).
+#[test]
+fn item2_zbd_zone_state_is_bounded_by_the_zones_not_the_ios() {
+    let zbd = [
+        "--name=t",
+        "--rw=randwrite",
+        "--bs=512",
+        "--zonemode=zbd",
+        "--zonesize=512",
+    ];
+    bad(
+        &[&zbd[..], &["--size=9g"]].concat(),
+        "zonesize: job 't': zonemode=zbd with zonesize=512 makes about 18874369 zones of its region; at most 16777216 (64 MiB of write pointers); accepted: a zonesize of at least 1k for this size, or a smaller size",
+    );
+    let time = std::path::Path::new("/usr/bin/time");
+    if !time.exists() {
+        eprintln!("peak memory not measured: no /usr/bin/time (GNU time)");
+        return;
+    }
+    let out = std::process::Command::new(time)
+        .args(["-f", "%M", env!("CARGO_BIN_EXE_mmcsim")])
+        .args(zbd)
+        .args(["--size=2g", "--output-format=json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let kb: u64 = err.lines().last().unwrap().trim().parse().unwrap();
+    assert!(kb < 64 << 10, "peak {kb} KB");
+}

@@ -285,3 +285,37 @@ fn the_perfetto_export_decodes_with_perfettos_schema() {
     let trim = check(&["--name=t", "--rw=trim", "--bs=64k", "--size=256k"]);
     assert_eq!(trim["block_rq_issue"], 4, "{trim:?}");
 }
+
+/// Errors as the kernel reports them: with CRC errors on half the transfers, every failed
+/// transfer's `mmc_request_done` carries `data_err: -84` (`-EILSEQ`) and every write whose
+/// retries ran out completes with `error: -5` (`-EIO`) in `block_rq_complete`, the others with 0.
+#[test]
+fn failed_transfers_and_writes_carry_their_errno() {
+    let (trace, r) = export(&[
+        "--name=t",
+        "--rw=write",
+        "--bs=4k",
+        "--size=1m",
+        "--inject_error=crc:0.5",
+    ]);
+    let mut errors = BTreeMap::<(String, String), u64>::new();
+    for (_, _, name, body) in ftrace(&trace) {
+        let err = match name.as_str() {
+            "block_rq_complete" => body.get("error").unwrap_or("0").to_string(),
+            "mmc_request_done" => body
+                .kids
+                .iter()
+                .find(|f| f.get("name") == Some("data_err"))
+                .and_then(|f| f.get("int_value"))
+                .unwrap_or("0")
+                .to_string(),
+            _ => continue,
+        };
+        *errors.entry((name, err)).or_default() += 1;
+    }
+    let n = |a: &str, b: &str| errors.get(&(a.into(), b.into())).copied().unwrap_or(0);
+    assert_eq!(n("block_rq_complete", "-5"), r.jobs[0].errors, "{errors:?}");
+    assert_eq!(n("block_rq_complete", "0"), r.jobs[0].write.total_ios);
+    assert_eq!(n("mmc_request_done", "-84"), r.sim.crc_errors, "{errors:?}");
+    assert_eq!((r.jobs[0].errors, r.sim.crc_errors), (6, 276));
+}

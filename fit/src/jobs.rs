@@ -180,6 +180,7 @@ pub fn run_fit_reporting(
         &job.names,
         PAGE_FIT_ITERS,
         on_fit,
+        &crate::Watch::new(),
     )
     .map_err(|e| page_words(&e))?;
     let preset = f
@@ -261,7 +262,12 @@ pub fn handle_each(text: &str, post: &mut dyn FnMut(String)) {
             match r.job {
                 Job::Point(p) => p.run().map_or_else(Reply::Error, Reply::Row),
                 Job::Fit(f) => {
-                    let mut on_fit = |fit, of| post(response(r.id, Reply::Progress { fit, of }));
+                    // The page counts the fits (1..=of), not the base's evaluation (0).
+                    let mut on_fit = |fit, of| {
+                        if fit > 0 {
+                            post(response(r.id, Reply::Progress { fit, of }))
+                        }
+                    };
                     run_fit_reporting(&f, &mut on_fit)
                         .map_or_else(Reply::Error, |f| Reply::Fit(Box::new(f)))
                 }

@@ -35,15 +35,18 @@ mod params;
 mod report;
 mod scan;
 mod validate;
+mod watch;
 
 pub use case::{read_case, Case, Figure, DEFAULT_FIT_RUNTIME_NS};
 pub use objective::simulate;
 pub use optimise::{
-    fit, fit_on, fit_reporting, Fit, LeftOut, SENSITIVITY_FACTOR, SENSITIVITY_TOLERANCE,
+    fit, fit_on, fit_on_reporting, fit_reporting, Fit, LeftOut, SENSITIVITY_FACTOR,
+    SENSITIVITY_TOLERANCE,
 };
 pub use params::DEFAULT_FIT;
 pub use report::render;
 pub use scan::SCAN_FACTORS;
+pub use watch::{planned_evaluations, planned_runs, Watch, INTERRUPTED};
 
 /// Largest error (a fraction) of a result file predicted by a fit to the other files for the
 /// fit to be trusted.

@@ -1,23 +1,23 @@
 //! The Nelder-Mead driver: the base preset, the search in log space and the fit's verdict.
 
 use crate::case::{Case, Figure};
-use crate::objective::{base_preset, cost_of, rms, simulate, simulate_all};
+use crate::objective::{base_preset, cost_of, rms, simulate_all};
 use crate::params::Free;
 use crate::scan::coarse_start;
 pub use crate::validate::LeftOut;
-use crate::validate::{check_work, short};
+use crate::validate::{check_work, cross_validate, short};
+use crate::watch::{Watch, INTERRUPTED};
 use crate::{MAX_LEFT_OUT_ERROR, MIN_CROSS_VALIDATION_FILES};
 use argmin::core::{CostFunction, Error, Executor, State};
 use argmin::solver::neldermead::NelderMead;
 use mmcsim_engine::Scenario;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 struct Problem<'a> {
     cases: &'a [Case],
     base: &'a Scenario,
     free: &'a Free,
-    /// Simulated runs so far (each cost is one run per case).
-    runs: &'a AtomicU64,
+    /// Simulated runs so far (each cost is one run per case), and the stop flag.
+    runs: &'a Watch,
 }
 
 impl CostFunction for Problem<'_> {
@@ -25,8 +25,11 @@ impl CostFunction for Problem<'_> {
     type Output = f64;
     fn cost(&self, x: &Vec<f64>) -> Result<f64, Error> {
         let (board, _) = self.free.board(self.base, x, false);
-        self.runs
-            .fetch_add(self.cases.len() as u64, Ordering::Relaxed);
+        // Stopped: no more runs, and a cost that ends nothing (argmin's Nelder-Mead unwraps
+        // the costs of its first simplex); `minimise` says the fit was interrupted.
+        if self.runs.count(self.cases.len() as u64).is_err() {
+            return Ok(f64::INFINITY);
+        }
         cost_of(self.cases, &board).map_err(Error::msg)
     }
 }
@@ -63,7 +66,7 @@ fn minimise(
     free: &Free,
     x0: Vec<f64>,
     max_iters: u64,
-    runs: &AtomicU64,
+    runs: &Watch,
 ) -> Result<(Vec<f64>, u64), String> {
     let n = free.names.len();
     let mut simplex = vec![x0.clone()];
@@ -87,6 +90,9 @@ fn minimise(
         .timer(false)
         .run()
         .map_err(|e| format!("fit: {e}"))?;
+    if runs.stopped() {
+        return Err(INTERRUPTED.to_string());
+    }
     let state = res.state();
     let x = state
         .get_best_param()
@@ -97,10 +103,10 @@ fn minimise(
 
 /// One fit of `names` to `cases`: the board, the fitted parameters, the ones left at the
 /// preset, and the optimiser's iterations and convergence.
-struct Core {
-    board: Scenario,
+pub(crate) struct Core {
+    pub(crate) board: Scenario,
     fitted: Vec<&'static str>,
-    unconstrained: Vec<&'static str>,
+    pub(crate) unconstrained: Vec<&'static str>,
     at_edge: Vec<&'static str>,
     iterations: u64,
     converged: bool,
@@ -126,10 +132,10 @@ fn insensitive(
     base: &Scenario,
     free: &Free,
     x: &[f64],
-    runs: &AtomicU64,
+    runs: &Watch,
 ) -> Result<Vec<bool>, String> {
     let at = |x: &[f64]| {
-        runs.fetch_add(cases.len() as u64, Ordering::Relaxed);
+        runs.count(cases.len() as u64)?;
         simulate_all(cases, &free.board(base, x, false).0)
     };
     let here = at(x)?;
@@ -158,12 +164,12 @@ fn insensitive(
 /// Fits `names` to `cases` from where a coarse scan from the preset ends
 /// ([`coarse_start`]); the parameters the cases do not constrain are then put back to the
 /// preset and the others fitted again from where they were.
-fn fit_core(
+pub(crate) fn fit_core(
     cases: &[Case],
     base: &Scenario,
     free: &Free,
     max_iters: u64,
-    runs: &AtomicU64,
+    runs: &Watch,
 ) -> Result<Core, String> {
     // The scan takes at most half the budget, counted as iterations of two evaluations.
     let (x0, evals) = coarse_start(cases, base, free, max_iters, runs)?;
@@ -275,50 +281,6 @@ fn doubts(figures: usize, core: &Core, files: usize, left_out: Option<&[LeftOut]
     warnings
 }
 
-/// Leaves each case out, fits the others as the whole fit does (same base preset, same
-/// parameters, same iteration budget, same rule for unconstrained parameters) and predicts
-/// the case left out: its worst-predicted figure.
-fn cross_validate(
-    cases: &[Case],
-    base: &Scenario,
-    free: &Free,
-    max_iters: u64,
-    runs: &AtomicU64,
-    on_fit: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<LeftOut>, String> {
-    let mut out = Vec::new();
-    for (k, case) in cases.iter().enumerate() {
-        on_fit(k + 2, cases.len() + 1);
-        let rest: Vec<Case> = cases
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != k)
-            .map(|(_, c)| c.clone())
-            .collect();
-        let core = fit_core(&rest, base, free, max_iters, runs)?;
-        runs.fetch_add(1, Ordering::Relaxed);
-        let predicted = simulate(case, &core.board)?;
-        let (figure, measured, predicted) = case
-            .measured
-            .iter()
-            .zip(predicted)
-            .map(|((f, m), p)| (*f, *m, p))
-            .max_by(|a, b| {
-                let miss = |(f, m, p): &(Figure, f64, f64)| (p / m - 1.0).abs() / f.tolerance();
-                miss(a).total_cmp(&miss(b))
-            })
-            .ok_or_else(|| format!("{}: no measured figure", case.file))?;
-        out.push(LeftOut {
-            file: case.file.clone(),
-            figure,
-            measured,
-            predicted,
-            unconstrained: core.unconstrained,
-        });
-    }
-    Ok(out)
-}
-
 /// Fits `names` (or [`DEFAULT_FIT`](crate::DEFAULT_FIT)) on top of `platform` (or the preset
 /// a file names, or the nearest preset): [`fit_on`] that preset.
 pub fn fit(
@@ -327,17 +289,26 @@ pub fn fit(
     names: &[String],
     max_iters: u64,
 ) -> Result<Fit, String> {
-    fit_reporting(cases, platform, names, max_iters, &mut |_, _| {})
+    fit_reporting(
+        cases,
+        platform,
+        names,
+        max_iters,
+        &mut |_, _| {},
+        &Watch::new(),
+    )
 }
 
-/// [`fit`], telling `on_fit(k, n)` as the k-th of its n fits starts (1: the fit to every
-/// file; then one per file left out, when there are enough files to cross-validate).
+/// [`fit`], telling `on_fit(k, n)` as the k-th of its n fits starts (0: every case simulated
+/// on the base, one evaluation; 1: the fit to every file; then one per file left out, when
+/// there are enough files to cross-validate), its runs counted in `watch`, which can stop it.
 pub fn fit_reporting(
     cases: &[Case],
     platform: Option<&str>,
     names: &[String],
     max_iters: u64,
     on_fit: &mut dyn FnMut(usize, usize),
+    watch: &Watch,
 ) -> Result<Fit, String> {
     if cases.is_empty() {
         return Err("fit: no RESULTS files given (fio --output-format=json outputs)".to_string());
@@ -356,7 +327,7 @@ pub fn fit_reporting(
         platform: base_name,
         ..Scenario::default()
     };
-    let mut f = fit_on_reporting(cases, &base, names, max_iters, true, on_fit)?;
+    let mut f = fit_on_reporting(cases, &base, names, max_iters, true, on_fit, watch)?;
     f.notes.splice(0..0, notes);
     Ok(f)
 }
@@ -384,17 +355,22 @@ pub fn fit_on(
         max_iters,
         cross_validation,
         &mut |_, _| {},
+        &Watch::new(),
     )
 }
 
-/// [`fit_on`], telling `on_fit(k, n)` as the k-th of its n fits starts.
-fn fit_on_reporting(
+/// [`fit_on`], telling `on_fit(k, n)` as the k-th of its n fits starts, its runs counted in
+/// `watch`. Stopped ([`Watch::stop`]) during the fit to every file, it ends with
+/// [`INTERRUPTED`]; during the cross-validation, the fit is reported with the left-out files
+/// done so far, and a warning says it was stopped.
+pub fn fit_on_reporting(
     cases: &[Case],
     base: &Scenario,
     names: &[String],
     max_iters: u64,
     cross_validation: bool,
     on_fit: &mut dyn FnMut(usize, usize),
+    watch: &Watch,
 ) -> Result<Fit, String> {
     if cases.is_empty() {
         return Err("fit: no RESULTS files given (fio --output-format=json outputs)".to_string());
@@ -402,21 +378,29 @@ fn fit_on_reporting(
     check_work(cases, max_iters, names.len().max(crate::DEFAULT_FIT.len()))?;
     let start = base.effective_platform().map_err(|e| e.to_string())?;
     let free = Free::new(names, &start)?;
-    let runs = AtomicU64::new(0);
+    let runs = watch;
     let figures: usize = cases.iter().map(|c| c.measured.len()).sum();
-    let (preset_rms, preset_sims) = rms(cases, base)?;
     let cross = cases.len() >= MIN_CROSS_VALIDATION_FILES && cross_validation;
-    on_fit(1, if cross { cases.len() + 1 } else { 1 });
-    let core = fit_core(cases, base, &free, max_iters, &runs)?;
+    let fits = if cross { cases.len() + 1 } else { 1 };
+    // k = 0: every case is simulated on the base, one evaluation (the CLI times it).
+    on_fit(0, fits);
+    let (preset_rms, preset_sims) = rms(cases, base)?;
+    on_fit(1, fits);
+    let core = fit_core(cases, base, &free, max_iters, runs)?;
     let (fit_rms, fit_sims) = rms(cases, &core.board)?;
     let left_out = if cross {
-        Some(cross_validate(
-            cases, base, &free, max_iters, &runs, on_fit,
-        )?)
+        Some(cross_validate(cases, base, &free, max_iters, runs, on_fit)?)
     } else {
         None
     };
-    let warnings = doubts(figures, &core, cases.len(), left_out.as_deref());
+    let mut warnings = doubts(figures, &core, cases.len(), left_out.as_deref());
+    if let Some(done) = left_out.as_ref().filter(|_| runs.stopped()) {
+        warnings.push(format!(
+            "untrustworthy: interrupted: {} of {} left-out fit(s) done (the table lists those)",
+            done.len(),
+            cases.len()
+        ));
+    }
     let mut rows = Vec::new();
     for ((c, ps), fs) in cases.iter().zip(&preset_sims).zip(&fit_sims) {
         for (((f, m), p), s) in c.measured.iter().zip(ps).zip(fs) {
@@ -433,7 +417,7 @@ fn fit_on_reporting(
         iterations: core.iterations,
         rows,
         left_out,
-        runs: runs.into_inner() + 2 * cases.len() as u64,
+        runs: runs.runs() + 2 * cases.len() as u64,
         warnings,
         notes: Vec::new(),
     })

@@ -13,8 +13,8 @@
 use crate::case::Case;
 use crate::objective::cost_of;
 use crate::params::Free;
+use crate::watch::Watch;
 use mmcsim_engine::Scenario;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The factors each parameter is tried at in a move, from where the scan stands.
 pub const SCAN_FACTORS: [f64; 4] = [8.0, 2.0, 0.5, 0.125];
@@ -33,12 +33,12 @@ pub(crate) fn coarse_start(
     base: &Scenario,
     free: &Free,
     budget: u64,
-    runs: &AtomicU64,
+    runs: &Watch,
 ) -> Result<(Vec<f64>, u64), String> {
     let n = free.names.len();
     let mut x = vec![0.0; n];
     let cost = |x: &[f64]| {
-        runs.fetch_add(cases.len() as u64, Ordering::Relaxed);
+        runs.count(cases.len() as u64)?;
         cost_of(cases, &free.board(base, x, false).0)
     };
     let mut best = cost(&x)?;

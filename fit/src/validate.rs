@@ -1,9 +1,14 @@
 //! What a fit is judged by and bounded by: a result file left out of the fit and predicted
-//! from the others ([`LeftOut`]), and the whole command's work within the engine's bound
-//! ([`check_work`]).
+//! from the others ([`LeftOut`], [`cross_validate`]), and the whole command's work within the
+//! engine's bound ([`check_work`]).
 
 use crate::case::{Case, Figure};
+use crate::objective::simulate;
+use crate::optimise::fit_core;
+use crate::params::Free;
+use crate::watch::{Watch, INTERRUPTED};
 use mmcsim_engine::scenario::check::{estimated_events, MAX_COMMAND_EVENTS};
+use mmcsim_engine::Scenario;
 
 /// One result file left out of the fit and predicted by a fit to the others.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +61,56 @@ pub fn check_work(cases: &[Case], max_iters: u64, free: usize) -> Result<(), Str
         ));
     }
     Ok(())
+}
+
+/// Leaves each case out, fits the others as the whole fit does (same base preset, same
+/// parameters, same iteration budget, same rule for unconstrained parameters) and predicts
+/// the case left out: its worst-predicted figure. Stopped ([`Watch::stop`]), it returns the
+/// files done so far.
+pub(crate) fn cross_validate(
+    cases: &[Case],
+    base: &Scenario,
+    free: &Free,
+    max_iters: u64,
+    runs: &Watch,
+    on_fit: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<LeftOut>, String> {
+    let mut out = Vec::new();
+    for (k, case) in cases.iter().enumerate() {
+        on_fit(k + 2, cases.len() + 1);
+        let rest: Vec<Case> = cases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != k)
+            .map(|(_, c)| c.clone())
+            .collect();
+        let core = match fit_core(&rest, base, free, max_iters, runs) {
+            Err(e) if e == INTERRUPTED => break,
+            r => r?,
+        };
+        if runs.count(1).is_err() {
+            break;
+        }
+        let predicted = simulate(case, &core.board)?;
+        let (figure, measured, predicted) = case
+            .measured
+            .iter()
+            .zip(predicted)
+            .map(|((f, m), p)| (*f, *m, p))
+            .max_by(|a, b| {
+                let miss = |(f, m, p): &(Figure, f64, f64)| (p / m - 1.0).abs() / f.tolerance();
+                miss(a).total_cmp(&miss(b))
+            })
+            .ok_or_else(|| format!("{}: no measured figure", case.file))?;
+        out.push(LeftOut {
+            file: case.file.clone(),
+            figure,
+            measured,
+            predicted,
+            unconstrained: core.unconstrained,
+        });
+    }
+    Ok(out)
 }
 
 /// A result file's name without its folders.

@@ -147,6 +147,7 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         out.split_bs |= parts > 1 && j.read_iolog.is_none();
         out.split_trace |= parts > 1 && j.read_iolog.is_some();
     }
+    super::limits::check_zbd_zones(scn)?;
     check_totals(scn, p, clones, &out)
 }
 

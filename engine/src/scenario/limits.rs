@@ -37,3 +37,38 @@ pub const MAX_COMMAND_EVENTS: u64 = 60 * MAX_EVENTS;
 /// Most bytes read from any one input file (job file, include, platform file, iolog, sweep or
 /// fit result): 16 MiB, a 700 000-line trace. Inputs must be regular files (or `-`, stdin, for a job file).
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+/// Most zones `zonemode=zbd` may emulate over the jobs' regions: 16 M, 64 MiB of write
+/// pointers (4 bytes a zone, `path/workload/zbd.rs`), whatever the I/O count.
+pub const MAX_ZBD_ZONES: u64 = 1 << 24;
+
+/// `zonemode=zbd`'s zones over every job region (each clone's, when `offset_increment` moves
+/// them apart) within [`MAX_ZBD_ZONES`].
+pub(super) fn check_zbd_zones(scn: &super::Scenario) -> Result<(), super::ScenarioError> {
+    let mut zones = 0u64;
+    for j in scn.jobs.iter().filter(|j| j.zone_zbd) {
+        let Some(zs) = j.zonesize.filter(|&z| z > 0) else {
+            continue;
+        };
+        let regions = if j.offset_increment > 0 {
+            j.numjobs.max(1)
+        } else {
+            1
+        };
+        let per = j.size.div_ceil(zs).saturating_add(1);
+        zones = zones.saturating_add(per.saturating_mul(u64::from(regions)));
+        if zones > MAX_ZBD_ZONES {
+            return Err(super::ScenarioError::new(
+                "zonesize",
+                format!(
+                    "job '{}': zonemode=zbd with zonesize={} makes about {zones} zones of its region; at most {MAX_ZBD_ZONES} (64 MiB of write pointers); accepted: a zonesize of at least {} for this size, or a smaller size",
+                    j.name,
+                    crate::scenario::units::format_size(zs),
+                    crate::scenario::units::format_size(
+                        j.size.div_ceil(MAX_ZBD_ZONES / u64::from(regions)).next_multiple_of(512)
+                    )
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

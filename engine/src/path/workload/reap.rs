@@ -23,6 +23,12 @@ impl Job {
         let t0 = self.stats_t0();
         // I/Os completed during `ramp_time` are left out of the statistics.
         let counted = now >= t0;
+        if failed {
+            // fio's `io_completed` logs an I/O (`account_io_completion` -> the lat, bw and iops
+            // logs) only when it completed without an error.
+            self.errors += 1;
+            return;
+        }
         if let Some(rec) = self.records.as_mut().filter(|r| r.len() < MAX_IO_RECORDS) {
             rec.push(IoRecord {
                 t_issue,
@@ -32,10 +38,6 @@ impl Job {
                 len,
                 counted,
             });
-        }
-        if failed {
-            self.errors += 1;
-            return;
         }
         if op != Op::Flush && self.think_ns > 0 {
             self.since_think += 1;

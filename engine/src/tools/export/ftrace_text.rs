@@ -2,7 +2,8 @@
 //! `/sys/kernel/tracing/trace` (`trace_raw_output_block_rq`, `trace_raw_output_block_bio`,
 //! `trace_raw_output_block_rq_completion`, `trace_raw_output_mmc_request_start`): one event a
 //! line, `TASK-PID [CPU] FLAGS SECS.USECS: EVENT: FIELDS`, which `read_iolog=` reads back
-//! (`--trace_format=ftrace`). A run cut at `max_events` ends with a [`CUT`] line, which
+//! (`--trace_format=ftrace`). Errors as `kernel_events.rs` places them: `[-5]` ends a
+//! `block_rq_complete` that failed with `-EIO`. A run cut at `max_events` ends with a [`CUT`] line, which
 //! `read_iolog=` refuses.
 
 use super::kernel_events::{KEvent, KernelEvents, Open, Sink, Tp, MMCBLK_DEV};
@@ -37,6 +38,15 @@ fn comm(sim: &Simulator, job: u32) -> String {
         .collect()
 }
 
+/// `mmc_request_done`'s (cmd_err, data_err): no response is the command's error, a CRC error
+/// the data's.
+pub(super) fn mmc_errors(e: &KEvent) -> (i32, i32) {
+    match e.error {
+        super::kernel_events::ETIMEDOUT => (e.error, 0),
+        err => (0, err),
+    }
+}
+
 impl<W: Write> Sink for Text<'_, W> {
     fn event(&mut self, sim: &Simulator, e: &KEvent) {
         if self.n >= self.max || self.err.is_err() {
@@ -55,18 +65,23 @@ impl<W: Write> Sink for Text<'_, W> {
                 e.bytes(),
                 comm(sim, e.job)
             ),
-            Tp::RqRequeue | Tp::RqComplete => format!("{maj},{min} {rwbs} () {sector} + {n} [0]"),
+            Tp::RqRequeue | Tp::RqComplete => {
+                format!("{maj},{min} {rwbs} () {sector} + {n} [{}]", e.error)
+            }
             Tp::MmcStart => format!(
                 "mmc0: start struct mmc_request[{}]: cmd_opcode={} blocks={n} block_size=512 blk_addr={sector}",
                 e.req,
                 e.opcode()
             ),
-            Tp::MmcDone => format!(
-                "mmc0: end struct mmc_request[{}]: cmd_opcode={} cmd_err=0 bytes_xfered={} data_err=0",
-                e.req,
-                e.opcode(),
-                e.bytes()
-            ),
+            Tp::MmcDone => {
+                let (cmd_err, data_err) = mmc_errors(e);
+                format!(
+                    "mmc0: end struct mmc_request[{}]: cmd_opcode={} cmd_err={cmd_err} bytes_xfered={} data_err={data_err}",
+                    e.req,
+                    e.opcode(),
+                    if e.error == 0 { e.bytes() } else { 0 }
+                )
+            }
         };
         let task = format!("{who}-{pid}");
         self.err = writeln!(

@@ -15,6 +15,16 @@
 //! when it goes back to blk-mq after that, its mmc request starts with the `command` phase and
 //! is done when the transfer is (`irq` or `complete`), and the request completes with
 //! `complete`.
+//!
+//! Errors are written where the kernel writes them: a transfer the card answered with a data
+//! CRC error ends its mmc request with `data_err=-84` (`-EILSEQ`, what the host driver sets in
+//! `data->error`); a request whose retries ran out (`mmc_blk_mq_rw_recovery`,
+//! `BLK_STS_IOERR`) completes with `error=-5` (`-EIO`, `blk_status_to_errno`) in
+//! `block_rq_complete`. At a power cut every request still open fails: its mmc request ends with
+//! `cmd_err=-110` (`-ETIMEDOUT`, the card stops answering) and the request completes with -5 at
+//! the cut, one not yet issued as `mmc_mq_queue_rq` refuses one once the card is gone
+//! (`BLK_STS_IOERR`, inserted and completed without an issue). So the writes acknowledged are
+//! the ones whose `block_rq_complete` says 0.
 
 use crate::path::bus::Segment;
 use crate::sim::Simulator;
@@ -73,7 +83,17 @@ pub struct KEvent {
     pub fua: bool,
     pub sector: u64,
     pub nr_sector: u32,
+    /// The errno the tracepoint reports: `block_rq_complete`'s `error` (-5, `-EIO`), or
+    /// `mmc_request_done`'s `data_err` (-84, `-EILSEQ`) / `cmd_err` (-110, `-ETIMEDOUT`).
+    pub error: i32,
 }
+
+/// `-EIO`: `blk_status_to_errno(BLK_STS_IOERR)`.
+pub const EIO: i32 = -5;
+/// `-EILSEQ`: the host's data CRC error.
+pub const EILSEQ: i32 = -84;
+/// `-ETIMEDOUT`: no response from the card.
+pub const ETIMEDOUT: i32 = -110;
 
 impl KEvent {
     /// RWBS as `blk_fill_rwbs` writes it: direct writes carry REQ_SYNC; fsync's bio is an empty
@@ -115,11 +135,17 @@ pub struct Open {
     /// (tag, since) once it holds one.
     pub tag: Option<(u16, u64)>,
     pub stages: Vec<(Stage, u64)>,
+    /// The request ended in an I/O error (retries used up, or the power cut).
+    pub failed: bool,
+    /// The transfer under way drew a data CRC error.
+    crc: bool,
     queued: bool,
     /// When the bio reached blk-mq, while it is not yet issued nor merged away.
     insert_at: Option<u64>,
     issued: bool,
     mmc: bool,
+    /// `block_rq_complete` written.
+    completed: bool,
 }
 
 /// What the run gives a writer: tracepoints in time order, each request's stages once it is
@@ -166,10 +192,13 @@ impl KernelEvents {
                     extent: None,
                     tag: None,
                     stages: Vec::new(),
+                    failed: false,
+                    crc: false,
                     queued: false,
                     insert_at: None,
                     issued: false,
                     mmc: false,
+                    completed: false,
                 };
                 self.open.insert(e.req, open);
             }
@@ -200,6 +229,8 @@ impl KernelEvents {
             self.work += 1;
             if let Some(o) = self.open.get_mut(&r.id) {
                 o.extent = Some((r.offset, r.len, r.fua, u32::from(r.cpu)));
+                o.failed |= r.failed;
+                o.crc = r.crc_error;
                 if let (None, Some(t)) = (o.tag, r.tag) {
                     o.tag = Some((t, now));
                 }
@@ -208,7 +239,17 @@ impl KernelEvents {
     }
 
     fn fire(&mut self, tp: Tp, t_ns: u64, id: u64) {
+        self.fire_err(tp, t_ns, id, 0);
+    }
+
+    /// A tracepoint reporting `error` (`block_rq_complete` reports the request's own).
+    fn fire_err(&mut self, tp: Tp, t_ns: u64, id: u64, error: i32) {
         let Some(o) = self.open.get(&id) else { return };
+        let error = match tp {
+            Tp::RqComplete if o.failed => EIO,
+            Tp::MmcDone if o.crc => EILSEQ,
+            _ => error,
+        };
         let Some((offset, len, fua, cpu)) = o.extent else {
             return;
         };
@@ -223,6 +264,7 @@ impl KernelEvents {
             fua,
             sector: if data { offset / 512 } else { 0 },
             nr_sector: if data { (len / 512) as u32 } else { 0 },
+            error,
         };
         self.seq += 1;
         self.heap.push(Reverse((e, self.seq)));
@@ -280,8 +322,7 @@ impl KernelEvents {
             _ => {}
         }
         if e.stage == Stage::Complete && issued {
-            self.fire(Tp::RqComplete, t, e.req);
-            self.fire(Tp::IoDone, t, e.req);
+            self.complete(t, e.req);
         }
         if e.stage == Stage::Done {
             if let Some(r) = self.open.remove(&e.req) {
@@ -289,6 +330,15 @@ impl KernelEvents {
                 sink.request(&self.sim, e.req, &r);
             }
         }
+    }
+
+    /// `block_rq_complete` and `block_io_done` (`blk_update_request`, `blk_account_io_done`).
+    fn complete(&mut self, t: u64, id: u64) {
+        if let Some(o) = self.open.get_mut(&id) {
+            o.completed = true;
+        }
+        self.fire(Tp::RqComplete, t, id);
+        self.fire(Tp::IoDone, t, id);
     }
 
     /// The earliest insert still undecided (its request may yet be merged away): nothing
@@ -312,12 +362,30 @@ impl KernelEvents {
         }
     }
 
-    /// The requests still open at the end of the run (a power cut), their tracepoints written.
+    /// The requests still open at the end of the run (a power cut), their tracepoints written:
+    /// each one that reached blk-mq fails now with -EIO (see the module doc).
     pub fn finish<S: Sink>(&mut self, sink: &mut S) {
+        let now = self.sim.now();
+        let mut ids: Vec<u64> = self.open.keys().copied().collect();
+        ids.sort_unstable();
+        for &id in &ids {
+            let o = &self.open[&id];
+            if !o.failed || o.completed || !o.queued {
+                continue;
+            }
+            let (insert_at, mmc) = (o.insert_at, o.mmc);
+            if let Some(at) = insert_at {
+                self.fire(Tp::RqInsert, at, id);
+                self.fire(Tp::IoStart, at, id);
+            }
+            if mmc {
+                self.fire_err(Tp::MmcDone, now, id, ETIMEDOUT);
+            }
+            self.complete(now, id);
+        }
         self.flush(sink, u64::MAX);
         let mut open: Vec<(u64, Open)> = self.open.drain().collect();
         open.sort_by_key(|o| o.0);
-        let now = self.sim.now();
         for (id, mut r) in open {
             r.stages.push((Stage::Done, now));
             sink.request(&self.sim, id, &r);

@@ -13,6 +13,9 @@
 //!   under "fio jobs" a track per job clone with each request and its stages nested, under
 //!   "blk-mq tags / hsq slots" the tag (slot) each request held, under "mmc host" the bus, the
 //!   host CPU and the card.
+//! - errors as the kernel reports them: `block_rq_complete`'s `error` is -5 (`-EIO`) for a
+//!   request that failed, `mmc_request_done` carries `cmd_err` / `data_err`, and a failed
+//!   request's slice is named `OP ID EIO`.
 //!
 //! Streamed as the JSON export is: packets are written as the run goes, only requests still open
 //! are kept, at most `max_events` events (ftrace events and slices) are written.
@@ -214,7 +217,10 @@ fn ftrace_event(sim: &Simulator, e: &KEvent) -> Msg {
             (id, m)
         }
         Tp::RqComplete => {
-            m.int(4, 0).str(5, e.rwbs()).str(6, "").int(7, 0);
+            m.int(4, 0)
+                .str(5, e.rwbs())
+                .str(6, "")
+                .int(7, i64::from(e.error));
             (field::BLOCK_RQ_COMPLETE, m)
         }
         Tp::RqRequeue => {
@@ -249,6 +255,15 @@ fn ftrace_event(sim: &Simulator, e: &KEvent) -> Msg {
                 let mut f = Msg::new();
                 f.str(1, name).uint(5, v);
                 g.msg(2, &f);
+            }
+            if e.tp == Tp::MmcDone {
+                // Field { int_value = 4 }: the errnos, as the ftrace text's.
+                let (cmd_err, data_err) = crate::tools::export::ftrace_text::mmc_errors(e);
+                for (name, v) in [("cmd_err", cmd_err), ("data_err", data_err)] {
+                    let mut f = Msg::new();
+                    f.str(1, name).int(4, i64::from(v));
+                    g.msg(2, &f);
+                }
             }
             (field::GENERIC, g)
         }
@@ -291,7 +306,8 @@ impl<W: std::io::Write> Sink for Out<'_, W> {
         }
         self.n += 1;
         let track = self.track(sim, JOBS, u64::from(r.job), start, end);
-        let name = format!("{} {id}", r.op.name());
+        // A request that ended in an I/O error says so in its name (`write 12 EIO`).
+        let name = format!("{} {id}{}", r.op.name(), if r.failed { " EIO" } else { "" });
         self.slice_edge(track, start, Some((&name, "request")));
         for w in stages.windows(2) {
             let (s, e) = (w[0].1.max(start), w[1].1.min(end));

@@ -79,6 +79,10 @@ pub(super) struct RequestArgs<'a> {
     /// Still in flight when the run ended (a power cut).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(super) unfinished: bool,
+    /// `"EIO"`: the request ended in an I/O error (its retries used up, or the power cut), so
+    /// its I/O was not acknowledged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) error: Option<&'static str>,
 }
 
 /// A stage of a request.

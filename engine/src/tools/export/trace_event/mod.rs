@@ -6,8 +6,8 @@
 //! decimals of the simulated nanoseconds) and metadata events (`"ph":"M"`: `process_name`,
 //! `thread_name`, `*_sort_index`) naming the tracks:
 //! - pid 1 "fio jobs": one track per job clone; a slice per request from its system call to fio
-//!   reaping it (args: id, op, offset, len), with its stages (blk-mq, issue, host queue, command,
-//!   data, ...) nested inside. An async job with several I/Os outstanding gets extra tracks
+//!   reaping it (args: id, op, offset, len; `"error":"EIO"` when it ended in an I/O error),
+//!   with its stages (blk-mq, issue, host queue, command, data, ...) nested inside. An async job with several I/Os outstanding gets extra tracks
 //!   (`name.N #2`, ...) so that slices on one track never overlap.
 //! - pid 2 "blk-mq tags / hsq slots": one track per tag (= hsq slot index): the time a request
 //!   holds it, from `blk_mq_get_tag` to `blk_mq_end_request`.
@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// The default cap on exported events (about 30 MB of JSON).
+/// The default cap on exported events (about 22 MB of JSON).
 pub const DEFAULT_MAX_TRACE_EVENTS: usize = 200_000;
 /// The largest cap a caller may ask for (`--trace_max_events`): about 150 MB of JSON.
 pub const MAX_TRACE_EVENTS: usize = 1_000_000;

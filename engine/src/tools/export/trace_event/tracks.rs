@@ -19,6 +19,8 @@ pub(super) struct OpenReq {
     /// (offset, len) from the request slab.
     pub(super) extent: Option<(u64, u64)>,
     pub(super) stages: Vec<(Stage, u64)>,
+    /// It ended in an I/O error (retries used up, or the power cut).
+    pub(super) failed: bool,
 }
 
 /// Tracks of one process: each key (job, tag, host part) has lanes so slices never overlap.
@@ -107,6 +109,7 @@ impl Exporter {
                     op: e.op,
                     extent: None,
                     stages: Vec::new(),
+                    failed: false,
                 },
             );
         }
@@ -143,6 +146,7 @@ impl Exporter {
             offset: r.extent.map(|e| e.0),
             len: r.extent.map(|e| e.1),
             unfinished,
+            error: r.failed.then_some("EIO"),
         };
         out.slice((PID_JOBS, tid), r.op.name(), "request", (start, end), args);
         for w in r.stages.windows(2) {
@@ -212,6 +216,7 @@ impl Exporter {
             n += 1;
             if let Some(o) = self.open.get_mut(&r.id) {
                 o.extent.get_or_insert((r.offset, r.len));
+                o.failed |= r.failed;
             }
             if let Some(t) = r.tag.map(usize::from) {
                 if self.held.len() <= t {
