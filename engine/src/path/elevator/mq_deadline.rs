@@ -10,6 +10,7 @@
 //! and ages the lower ones), no `async_depth` limit (fio's direct I/O is synchronous), a
 //! discard is a write (as `rq_data_dir` makes it).
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 mod sort_list;
@@ -71,6 +72,11 @@ pub struct Deadline {
     /// Where `next_rq` stood in its sort list when it was set: a hint, checked before use
     /// (an insert or merge since may have moved it), that spares the dispatch a search.
     next_at: [usize; 2],
+    /// The last merge lookup that found nothing: (direction, the bio's start, where that start
+    /// sits in the sort list), while the lists are unchanged since. The request made of that
+    /// bio is inserted next, from there, without a second search (the kernel keeps a one-hit
+    /// cache of its own, `q->last_merge`, for the other way round).
+    looked_up: Cell<Option<(usize, u64, usize)>>,
     /// `dd->last_dir`, `dd->batching`, `dd->starved`.
     last_dir: usize,
     batching: u32,
@@ -89,6 +95,7 @@ impl Deadline {
             waiting: 0,
             next_rq: [None; 2],
             next_at: [0; 2],
+            looked_up: Cell::new(None),
             last_dir: DD_READ,
             batching: 0,
             starved: 0,
@@ -108,7 +115,12 @@ impl Deadline {
             prev: self.fifo[dir].tail,
             next: None,
         };
-        self.sort[dir].insert(e.key, req);
+        match self.looked_up.take() {
+            Some((d, start, at)) if d == dir && start == r.offset => {
+                self.sort[dir].insert_from(at, e.key, req)
+            }
+            _ => self.sort[dir].insert(e.key, req),
+        }
         let i = req as usize;
         if self.info.len() <= i {
             self.info.resize(i + 1, None);
@@ -167,6 +179,7 @@ impl Deadline {
     /// search of the sort list for both.
     #[inline]
     fn take_moving(&mut self, req: ReqIdx, moving: bool) {
+        self.looked_up.set(None);
         let Some(e) = self.info.get_mut(req as usize).and_then(Option::take) else {
             if !moving {
                 self.head.retain(|&r| r != req);
@@ -250,6 +263,7 @@ impl Deadline {
         let dir = dir_of(bio.op);
         let sort = &self.sort[dir];
         let at = sort.lower((bio.offset, 0));
+        self.looked_up.set(None);
         let back = sort.0[..at]
             .iter()
             .rev()
@@ -259,15 +273,20 @@ impl Deadline {
             return Some((r, Merge::Back));
         }
         if !self.t.front_merges {
+            self.looked_up.set(Some((dir, bio.offset, at)));
             return None;
         }
         // The requests starting where the bio ends: past those starting within it.
-        sort.0[at..]
+        let front = sort.0[at..]
             .iter()
             .skip_while(|&&(k, _)| start(k) < bio.end())
             .take_while(|&&(k, _)| start(k) == bio.end())
             .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
-            .map(|&(_, r)| (r, Merge::Front))
+            .map(|&(_, r)| (r, Merge::Front));
+        if front.is_none() {
+            self.looked_up.set(Some((dir, bio.offset, at)));
+        }
+        front
     }
 
     /// `dd_request_merged`: after a front merge the request's sector changed; it moves in the
@@ -281,6 +300,7 @@ impl Deadline {
         };
         let old = e.key;
         e.key = (reqs.get(req).offset, old.1);
+        self.looked_up.set(None);
         let (dir, key) = (e.dir, e.key);
         self.sort[dir].remove(old);
         self.sort[dir].insert(key, req);

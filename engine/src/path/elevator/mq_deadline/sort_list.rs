@@ -60,6 +60,17 @@ impl Sorted {
         };
         self.0.insert(i, (wide(key), req));
     }
+    /// [`insert`](Self::insert) of a key whose start is known to sit at `at` (the first entry
+    /// not below (start, 0)): past the entries of the same start, which are older.
+    #[inline]
+    pub(super) fn insert_from(&mut self, at: usize, key: (u64, u64), req: ReqIdx) {
+        let mut i = at.min(self.0.len());
+        while self.0.get(i).is_some_and(|&(k, _)| k < wide(key)) {
+            i += 1;
+        }
+        debug_assert_eq!(i, self.lower(key), "the looked-up place is the key's");
+        self.0.insert(i, (wide(key), req));
+    }
     #[inline]
     pub(super) fn remove(&mut self, key: (u64, u64)) {
         if let Ok(i) = self.find(key) {
