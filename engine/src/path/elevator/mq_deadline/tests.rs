@@ -1,0 +1,115 @@
+//! mq-deadline's own tests: batches in sector order, reads before starved writes, expiry, merges.
+
+use super::*;
+use crate::sim::request::Request;
+
+fn rq(op: Op, offset: u64, len: u64) -> Request {
+    crate::sim::request::tests::request(op, offset, len)
+}
+
+fn deadline(reqs: &mut Slab, ops: &[(Op, u64)], t: Tunables) -> (Deadline, Vec<ReqIdx>) {
+    let mut d = Deadline::new(t);
+    let ids = ops
+        .iter()
+        .map(|&(op, off)| {
+            let i = reqs.insert(rq(op, off, 4096));
+            d.insert(i, reqs, 0);
+            i
+        })
+        .collect();
+    (d, ids)
+}
+
+fn defaults() -> Tunables {
+    Tunables::of(&Default::default())
+}
+
+#[test]
+fn a_batch_goes_on_in_sector_order_from_the_oldest() {
+    let mut reqs = Slab::default();
+    let w = Op::Write;
+    let (mut d, ids) = deadline(
+        &mut reqs,
+        &[(w, 40960), (w, 8192), (w, 81920), (w, 4096)],
+        defaults(),
+    );
+    // The first batch starts at the oldest (no next_rq yet), then follows the sectors.
+    // 40960 then 81920; sector order then runs out, and the next batch starts from the
+    // oldest left (8192), then the last (4096).
+    let order: Vec<ReqIdx> = std::iter::from_fn(|| d.dispatch(&reqs, 0)).collect();
+    assert_eq!(order, vec![ids[0], ids[2], ids[1], ids[3]]);
+    assert!(!d.has_work());
+}
+
+#[test]
+fn reads_come_first_until_writes_starve() {
+    let mut reqs = Slab::default();
+    let t = Tunables {
+        fifo_batch: 1,
+        ..defaults()
+    };
+    let ops = [
+        (Op::Write, 0),
+        (Op::Read, 1 << 20),
+        (Op::Read, 2 << 20),
+        (Op::Read, 3 << 20),
+    ];
+    let (mut d, ids) = deadline(&mut reqs, &ops, t);
+    let order: Vec<ReqIdx> = std::iter::from_fn(|| d.dispatch(&reqs, 0)).collect();
+    // Two read batches pass the write (writes_starved = 2), then the write goes.
+    assert_eq!(order, vec![ids[1], ids[2], ids[0], ids[3]]);
+}
+
+#[test]
+fn an_expired_request_starts_the_next_batch() {
+    let mut reqs = Slab::default();
+    let t = Tunables {
+        fifo_batch: 1,
+        ..defaults()
+    };
+    let (mut d, ids) = deadline(
+        &mut reqs,
+        &[(Op::Read, 0), (Op::Read, 8192), (Op::Read, 4096)],
+        t,
+    );
+    assert_eq!(d.dispatch(&reqs, 0), Some(ids[0]));
+    // next_rq is 4096 (ids[2]); after read_expire the oldest left (8192, ids[1]) goes first.
+    assert_eq!(d.dispatch(&reqs, 600_000_000), Some(ids[1]));
+}
+
+#[test]
+fn bios_merge_at_the_back_and_the_front() {
+    let mut reqs = Slab::default();
+    let (d, ids) = deadline(&mut reqs, &[(Op::Write, 8192)], defaults());
+    let bio = |offset| Bio {
+        op: Op::Write,
+        offset,
+        len: 4096,
+        cpu: 0,
+        job: None,
+    };
+    assert_eq!(
+        d.bio_merge(&bio(12288), &reqs, 1 << 19),
+        Some((ids[0], Merge::Back))
+    );
+    assert_eq!(
+        d.bio_merge(&bio(4096), &reqs, 1 << 19),
+        Some((ids[0], Merge::Front))
+    );
+    assert_eq!(
+        d.bio_merge(&bio(16384), &reqs, 1 << 19),
+        None,
+        "not adjacent"
+    );
+    assert_eq!(
+        d.bio_merge(&bio(12288), &reqs, 4096),
+        None,
+        "over max_sectors"
+    );
+    let t = Tunables {
+        front_merges: false,
+        ..defaults()
+    };
+    let (d, _) = deadline(&mut reqs, &[(Op::Write, 1 << 20)], t);
+    assert_eq!(d.bio_merge(&bio((1 << 20) - 4096), &reqs, 1 << 19), None);
+}
