@@ -19,7 +19,7 @@ use super::{try_merge, Bio, Merge, Tunables};
 use crate::sim::request::Slab;
 use crate::sim::ReqIdx;
 use crate::vocab::Op;
-use sort_list::{start, wide, Sorted};
+use sort_list::{start, Sorted};
 
 const DD_READ: usize = 0;
 const DD_WRITE: usize = 1;
@@ -187,11 +187,7 @@ impl Deadline {
             return;
         };
         let sort = &mut self.sort[e.dir];
-        let hint = self.next_at[e.dir];
-        let at = match sort.0.get(hint) {
-            Some(&(k, _)) if k == wide(e.key) => Ok(hint),
-            _ => sort.find(e.key),
-        };
+        let at = sort.find_near(self.next_at[e.dir], e.key);
         if moving || self.next_rq[e.dir] == Some(req) {
             let after = at.map_or_else(|i| i, |i| i + 1);
             self.next_rq[e.dir] = sort.0.get(after).map(|&(_, r)| r);
@@ -263,30 +259,27 @@ impl Deadline {
         let dir = dir_of(bio.op);
         let sort = &self.sort[dir];
         let at = sort.lower((bio.offset, 0));
-        self.looked_up.set(None);
         let back = sort.0[..at]
             .iter()
             .rev()
             .take_while(|&&(k, _)| start(k) + max > bio.offset)
-            .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Back));
-        if let Some(&(_, r)) = back {
-            return Some((r, Merge::Back));
-        }
-        if !self.t.front_merges {
-            self.looked_up.set(Some((dir, bio.offset, at)));
-            return None;
-        }
+            .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Back))
+            .map(|&(_, r)| (r, Merge::Back));
         // The requests starting where the bio ends: past those starting within it.
-        let front = sort.0[at..]
-            .iter()
-            .skip_while(|&&(k, _)| start(k) < bio.end())
-            .take_while(|&&(k, _)| start(k) == bio.end())
-            .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
-            .map(|&(_, r)| (r, Merge::Front));
-        if front.is_none() {
-            self.looked_up.set(Some((dir, bio.offset, at)));
-        }
-        front
+        let found = back.or_else(|| {
+            if !self.t.front_merges {
+                return None;
+            }
+            sort.0[at..]
+                .iter()
+                .skip_while(|&&(k, _)| start(k) < bio.end())
+                .take_while(|&&(k, _)| start(k) == bio.end())
+                .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
+                .map(|&(_, r)| (r, Merge::Front))
+        });
+        self.looked_up
+            .set(found.is_none().then_some((dir, bio.offset, at)));
+        found
     }
 
     /// `dd_request_merged`: after a front merge the request's sector changed; it moves in the

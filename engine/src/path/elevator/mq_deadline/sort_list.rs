@@ -77,6 +77,14 @@ impl Sorted {
             self.0.remove(i);
         }
     }
+    /// [`find`](Self::find), looking first at `hint` (where `key` stood when last seen).
+    #[inline]
+    pub(super) fn find_near(&self, hint: usize, key: (u64, u64)) -> Result<usize, usize> {
+        match self.0.get(hint) {
+            Some(&(k, _)) if k == wide(key) => Ok(hint),
+            _ => self.find(key),
+        }
+    }
     /// The first request with a key above `key`.
     #[inline]
     pub(super) fn after(&self, key: (u64, u64)) -> Option<ReqIdx> {
