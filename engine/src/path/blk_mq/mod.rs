@@ -336,6 +336,7 @@ impl Simulator {
     /// to the new expiry, later or earlier; with none the work is queued at once, so a run
     /// already due by then keeps its time (re-queued on kblockd's worklist, whose worker is
     /// already waking), and one due later (a delayed timer) is brought forward.
+    #[inline]
     pub(crate) fn blk_mq_run_hw_queue_async(&mut self, delay: u64) {
         if !self.blk.has_work() {
             return;
@@ -350,6 +351,14 @@ impl Simulator {
         if delay == 0 && k.at.is_some_and(|p| p <= t) {
             return;
         }
+        self.blk_mq_arm_rerun(t);
+    }
+
+    /// [`blk_mq_run_hw_queue_async`](Self::blk_mq_run_hw_queue_async)'s timer (re)armed for
+    /// `t`: apart, so that the checks before it, which end most calls, inline where it is called.
+    #[inline(never)]
+    fn blk_mq_arm_rerun(&mut self, t: u64) {
+        let k = &mut self.blk.kblockd;
         k.gen = k.gen.wrapping_add(1);
         k.at = Some(t);
         let gen = k.gen;
