@@ -317,7 +317,9 @@ mod readouts {
                         assert_eq!(figs, vec![], "{p} step {}: figures with no moment", i + 1);
                         continue;
                     }
-                    Shows::At { t_ns, .. } => shown(&t.a, &t.b, Some(t_ns)),
+                    Shows::At { t_ns, .. } | Shows::Following { t_ns, .. } => {
+                        shown(&t.a, &t.b, Some(t_ns))
+                    }
                     Shows::End => shown(&t.a, &t.b, None),
                     Shows::EndWindow => shown(&t.a, &window, None),
                 };

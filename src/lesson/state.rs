@@ -21,6 +21,19 @@ pub struct TourState {
     pub ran: bool,
 }
 
+/// How the view stands, as far as a step's text depends on it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewAt {
+    /// The view's time (the later side's), ns.
+    pub now_ns: u64,
+    /// Playing or seeking: the time is moving.
+    pub playing: bool,
+    /// Both sides ran to their end.
+    pub finished: bool,
+    /// The slower side's share of its run done, 0 to 1.
+    pub progress: f64,
+}
+
 /// What a tour step's button asks of the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
@@ -63,6 +76,15 @@ impl TourState {
                     focus: focus.map(Target::Layer),
                 },
             )),
+            Shows::Following { t_ns, id } => Some(Effect::Stand(
+                b(),
+                WatchAction::Moment {
+                    t: Some(t_ns),
+                    speed: None,
+                    play: false,
+                    focus: Some(Target::Request { b: false, id }),
+                },
+            )),
             Shows::End => {
                 self.ran = true;
                 Some(Effect::Stand(b(), WatchAction::Seek(None)))
@@ -100,7 +122,10 @@ impl TourState {
                 focus: None,
             })),
             TourAction::Focus(l) => Some(Effect::Watch(WatchAction::Focus(Some(Target::Layer(l))))),
-            TourAction::Predict | TourAction::Continue => None,
+            TourAction::Predict => None,
+            // Nothing of its own: on as Next goes, the screen brought to what the next step
+            // reads (a step after a followed request reads the run's end).
+            TourAction::Continue => return self.go(self.step + 1),
             TourAction::RunToEnd => Some(Effect::Watch(WatchAction::Seek(None))),
             TourAction::Follow { t_ns, id } => Some(Effect::Watch(WatchAction::Moment {
                 t: Some(t_ns),
@@ -128,6 +153,34 @@ impl TourState {
             self.step += 1;
         }
         effect
+    }
+
+    /// None when the view shows what the current step's text reads (its moment, or the end of
+    /// the run), else the sentence the step shows meanwhile: the text's figures would be those
+    /// of a moment not on screen yet (while the view runs to the end, or simulates up to a
+    /// pause), so they wait for it. `view`: how the view stands (None: no run yet).
+    pub fn waiting(&self, view: Option<ViewAt>) -> Option<String> {
+        let shows = self.tour.steps[self.step].shows;
+        let still = view.filter(|v| !v.playing);
+        match shows {
+            Shows::Any => None,
+            Shows::End | Shows::EndWindow if still.is_some_and(|v| v.finished) => None,
+            Shows::End | Shows::EndWindow => Some(format!(
+                "Both sides are running to the end ({:.0} % done). This step reads them there: its \
+                 text appears when they arrive.",
+                view.map_or(0.0, |v| (v.progress * 100.0).floor())
+            )),
+            Shows::At { t_ns, .. } | Shows::Following { t_ns, .. }
+                if still.is_some_and(|v| v.now_ns == t_ns) =>
+            {
+                None
+            }
+            Shows::At { t_ns, .. } | Shows::Following { t_ns, .. } => Some(format!(
+                "The view is going to {} (it simulates both sides up to that moment). This step \
+                 reads them there: its text appears when they stand still at it.",
+                mmcsim_engine::scenario::units::format_clock_ns(t_ns)
+            )),
+        }
     }
 
     /// "You predicted ...", once the prediction is answered and the tour ran the pair to the
@@ -190,12 +243,64 @@ mod tests {
         assert_eq!(t.answer_text(), None, "not before the run");
         assert_eq!(t.act(), Some(Effect::Watch(WatchAction::Seek(None))));
         assert!(t.answer_text().unwrap().starts_with("You predicted"));
-        assert_eq!(t.act(), None, "the run's figures: Continue");
+        assert!(
+            matches!(t.act(), Some(Effect::Stand(_, WatchAction::Seek(None)))),
+            "the run's figures: Continue goes on as Next, to the end the next step reads"
+        );
         assert!(
             matches!(t.act(), Some(Effect::Stand(_, WatchAction::Seek(None)))),
             "window only"
         );
         let _ = t.go(usize::MAX);
         assert!(matches!(t.act(), Some(Effect::TryIt(..))));
+    }
+
+    /// A step about a moment or the run's end shows its text only once the view is there: a
+    /// figure read while the view runs would be of another moment.
+    #[test]
+    fn a_step_waits_for_its_moment_before_its_text() {
+        let mut t = TourState::open(LANDING_SERIES, 0).unwrap();
+        let at = |now_ns, playing, finished| {
+            Some(ViewAt {
+                now_ns,
+                playing,
+                finished,
+                progress: 0.437,
+            })
+        };
+        assert_eq!(t.waiting(None), None, "the first step reads no moment");
+        let Some(Effect::Watch(WatchAction::Moment { .. })) = t.act() else {
+            panic!("play");
+        };
+        let Some(Effect::Watch(WatchAction::Moment { t: Some(p), .. })) = t.act() else {
+            panic!("pause");
+        };
+        assert!(matches!(t.tour.steps[t.step].shows, Shows::At { t_ns, .. } if t_ns == p));
+        let going = t.waiting(at(p / 2, true, false)).expect("still seeking");
+        assert!(going.contains("going to"), "{going}");
+        assert!(
+            t.waiting(at(p, true, false)).is_some(),
+            "there, but still moving"
+        );
+        assert!(
+            t.waiting(at(p + 1, false, false)).is_some(),
+            "stopped elsewhere"
+        );
+        assert_eq!(
+            t.waiting(at(p, false, false)),
+            None,
+            "standing at the moment"
+        );
+        let end = (0..t.tour.steps.len())
+            .find(|&k| t.tour.steps[k].shows == Shows::End)
+            .expect("a step about the end");
+        let _ = t.go(end);
+        let running = t.waiting(at(p, true, false)).expect("running to the end");
+        assert!(running.contains("43 % done"), "{running}");
+        assert!(
+            t.waiting(at(p, false, false)).is_some(),
+            "paused before the end"
+        );
+        assert_eq!(t.waiting(at(p, false, true)), None, "at the end");
     }
 }

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use mmcsim_components::glossary;
 
-use super::state::TourState;
+use super::state::{TourState, ViewAt};
 use super::{TourAction, LANDING_SERIES, LANDING_TEXT};
 use crate::series::course;
 use crate::series::readout::{self, Piece};
@@ -16,8 +16,8 @@ pub struct LessonProps {
     pub landing: bool,
     /// The open tour.
     pub tour: Option<TourState>,
-    /// The view's run has ended (the prediction's answer can be shown).
-    pub finished: bool,
+    /// How the view stands (None: nothing run yet): a step about a moment waits for it.
+    pub view: Option<ViewAt>,
     /// Start the tour of a series, by id (None: close the tour).
     pub on_tour: Callback<Option<&'static str>>,
     /// Go to a step of the open tour.
@@ -39,7 +39,7 @@ impl PartialEq for LessonProps {
             _ => false,
         };
         same_tour
-            && (self.landing, self.finished) == (o.landing, o.finished)
+            && (self.landing, self.view) == (o.landing, o.view)
             && self.on_tour == o.on_tour
             && self.on_step == o.on_step
             && self.on_act == o.on_act
@@ -78,8 +78,10 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
     let lesson = course::lesson(tour.id);
     let next = course::next(tour.id);
     let last = k + 1 >= n;
+    let waiting = t.waiting(props.view);
     html! {
-        <div class="lesson tour" id="tour" data-tour={tour.id} data-step={(k + 1).to_string()} role="group" aria-label="Tour">
+        <div class="lesson tour" id="tour" data-tour={tour.id} data-step={(k + 1).to_string()}
+             data-arrived={waiting.is_none().to_string()} role="group" aria-label="Tour">
             <div class="tour-head">
                 if let Some((i, _)) = lesson {
                     <span class="muted">{ format!("Lesson {i} of {} · ", course::COURSE.len()) }</span>
@@ -88,7 +90,11 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
                 <span class="muted">{ format!(" · step {} of {n}", k + 1) }</span>
                 <button class="link" id="tour-close" onclick={props.on_tour.reform(|_| None)}>{ "close" }</button>
             </div>
-            <p class="tour-see" id="tour-see">{ see(&s.see) }</p>
+            if let Some(w) = waiting {
+                <p class="tour-see tour-wait" id="tour-see" aria-live="polite">{ w }</p>
+            } else {
+                <p class="tour-see" id="tour-see">{ see(&s.see) }</p>
+            }
             if let Some(answer) = answer {
                 <p class="tour-answer" id="tour-answer">{ answer }</p>
             }

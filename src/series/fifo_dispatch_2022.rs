@@ -160,6 +160,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let ratio = tb.p999 / ta.p999.max(1e-9);
     let (t_done, later) = followed(&a, ta.longest_id)?;
     let follow = follow_step(&ta, t_done, later).showing(Shows::End);
+    let followed = followed_step(&ta, t_done, later);
     let speed = "1 ms/s";
     // The moment A's slot order has kept a request waiting longer than any of B's so far.
     let at = first_moment(&a, &b, speed, |fa, fb| {
@@ -183,7 +184,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         focus_press: "Press Show to outline the host queue, where the order is decided, in both pipelines.",
         prediction: prediction(ratio),
         end: end(&fa, &fb, &ta, &tb, unit),
-        extra: vec![follow],
+        extra: vec![follow, followed],
         recap: format!(
             "Recap: the old slot order serves refilled low slots first and starves the others; FIFO bounds each \
              request's wait by the requests ahead of it. In this pair B/A at p99.9 is {ratio:.2}x ({:.1} vs {:.1} µs).",
@@ -226,6 +227,27 @@ fn follow_step(ta: &Tail, t_done: u64, later: u32) -> TourStep {
             id: ta.longest_id,
         },
     )
+}
+
+/// The step read while the view stands where the starving request was reaped, following it.
+fn followed_step(ta: &Tail, t_done: u64, later: u32) -> TourStep {
+    TourStep::new(
+        format!(
+            "Both sides stand at {}, when request {} of A was reaped. What is happening, under the \
+             pipelines, follows it: it waited {} in the host queue while {later} requests that arrived \
+             after it went to the bus first.",
+            readout::clock(t_done),
+            ta.longest_id,
+            lat(ta.longest_wait)
+        ),
+        "Read its story in What is happening, then press Continue: both sides run to the end for the recap.",
+        "Continue",
+        TourAction::Continue,
+    )
+    .showing(Shows::Following {
+        t_ns: t_done,
+        id: ta.longest_id,
+    })
 }
 
 /// The cause at the paused moment: the longest waits so far, and the bus.

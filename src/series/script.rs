@@ -127,6 +127,9 @@ pub enum Shows {
     Any,
     /// The pair paused at `t_ns`, the column `focus` outlined.
     At { t_ns: u64, focus: Option<Layer> },
+    /// The pair paused at `t_ns`, request `id` of side A followed (its "why was it slow" in
+    /// What is happening).
+    Following { t_ns: u64, id: u64 },
     /// The tour's pair run to the end.
     End,
     /// The pair run to the end with B as the 2020 RFC's "window only".

@@ -231,7 +231,12 @@ impl Component for App {
                        command={self.watch.last()} link_base={self.link_base()}
                        on_run={link.callback(Msg::RunState)} compact={self.landing || touring}>
                     <Lesson landing={self.landing} tour={self.tour.clone()}
-                            finished={self.run.as_ref().is_some_and(|r| r.finished)}
+                            view={self.run.as_ref().map(|r| crate::lesson::state::ViewAt {
+                                now_ns: r.now_ns,
+                                playing: r.playing,
+                                finished: r.finished,
+                                progress: r.progress,
+                            })}
                             on_tour={link.callback(Msg::Tour)} on_step={link.callback(Msg::TourStep)}
                             on_act={link.callback(|()| Msg::TourAct)} on_predict={link.callback(Msg::Predict)} />
                 </Watch>

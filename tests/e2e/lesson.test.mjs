@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshotPath, start } from './harness.mjs';
+import { settled } from './figures.mjs';
 
 let env;
 
@@ -117,6 +118,7 @@ for (const series of SERIES) {
         assert.match(page.url(), new RegExp(`tour=${series}&step=1`), 'the URL follows, without a reload');
         const n = Number((await page.textContent('.tour-head')).match(/step \d+ of (\d+)/)[1]);
         let answered = false;
+        let compared = 0;
         for (let k = 1; k <= n; k++) {
             assert.equal(await page.getAttribute('#tour', 'data-step'), String(k));
             for (const side of ['a', 'b']) {
@@ -136,6 +138,9 @@ for (const series of SERIES) {
                     await page.waitForFunction(() => / 100 %/.test(document.querySelector('#sim-clock').textContent), null, { timeout: 60_000 });
                 }
                 if (/Play/.test(label)) await page.waitForTimeout(800);
+                // After the step's own button: the next step's figures, once the view stands
+                // where that step reads them, are the readouts on screen.
+                if (!/Play|Try/.test(label)) compared += await settled(page, k + 1, `${series} after "${label}"`);
                 if (/Follow/.test(label)) {
                     // The FIFO tour follows the request that waited longest: the panel says why.
                     await page.waitForSelector('#request-why', { timeout: 60_000 });
@@ -146,6 +151,7 @@ for (const series of SERIES) {
             await page.waitForSelector(`#tour[data-step="${k + 1}"]`);
         }
         assert.ok(answered, 'the tour asked a prediction');
+        console.log(`${series}: ${compared} figures equal to their readouts after the steps' buttons`);
         const answer = await page.textContent('#tour-answer');
         const UNITS = { 'fifo-dispatch-2022': 'µs at p99\\.9', 'io-schedulers': "µs \\(the reader's mean clat\\)" };
         const unit = UNITS[series] ?? '\\w+\\/s';
