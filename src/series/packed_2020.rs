@@ -1,7 +1,7 @@
 //! The packed-request RFC (2020, `sprd-hs400es-2020`): ADMA3 chains of up to 8 requests, one
 //! interrupt per chain. The landing pair and the first tour.
 
-use mmcsim_engine::calibration::SERIES;
+use mmcsim_engine::calibration::{CASES, SERIES};
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HsqDepth, Scenario};
 
@@ -106,8 +106,39 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     };
     let w = window_only(&r.a);
     let f = run_figures(r.case, &w)?;
-    let extra = window_steps(&fa, &fb, &f, unit);
+    let mut extra = window_steps(&fa, &fb, &f, unit);
+    extra.push(flagged_step(
+        r.a.jobs.first().map_or(super::TOUR_SIZE, |j| j.size),
+    )?);
     Ok(r.script(parts, extra, Some((w, f))))
+}
+
+/// The authors' table's row the model flags (random 4 KiB reads, packed), met in the tour as
+/// the gallery's table shows it: both sides of that case simulated here at the tour's size per
+/// job (`size`), beside what the authors measured, and why the model does not reproduce it.
+fn flagged_step(size: u64) -> Result<TourStep, RunError> {
+    let case = CASES
+        .iter()
+        .find(|c| c.series == SERIES[0].id && c.outlier.is_some())
+        .expect("the 2020 RFC's table flags its random-read row");
+    let note = case.outlier.unwrap_or_default();
+    let a = run_figures(case, &case.scenario(false, size))?;
+    let b = run_figures(case, &case.scenario(true, size))?;
+    let (ma, mb) = case.measured;
+    Ok(TourStep::new(
+        format!(
+            "One row of the authors' table is flagged ⚑ in the gallery: {}. They measured A {ma:.1} vs B {mb:.1} \
+             MiB/s ({:.1}x); the model gives A {:.1} vs B {:.1} MiB/s ({:.1}x). {note}",
+            case.label(),
+            mb / ma,
+            a.figure,
+            b.figure,
+            b.figure / a.figure.max(1e-9)
+        ),
+        "Press Continue: both sides stand at the end of the tour's own pair for the recap.",
+        "Continue",
+        TourAction::Continue,
+    ))
 }
 
 /// The steps after the run: "window only" as B (what the window gives, what chaining gives),
@@ -149,4 +180,25 @@ fn window_steps(fa: &Figures, fb: &Figures, f: &Figures, unit: &str) -> Vec<Tour
         )
         .showing(Shows::EndWindow),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    /// The tour meets the row the gallery's table flags (issue 31): what the authors measured,
+    /// what the model gives, and why they differ.
+    #[test]
+    fn the_packed_tour_meets_the_flagged_random_read_row() {
+        let t = crate::lesson::tour("sprd-hs400es-2020").unwrap();
+        let step = t
+            .steps
+            .iter()
+            .map(|s| s.text())
+            .find(|s| s.contains("flagged"))
+            .expect("a step about the flagged row");
+        assert!(step.contains("180.8"), "{step}");
+        assert!(step.contains("no single preset reproduces both"), "{step}");
+        println!("{step}");
+        // The recap still closes the tour.
+        assert!(t.steps.last().unwrap().text().starts_with("Recap"));
+    }
 }

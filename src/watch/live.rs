@@ -6,7 +6,10 @@
 //! [`crate::run::session::Session`]s on the shared clock of [`crate::watch::clock`].
 
 use mmcsim_engine::scenario::board::switch_values;
-use mmcsim_engine::{HostConfig, HsqDepth, MmcPath, Overrides, Rw, Scenario};
+use mmcsim_engine::{
+    HostConfig, HsqDepth, MmcPath, Overrides, Rw, Scenario, HSQ_NORMAL_DEPTH,
+    HSQ_PACKED_QUEUE_DEPTH, HSQ_PERFORMANCE_DEPTH,
+};
 
 /// A first B side for a scenario: the host change its platform's patch series measured, flipped
 /// against A: the series' own where it names one (`SeriesData::suggest_b`: FUA, dynamic hsq
@@ -58,6 +61,20 @@ pub fn host_label(c: &HostConfig) -> String {
     let mut out = text("mmc_path").to_string();
     for name in on_path {
         out += &format!(" · {name}={}", text(name));
+    }
+    // The window the pipeline's window column counts against, beside the switch that sets it
+    // (`mmc_mq_queue_rq` refuses once in_flight is above hsq_depth: the window is one more).
+    match (c.mmc_path, c.packed, c.hsq_depth) {
+        (MmcPath::Hsq, 0, HsqDepth::Fixed(d)) => out += &format!(" (window {})", d + 1),
+        (MmcPath::Hsq, 0, HsqDepth::Dynamic) => {
+            out += &format!(
+                " (window {} or {})",
+                HSQ_NORMAL_DEPTH + 1,
+                HSQ_PERFORMANCE_DEPTH + 1
+            )
+        }
+        (MmcPath::Hsq, _, _) => out += &format!(" (window {HSQ_PACKED_QUEUE_DEPTH})"),
+        _ => {}
     }
     if c.mmc_path == MmcPath::Cqe {
         out += " (what-if)";
@@ -200,12 +217,17 @@ mod tests {
     fn host_labels_name_the_switches_of_the_path() {
         let cfg = |opts: &[(&str, &str)]| scenario(opts).effective_platform().unwrap().switches;
         let packed = host_label(&cfg(&[("packed", "8")]));
-        assert!(packed.starts_with("hsq · packed=8 · fua="), "{packed}");
+        assert!(
+            packed.starts_with("hsq · packed=8 (window 64) · fua="),
+            "{packed}"
+        );
         let dynamic = host_label(&cfg(&[("packed", "0"), ("hsq_depth", "dynamic")]));
         assert!(
-            dynamic.starts_with("hsq · packed=0 · hsq_depth=dynamic · fua="),
+            dynamic.starts_with("hsq · packed=0 · hsq_depth=dynamic (window 3 or 6) · fua="),
             "{dynamic}"
         );
+        let two = host_label(&cfg(&[("packed", "0"), ("hsq_depth", "2")]));
+        assert!(two.contains("hsq_depth=2 (window 3)"), "{two}");
         let fifo = cfg(&[("hsq_dispatch", "fifo")]);
         let next_tag = cfg(&[("hsq_dispatch", "next_tag")]);
         let (la, lb) = host_labels(&next_tag, &fifo);
