@@ -261,15 +261,28 @@ fn save_job_files(
     let (scn, b) = (scn.clone(), b.clone());
     let (job_status, job_error) = (job_status.clone(), job_error.clone());
     Callback::from(move |()| {
-        let mut saved = Vec::new();
         let sides = std::iter::once((scn.clone(), "")).chain(b.clone().map(|b| (b, "-b")));
-        for (s, suffix) in sides {
-            let name = exports::file_name(&s, "fio").replacen(".fio", &format!("{suffix}.fio"), 1);
-            match download::download_text(&name, "text/plain", &exports::jobfile_text(&s)) {
+        // Both files are written, or neither: a side whose file would not read back (a job
+        // name or value with ';', '#' or '$') is refused as the CLI's --write_jobfile= is.
+        let files: Result<Vec<(String, String)>, String> = sides
+            .map(|(s, suffix)| {
+                let name =
+                    exports::file_name(&s, "fio").replacen(".fio", &format!("{suffix}.fio"), 1);
+                exports::jobfile_text(&s).map(|text| (name, text))
+            })
+            .collect();
+        let files = match files {
+            Ok(f) => f,
+            Err(e) => return job_error.set(Some(format!("Not saved: {e}").into())),
+        };
+        let mut saved = Vec::new();
+        for (name, text) in files {
+            match download::download_text(&name, "text/plain", &text) {
                 Ok(()) => saved.push(name),
                 Err(e) => return job_error.set(Some(e.into())),
             }
         }
+        job_error.set(None);
         let runs: Vec<String> = saved.iter().map(|n| format!("mmcsim {n}")).collect();
         job_status.set(
             format!(
