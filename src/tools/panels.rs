@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use mmcsim_components::{JobFilePanel, PlugPanel, ShareBox};
+use mmcsim_engine::scenario::{clip, escape_controls};
 use mmcsim_engine::Scenario;
 use yew::prelude::*;
 
@@ -225,14 +226,16 @@ fn load_job_text(
         match exports::jobfile_on(&text, &platform) {
             Ok((scn, notices)) => {
                 let jobs: u32 = scn.jobs.iter().map(|j| j.numjobs).sum();
-                let from = mmcsim_engine::scenario::clip(&from);
+                let from = escape_controls(&clip(&from));
                 job_error.set(None);
                 let mut text = format!(
                     "Loaded {from}: {} section(s), {jobs} job(s) on {}.",
                     scn.jobs.len(),
                     scn.platform
                 );
-                for n in &notices {
+                for n in notices {
+                    // As the CLI prints a warning: control characters escaped, cut to a line.
+                    let n = mmcsim_engine::scenario::bounded_message(n);
                     text.push_str(&format!(" Warning: {n}."));
                 }
                 job_status.set(text.into());
@@ -241,7 +244,7 @@ fn load_job_text(
                 gloo::timers::callback::Timeout::new(0, move || on_scenario.emit(scn)).forget();
             }
             Err(e) => {
-                let from = mmcsim_engine::scenario::clip(&from);
+                let from = escape_controls(&clip(&from));
                 job_status.set(AttrValue::default());
                 job_error.set(Some(
                     format!("{from}: {e}. The scenario is unchanged.").into(),
