@@ -7,7 +7,6 @@
 use std::rc::Rc;
 
 use mmcsim_components::{JobFilePanel, PlugPanel, ShareBox};
-use mmcsim_engine::scenario::{clip, escape_controls};
 use mmcsim_engine::Scenario;
 use yew::prelude::*;
 
@@ -216,6 +215,8 @@ fn load_job_text(
     let job_status = job_status.clone();
     let platform = platform.to_string();
     Rc::new(move |text: String, from: String| {
+        // The file's name as messages echo it (cut, control characters escaped).
+        let from = crate::tools::input_limit::shown_name(&from);
         // Pasted text is held to the size an opened file is.
         let read = crate::tools::input_limit::check(PageInput::JobFile, &from, text.len() as u64);
         if let Err(e) = read {
@@ -226,7 +227,6 @@ fn load_job_text(
         match exports::jobfile_on(&text, &platform) {
             Ok((scn, notices)) => {
                 let jobs: u32 = scn.jobs.iter().map(|j| j.numjobs).sum();
-                let from = escape_controls(&clip(&from));
                 job_error.set(None);
                 let mut text = format!(
                     "Loaded {from}: {} section(s), {jobs} job(s) on {}.",
@@ -244,7 +244,6 @@ fn load_job_text(
                 gloo::timers::callback::Timeout::new(0, move || on_scenario.emit(scn)).forget();
             }
             Err(e) => {
-                let from = escape_controls(&clip(&from));
                 job_status.set(AttrValue::default());
                 job_error.set(Some(
                     format!("{from}: {e}. The scenario is unchanged.").into(),
