@@ -25,28 +25,24 @@ fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
 }
 
 /// Refuses, before anything is written, a job file that would not read back as the scenario:
-/// a job name or value with `;`, `#` (a comment in a job file) or `$` (a variable).
+/// a job name or value with `;`, `#` (a comment in a job file) or `$` (a variable); the
+/// engine's one writer says so (`to_readable_jobfile`, the page's download too).
 pub fn check(cli: &Cli, scn: &Scenario) -> Result<(), String> {
-    if cli.write_jobfile.is_none() {
-        return Ok(());
-    }
-    let text = mmcsim_engine::scenario::jobfile::to_jobfile(scn);
-    match mmcsim_engine::scenario::jobfile::unreadable_line(&text) {
+    match cli.write_jobfile {
         None => Ok(()),
-        Some(line) => Err(format!(
-            "write_jobfile: the line '{line}' would not read back (in a fio job file ';' and '#' start a comment and '$' a variable, and nothing quotes them); accepted: job names and values without ';', '#' or '$'"
-        )),
+        Some(_) => jobfile(scn).map(|_| ()),
     }
+}
+
+fn jobfile(scn: &Scenario) -> Result<String, String> {
+    mmcsim_engine::scenario::jobfile::to_readable_jobfile(scn)
+        .map_err(|e| format!("write_jobfile: {e}"))
 }
 
 /// The exports that need no finished run: the job file, and the trace (its own traced run).
 pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
     if let Some(path) = &cli.write_jobfile {
-        write_file(
-            "write_jobfile",
-            path,
-            &mmcsim_engine::scenario::jobfile::to_jobfile(scn),
-        )?;
+        write_file("write_jobfile", path, &jobfile(scn)?)?;
     }
     if let Some(path) = &cli.write_trace {
         let fail = |e: std::io::Error| format!("write_trace '{}': {}", path, e);

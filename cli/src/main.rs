@@ -10,6 +10,7 @@ mod help;
 mod input;
 mod logs;
 mod paths;
+mod predict;
 mod progress;
 use mmcsim_engine::export::normal;
 mod sweep;

@@ -3,7 +3,7 @@
 //!
 //! - an estimate before the long part (a fit: once every case was simulated on the base board,
 //!   that time times the evaluations planned; a sweep: once its first point is done, that time
-//!   scaled by the points' estimated events);
+//!   scaled by the points' predicted events, `predict.rs`);
 //! - fio's status line (`eta.c`, `Jobs: 1 (f=1): [W(1)][45.5%][eta 00m:06s]`): on a terminal
 //!   one line rewritten in place (`\r`) every second, as fio's; otherwise (a pipe, a file) a
 //!   line when a step completes (a fit of the cross-validation, a sweep point), at most one a
@@ -164,7 +164,7 @@ impl Meter {
 
 /// Runs `f` on every item in parallel (rayon), a sweep's points: the status line counts the
 /// points done; once the first is done, the estimate is its time scaled by the items'
-/// `weights` (their estimated events) shared by the threads (but no less than the heaviest
+/// `weights` (their predicted events, `predict.rs`) shared by the threads (but no less than the heaviest
 /// item's); after Ctrl-C no further item starts,
 /// and the results of the items done are returned.
 pub fn par_points<T: Send, R: Send>(
@@ -199,7 +199,7 @@ pub fn par_points<T: Send, R: Send>(
                     let work = (total as f64 / threads).max(heaviest as f64);
                     let est = t * work / w.max(1) as f64;
                     meter.say(&format!(
-                        "{n} points on {threads} thread(s); the first took {t:.2} s: about {} in all (scaled by the points' estimated events)",
+                        "{n} points on {threads} thread(s); the first took {t:.2} s: about {} in all (scaled by the points' events, as a probe of each predicts them)",
                         eta_to_str(est.round() as u64)
                     ));
                 }

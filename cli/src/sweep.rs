@@ -48,9 +48,16 @@ pub fn run(
             scns.len()
         ));
     }
+    // The estimate printed once the first point is done scales its time by the points'
+    // predicted events (a probe of each large point: `predict.rs`), not their upper bounds.
+    let weights: Vec<u64> = {
+        use rayon::prelude::*;
+        scns.par_iter()
+            .map(|s| crate::predict::predicted_events(s, estimated_events(s)))
+            .collect()
+    };
     // In parallel, with fio's status line on stderr, and stopped by Ctrl-C (the points done
     // are the output).
-    let weights: Vec<u64> = scns.iter().map(estimated_events).collect();
     let points: Vec<_> = mine.into_iter().zip(scns).collect();
     let rows = crate::progress::par_points(points, &weights, |((i, values), s)| {
         run_point(i, values, &s)

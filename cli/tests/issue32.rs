@@ -335,3 +335,51 @@ fn item2_zbd_zone_state_is_bounded_by_the_zones_not_the_ios() {
     let kb: u64 = err.lines().last().unwrap().trim().parse().unwrap();
     assert!(kb < 64 << 10, "peak {kb} KB");
 }
+
+/// A fit whose search steps onto a board where a case is refused: argmin's Nelder-Mead unwrapped
+/// the costs of its first simplex, so the refusal panicked (exit 101, a backtrace). A 100 s
+/// time-based job of 4 KiB reads split into 512 B requests is within the event budget on a
+/// 50 MB/s bus and over it at the first simplex's +22 % (61.07 MB/s): now one line names the
+/// point and the refusal, exit 2, nothing written.
+#[test]
+fn a_case_refused_at_a_point_of_the_first_simplex_is_one_line_not_a_panic() {
+    let dir = scratch("mmcsim-i32-simplex");
+    let base = dir.join("base.toml");
+    std::fs::write(
+        &base,
+        "platform = \"allwinner-hsq-2022\"\n[host]\nmax_req_kib = 0.5\n[bus]\nbus_mb_s = 50\n\
+         [card]\nnand_read_us = 100000\ncard_seq_read_us = 100000\n",
+    )
+    .unwrap();
+    let case = dir.join("slow.json");
+    std::fs::write(
+        &case,
+        r#"{"jobs":[{"jobname":"j","job options":{"ioengine":"psync","bs":"4k","rw":"randread","time_based":"1","runtime":"100s"},"read":{"bw_bytes":5000},"write":{"bw_bytes":0}}]}"#,
+    )
+    .unwrap();
+    let out = dir.join("board.toml");
+    let args = [
+        "fit".to_string(),
+        format!("--platform_file={}", base.display()),
+        "--fit=bus_mb_s".into(),
+        "--max_iters=1".into(),
+        format!("--write_platform={}", out.display()),
+        case.display().to_string(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = common::mmcsim(&args);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // The estimate printed before a fit starts, then the refusal: the one error line.
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("mmcsim: ")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].starts_with(
+            "mmcsim: fit: at bus_mb_s=61.07 (a point the search tried; a shorter --fit_runtime= keeps runs small): "
+        ) && errors[0].contains("slow.json: runtime: the jobs would simulate about"),
+        "{err}"
+    );
+    assert_eq!(err.lines().last(), Some(errors[0]), "{err}");
+    assert!(!out.exists(), "nothing written");
+}

@@ -56,10 +56,17 @@ fn parse_text(text: &str) -> Node {
 
 const INSTALL: &str = "install them with scripts/setup.sh (Debian protobuf-compiler for protoc, PyPI perfetto for its compiled protos: pip install perfetto)";
 
-/// Perfetto's schema as a descriptor set, from the PyPI package's compiled perfetto_trace.proto.
+/// Perfetto's schema as a descriptor set, from the PyPI package's compiled perfetto_trace.proto,
+/// written once per test process (tests run in parallel: one writing it while another's protoc
+/// read it found it half written).
 fn descriptor() -> std::path::PathBuf {
+    static DESC: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DESC.get_or_init(write_descriptor).clone()
+}
+
+fn write_descriptor() -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let out = dir.join("perfetto_trace.desc");
+    let out = dir.join(format!("perfetto_trace.{}.desc", std::process::id()));
     let script = "import sys\nfrom perfetto.protos.perfetto.trace import perfetto_trace_pb2 as p\nfrom google.protobuf import descriptor_pb2 as d\ns = d.FileDescriptorSet()\ns.file.append(d.FileDescriptorProto.FromString(p.DESCRIPTOR.serialized_pb))\nopen(sys.argv[1], 'wb').write(s.SerializeToString())\n";
     let st = Command::new("python3")
         .args(["-c", script])
@@ -139,17 +146,24 @@ fn check(args: &[&str]) -> BTreeMap<String, u64> {
     let events = ftrace(&trace);
     let mut count = BTreeMap::<String, u64>::new();
     let mut last = HashMap::<u64, u64>::new();
-    // Per extent (sector, length, RWBS): inserts, issues and completions in order.
-    let mut seen = HashMap::<(u64, u64, String), Vec<(String, u64)>>::new();
+    // Per extent (sector, length, RWBS): inserts, issues and completions (with their errno)
+    // in order.
+    let mut seen = HashMap::<(u64, u64, String), Vec<(String, u64, i64)>>::new();
+    let cut = r.power_cut.as_ref().map(|p| p.at_ns);
     for (cpu, t, name, body) in &events {
         *count.entry(name.clone()).or_default() += 1;
-        if body.get("rwbs") == Some("FWS") {
-            *count.entry(format!("{name} FWS")).or_default() += 1;
+        if let Some(rwbs @ ("FWS" | "FF")) = body.get("rwbs") {
+            *count.entry(format!("{name} {rwbs}")).or_default() += 1;
         }
         let prev = last.insert(*cpu, *t).unwrap_or(0);
         assert!(
             *t >= prev,
             "{args:?}: cpu {cpu}: {name} at {t} after {prev}"
+        );
+        // Nothing happens after the power is gone.
+        assert!(
+            cut.is_none_or(|c| *t <= c),
+            "{args:?}: {name} at {t}, after the cut"
         );
         if BLOCK.contains(&name.as_str()) {
             assert_eq!(body.num("dev"), (179 << 20), "{name}: the mmcblk dev_t");
@@ -158,23 +172,36 @@ fn check(args: &[&str]) -> BTreeMap<String, u64> {
                 body.num("nr_sector"),
                 body.get("rwbs").unwrap().to_string(),
             );
-            seen.entry(key).or_default().push((name.clone(), *t));
+            let err = body.get("error").map_or(0, |e| e.parse().unwrap());
+            if err != 0 {
+                *count.entry(format!("{name} {err}")).or_default() += 1;
+            }
+            seen.entry(key).or_default().push((name.clone(), *t, err));
         }
     }
     for (key, evs) in &mut seen {
         // Requests of one extent may follow each other: in time order, never more issued than
-        // inserted nor completed than issued.
+        // inserted nor completed than inserted, and every request inserted completes. A
+        // completion without an issue is a request the power cut found waiting in blk-mq: it
+        // fails at the cut with -EIO (`mmc_mq_queue_rq` refuses it once the card is gone).
         evs.sort_by_key(|e| e.1);
         let (mut ins, mut iss, mut done) = (0, 0, 0);
-        for (name, _) in evs.iter() {
+        for &(ref name, t, err) in evs.iter() {
             match name.as_str() {
                 "block_rq_insert" => ins += 1,
                 "block_rq_issue" => iss += 1,
                 "block_rq_complete" => done += 1,
                 _ => {}
             }
-            assert!(done <= iss && iss <= ins, "{args:?}: {key:?}: {evs:?}");
+            assert!(iss <= ins && done <= ins, "{args:?}: {key:?}: {evs:?}");
+            if name == "block_rq_complete" && done > iss {
+                assert!(
+                    cut == Some(t) && err == -5,
+                    "{args:?}: {key:?}: completed unissued, not by the cut: {evs:?}"
+                );
+            }
         }
+        assert_eq!(ins, done, "{args:?}: {key:?}: every request ends: {evs:?}");
     }
     let requests = r
         .sim
@@ -185,30 +212,54 @@ fn check(args: &[&str]) -> BTreeMap<String, u64> {
         + r.sim.flushes
         + r.sim.discards;
     let n = |k: &str| count.get(k).copied().unwrap_or(0);
-    assert_eq!(
-        n("block_rq_issue"),
-        requests,
-        "{args:?}: every request issued once: {count:?}"
-    );
-    for k in [
-        "block_rq_insert",
-        "block_rq_complete",
-        "block_io_start",
-        "block_io_done",
-        "mmc_request_start",
-        "mmc_request_done",
-    ] {
-        assert_eq!(n(k), requests, "{args:?}: {k}");
-    }
-    // A bio for every request and every bio merged into one; fsync's empty preflush bios wait
-    // for a flush request they may share (the flush machine).
     let fsyncs = r.jobs.iter().map(|j| j.flushes).sum::<u64>();
-    assert_eq!(n("block_bio_queue FWS"), fsyncs, "{args:?}");
-    assert_eq!(
-        n("block_bio_queue") - fsyncs,
-        requests - r.sim.flushes + n("block_bio_backmerge"),
-        "{args:?}"
-    );
+    if let Some(p) = &r.power_cut {
+        // The requests the report counts done completed with 0; every one open at the cut
+        // failed there with -EIO, its mmc request (if started) ended; none is left hanging.
+        let failed = n("block_rq_complete -5");
+        assert_eq!(
+            n("block_rq_complete") - failed,
+            requests,
+            "{args:?}: {count:?}"
+        );
+        assert_eq!(failed, p.failed_in_flight, "{args:?}: {count:?}");
+        assert!(n("block_rq_issue") <= n("block_rq_complete"), "{count:?}");
+        for k in ["block_rq_complete", "block_io_start", "block_io_done"] {
+            assert_eq!(n(k), n("block_rq_insert"), "{args:?}: {k}: {count:?}");
+        }
+        assert_eq!(n("mmc_request_start"), n("mmc_request_done"), "{count:?}");
+        // Each bio queued was inserted as a request, merged into one, or waited for a flush.
+        assert_eq!(
+            n("block_bio_queue") - n("block_bio_queue FWS"),
+            n("block_rq_insert") - n("block_rq_insert FF") + n("block_bio_backmerge"),
+            "{args:?}: {count:?}"
+        );
+        assert!(n("block_bio_queue FWS") <= fsyncs, "{args:?}: {count:?}");
+    } else {
+        assert_eq!(
+            n("block_rq_issue"),
+            requests,
+            "{args:?}: every request issued once: {count:?}"
+        );
+        for k in [
+            "block_rq_insert",
+            "block_rq_complete",
+            "block_io_start",
+            "block_io_done",
+            "mmc_request_start",
+            "mmc_request_done",
+        ] {
+            assert_eq!(n(k), requests, "{args:?}: {k}");
+        }
+        // A bio for every request and every bio merged into one; fsync's empty preflush bios wait
+        // for a flush request they may share (the flush machine).
+        assert_eq!(n("block_bio_queue FWS"), fsyncs, "{args:?}");
+        assert_eq!(
+            n("block_bio_queue") - fsyncs,
+            requests - r.sim.flushes + n("block_bio_backmerge"),
+            "{args:?}"
+        );
+    }
     // The simulator's tracks: described under their parents, slices balanced and in order.
     let mut names = Vec::new();
     let mut depth = HashMap::<u64, (i64, u64)>::new();
@@ -318,4 +369,38 @@ fn failed_transfers_and_writes_carry_their_errno() {
     assert_eq!(n("block_rq_complete", "0"), r.jobs[0].write.total_ios);
     assert_eq!(n("mmc_request_done", "-84"), r.sim.crc_errors, "{errors:?}");
     assert_eq!((r.jobs[0].errors, r.sim.crc_errors), (6, 276));
+}
+
+/// A power cut ends requests where they are: the trace a user loads still satisfies what a
+/// kernel's would. Requests issued, or still waiting in blk-mq (completed without an issue),
+/// complete at the cut with -EIO, as many as the report's failed in flight; every other
+/// completion is a request the report counts done; nothing is written after the cut, and in
+/// each CPU's bundle the events stay in time order (the inserts of the requests never
+/// issued, dated when they reached blk-mq, were written after the cut's completions before).
+#[test]
+fn a_power_cut_trace_ends_every_request_it_cut() {
+    // Random 4 KiB writes 16 deep: requests on the bus, in hsq's slots and waiting in blk-mq.
+    let cut = check(&[
+        "--name=t",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=4m",
+        "--iodepth=16",
+        "--ioengine=libaio",
+        "--power_cut=20ms",
+    ]);
+    assert!(cut["block_rq_issue"] < cut["block_rq_insert"], "{cut:?}");
+    assert!(cut["block_rq_complete -5"] > 0, "{cut:?}");
+    // Split 1 MiB writes with fsyncs: the cut falls inside a split I/O, with flushes about.
+    let split = check(&[
+        "--name=t",
+        "--rw=write",
+        "--bs=1m",
+        "--size=8m",
+        "--fsync=2",
+        "--iodepth=4",
+        "--ioengine=libaio",
+        "--power_cut=15ms",
+    ]);
+    assert!(split["block_rq_complete -5"] > 0, "{split:?}");
 }

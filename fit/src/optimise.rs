@@ -1,7 +1,7 @@
 //! The Nelder-Mead driver: the base preset, the search in log space and the fit's verdict.
 
 use crate::case::{Case, Figure};
-use crate::objective::{base_preset, cost_of, rms, simulate_all};
+use crate::objective::{base_preset, rms, simulate_all};
 use crate::params::Free;
 use crate::scan::coarse_start;
 pub use crate::validate::LeftOut;
@@ -11,6 +11,7 @@ use crate::{MAX_LEFT_OUT_ERROR, MIN_CROSS_VALIDATION_FILES};
 use argmin::core::{CostFunction, Error, Executor, State};
 use argmin::solver::neldermead::NelderMead;
 use mmcsim_engine::Scenario;
+use std::sync::OnceLock;
 
 struct Problem<'a> {
     cases: &'a [Case],
@@ -18,19 +19,27 @@ struct Problem<'a> {
     free: &'a Free,
     /// Simulated runs so far (each cost is one run per case), and the stop flag.
     runs: &'a Watch,
+    /// The first point at which a case was refused. argmin's Nelder-Mead unwraps the costs of
+    /// its first simplex (a failed cost there panics), so no cost fails: a refusal is kept
+    /// here, every later cost is infinite without a run, and `minimise` returns the refusal.
+    refused: OnceLock<String>,
 }
 
 impl CostFunction for Problem<'_> {
     type Param = Vec<f64>;
     type Output = f64;
     fn cost(&self, x: &Vec<f64>) -> Result<f64, Error> {
-        let (board, _) = self.free.board(self.base, x, false);
-        // Stopped: no more runs, and a cost that ends nothing (argmin's Nelder-Mead unwraps
-        // the costs of its first simplex); `minimise` says the fit was interrupted.
-        if self.runs.count(self.cases.len() as u64).is_err() {
+        // Stopped or refused: no more runs, and a cost that ends nothing; `minimise` says why.
+        if self.refused.get().is_some() || self.runs.count(self.cases.len() as u64).is_err() {
             return Ok(f64::INFINITY);
         }
-        cost_of(self.cases, &board).map_err(Error::msg)
+        Ok(self
+            .free
+            .cost_at(self.cases, self.base, x)
+            .unwrap_or_else(|e| {
+                let _ = self.refused.set(e);
+                f64::INFINITY
+            }))
     }
 }
 
@@ -83,6 +92,7 @@ fn minimise(
         base,
         free,
         runs,
+        refused: OnceLock::new(),
     };
     let res = Executor::new(problem, solver)
         .configure(|s| s.max_iters(max_iters))
@@ -92,6 +102,9 @@ fn minimise(
         .map_err(|e| format!("fit: {e}"))?;
     if runs.stopped() {
         return Err(INTERRUPTED.to_string());
+    }
+    if let Some(e) = res.problem.problem.as_ref().and_then(|p| p.refused.get()) {
+        return Err(e.clone());
     }
     let state = res.state();
     let x = state

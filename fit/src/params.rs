@@ -1,5 +1,7 @@
 //! The free parameters: which board parameters move, where they start and their bounds.
 
+use crate::case::Case;
+use crate::objective::cost_of;
 use mmcsim_engine::scenario::board::{param, params, Param, Unit};
 use mmcsim_engine::{Platform, Scenario};
 
@@ -123,5 +125,37 @@ impl Free {
         }
         s.normalize_board();
         (s, at_edge)
+    }
+
+    /// The cost of `cases` on the board at log-offsets `x`; a case the engine refuses there
+    /// (a step of the search that takes a run over a bound: a faster bus puts a time-based
+    /// job over the event budget) is one line naming the point tried and the refusal.
+    pub(crate) fn cost_at(
+        &self,
+        cases: &[Case],
+        base: &Scenario,
+        x: &[f64],
+    ) -> Result<f64, String> {
+        let (board, _) = self.board(base, x, false);
+        cost_of(cases, &board).map_err(|e| {
+            let at: Vec<String> = match board.effective_platform() {
+                Ok(b) => self
+                    .names
+                    .iter()
+                    .zip(&self.params)
+                    .map(|(n, p)| {
+                        let v = p.unit.format((p.get)(&b));
+                        // Two decimals say where the search was (MB/s print six).
+                        let cut = v.find('.').map_or(v.len(), |d| (d + 3).min(v.len()));
+                        format!("{n}={}", &v[..cut])
+                    })
+                    .collect(),
+                Err(_) => vec!["a board the engine refuses".to_string()],
+            };
+            format!(
+                "fit: at {} (a point the search tried; a shorter --fit_runtime= keeps runs small): {e}",
+                at.join(" ")
+            )
+        })
     }
 }

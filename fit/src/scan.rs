@@ -11,7 +11,6 @@
 //! the simplex.
 
 use crate::case::Case;
-use crate::objective::cost_of;
 use crate::params::Free;
 use crate::watch::Watch;
 use mmcsim_engine::Scenario;
@@ -39,7 +38,7 @@ pub(crate) fn coarse_start(
     let mut x = vec![0.0; n];
     let cost = |x: &[f64]| {
         runs.count(cases.len() as u64)?;
-        cost_of(cases, &free.board(base, x, false).0)
+        free.cost_at(cases, base, x)
     };
     let mut best = cost(&x)?;
     let per_move = (n * SCAN_FACTORS.len()) as u64;

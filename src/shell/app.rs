@@ -13,6 +13,7 @@
 use std::rc::Rc;
 
 use gloo::events::EventListener;
+use mmcsim_engine::scenario::bounded_message;
 use mmcsim_engine::{Overrides, Scenario};
 use yew::prelude::*;
 
@@ -226,7 +227,8 @@ impl Component for App {
                         <a class="top-link" href="#gallery">{ "Gallery" }</a>
                     </nav>
                 </header>
-                { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ n }</div> }) }
+                // Shown as the CLI prints a message: control characters escaped, cut to a line.
+                { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ bounded_message(n.clone()) }</div> }) }
                 <Watch a={self.pair.a.clone()} b={self.pair.b_link()} on_b={link.callback(Msg::B)}
                        command={self.watch.last()} link_base={self.link_base()}
                        on_run={link.callback(Msg::RunState)} compact={self.landing || touring}>

@@ -85,7 +85,8 @@ pub fn board_view(props: &BoardViewProps) -> Html {
                     Ok(()) => {
                         status.set(
                             format!(
-                                "Loaded {name}: {} parameter(s) changed from {}.",
+                                "Loaded {}: {} parameter(s) changed from {}.",
+                                crate::tools::input_limit::shown_name(&name),
                                 next.board().count(),
                                 next.platform
                             )

@@ -189,7 +189,8 @@ pub fn read_text_file(
     kind: PageInput,
     done: impl FnOnce(Result<String, String>) + 'static,
 ) {
-    let name = file.name();
+    // Echoed in messages as the CLI echoes a name: cut, control characters escaped.
+    let name = input_limit::shown_name(&file.name());
     if let Err(e) = input_limit::check(kind, &name, file.size() as u64) {
         done(Err(e));
         return;
@@ -212,7 +213,8 @@ pub fn read_bytes_file(
     kind: PageInput,
     done: impl FnOnce(Result<Vec<u8>, String>) + 'static,
 ) {
-    let name = file.name();
+    // Echoed in messages as the CLI echoes a name: cut, control characters escaped.
+    let name = input_limit::shown_name(&file.name());
     if let Err(e) = input_limit::check(kind, &name, file.size() as u64) {
         done(Err(e));
         return;

@@ -9,7 +9,7 @@
 
 use mmcsim_engine::export;
 use mmcsim_engine::metrics::SeriesPoint;
-use mmcsim_engine::scenario::jobfile::to_jobfile;
+use mmcsim_engine::scenario::jobfile::to_readable_jobfile;
 use mmcsim_engine::scenario::options::reset_option;
 use mmcsim_engine::scenario::options::ScenarioBuilder;
 use mmcsim_engine::scenario::units::format_time_ns;
@@ -113,12 +113,14 @@ pub fn jobfile_on(text: &str, platform: &str) -> Result<(Scenario, Vec<String>),
     Ok((scn, notices))
 }
 
-/// The scenario as a fio job file; `mmcsim FILE` runs it again.
-pub fn jobfile_text(scn: &Scenario) -> String {
-    let mut out =
-        String::from("; mmcsim scenario (fio job file syntax). Run it with: mmcsim THIS_FILE\n");
-    out.push_str(&to_jobfile(scn));
-    out
+/// The scenario as a fio job file; `mmcsim FILE` runs it again. Refused, as the CLI's
+/// `--write_jobfile=` refuses it (the engine's one writer), when a job name or value would not
+/// read back (`;`, `#`, `$`).
+pub fn jobfile_text(scn: &Scenario) -> Result<String, String> {
+    let text = to_readable_jobfile(scn).map_err(|e| e.to_string())?;
+    Ok(format!(
+        "; mmcsim scenario (fio job file syntax). Run it with: mmcsim THIS_FILE\n{text}"
+    ))
 }
 
 /// fio's `--output-format=json` document of a finished run, byte for byte what the CLI prints.
@@ -326,7 +328,10 @@ mod tests {
     #[test]
     fn jobfile_round_trip_and_errors_name_the_line() {
         let scn = scenario_from_jobfile("[global]\nplatform=unisoc-fua-2022\n[w]\nrw=randwrite\nbs=4k\nsync=1\nfua=0\nsize=1m\n").unwrap();
-        assert_eq!(scenario_from_jobfile(&jobfile_text(&scn)).unwrap(), scn);
+        assert_eq!(
+            scenario_from_jobfile(&jobfile_text(&scn).unwrap()).unwrap(),
+            scn
+        );
         // A workload without a platform keeps the one the page shows; one that names it wins.
         let (on, _) = jobfile_on("[w]\nrw=randread\nsize=1m\n", "unisoc-fua-2022").unwrap();
         assert_eq!(on.platform, "unisoc-fua-2022");
@@ -338,6 +343,25 @@ mod tests {
         assert_eq!(named.platform, "unisoc-hsq-2023");
         let e = scenario_from_jobfile("[a]\nrw=read\n\nioengine=mmap\n").unwrap_err();
         assert!(e.starts_with("line 4: ioengine"), "{e}");
+    }
+
+    /// The page's job file is the CLI's (the engine's one writer): a job name that would not
+    /// read back (`#` and `;` start a comment, `$HOME` would come back expanded) is refused with
+    /// the message `mmcsim --write_jobfile=` gives, naming the line, instead of a download.
+    #[test]
+    fn a_job_file_that_would_not_read_back_is_refused_as_the_cli_refuses_it() {
+        for name in ["a#b", "a;b", "$HOME"] {
+            let args = [format!("--name={name}"), "--size=64k".to_string()];
+            let scn =
+                mmcsim_engine::scenario::options::parse_args(&args, Scenario::default()).unwrap();
+            let e = jobfile_text(&scn).unwrap_err();
+            assert_eq!(
+                e,
+                format!("the line '[{name}]' would not read back (in a fio job file ';' and '#' start a comment and '$' a variable, and nothing quotes them); accepted: job names and values without ';', '#' or '$'")
+            );
+        }
+        let fine = scenario_from_jobfile("[a-b_c.d]\nsize=64k\n").unwrap();
+        assert!(jobfile_text(&fine).unwrap().contains("\n[a-b_c.d]\n"));
     }
 
     /// The "why" of a cut names what the job asked for: an fsync job is not told it

@@ -76,6 +76,12 @@ pub fn check(kind: PageInput, name: &str, bytes: u64) -> Result<(), String> {
     ))
 }
 
+/// A file's name as messages echo it, as the CLI echoes a name: cut, a line break a space,
+/// other control characters escaped (a name may hold any character but `/` and NUL).
+pub fn shown_name(name: &str) -> String {
+    mmcsim_engine::scenario::escape_controls(&mmcsim_engine::scenario::clip(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +117,12 @@ mod tests {
         }
         assert_eq!(size_text(900), "900 bytes");
         assert_eq!(size_text(1025), "2 KiB");
+    }
+
+    /// A file name echoed in a message is the CLI's echo of it.
+    #[test]
+    fn a_file_name_is_echoed_escaped_and_cut() {
+        assert_eq!(shown_name("a\nb\u{1b}[2J.fio"), "a b\\x1b[2J.fio");
+        assert!(shown_name(&"n".repeat(300)).ends_with("… (300 chars)"));
     }
 }

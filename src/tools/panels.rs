@@ -215,6 +215,8 @@ fn load_job_text(
     let job_status = job_status.clone();
     let platform = platform.to_string();
     Rc::new(move |text: String, from: String| {
+        // The file's name as messages echo it (cut, control characters escaped).
+        let from = crate::tools::input_limit::shown_name(&from);
         // Pasted text is held to the size an opened file is.
         let read = crate::tools::input_limit::check(PageInput::JobFile, &from, text.len() as u64);
         if let Err(e) = read {
@@ -225,14 +227,15 @@ fn load_job_text(
         match exports::jobfile_on(&text, &platform) {
             Ok((scn, notices)) => {
                 let jobs: u32 = scn.jobs.iter().map(|j| j.numjobs).sum();
-                let from = mmcsim_engine::scenario::clip(&from);
                 job_error.set(None);
                 let mut text = format!(
                     "Loaded {from}: {} section(s), {jobs} job(s) on {}.",
                     scn.jobs.len(),
                     scn.platform
                 );
-                for n in &notices {
+                for n in notices {
+                    // As the CLI prints a warning: control characters escaped, cut to a line.
+                    let n = mmcsim_engine::scenario::bounded_message(n);
                     text.push_str(&format!(" Warning: {n}."));
                 }
                 job_status.set(text.into());
@@ -241,7 +244,6 @@ fn load_job_text(
                 gloo::timers::callback::Timeout::new(0, move || on_scenario.emit(scn)).forget();
             }
             Err(e) => {
-                let from = mmcsim_engine::scenario::clip(&from);
                 job_status.set(AttrValue::default());
                 job_error.set(Some(
                     format!("{from}: {e}. The scenario is unchanged.").into(),
@@ -261,15 +263,28 @@ fn save_job_files(
     let (scn, b) = (scn.clone(), b.clone());
     let (job_status, job_error) = (job_status.clone(), job_error.clone());
     Callback::from(move |()| {
-        let mut saved = Vec::new();
         let sides = std::iter::once((scn.clone(), "")).chain(b.clone().map(|b| (b, "-b")));
-        for (s, suffix) in sides {
-            let name = exports::file_name(&s, "fio").replacen(".fio", &format!("{suffix}.fio"), 1);
-            match download::download_text(&name, "text/plain", &exports::jobfile_text(&s)) {
+        // Both files are written, or neither: a side whose file would not read back (a job
+        // name or value with ';', '#' or '$') is refused as the CLI's --write_jobfile= is.
+        let files: Result<Vec<(String, String)>, String> = sides
+            .map(|(s, suffix)| {
+                let name =
+                    exports::file_name(&s, "fio").replacen(".fio", &format!("{suffix}.fio"), 1);
+                exports::jobfile_text(&s).map(|text| (name, text))
+            })
+            .collect();
+        let files = match files {
+            Ok(f) => f,
+            Err(e) => return job_error.set(Some(format!("Not saved: {e}").into())),
+        };
+        let mut saved = Vec::new();
+        for (name, text) in files {
+            match download::download_text(&name, "text/plain", &text) {
                 Ok(()) => saved.push(name),
                 Err(e) => return job_error.set(Some(e.into())),
             }
         }
+        job_error.set(None);
         let runs: Vec<String> = saved.iter().map(|n| format!("mmcsim {n}")).collect();
         job_status.set(
             format!(

@@ -126,7 +126,10 @@ pub fn split_query(q: &str) -> (String, Moment, Vec<String>) {
             },
         };
         if let Err(e) = r {
-            errors.push(format!("{k}: {e} (view key left out)"));
+            // As the CLI prints a message: control characters escaped (a U+0000 as `\x00`).
+            let e =
+                mmcsim_engine::scenario::bounded_message(format!("{k}: {e} (view key left out)"));
+            errors.push(e);
         }
     }
     (rest.join("&"), m, summed_up(errors))
@@ -260,5 +263,30 @@ mod tests {
         assert_eq!(e.len(), MAX_VIEW_NOTICES, "{e:?}");
         assert!(e.iter().all(|n| n.chars().count() < 400), "{e:?}");
         assert!(e[3].starts_with("and 598 more bad view keys"), "{}", e[3]);
+    }
+
+    /// A link's view value with control characters (a NUL, an ESC sequence) is echoed in the
+    /// page's notice as the CLI echoes one: escaped (`\x00`, `\x1b`), never the raw
+    /// character (a notice carried a raw U+0000).
+    #[test]
+    fn control_characters_in_a_view_value_are_escaped_in_its_notice() {
+        let (_, _, e) = split_query("tour=a%00b&focus=%1B%5B2J&speed=%C2%9B1");
+        assert_eq!(e.len(), 3, "{e:?}");
+        assert!(e.iter().all(|n| !n.chars().any(char::is_control)), "{e:?}");
+        assert!(
+            e[0].starts_with("tour: 'a\\x00b' is not a tour; accepted: "),
+            "{}",
+            e[0]
+        );
+        assert!(
+            e[1].starts_with("focus: '\\x1b[2J' is not a focus"),
+            "{}",
+            e[1]
+        );
+        assert!(
+            e[2].starts_with("speed: '\\u{9b}1' is not a time"),
+            "{}",
+            e[2]
+        );
     }
 }

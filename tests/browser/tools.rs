@@ -223,7 +223,7 @@ fn exports_produce_the_expected_text() {
     let trace = exports::trace_json(&scn).unwrap();
     assert!(trace.starts_with("{\"traceEvents\":["));
     assert!(trace.trim_end().ends_with('}'));
-    let job = exports::jobfile_text(&scn);
+    let job = exports::jobfile_text(&scn).unwrap();
     assert!(job.contains("[test]") || job.contains('['), "{job}");
     assert_eq!(
         exports::scenario_from_jobfile(&job).unwrap(),

@@ -2,7 +2,8 @@
 // its results in view, every table inside its column, fio's text and the time per stage, A's
 // and B's exports, chart pictures with a title and a legend), its form (stale errors cleared,
 // a pasted job file keeping the platform and B), and the phone (390x844: Board not widening
-// the page, tap targets of 44 px, A and B panned together). Screenshots go to
+// the page, tap targets of 44 px, A and B panned together), a job file that would not read back
+// refused as the CLI refuses it, and a link's NUL shown escaped. Screenshots go to
 // target/screenshots/ (docs/ with `make screenshots`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -173,6 +174,26 @@ test('phone 390x844: the column a link or a step points at is panned into view, 
     assert.equal(v.a, v.b, 'B panned with A');
     await page.evaluate(() => document.querySelector('#a-pipeline').scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: await screenshotPath('phone-focus-390x844.png') });
+    assert.deepEqual(problems, []);
+    await context.close();
+});
+
+test('a job name the job file cannot read back is refused, not saved; a NUL in a link is shown escaped', async () => {
+    // `?name=$HOME;x`: fio's reader would expand $HOME and cut at ';' (mmcsim --write_jobfile=
+    // refuses it the same way, from the engine's one writer).
+    const { page, problems, context } = await open('?name=%24HOME%3Bx&tour=a%00b', { width: 1366, height: 768 });
+    const notices = await page.$$eval('.notice', (n) => n.map((e) => e.textContent));
+    const tour = notices.find((n) => n.includes('is not a tour'));
+    assert.ok(tour, notices.join('\n'));
+    assert.ok(tour.includes("'a\\x00b'") && !tour.includes('\u0000'), tour);
+    await page.click('.jobfile summary');
+    let downloaded = false;
+    page.on('download', () => { downloaded = true; });
+    await page.click('#jobfile-save');
+    await page.waitForSelector('#jobfile-error');
+    assert.equal(await page.textContent('#jobfile-error'),
+        "Not saved: the line '[$HOME;x]' would not read back (in a fio job file ';' and '#' start a comment and '$' a variable, and nothing quotes them); accepted: job names and values without ';', '#' or '$'");
+    assert.equal(downloaded, false, 'no file was saved');
     assert.deepEqual(problems, []);
     await context.close();
 });

@@ -213,7 +213,23 @@ pub fn unreadable_line(text: &str) -> Option<&str> {
     text.lines().find(|l| l.contains([';', '#', '$']))
 }
 
-/// The scenario as a fio job file, for [`parse_jobfile`].
+/// The scenario as a fio job file that reads back as written ([`to_jobfile`]), or the one
+/// message both front ends give (the CLI's `--write_jobfile=`, the page's download) for a job
+/// name or value that would not: fio's reader takes `;` and `#` for a comment and `$` for a
+/// variable, and a job file cannot quote them.
+pub fn to_readable_jobfile(scn: &Scenario) -> Result<String, ScenarioError> {
+    let text = to_jobfile(scn);
+    match unreadable_line(&text) {
+        None => Ok(text),
+        Some(line) => Err(ScenarioError::general(format!(
+            "the line '{}' would not read back (in a fio job file ';' and '#' start a comment and '$' a variable, and nothing quotes them); accepted: job names and values without ';', '#' or '$'",
+            clip(line)
+        ))),
+    }
+}
+
+/// The scenario as a fio job file, for [`parse_jobfile`]; [`to_readable_jobfile`] refuses one
+/// that would not read back.
 pub fn to_jobfile(scn: &Scenario) -> String {
     let mut out = String::new();
     let globals = global_options(scn);

@@ -180,7 +180,10 @@ impl KernelEvents {
         }
     }
 
-    /// One simulator step and what it fired; false once the run is over.
+    /// One simulator step and what it fired; false once the run is over (then [`finish`]
+    /// writes what is left).
+    ///
+    /// [`finish`]: KernelEvents::finish
     pub fn step<S: Sink>(&mut self, sink: &mut S) -> bool {
         let more = self.sim.step();
         let trace = self.sim.drain_trace();
@@ -217,7 +220,9 @@ impl KernelEvents {
         } else {
             self.horizon(self.sim.now())
         };
-        self.flush(sink, if more { due } else { u64::MAX });
+        // At the run's end too: after a power cut, `finish` writes the inserts of the requests
+        // never issued, dated when they reached blk-mq, and everything held back after them.
+        self.flush(sink, due);
         self.work += 1;
         more
     }
