@@ -13,6 +13,7 @@ use crate::run::session::RunError;
 use crate::series::{self, Figures, Prediction, TourInput, TourScript, TryIt};
 pub use crate::series::{Shows, TourAction, TourStep};
 
+pub mod check;
 pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
