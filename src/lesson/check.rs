@@ -191,6 +191,16 @@ pub fn rights(open: Option<&super::Tour>) -> Result<Vec<usize>, crate::run::sess
         .collect()
 }
 
+/// The check, on, as the page holds it: the learner's record and, once computed, the right
+/// choices.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOn {
+    pub record: std::rc::Rc<Record>,
+    pub rights: Option<std::rc::Rc<Vec<usize>>>,
+    /// The right choices are being computed (a task of their own).
+    pub scoring: bool,
+}
+
 /// The key the page keeps the record under in localStorage.
 pub const STORE_KEY: &str = "mmcsim.check";
 

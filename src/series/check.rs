@@ -45,7 +45,7 @@ fn figure(fa: &Figures, fb: &Figures) -> f64 {
 pub static QUESTIONS: &[Question] = &[
     Question {
         lesson: "sprd-hs400es-2020",
-        topic: "chains of requests, one interrupt each",
+        topic: "Chains of requests, one interrupt each",
         text: "20 programs read 4 KiB blocks from an eMMC. The driver then hands the controller chains of up \
                to 8 requests, with one interrupt per chain, instead of one request per interrupt. How much \
                data per second do the programs read then?",
@@ -58,7 +58,7 @@ pub static QUESTIONS: &[Question] = &[
     },
     Question {
         lesson: "unisoc-fua-2022",
-        topic: "durable writes: FUA against cache and flush",
+        topic: "Durable writes: FUA against cache and flush",
         text: "One program writes 4 KiB blocks at random, each acknowledged only once it is safe from a power \
                cut. The card can be sent each write as a reliable write (FUA: straight to its flash) instead \
                of into its cache followed by a cache flush. How many writes per second then?",
@@ -71,7 +71,7 @@ pub static QUESTIONS: &[Question] = &[
     },
     Question {
         lesson: "io-schedulers",
-        topic: "a reader beside a writer: bfq against mq-deadline",
+        topic: "A reader beside a writer: bfq against mq-deadline",
         text: "One program reads 4 KiB blocks at random while another writes with 32 requests in flight. With \
                the I/O scheduler bfq instead of mq-deadline, how long does the reader wait for each read, on \
                average?",
