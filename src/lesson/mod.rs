@@ -13,6 +13,9 @@ use crate::run::session::RunError;
 use crate::series::{self, Figures, Prediction, TourInput, TourScript, TryIt};
 pub use crate::series::{Shows, TourAction, TourStep};
 
+pub mod check;
+#[cfg(all(target_arch = "wasm32", feature = "full"))]
+pub mod check_view;
 pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod view;

@@ -26,6 +26,12 @@ pub struct LessonProps {
     pub on_act: Callback<()>,
     /// The reader's answer to the prediction.
     pub on_predict: Callback<usize>,
+    /// The course's check, when on (`check_view`): in place of the landing's lesson before a
+    /// tour is open, under the step at the end of the last lesson.
+    #[prop_or_default]
+    pub check: Option<Html>,
+    /// "Check what you know first": turn the course's check on.
+    pub on_check: Callback<()>,
 }
 
 impl PartialEq for LessonProps {
@@ -44,6 +50,8 @@ impl PartialEq for LessonProps {
             && self.on_step == o.on_step
             && self.on_act == o.on_act
             && self.on_predict == o.on_predict
+            && self.check == o.check
+            && self.on_check == o.on_check
     }
 }
 
@@ -52,6 +60,9 @@ impl PartialEq for LessonProps {
 pub fn lesson(props: &LessonProps) -> Html {
     if let Some(t) = &props.tour {
         return tour_view(props, t);
+    }
+    if let Some(check) = &props.check {
+        return html! { <div class="lesson" id="lesson">{ check.clone() }</div> };
     }
     let start = props.on_tour.reform(|_| Some(LANDING_SERIES));
     html! {
@@ -65,6 +76,9 @@ pub fn lesson(props: &LessonProps) -> Html {
                 <button id="start-tour" class="button primary" onclick={start}>{ "Start the tour ▸" }</button>
                 <a class="button secondary" href="#lab">{ "Open the Lab" }</a>
             </div>
+            <p class="check-offer muted">{ "Or first " }
+                <button class="link" id="check-first" onclick={props.on_check.reform(|_| ())}>{ "check what you know" }</button>
+                { format!(": three short questions now, the same after lesson {}, to see what the course taught you.", course::COURSE.len()) }</p>
         </div>
     }
 }
@@ -98,6 +112,7 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
             if let Some(answer) = answer {
                 <p class="tour-answer" id="tour-answer">{ answer }</p>
             }
+            if let Some(check) = &props.check { { check.clone() } }
             <p class="tour-press">{ &s.press }</p>
             <div class="tour-actions">
                 <button class="button secondary" id="tour-back" disabled={k == 0}

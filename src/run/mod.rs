@@ -1,7 +1,8 @@
 //! The run plumbing, the web app's bottom floor: the one wrapper around the engine's
 //! `Simulator` ([`session`]), the scenario pair the page shows ([`pair`]), the glue to the
 //! engine's option language ([`engine_bridge`]), budgeted slices ([`slicer`]), the speeds of
-//! "Watch the pipeline" ([`speed`]), the URL ([`url`]) and the Web Workers ([`workers`]). Every
+//! "Watch the pipeline" ([`speed`]), the URL ([`url`]), what the browser keeps (`store`: the
+//! course's check, localStorage) and the Web Workers ([`workers`]). Every
 //! floor above reads them; they import nothing of the page (docs/ARCHITECTURE.md, the floor
 //! table of `src`).
 //!
@@ -16,6 +17,8 @@ pub mod speed;
 #[cfg(test)]
 pub(crate) mod test_support;
 
+#[cfg(all(target_arch = "wasm32", feature = "full"))]
+pub mod store;
 #[cfg(target_arch = "wasm32")]
 pub mod url;
 #[cfg(target_arch = "wasm32")]

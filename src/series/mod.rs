@@ -32,6 +32,7 @@ use mmcsim_engine::{HostConfig, Scenario};
 
 use crate::run::session::RunError;
 
+pub mod check;
 #[cfg(test)]
 mod claims;
 pub mod course;

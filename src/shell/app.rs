@@ -35,6 +35,9 @@ use crate::tools::sweep::SweepView;
 use crate::watch::command::{Commands, WatchAction};
 use crate::watch::{moment, RunState, Watch};
 
+#[cfg(feature = "full")]
+use crate::lesson::check::CheckOn;
+
 /// What the link query is made of.
 struct LinkOf {
     pair: Pair,
@@ -98,6 +101,22 @@ pub enum Msg {
     BackToTour,
     /// The first render is on screen: draw what follows the lesson (see [`App::rest_shown`]).
     ShowRest,
+    /// The course's check (`app_check.rs`).
+    Check(CheckMsg),
+}
+
+/// What the course's check asks of the page (`app_check.rs`).
+pub enum CheckMsg {
+    /// Turn the check on ("check what you know").
+    On,
+    /// Question `.0` of the phase shown, answered with a choice (None: skipped).
+    Answer(usize, Option<usize>),
+    /// Open the lesson of this series id (lesson 1 after the questions, or one to revisit).
+    Lesson(&'static str),
+    /// Clear the record (and, after the last lesson, turn the check off).
+    Restart,
+    /// Compute the right choices (the tours of the questions' lessons) and show the results.
+    Score,
 }
 
 pub struct App {
@@ -129,6 +148,9 @@ pub struct App {
     /// frame while a run plays.
     link_memo: std::cell::RefCell<Option<(LinkOf, AttrValue)>>,
     pub(super) use_url: bool,
+    /// The course's check, when on (`app_check.rs`).
+    #[cfg(feature = "full")]
+    pub(super) check: Option<CheckOn>,
     _popstate: Option<EventListener>,
 }
 
@@ -140,7 +162,19 @@ impl Component for App {
         let use_url = ctx.props().use_url;
         let search = if use_url { url_search() } else { String::new() };
         let (rest, moment, view_errors) = moment::split_query(&search);
-        let landing = use_url && search.trim_start_matches('?').is_empty();
+        // A link of nothing but the check (a lecturer's `?check=1`) opens as the landing does,
+        // the check's questions in place of its sentences.
+        let check_only = moment::Moment {
+            check: false,
+            ..moment.clone()
+        } == moment::Moment::default();
+        let check_key = search
+            .trim_start_matches('?')
+            .split('&')
+            .any(|p| p.split('=').next() == Some("check"));
+        let landing = use_url
+            && (search.trim_start_matches('?').is_empty()
+                || (check_key && rest.is_empty() && check_only));
         let (mut scenario, mut b, errs) = bridge::scenarios_from_query(&rest);
         if landing {
             let (a, lb) = crate::lesson::landing_pair();
@@ -171,8 +205,13 @@ impl Component for App {
             rest_shown: false,
             link_memo: Default::default(),
             use_url,
+            #[cfg(feature = "full")]
+            check: None,
             _popstate: popstate,
         };
+        if moment.check {
+            app.check_open();
+        }
         if moment.compare && app.pair.b.is_none() {
             app.pair.b = Some(B::Over(crate::watch::live::suggest_b(&app.pair.a)));
         }
@@ -201,6 +240,7 @@ impl Component for App {
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first: bool) {
+        self.check_rendered(ctx);
         if first {
             // A timeout, not a future: a future would run in this same task.
             let link = ctx.link().clone();
@@ -240,7 +280,8 @@ impl Component for App {
                                 progress: r.progress,
                             })}
                             on_tour={link.callback(Msg::Tour)} on_step={link.callback(Msg::TourStep)}
-                            on_act={link.callback(|()| Msg::TourAct)} on_predict={link.callback(Msg::Predict)} />
+                            on_act={link.callback(|()| Msg::TourAct)} on_predict={link.callback(Msg::Predict)}
+                            check={self.check_html(ctx)} on_check={link.callback(|()| Msg::Check(CheckMsg::On))} />
                 </Watch>
                 if self.rest_shown { { self.rest(ctx) } }
                 if let (true, Some(t)) = (self.tried, &self.tour) {
@@ -331,6 +372,7 @@ impl App {
         let m = moment::Moment {
             tour: self.tour.as_ref().map(|t| t.tour.id.to_string()),
             step: self.tour.as_ref().map_or(0, |t| t.step),
+            check: self.check_on(),
             ..Default::default()
         };
         moment::join(&scn, &m)

@@ -78,6 +78,7 @@ impl App {
             | Msg::Predict(_)
             | Msg::PopState
             | Msg::BackToTour => self.tour_msg(ctx, msg),
+            Msg::Check(m) => self.check_msg(ctx, m),
         }
     }
 
@@ -256,6 +257,7 @@ impl App {
                 if let Some(t) = self.tour.as_mut() {
                     t.predict(i);
                 }
+                self.check_predicted();
             }
             Msg::PopState => {
                 let (_, m, _) = moment::split_query(&url_search());

@@ -8,6 +8,8 @@
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(target_arch = "wasm32")]
+mod app_check;
+#[cfg(target_arch = "wasm32")]
 mod app_update;
 #[cfg(all(target_arch = "wasm32", not(feature = "full")))]
 pub mod handover;

@@ -1,5 +1,6 @@
 //! Links to a moment: the view keys a link carries beside the scenario (`t=216us`,
-//! `speed=50us`, `paused=1`, `compare=1`, `focus=bus`, `tour=sprd-hs400es-2020`, `step=3`),
+//! `speed=50us`, `paused=1`, `compare=1`, `focus=bus`, `tour=sprd-hs400es-2020`, `step=3`, and
+//! a lecturer's `check=1`: the course's check on),
 //! split off the query before the engine's scenario decoder sees it, so they are never
 //! "unknown option" to it.
 //!
@@ -13,7 +14,9 @@ use crate::run::speed::SPEEDS;
 use crate::watch::command::Target;
 
 /// The view keys, in the order a link writes them.
-pub const VIEW_KEYS: [&str; 7] = ["t", "speed", "paused", "compare", "focus", "tour", "step"];
+pub const VIEW_KEYS: [&str; 8] = [
+    "t", "speed", "paused", "compare", "focus", "tour", "step", "check",
+];
 
 /// The view a link restores.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,6 +32,9 @@ pub struct Moment {
     /// A tour (its series id) and its step, 0-based.
     pub tour: Option<String>,
     pub step: usize,
+    /// The course's check on: three questions before lesson 1 and after the last
+    /// (`crate::lesson::check`), a lecturer's link.
+    pub check: bool,
 }
 
 /// The name of a layer in links.
@@ -105,6 +111,12 @@ pub fn split_query(q: &str) -> (String, Moment, Vec<String>) {
             "speed" => parse_speed(&v).map(|s| m.speed = Some(s)),
             "paused" => parse_bool(&v).map(|b| m.paused = b),
             "compare" => parse_bool(&v).map(|b| m.compare = b),
+            "check" => parse_bool(&v).map(|b| m.check = b).map_err(|_| {
+                format!(
+                    "'{v}' is neither on nor off; accepted: 1 (the course's check: three questions \
+                     before lesson 1 and after the last) or 0"
+                )
+            }),
             "focus" => parse_focus(&v).map(|f| m.focus = Some(f)),
             // A series id, or the platform an older link named (its first series' tour).
             "tour" => match crate::series::tour_id(&v) {
@@ -145,7 +157,7 @@ fn summed_up(mut errors: Vec<String>) -> Vec<String> {
         let more = errors.len() - (MAX_VIEW_NOTICES - 1);
         errors.truncate(MAX_VIEW_NOTICES - 1);
         errors.push(format!(
-            "and {more} more bad view keys (t, speed, paused, compare, focus, tour, step); those were left out too"
+            "and {more} more bad view keys (t, speed, paused, compare, focus, tour, step, check); those were left out too"
         ));
     }
     errors
@@ -178,6 +190,9 @@ impl Moment {
             out.push(format!("tour={t}"));
             out.push(format!("step={}", self.step + 1));
         }
+        if self.check {
+            out.push("check=1".to_string());
+        }
         out.join("&")
     }
 }
@@ -199,7 +214,7 @@ mod tests {
 
     #[test]
     fn view_keys_are_split_off_and_round_trip() {
-        let q = "?numjobs=20&t=216us&speed=50us&paused=1&compare=1&focus=bus&tour=sprd-hs400es-2020&step=3&b.packed=8";
+        let q = "?numjobs=20&t=216us&speed=50us&paused=1&compare=1&focus=bus&tour=sprd-hs400es-2020&step=3&check=1&b.packed=8";
         let (rest, m, errors) = split_query(q);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(rest, "numjobs=20&b.packed=8");
@@ -209,7 +224,7 @@ mod tests {
         );
         assert_eq!(m.t, Some(216_000));
         assert_eq!(m.speed.map(|i| SPEEDS[i].sim_ns_per_s), Some(Some(50_000)));
-        assert!(m.paused && m.compare);
+        assert!(m.paused && m.compare && m.check);
         assert_eq!(m.focus, Some(Target::Layer(Layer::Bus)));
         assert_eq!((m.tour.as_deref(), m.step), (Some("sprd-hs400es-2020"), 2));
         let (_, again, _) = split_query(&m.query());
@@ -244,6 +259,21 @@ mod tests {
         assert!(errors[0].starts_with("t: "), "{errors:?}");
         assert!(m.paused && m.t.is_none() && m.tour.is_none());
         assert_eq!(join("bs=8k", &m), "bs=8k&paused=1");
+    }
+
+    #[test]
+    fn a_lecturers_check_link_turns_the_check_on_and_a_bad_value_says_so_once() {
+        let (rest, m, e) = split_query("?check=1");
+        assert!(e.is_empty() && rest.is_empty() && m.check, "{e:?}");
+        assert_eq!(m.query(), "check=1");
+        let (rest, m, e) = split_query("?check=please&numjobs=2");
+        assert_eq!((rest.as_str(), m.check), ("numjobs=2", false));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].starts_with("check: 'please' is neither on nor off; accepted: 1"),
+            "{}",
+            e[0]
+        );
     }
 
     #[test]
