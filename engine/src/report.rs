@@ -120,8 +120,8 @@ pub struct SimStats {
     /// Discard requests completed.
     #[serde(default)]
     pub discards: u64,
-    /// Software busy polls after a write on the 2020 legacy path (`mmc_blk_card_busy`: one
-    /// CMD13 each).
+    /// CMD13s sent after writes on the 2020 legacy path (`mmc_blk_card_busy`: one or more per
+    /// write, as the board's kernel polls).
     #[serde(default)]
     pub busy_polls: u64,
     /// Requests handed to the controller per interrupt: index i = batches of i requests.

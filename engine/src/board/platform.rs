@@ -11,6 +11,8 @@
 use crate::vocab::HostConfig;
 use serde::{Deserialize, Serialize};
 
+pub use super::kernel::{BusyPoll, KernelVersion};
+
 pub use crate::variation::VariationTiming;
 
 /// Host CPU time per request, per part of the kernel path (nanoseconds).
@@ -337,6 +339,10 @@ pub struct Platform {
     pub source: &'static str,
     /// The host controller driver, which the explanations name.
     pub controller: Controller,
+    /// The Linux version the measurements ran (`major.minor`): the kernel rules that changed
+    /// between versions follow it (today the legacy path's CMD13 polling after a write,
+    /// [`KernelVersion::busy_poll`]).
+    pub kernel: KernelVersion,
     /// Host switches the platform runs with unless the scenario overrides them (the rows of
     /// `scenario::table::host`; `Scenario::effective_platform` applies the overrides).
     pub switches: HostConfig,

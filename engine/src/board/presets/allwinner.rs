@@ -25,6 +25,9 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
     source:
         "Michael Wu, '[PATCH] mmc:mmc-hsq:use fifo to dispatch mmc_request' v2, linux-mmc, 2022-11",
     controller: Controller::Sdhci,
+    // Linux 5.10 (an estimate: the patch names no version): Android 13 phones of 2022 ran the
+    // android12/13-5.10 GKI kernels. The calibrated figures are reads, which poll no CMD13.
+    kernel: KernelVersion::new(5, 10),
     switches: HostConfig {
         mmc_path: MmcPath::Legacy,
         // The scheduler: none. The measured clat spread (p10-p90 963-1172 us) is that of
