@@ -53,9 +53,18 @@ impl Simulator {
         self.legacy_pump();
     }
 
-    /// Starts the next prepared request if the controller is free.
+    /// Starts the next prepared request if the controller is free (on the CQE, once
+    /// `cqhci_off` has halted it: `ctl_direct_halt`).
     pub(crate) fn legacy_pump(&mut self) {
-        if self.host_busy() || self.recovery.active() {
+        if self.host_busy() || self.recovery.active() || self.legacy.queue.is_empty() {
+            return;
+        }
+        let halt = self.ctl_direct_halt();
+        if halt > 0 {
+            self.bus
+                .record(SegmentKind::HostGap, self.now, self.now + halt, None);
+            self.host.hold_until(self.now + halt);
+            self.host_schedule_start(self.now + halt);
             return;
         }
         if let Some(req) = self.legacy.pop() {

@@ -306,6 +306,8 @@ pub const PARAMS: &[Param] = &[
         "transfer-complete IRQ to the next command on the bus (sdhci_irq -> hsq pump -> sdhci_request)"),
     param!("cqhci_irq_us", Host, Us, host.cqhci_irq_ns, "0"..="10000", example "20",
         "command queueing: a task's completion to cqhci_irq finishing every task done by then (one interrupt)"),
+    param!("cqhci_halt_us", Host, Us, host.cqhci_halt_ns, "0"..="10000", example "20",
+        "command queueing: cqhci_off halting the CQE before a command it does not queue (a discard, a flush without DCMD)"),
     param!("completion_us", Host, Us, host.completion_ns, "0"..="10000", example "50",
         "completion pass per request up to in_flight-- (req_done, post_req, blk_mq_complete_request)"),
     param!("queue_rerun_us", Host, Us, host.rerun_ns, "0"..="10000", example "20",

@@ -59,6 +59,9 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 0,
         max_req_bytes: 512 * KIB,
         max_packed: 0,

@@ -75,6 +75,9 @@ pub const RPI5_SD_2024: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 0,
         // SDHCI's max_req_size (ADMA2): 512 KiB; a 4 MiB I/O is 8 requests.
         max_req_bytes: 512 * KIB,

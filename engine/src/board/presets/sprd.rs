@@ -61,6 +61,9 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,

@@ -67,6 +67,9 @@ pub const U300_MMCI_2011: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 0,
         max_req_bytes: 127 * 512,
         max_packed: 0,
