@@ -120,8 +120,11 @@ pub struct SimStats {
     /// Discard requests completed.
     #[serde(default)]
     pub discards: u64,
-    /// Software busy polls after a write on the 2020 legacy path (`mmc_blk_card_busy`: one
-    /// CMD13 each).
+    /// Times the CQE was halted for a command it does not queue (`cqhci_off`).
+    #[serde(default)]
+    pub cqe_halts: u64,
+    /// CMD13s sent after writes on the 2020 legacy path (`mmc_blk_card_busy`: one or more per
+    /// write, as the board's kernel polls).
     #[serde(default)]
     pub busy_polls: u64,
     /// Requests handed to the controller per interrupt: index i = batches of i requests.

@@ -19,7 +19,10 @@ pub const DEFAULT_FIT: &[&str] = &[
 
 /// A count, a mode or a switch: not fitted.
 fn discrete(p: &Param) -> bool {
-    matches!(p.unit, Unit::Bool | Unit::Count | Unit::Mode | Unit::Width)
+    matches!(
+        p.unit,
+        Unit::Bool | Unit::Count | Unit::Mode | Unit::Width | Unit::Kernel
+    )
 }
 
 /// The free parameters and where they start.

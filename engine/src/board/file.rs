@@ -35,7 +35,7 @@ pub fn to_toml(preset: &Platform, effective: &Platform, changed: usize) -> Strin
             let v = (param.get)(effective);
             let pv = (param.get)(preset);
             let text = match param.unit {
-                Unit::Mode => format!("\"{}\"", param.unit.format(v)),
+                Unit::Mode | Unit::Kernel => format!("\"{}\"", param.unit.format(v)),
                 u => u.format(v),
             };
             let mark = if v == pv {
@@ -140,8 +140,19 @@ pub fn read_toml(
                 ));
             }
             // A number is written as a number: `nand_read_us = "87"` is a string, as the
-            // mode's name (`bus_mode = "hs400"`) is.
-            if let (toml::Value::String(_), false) = (v, param.unit == Unit::Mode) {
+            // mode's name (`bus_mode = "hs400"`) and a kernel version (`kernel = "5.10"`, which
+            // as a TOML number would read 5.1) are.
+            if param.unit == Unit::Kernel && !v.is_str() {
+                return Err(at(
+                    &field,
+                    format!(
+                        "a number, not a version; accepted: {}, written in quotes (\"5.10\")",
+                        param.accepted_with_unit()
+                    ),
+                ));
+            }
+            let named = matches!(param.unit, Unit::Mode | Unit::Kernel);
+            if let (toml::Value::String(_), false) = (v, named) {
                 return Err(at(
                     &field,
                     format!(

@@ -4,6 +4,7 @@
 //! its parameters; above the vocabulary. The crate root re-exports this module as `platform`.
 
 pub mod file;
+mod kernel;
 pub mod params;
 mod platform;
 mod presets;

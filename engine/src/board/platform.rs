@@ -11,6 +11,8 @@
 use crate::vocab::HostConfig;
 use serde::{Deserialize, Serialize};
 
+pub use super::kernel::{BusyPoll, KernelVersion};
+
 pub use crate::variation::VariationTiming;
 
 /// Host CPU time per request, per part of the kernel path (nanoseconds).
@@ -60,6 +62,13 @@ pub struct HostTiming {
     /// entry and handler. A task completing meanwhile is finished by the same interrupt; one
     /// completing later raises the next.
     pub cqhci_irq_ns: u64,
+    /// Command queueing: `cqhci_off` (drivers/mmc/host/cqhci-core.c, Linux 6.1), which
+    /// `__mmc_start_request` runs before a command the CQE does not queue (a discard's
+    /// CMD35/36/38, a flush without DCMD): the host's `disable` hook, CQHCI_HALT written to
+    /// CQHCI_CTL and polled until the CQE halts (`readx_poll_timeout`). The next
+    /// `cqhci_request` un-halts it with one register write (not charged). Presets: a typical
+    /// handful of MMIO accesses and SDHCI register restores, not measured.
+    pub cqhci_halt_ns: u64,
     /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
     /// and completing it (one interrupt, one completion pass for the whole chain).
     pub adma3_chain_ns: u64,
@@ -337,6 +346,10 @@ pub struct Platform {
     pub source: &'static str,
     /// The host controller driver, which the explanations name.
     pub controller: Controller,
+    /// The Linux version the measurements ran (`major.minor`): the kernel rules that changed
+    /// between versions follow it (today the legacy path's CMD13 polling after a write,
+    /// [`KernelVersion::busy_poll`]).
+    pub kernel: KernelVersion,
     /// Host switches the platform runs with unless the scenario overrides them (the rows of
     /// `scenario::table::host`; `Scenario::effective_platform` applies the overrides).
     pub switches: HostConfig,

@@ -149,6 +149,23 @@ impl Simulator {
         }
     }
 
+    /// A request of the direct queue (a discard, a flush without DCMD, a retry) is about to
+    /// start on the controller: on the CQE `__mmc_start_request` first runs `cqhci_off`
+    /// (Linux 6.1) if the CQE is on. Returns the time the halt takes (0: nothing to halt).
+    #[inline]
+    pub(crate) fn ctl_direct_halt(&mut self) -> u64 {
+        match self.host_path() {
+            HostPath::Cqe { .. } if self.cqe.off() => {
+                self.stats.cqe_halts += 1;
+                self.platform.host.cqhci_halt_ns
+            }
+            HostPath::Cqe { .. }
+            | HostPath::Hsq { .. }
+            | HostPath::Legacy { .. }
+            | HostPath::MmcTest { .. } => 0,
+        }
+    }
+
     /// The controller is free: the path's queue starts what it can (after the direct queue).
     #[inline]
     pub(crate) fn ctl_pump(&mut self) {

@@ -30,12 +30,22 @@ pub struct Cqe {
     irq_pending: bool,
     /// The last interrupt's handler runs until then: the next one is not taken before.
     irq_busy_until: u64,
+    /// `mmc->cqe_on`: the CQE is enabled, not halted (`cqhci_request` turns it on,
+    /// `cqhci_off` halts it).
+    on: bool,
 }
 
 impl Cqe {
-    /// `cqhci_request`: a task queued on the card, ready for execution at `ready`.
+    /// `cqhci_request`: a task queued on the card, ready for execution at `ready` (the CQE
+    /// un-halted first if it was off).
     pub fn queue(&mut self, req: ReqIdx, ready: u64) {
+        self.on = true;
         self.tasks.push((req, ready));
+    }
+
+    /// `cqhci_off`: halts the CQE if it is on; returns whether it was.
+    pub fn off(&mut self) -> bool {
+        std::mem::replace(&mut self.on, false)
     }
 
     /// When the bus is free of the executing task.

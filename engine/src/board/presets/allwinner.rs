@@ -25,6 +25,9 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
     source:
         "Michael Wu, '[PATCH] mmc:mmc-hsq:use fifo to dispatch mmc_request' v2, linux-mmc, 2022-11",
     controller: Controller::Sdhci,
+    // Linux 5.10 (an estimate: the patch names no version): Android 13 phones of 2022 ran the
+    // android12/13-5.10 GKI kernels. The calibrated figures are reads, which poll no CMD13.
+    kernel: KernelVersion::new(5, 10),
     switches: HostConfig {
         mmc_path: MmcPath::Legacy,
         // The scheduler: none. The measured clat spread (p10-p90 963-1172 us) is that of
@@ -56,6 +59,9 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 0,
         max_req_bytes: 512 * KIB,
         max_packed: 0,

@@ -41,6 +41,8 @@ pub const RPI5_SD_2024: Platform = Platform {
     description: "Raspberry Pi 5, sdhci-brcmstb + CQHCI, SanDisk Extreme 64 GB A2 microSD at SDR104 (CQ off: legacy path)",
     source: "bretmlw/sbc-benchmarks, official-raspberry-pi-microsd-card-review.md (2024-10-17); fio job: Raspberry Pi agnostics sd_bench.fio",
     controller: Controller::Sdhci,
+    // Raspberry Pi OS's kernel at the review (October 2024): rpi-6.6.y.
+    kernel: KernelVersion::new(6, 6),
     switches: HostConfig {
         mmc_path: MmcPath::Legacy,
         nonblocking: true,
@@ -73,6 +75,9 @@ pub const RPI5_SD_2024: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 0,
         // SDHCI's max_req_size (ADMA2): 512 KiB; a 4 MiB I/O is 8 requests.
         max_req_bytes: 512 * KIB,

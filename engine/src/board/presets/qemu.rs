@@ -26,6 +26,8 @@ pub const QEMU_SDHCI_PCI: Platform = Platform {
     description: "QEMU sdhci-pci + sd-card (SD 2.0, no CMD23, no cache), the kernel oracle's machine (Linux 6.1, TCG)",
     source: "QEMU 7.2 hw/sd/sdhci-pci.c and hw/sd/sd.c; the queue limits and request stream of oracle/fixtures/sd-1cpu.json",
     controller: Controller::Sdhci,
+    // The kernel the oracle boots (`oracle/config.sh`): Linux 6.1.
+    kernel: KernelVersion::new(6, 1),
     switches: HostConfig {
         mmc_path: MmcPath::Legacy,
         nonblocking: true,
@@ -54,6 +56,9 @@ pub const QEMU_SDHCI_PCI: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 0,
         // SDHCI's ADMA2 limits: max_sectors_kb 512 (128 segments of 4 KiB pages).
         max_req_bytes: 512 * KIB,

@@ -25,6 +25,9 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     source:
         "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
     controller: Controller::Sdhci,
+    // Linux 6.1 (an estimate: the patch names no version): its base, mmc-next of October 2022
+    // (6.1-rc). The calibrated figures run hsq, which never polls CMD13.
+    kernel: KernelVersion::new(6, 1),
     // The scheduler: none, with the fitted dispatch. AndroBench on F2FS, modelled as a raw
     // O_SYNC job: under the kernel's dispatch each O_SYNC write's two flush requests go through
     // kblockd's requeue work (`blk_kick_flush`), and the 55.5 us per write (FUA off) leaves no
@@ -52,6 +55,9 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,
@@ -137,6 +143,9 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
     source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
     controller: Controller::Sdhci,
+    // Linux 6.6 (an estimate: the patch names no version): the base of v4, mmc-next of
+    // September 2023 (6.6-rc). The calibrated figures run hsq, which never polls CMD13.
+    kernel: KernelVersion::new(6, 6),
     switches: HostConfig {
         hsq_depth: HsqDepth::Dynamic,
         // The scheduler: mq-deadline with the kernel's dispatch. Nothing in the series sets
@@ -171,6 +180,9 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         // Command queueing (a what-if): a GIC interrupt's entry and cqhci_irq reading
         // CQHCI_IS and TCN; typical, not measured.
         cqhci_irq_ns: 5_000,
+        // Command queueing (a what-if): halting the CQE before a command it does not queue;
+        // typical, not measured.
+        cqhci_halt_ns: 5_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,

@@ -188,9 +188,10 @@ impl Card {
         }
     }
 
-    /// When a CMD13 sent at `t` is answered "ready for data" (`mmc_blk_card_busy`).
-    pub fn status_ready(&mut self, t: u64) -> u64 {
-        t.max(self.commit_until())
+    /// A CMD13 answered at `t` says "ready for data" (`mmc_ready_for_data`): the card is done
+    /// committing its last random write.
+    pub fn ready_for_data(&mut self, t: u64) -> bool {
+        self.commit_until() <= t
     }
 
     /// CMD38 DISCARD at `now` for [offset, offset + len): the card unmaps the range (its

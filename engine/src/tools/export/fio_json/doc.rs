@@ -93,6 +93,10 @@ pub struct FioMmcsim {
     pub events: u64,
     pub interrupts: u64,
     pub bus_commands: u64,
+    /// CMD13s the legacy path sent after writes (`mmc_blk_card_busy`, as the board's kernel
+    /// polls: back to back up to 5.14, with sleeps since 5.15); part of `bus_commands`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cmd13_polls: u64,
     pub requeues: u64,
     pub avg_batch: f64,
     pub batch_hist: Vec<u64>,
@@ -237,6 +241,7 @@ impl FioMmcsim {
             events: s.events,
             interrupts: s.interrupts,
             bus_commands: s.bus_commands,
+            cmd13_polls: s.busy_polls,
             requeues: s.requeues,
             avg_batch: finite(s.avg_batch()),
             batch_hist: s.batch_hist.clone(),

@@ -11,7 +11,7 @@
 //! Adding a platform field is adding one `param!` line here (field path, name with its unit,
 //! range, help); `engine/tests/board.rs` fails for a numeric field no row covers.
 
-use super::{BusMode, Platform};
+use super::{BusMode, KernelVersion, Platform};
 
 /// The unit an option value is written in, and the internal unit it is kept in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +34,8 @@ pub enum Unit {
     Mode,
     /// Bus width in data lines: 1, 4 or 8.
     Width,
+    /// A Linux version `major.minor` (`5.4`; kept as [`KernelVersion::code`]).
+    Kernel,
 }
 
 impl Unit {
@@ -49,6 +51,7 @@ impl Unit {
             Unit::MHz => "MHz",
             Unit::Mode => "",
             Unit::Width => "bit",
+            Unit::Kernel => "",
         }
     }
 
@@ -59,7 +62,7 @@ impl Unit {
             Unit::MBps | Unit::MHz => (1_000_000, 6),
             Unit::KiB => (1024, 10),
             Unit::Pct => (10_000, 4),
-            Unit::Count | Unit::Bool | Unit::Mode | Unit::Width => (1, 0),
+            Unit::Count | Unit::Bool | Unit::Mode | Unit::Width | Unit::Kernel => (1, 0),
         }
     }
 
@@ -68,6 +71,9 @@ impl Unit {
     pub fn parse(self, text: &str) -> Option<u64> {
         if self == Unit::Mode {
             return BusMode::from_key(&text.trim().to_ascii_lowercase()).map(|m| m as u64);
+        }
+        if self == Unit::Kernel {
+            return KernelVersion::parse(text).map(KernelVersion::code);
         }
         let (scale, max_dec) = self.scale();
         let (int, frac) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
@@ -97,6 +103,9 @@ impl Unit {
             return BusMode::ALL
                 .get(v as usize)
                 .map_or_else(|| v.to_string(), |m| m.key().to_string());
+        }
+        if self == Unit::Kernel {
+            return KernelVersion::from_code(v).to_string();
         }
         let (scale, _) = self.scale();
         let (whole, mut rest) = (v / scale, v % scale);
@@ -191,6 +200,7 @@ impl Param {
             Unit::Count | Unit::Bool => self.accepted.to_string(),
             Unit::Mode => "legacy, sdr, hs52, ddr52, hs200, hs400, hs400es".to_string(),
             Unit::Width => "1, 4, 8".to_string(),
+            Unit::Kernel => format!("major.minor, {}", self.accepted),
             u => format!("{} {}", self.accepted, u.label()),
         }
     }
@@ -206,12 +216,18 @@ impl Param {
                 value,
                 self.accepted_with_unit()
             )),
+            None if self.unit == Unit::Kernel => Err(format!(
+                "'{}' is not a kernel version; accepted: {}",
+                value,
+                self.accepted_with_unit()
+            )),
             None => Err(format!(
                 "'{}' is not a number in {}; accepted: {}",
                 value,
                 match self.unit {
                     Unit::Mode => "bus modes",
                     Unit::Width => "1, 4 or 8",
+                    Unit::Kernel => "versions",
                     Unit::Count | Unit::Bool => "whole units",
                     u => u.label(),
                 },
@@ -290,6 +306,8 @@ pub const PARAMS: &[Param] = &[
         "transfer-complete IRQ to the next command on the bus (sdhci_irq -> hsq pump -> sdhci_request)"),
     param!("cqhci_irq_us", Host, Us, host.cqhci_irq_ns, "0"..="10000", example "20",
         "command queueing: a task's completion to cqhci_irq finishing every task done by then (one interrupt)"),
+    param!("cqhci_halt_us", Host, Us, host.cqhci_halt_ns, "0"..="10000", example "20",
+        "command queueing: cqhci_off halting the CQE before a command it does not queue (a discard, a flush without DCMD)"),
     param!("completion_us", Host, Us, host.completion_ns, "0"..="10000", example "50",
         "completion pass per request up to in_flight-- (req_done, post_req, blk_mq_complete_request)"),
     param!("queue_rerun_us", Host, Us, host.rerun_ns, "0"..="10000", example "20",
@@ -310,6 +328,20 @@ pub const PARAMS: &[Param] = &[
         "legacy (2020) path: waking the issuing thread after the data of a request"),
     param!("legacy_completion_us", Host, Us, host.legacy_completion_ns, "0"..="100000", example "15",
         "legacy (2020) path: completing a request in the issuing thread (CMD13 wait aside)"),
+    // The kernel is not a number: its row is written out (get and put go through its code).
+    Param {
+        name: "kernel",
+        part: Part::Host,
+        unit: Unit::Kernel,
+        field: "kernel",
+        min: "3.0",
+        max: "6.99",
+        accepted: "3.0..=6.99",
+        help: "the Linux version the board runs (major.minor): up to 5.14 the legacy path polls CMD13 back to back after a write (card_busy_detect), from 5.15 it sleeps 32-64 us doubling to 32-64 ms between polls (__mmc_poll_for_busy)",
+        example: "5.4",
+        get: |p: &Platform| p.kernel.code(),
+        put: |p: &mut Platform, v: u64| p.kernel = KernelVersion::from_code(v),
+    },
     param!("sw_shape", Host, Count, variation.sw_shape_milli, "0"..="1000000", example "10000",
         "variation: gamma shape of host software times, in thousandths (0 = fixed; larger is steadier)"),
     param!("preempt_pct", Host, Pct, variation.preempt_ppm, "0"..="100", example "0.01",
@@ -400,40 +432,4 @@ pub fn unit_of(name: &str) -> Option<Unit> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn units_parse_and_format_exactly() {
-        assert_eq!(Unit::Us.parse("14.6"), Some(14_600));
-        assert_eq!(Unit::Us.format(14_600), "14.6");
-        assert_eq!(Unit::Us.parse("0.0001"), None);
-        assert_eq!(Unit::MBps.parse("9.2"), Some(9_200_000));
-        assert_eq!(Unit::MBps.format(11_430_000), "11.43");
-        assert_eq!(Unit::KiB.parse("63.5"), Some(65_024));
-        assert_eq!(Unit::KiB.format(65_024), "63.5");
-        assert_eq!(Unit::KiB.parse("0.1"), None);
-        assert_eq!(Unit::Pct.parse("98"), Some(980_000));
-        assert_eq!(Unit::Bool.parse("2"), None);
-        assert_eq!(Unit::Us.parse("-1"), None);
-        assert_eq!(Unit::Us.parse("1e3"), None);
-        assert_eq!(Unit::Us.parse(""), None);
-    }
-
-    #[test]
-    fn every_preset_value_is_in_range_and_prints_back() {
-        for p in crate::board::PLATFORMS {
-            for param in PARAMS {
-                let v = (param.get)(p);
-                let (min, max) = param.range();
-                assert!((min..=max).contains(&v), "{}: {} = {v}", p.name, param.name);
-                assert_eq!(
-                    param.unit.parse(&param.unit.format(v)),
-                    Some(v),
-                    "{}",
-                    param.name
-                );
-            }
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,70 @@
+//! A discard under the eMMC CQE (`mmc_path=cqe`), as Linux 6.1 runs it: `mmc_cqe_issue_type`
+//! makes REQ_OP_DISCARD MMC_ISSUE_SYNC, so `mmc_blk_mq_issue_rq` waits for the CQE to go idle
+//! (`mmc_blk_wait_for_idle` -> `cqhci_wait_for_idle`), and `__mmc_start_request` halts the CQE
+//! (`cqhci_off`) before the discard's commands go, the queued tasks all finished.
+
+use mmcsim_engine::scenario::options::parse_args;
+use mmcsim_engine::{Op, Scenario, Simulator};
+
+/// A reader at libaio iodepth 32 beside a job trimming 64 KiB ranges one at a time.
+fn reads_beside_trims(extra: &[&str]) -> Scenario {
+    let mut args = vec![
+        "--platform=sprd-hs400es-2020",
+        "--mmc_path=cqe",
+        "--direct=1",
+        "--size=64m",
+        "--name=reader",
+        "--ioengine=libaio",
+        "--iodepth=32",
+        "--rw=randread",
+        "--bs=4k",
+        "--number_ios=3000",
+        "--name=trimmer",
+        "--rw=randtrim",
+        "--bs=64k",
+        "--number_ios=20",
+    ];
+    args.extend_from_slice(extra);
+    parse_args(&args, Scenario::default()).unwrap()
+}
+
+#[test]
+fn a_discard_under_the_cqe_waits_for_the_queue_to_empty_and_halts_the_cqe() {
+    let mut sim = Simulator::new(&reads_beside_trims(&[])).unwrap();
+    let (mut discarding, mut reads_waiting) = (0, 0);
+    while sim.step() {
+        let snap = sim.snapshot();
+        let op = |id: u64| snap.requests.iter().find(|r| r.id == id).map(|r| r.op);
+        if snap.bus.is_some_and(|(id, _)| op(id) == Some(Op::Discard)) {
+            discarding += 1;
+            // Nothing else is queued on the card or in flight in the mmc queue: the discard
+            // went alone, after every task finished.
+            assert!(
+                snap.host_queue.iter().all(|&id| op(id) != Some(Op::Read)),
+                "a read task queued during the discard: {:?}",
+                snap.host_queue
+            );
+            assert_eq!(snap.in_flight, 1, "only the discard in flight");
+            reads_waiting += usize::from(snap.requests.iter().any(|r| r.op == Op::Read));
+        }
+    }
+    let r = sim.report();
+    assert_eq!(r.sim.discards, 20);
+    assert!(discarding > 0, "the discard was seen on the bus");
+    assert!(reads_waiting > 0, "reads waited behind the discards");
+    // The reader's tasks run between the trims, so each discard finds the CQE on and halts it.
+    assert_eq!(r.sim.cqe_halts, 20, "one cqhci_off per discard");
+}
+
+#[test]
+fn the_halt_is_a_board_parameter_that_delays_each_discard() {
+    let run = |halt: &str| {
+        let s = reads_beside_trims(&[&format!("--cqhci_halt_us={halt}")]);
+        mmcsim_engine::run(&s).unwrap().sim
+    };
+    let (quick, slow) = (run("0"), run("2000"));
+    assert_eq!(quick.cqe_halts, slow.cqe_halts);
+    // 20 halts of 2 ms more: the run is longer by about that (the reads behind wait too).
+    let longer = slow.simulated_ns - quick.simulated_ns;
+    assert!(longer >= 20 * 1_900_000, "{longer} ns");
+}
