@@ -12,3 +12,14 @@ pub use host::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath,
 pub use kernel::*;
 pub use op::Op;
 pub use trace::{Cause, Stage, TraceEvent};
+
+/// A help sentence of an option row or board parameter (`--help`, platform files, the Lab's
+/// form and Board panel): empty in the `lean` build (the page's landing, whose screens show no
+/// option help, and whose wasm bytes are what a first visit waits for).
+pub const fn lean_text(s: &'static str) -> &'static str {
+    if cfg!(feature = "lean") {
+        ""
+    } else {
+        s
+    }
+}

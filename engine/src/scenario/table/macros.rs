@@ -16,7 +16,7 @@ macro_rules! field_row {
             name: $name,
             aliases: $aliases,
             accepted: $accepted,
-            help: $help,
+            help: $crate::vocab::lean_text($help),
             kind: $crate::scenario::table::OptionKind::$kind,
             access: $crate::scenario::table::Access::$kind {
                 set: |$j: &mut $crate::scenario::$T, $k: &str, $v: Option<&str>| {
@@ -70,7 +70,7 @@ macro_rules! switch {
             name: $name,
             aliases: &[],
             accepted: $accepted,
-            help: $help,
+            help: $crate::vocab::lean_text($help),
             kind: $crate::scenario::table::OptionKind::Host,
             access: $crate::scenario::table::Access::Switch($crate::scenario::table::Switch {
                 parse: |$k: &str, $value: Option<&str>| {
@@ -105,7 +105,7 @@ pub(super) const fn ignored(
         name,
         aliases: &[],
         accepted,
-        help,
+        help: crate::vocab::lean_text(help),
         kind: OptionKind::Ignored,
         access: Access::Ignored,
         example: "1",
@@ -123,7 +123,7 @@ pub(super) const fn form(
     Some(FormHint {
         group,
         label,
-        help,
+        help: crate::vocab::lean_text(help),
         widget,
     })
 }
