@@ -124,3 +124,39 @@ test('Try it yourself opens the Lab far below the tour; a dock brings the tour a
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+/** Each lesson's own buttons pressed in turn (the prediction answered, Play watched for a
+ * moment) at `width` x `height` (in Present when `present`): after each button the next step's
+ * figures, once the view stands where that step reads them, are the readouts on screen. */
+async function buttons(width, height, present) {
+    let compared = 0;
+    for (const series of SERIES) {
+        const { page, problems } = await openPage(env.browser, env.base, `?tour=${series}&step=1`, { viewport: { width, height } });
+        if (present) await page.click('#present');
+        await page.waitForSelector(`#tour[data-tour="${series}"][data-step="1"]`, { timeout: 90_000 });
+        const n = Number((await page.textContent('.tour-head')).match(/step \d+ of (\d+)/)[1]);
+        for (let k = 1; k < n; k++) {
+            await page.waitForSelector(`#tour[data-step="${k}"]`);
+            const where = `${series} at ${width}x${height} step ${k}`;
+            assert.ok(await page.isVisible('#tour-see'), `${where}: the step's text`);
+            if (await page.$('.predict')) {
+                await page.click('.predict[data-choice="2"]');
+                continue;
+            }
+            const label = await page.textContent('#tour-act');
+            await page.click('#tour-act');
+            if (/Play/.test(label)) continue;
+            compared += await settled(page, k + 1, `${where} after "${label}"`);
+        }
+        assert.match(await page.textContent('#tour-act'), /^Try /, `${series}: the last step offers the Lab`);
+        assert.deepEqual(problems, []);
+        await page.close();
+    }
+    console.log(`buttons at ${width}x${height}${present ? ' (Present)' : ''}: ${compared} figures equal to their readouts`);
+    assert.ok(compared >= 20, `${compared} figures compared`);
+}
+
+test("each step's own button in every lesson, in Present at 1280x720 and on a 390x844 phone: the next step's figures are the readouts", async () => {
+    await buttons(1280, 720, true);
+    await buttons(390, 844, false);
+});
