@@ -45,7 +45,10 @@ fn polls(timeline: &[Segment]) -> BTreeMap<u64, Vec<(u64, u64)>> {
             .or_default()
             .push((s.start, s.end));
     }
-    by_req.values_mut().for_each(|v| drop(v.remove(0)));
+    // The first command of each request is its own (the write), not a poll.
+    for v in by_req.values_mut() {
+        v.remove(0);
+    }
     by_req
 }
 
