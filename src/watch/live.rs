@@ -97,8 +97,10 @@ pub fn host_labels(a: &HostConfig, b: &HostConfig) -> (String, String) {
     let (la, lb) = (host_label(a), host_label(b));
     let (ta, tb) = (switch_texts(a), switch_texts(b));
     // The label writes the path as its bare name ("hsq · packed=8").
+    // A switch's part may carry the window it sets ("packed=8 (window 64)").
     let shown = |l: &str, t: &str| {
         l.split(" · ")
+            .map(|p| p.split(" (").next().unwrap_or(p))
             .any(|p| p == t || t.strip_prefix("mmc_path=") == Some(p))
     };
     let mut out = (la.clone(), lb.clone());
@@ -238,6 +240,9 @@ mod tests {
             !pa.contains("hsq_dispatch") && !pb.contains("hsq_dispatch"),
             "{pa} / {pb}"
         );
+        // A switch shown with its window is not named again.
+        assert_eq!(pb.matches("packed=8").count(), 1, "{pb}");
+        assert_eq!(pa.matches("packed=0").count(), 1, "{pa}");
         let legacy = host_label(&cfg(&[("mmc_path", "legacy")]));
         assert!(legacy.starts_with("legacy · nonblocking="), "{legacy}");
     }
