@@ -20,7 +20,13 @@ pub static DATA: SeriesData = SeriesData {
              turns it into an eMMC reliable write (CMD23 bit 31) that completes only once the data is \
              in NAND. Without it, the block layer (blk-flush.c, REQ_FSEQ_POSTFLUSH) sends the write \
              into the card's cache, then a cache flush (CMD6 FLUSH_CACHE), and completes the write only \
-             after the flush: just as durable. The patch trades a reliable write for a write plus a flush.",
+             after the flush: just as durable. The patch trades a reliable write for a write plus a flush. \
+             It never reached mainline: Linux 6.4 answered it with a card quirk instead \
+             (MMC_QUIRK_AVOID_REL_WRITE, Ulf Hansson's 'Allow to avoid REQ_FUA if the eMMC supports an \
+             internal cache'): a card that has it and its cache on advertises no FUA, so fua=0 here is such \
+             a card, decided per card, not by the host (the patch listed no card). The measurement was \
+             AndroBench on F2FS, where a synchronous write is a data write and a node write with \
+             PREFLUSH|FUA from f2fs's fsync; the model runs one raw O_SYNC write per I/O instead.",
     walk: &[
         WalkStep::plain(S::Load(false), "Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0."),
         WalkStep::plain(S::Play("200 µs/s"), "Play it slowly: each write goes into the card's cache, then the block layer sends a flush behind it; the write is acknowledged when the flush is done."),

@@ -14,7 +14,13 @@ use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, IoSched};
 ///   block layer sends each O_SYNC (REQ_FUA) write as a write into the cache plus a post-flush
 ///   (`blk_flush.rs`); with FUA on, one reliable write (commit + program, ~250 us more per
 ///   4 KiB). Either way the synchronous pwrite then sends `generic_write_sync`'s flush (an
-///   empty one with FUA on). The patch trades a reliable write for a write plus a flush;
+///   empty one with FUA on). The patch trades a reliable write for a write plus a flush. It
+///   never reached mainline: Linux 6.4 added a card quirk instead (`MMC_QUIRK_AVOID_REL_WRITE`,
+///   `mmc_blk_alloc_req`: a card with it and its cache on advertises no FUA), so `fua=0` stands
+///   for such a card, `fua=1` for every other card with reliable write. AndroBench's
+///   synchronous write on F2FS is a data write plus a node write with PREFLUSH|FUA
+///   (`f2fs_sync_file`); the model runs one raw O_SYNC write per I/O, so the node write's cost
+///   is inside the fitted host and card times;
 /// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;
 /// - random read 98.81 MiB/s = 39.5 us, below a NAND read: AndroBench reads back the file it has
 ///   just written, so most reads hit the card's buffer (`random_read_hit_ppm`).
