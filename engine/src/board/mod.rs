@@ -3,11 +3,13 @@
 //! value in a unit) with platform files (`file`). Below the scenario, which names a preset and
 //! its parameters; above the vocabulary. The crate root re-exports this module as `platform`.
 
+mod cq;
 pub mod file;
 mod kernel;
 pub mod params;
 mod platform;
 mod presets;
 
+pub use cq::{CQE_SINCE, SD_CQ_SINCE};
 pub use platform::*;
 pub use presets::*;

@@ -295,6 +295,10 @@ pub struct CardTiming {
     /// (`mmc_blk_issue_flush`). The Raspberry Pi kernel clears the capability for SD cards
     /// (`mmc_sd_init_card`): an SD cache flush is no CMD6.
     pub cqe_dcmd: bool,
+    /// An SD card, not an eMMC: command queueing follows the Raspberry Pi kernel's rules for SD
+    /// (`board/cq.rs`). Platform files written before it read as an eMMC.
+    #[serde(default)]
+    pub sd: bool,
 }
 
 /// A typical eMMC discard (CMD38 DISCARD): 2 ms of card busy per command. Not measured (no

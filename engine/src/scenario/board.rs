@@ -17,7 +17,7 @@ use super::spec::preset;
 use super::table::{Access, OptionRow, Switch, OPTIONS};
 use super::{error::ScenarioError, overrides::Overrides, spec::Scenario};
 use crate::platform::Platform;
-use crate::vocab::{HostConfig, SwitchValue};
+use crate::vocab::{HostConfig, MmcPath, SwitchValue};
 
 pub use super::table::board::PARAMS;
 pub use crate::board::params::{Param, Part, Unit};
@@ -160,6 +160,11 @@ impl Scenario {
                 ScenarioError::new(name.as_str(), "unknown board parameter; see --help")
             })?;
             put(&mut p, v);
+        }
+        // Command queueing the board's kernel or card cannot run: what that kernel runs instead
+        // (`check::warnings` says so).
+        if p.switches.mmc_path == MmcPath::Cqe && p.cq_refusal().is_some() {
+            p.switches.mmc_path = MmcPath::Legacy;
         }
         Ok(p)
     }

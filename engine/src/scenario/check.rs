@@ -381,6 +381,12 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         return w;
     }
     let path = cfg.mmc_path;
+    if scn.switch::<MmcPath>("mmc_path") == Some(MmcPath::Cqe) {
+        let why = scn.effective_platform().ok().and_then(|p| p.cq_refusal());
+        w.extend(why.map(|why| {
+            format!("mmc_path: cqe not run: {why}; running mmc_path=legacy, what that kernel runs")
+        }));
+    }
     if given("hsq_depth") && path != MmcPath::Hsq {
         w.push(format!(
             "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",

@@ -108,6 +108,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
         cmdq_depth: 32,
         max_posted_writes: 32,
         cqe_dcmd: true,
+        sd: false,
     },
     mmc_test: PHONE_MMC_TEST,
     variation: ALLWINNER_VARIATION,

@@ -19,8 +19,9 @@ use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcP
 /// write at a time is posted to the card (`card->max_posted_writes = 1` in a removable slot:
 /// `mmc_mq_queue_rq` refuses a second write while CQE is on), and a flush is synchronous (no
 /// DCMD for SD: it waits for the queue to empty, `mmc_blk_issue_flush`). Command queueing
-/// needs the card's cache and power-off notification (`sd_parse_ext_reg_perf`). The March 2024
-/// rule (every queued write posted) is the what-if `max_posted_writes=31`.
+/// needs the card's cache and power-off notification (`sd_parse_ext_reg_perf`): with `cache=0`,
+/// or a `kernel` before 6.6, `mmc_path=cqe` warns and runs the legacy path (`board/cq.rs`).
+/// The March 2024 rule (every queued write posted) is the what-if `max_posted_writes=31`.
 ///
 /// - randread 4k 2540 IOPS = 394 us per read, one at a time: the card's access (tR with the
 ///   firmware's mapping lookup, about 320 us on an SD card, far above an eMMC's 50-100 us) plus
@@ -132,6 +133,7 @@ pub const RPI5_SD_2024: Platform = Platform {
         cmdq_depth: 31,
         max_posted_writes: 1,
         cqe_dcmd: false,
+        sd: true,
     },
     mmc_test: MmcTestTiming {
         start_ns: 5_000,

@@ -98,12 +98,15 @@ pub const QEMU_SDHCI_PCI: Platform = Platform {
         flush_fixed_ns: 1_000,
         trim_ns: 1_000,
         reliable_write: false,
-        // Command queueing (a what-if: this SD card has no command queue) as the Raspberry Pi
-        // kernel would run it on an SD card: the 5-bit depth field's most, one posted write in
-        // a removable slot, no DCMD (flushes wait for the queue to empty).
-        cmdq_depth: 31,
+        // An SD 2.0 card has no command queue (no performance enhancement register), and the
+        // oracle's mainline kernel has no SD command queueing: `mmc_path=cqe` runs the legacy
+        // path with a warning (`board/cq.rs`). With `cmdq_depth` raised and a Raspberry Pi
+        // kernel's version it runs as that kernel would: one posted write in a removable slot,
+        // no DCMD (flushes wait for the queue to empty).
+        cmdq_depth: 0,
         max_posted_writes: 1,
         cqe_dcmd: false,
+        sd: true,
     },
     mmc_test: MmcTestTiming {
         start_ns: 10_000,

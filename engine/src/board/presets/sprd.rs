@@ -120,6 +120,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         cmdq_depth: 32,
         max_posted_writes: 32,
         cqe_dcmd: true,
+        sd: false,
     },
     mmc_test: PHONE_MMC_TEST,
     variation: TLC_EMMC_2020,

@@ -123,6 +123,7 @@ pub const U300_MMCI_2011: Platform = Platform {
         cmdq_depth: 31,
         max_posted_writes: 1,
         cqe_dcmd: false,
+        sd: false,
     },
     mmc_test: MmcTestTiming { start_ns: 15_000, wait_done_ns: 15_000 },
     variation: MLC_SD_2011,
