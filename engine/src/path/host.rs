@@ -305,12 +305,14 @@ impl Simulator {
         self.stats.batch_hist[n] += 1;
         self.bus
             .record(SegmentKind::HostGap, self.now, self.now + gap, None);
+        // The finished requests' completions run one after another on the interrupt's CPU.
+        let mut cpu = gap;
         for &req in &done {
             self.account_bus_phases(req);
             if self.reqs.get(req).crc_error {
                 self.recovery_start(req);
             } else {
-                self.ctl_req_done(req, gap);
+                cpu += self.ctl_req_done(req, cpu);
             }
         }
         self.host_schedule_start(self.now + gap);

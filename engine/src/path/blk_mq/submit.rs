@@ -75,6 +75,13 @@ impl Simulator {
             // The presets' fitted dispatch: into the software queue, then run from here unless
             // a context is inside `->queue_rq` (it takes the request when it loops).
             self.blk.elv.insert(req, &self.reqs, now);
+            if self.blk.resource_wait {
+                // A request the driver refused (BLK_STS_RESOURCE) waits on hctx->dispatch:
+                // the submission leaves it and itself to kblockd's run, which the next
+                // completion asks for (the kernel's `hctx->dispatch_busy` rule: 5.7's
+                // `blk_mq_make_request`, 6.1's `blk_mq_submit_bio`).
+                return;
+            }
             return self.blk_mq_kick();
         }
         if sched || self.blk.dispatch_busy > 0 {
