@@ -219,7 +219,7 @@ impl Simulator {
     /// (`legacy_completion_ns`, counted as the softirq's part).
     /// Returns the CPU time it took (hard IRQ and softirq), which the next request of the
     /// same interrupt waits for: one CPU completes them one after another.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn ctl_req_done(&mut self, req: ReqIdx, gap: u64) -> u64 {
         let h = &self.platform.host;
         let (hard, soft) = match self.host_path() {
@@ -229,7 +229,7 @@ impl Simulator {
             }
             HostPath::Legacy { .. } if self.legacy_thread() => (0, h.legacy_completion_ns),
             HostPath::Legacy { .. } | HostPath::Hsq { .. } | HostPath::Cqe { .. } => {
-                let ipi = if self.reqs.get(req).cpu != 0 {
+                let ipi = if h.completion_ipi_ns > 0 && self.reqs.get(req).cpu != 0 {
                     h.completion_ipi_ns
                 } else {
                     0
@@ -255,10 +255,16 @@ impl Simulator {
     /// softirq's (`soft`, with the IPI to the submitting CPU if any: `mmc_blk_mq_complete` ->
     /// `mmc_blk_cqe_complete_rq`) and its post_req (`dma_unmap_sg`), up to in_flight--
     /// (`Event::Completed`). One event: the softirq stage opens at its time without one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn ctl_complete(&mut self, req: ReqIdx, t: u64, hard: u64, soft: u64) {
         let t_soft = t + hard;
-        self.stage_at(req, Stage::Softirq, t_soft);
+        // `stage_at(req, Stage::Softirq, t_soft)` without its call: this is on every
+        // request's way.
+        let r = self.reqs.get_mut(req);
+        self.stage_ns[r.stage.index()] += t_soft.saturating_sub(r.t_stage);
+        r.stage = Stage::Softirq;
+        r.t_stage = t_soft;
+        self.trace_cause(req, Stage::Softirq, t_soft, Cause::None);
         let t_done = t_soft + soft + self.dma_unmap_cost(req);
         self.q.push(t_done, Event::Completed { req });
     }

@@ -312,7 +312,7 @@ pub const PARAMS: &[Param] = &[
         "hard IRQ: the host's request_done -> mmc_blk_hsq_req_done -> blk_mq_complete_request, raising the block softirq"),
     param!("completion_ipi_us", Host, Us, host.completion_ipi_ns, "0"..="10000", example "5",
         "IPI sending the completion to the submitting CPU (CPUs other than the interrupt's CPU 0; 0: they share a cache)"),
-    param!("completion_us", Host, Us, host.completion_ns, "0"..="10000", example "10",
+    param!("completion_us", Host, Us, host.completion_ns, "0"..="10000", example "12",
         "block softirq: mmc_blk_cqe_complete_rq ends the request, wakes its waiter, in_flight--, runs the queue (post_req aside)"),
     param!("queue_rerun_us", Host, Us, host.rerun_ns, "0"..="10000", example "20",
         "kblockd: from a completion to the queue_rq of a request that waits (refused, or behind one); never paid when none waits"),
