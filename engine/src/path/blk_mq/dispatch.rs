@@ -71,7 +71,7 @@ impl Simulator {
     }
 
     /// `->queue_rq` of `req` in context `ctx`, with its driver tag taken first.
-    fn blk_mq_queue_rq(&mut self, req: ReqIdx, ctx: Ctx) {
+    pub(super) fn blk_mq_queue_rq(&mut self, req: ReqIdx, ctx: Ctx) {
         if self.reqs.get(req).tag.is_none() && self.reqs.get(req).op.has_data() {
             let cpu = self.reqs.get(req).cpu;
             match self.blk.get_driver_tag(cpu) {
