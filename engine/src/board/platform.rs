@@ -99,7 +99,8 @@ pub struct HostTiming {
     /// handful of MMIO accesses and SDHCI register restores, not measured.
     pub cqhci_halt_ns: u64,
     /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
-    /// and completing it (one interrupt, one completion pass for the whole chain).
+    /// and completing it (one interrupt, one finalize and pump for the whole chain; each
+    /// request still has its own completion, `irq_done_ns` + `completion_ns`).
     pub adma3_chain_ns: u64,
     /// The controller's largest request (`mmc->max_req_size`), bytes.
     pub max_req_bytes: u64,

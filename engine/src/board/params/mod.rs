@@ -319,7 +319,7 @@ pub const PARAMS: &[Param] = &[
     param!("reap_us", Host, Us, host.reap_ns, "0"..="10000", example "4",
         "the psync thread's wake-up: bio end_io -> wake_up_process -> fio back in user space recording it"),
     param!("adma3_chain_us", Host, Us, host.adma3_chain_ns, "0"..="10000", example "12",
-        "ADMA3: building one chain and its single completion pass"),
+        "ADMA3: building one chain and its single interrupt, finalize and pump"),
     param!("max_req_kib", Host, KiB, host.max_req_bytes, "0.5"..="65536", example "256",
         "the controller's largest request (mmc->max_req_size)"),
     param!("adma3_max_chain", Host, Count, host.max_packed, "0"..="16", example "4",

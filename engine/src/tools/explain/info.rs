@@ -130,7 +130,7 @@ pub fn layer_info_on(layer: Layer, path: MmcPath, platform: &str) -> Info {
             text:
                 "One request at a time: the MMCI starts a DMA job for the data, sends the command \
                    and raises an interrupt when the transfer is over. No descriptor chains: every \
-                   request costs one interrupt and one completion pass.",
+                   request costs one interrupt and one completion.",
         },
         _ => layer_info(layer, path),
     }
