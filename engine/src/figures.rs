@@ -81,7 +81,10 @@ impl Figures {
                 + per(Stage::CardAccess)
                 + per(Stage::Data)
                 + per(Stage::CardBusy),
-            software_us: per(Stage::Issue) + per(Stage::Irq) + per(Stage::Complete),
+            software_us: per(Stage::Issue)
+                + per(Stage::Irq)
+                + per(Stage::Softirq)
+                + per(Stage::Complete),
             idle_us: s.simulated_ns as f64 * (1.0 - bus_busy_pct / 100.0) / per_request / 1000.0,
             host_queue_us: per(Stage::HostQueue),
             interrupts: s.interrupts,

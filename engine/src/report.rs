@@ -168,7 +168,7 @@ impl SimStats {
     /// Requests per interrupt, the one definition every screen shows: the requests the
     /// interrupts so far completed (each interrupt finishes the requests of its transfer,
     /// `host_irq`) / those interrupts; 0 before the first. Never below 1 while every interrupt
-    /// completes a request (a request the interrupt finished but whose completion pass is still
+    /// completes a request (a request the interrupt finished but whose softirq completion is still
     /// pending counts: the interrupt completed it).
     pub fn avg_batch(&self) -> f64 {
         let (n, s) = self

@@ -161,6 +161,7 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
                         | Stage::Data
                         | Stage::CardBusy
                         | Stage::Irq
+                        | Stage::Softirq
                 )
             })
             .count() as u32;

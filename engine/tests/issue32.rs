@@ -150,12 +150,22 @@ fn item7_writes_that_ended_in_eio_are_marked_in_the_trace() {
             "{line}"
         );
         assert_eq!(rep.jobs[0].errors, failures, "{line}: the job's errors");
+        // A write still in its system call at the cut (its bio not yet at blk-mq) fails for
+        // its job: the trace-event JSON draws its life and marks it, but no block tracepoint
+        // ever named it in the ftrace text.
+        let in_syscall = sim
+            .snapshot()
+            .requests
+            .iter()
+            .filter(|r| r.stage == Stage::Submit)
+            .count() as u64;
         for (what, (ok, failed)) in [("ftrace", ftrace_writes(&scn)), ("json", json_writes(&scn))] {
             assert_eq!(ok, completed, "{line}: {what}: acknowledged writes");
+            let untraced = if what == "ftrace" { in_syscall } else { 0 };
             assert_eq!(
-                failed.len() as u64,
+                failed.len() as u64 + untraced,
                 failures,
-                "{line}: {what}: failed writes"
+                "{line}: {what}: failed writes ({in_syscall} in their system call)"
             );
             assert!(failed.is_disjoint(&completed), "{line}: {what}");
         }

@@ -79,7 +79,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
              B {}): with the wider window the next write can already wait in an hsq slot when the interrupt \
              pumps. {}: refusals count blk-mq's tries, not waiting requests (each completion re-runs the \
              queue, and a window full again refuses again). Per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in host software \
-             stages (issue, interrupt, completion, waits included).",
+             stages (issue, hard IRQ, softirq, wake-up, waits included).",
             readout::clock(at.t_ns), so_far(&pa, &pb), pa.idle_us, pb.idle_us, readout::busy(false, &pa), readout::busy(true, &pb),
             refusal_words(&pa, &pb), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us
         ),

@@ -62,7 +62,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         layer: Layer::HostQueue,
         cause: format!(
             "At {}, {}: per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in \
-             host software stages (issue, interrupt, completion, waits included); the bus waits idle A {:.1} vs \
+             host software stages (issue, hard IRQ, softirq, wake-up, waits included); the bus waits idle A {:.1} vs \
              B {:.1} µs per request (busy A {} vs B {}).",
             readout::clock(at.t_ns), so_far(&pa, &pb), pa.bus_us, pb.bus_us, pa.software_us, pb.software_us, pa.idle_us, pb.idle_us,
             readout::busy(false, &pa), readout::busy(true, &pb)

@@ -17,8 +17,10 @@ pub static DATA: SeriesData = SeriesData {
     headline: Headline::Case { rw: "read", bs: 4096 },
     kernel: "The RFC adds ADMA3 to sdhci (sdhci-sprd): the controller walks one chain of command \
              and ADMA2 descriptors for several requests and raises one interrupt at the end. \
-             mmc_hsq_pump_requests hands it up to 8 queued requests at once, so the interrupt and \
-             completion cost (sdhci_irq, mmc_hsq_finalize_request) is paid once per chain.",
+             mmc_hsq_pump_requests hands it up to 8 queued requests at once, so the interrupt, \
+             hsq's finalize and the pump (sdhci_irq, mmc_hsq_finalize_request) are paid once per \
+             chain; each request still gets its own block-layer completion (blk_mq_complete_request, \
+             the block softirq), one after another on the interrupt's CPU.",
     walk: &[
         WalkStep::plain(S::Load(false), "Load the non-packed run: 20 psync jobs of 4 KiB sequential reads, packed=0."),
         WalkStep::says(S::Play("50 µs/s"), |s| match s.figs {

@@ -38,13 +38,42 @@ pub struct HostTiming {
     /// From the transfer-complete interrupt to the next command on the bus
     /// (`sdhci_irq` -> `mmc_hsq_finalize_request` -> `mmc_hsq_pump_requests` -> `sdhci_request`).
     pub irq_to_next_cmd_ns: u64,
-    /// Completion pass per request: `mmc_blk_hsq_req_done`, post_req, `blk_mq_complete_request`,
-    /// in_flight-- (`mmc_blk_mq_dec_in_flight`).
+    /// The hard interrupt's part of a request's completion, after `sdhci_irq` has finished the
+    /// transfer (drivers/mmc/host/sdhci.c `sdhci_irq` -> the host's `request_done`;
+    /// mmc_hsq.c `mmc_hsq_finalize_request` -> `mmc_cqe_request_done` ->
+    /// drivers/mmc/core/block.c `mmc_blk_hsq_req_done` -> block/blk-mq.c
+    /// `blk_mq_complete_request` -> `blk_mq_complete_request_remote`, which raises
+    /// BLOCK_SOFTIRQ: Linux 5.9 to 6.x; 5.7's `__blk_complete_request` does the same). The
+    /// kernel runs it before hsq pumps the next request; the model charges it after the
+    /// IRQ-to-command gap (`irq_to_next_cmd_ns`), on the same CPU with nothing in between.
+    pub irq_done_ns: u64,
+    /// The IPI that sends the softirq completion to the CPU the request was submitted on
+    /// (`blk_mq_complete_need_ipi` -> `blk_mq_complete_send_ipi`, Linux 5.9+; 5.7's
+    /// `raise_blk_irq`): with `rq_affinity=1` (the default, QUEUE_FLAG_SAME_COMP) only when
+    /// that CPU shares no cache with the interrupt's. The model takes the interrupt on CPU 0
+    /// and charges this to requests of the other CPUs (`cpus`); 0 where every core shares the
+    /// last-level cache, so the completion runs on the interrupt's CPU.
+    pub completion_ipi_ns: u64,
+    /// The softirq completion (BLOCK_SOFTIRQ, on the CPU that took the interrupt as it
+    /// leaves it, or on the submitting CPU after the IPI): drivers/mmc/core/block.c
+    /// `mmc_blk_mq_complete` -> `mmc_blk_cqe_complete_rq` (hsq and the CQE; Linux 5.8 to 6.x):
+    /// `blk_update_request` + `__blk_mq_end_request` (the bio's `end_io` wakes the waiting
+    /// thread), `in_flight--`, and `blk_mq_run_hw_queues(q, true)` (which queues kblockd's
+    /// run only if requests wait: `rerun_ns`). post_req's `dma_unmap_sg` is charged beside it
+    /// (`dma_unmap_read_ns`, `dma_unmap_write_ns`).
     pub completion_ns: u64,
-    /// `blk_mq_run_hw_queues(q, true)` from the completion: kblockd work until the next
-    /// `queue_rq` of a request waiting on `hctx->dispatch`.
+    /// kblockd's run of the hardware queue (`blk_mq_run_work_fn`, Linux 5.7 to 6.x): from
+    /// the completion that asked for it (`blk_mq_run_hw_queues(q, true)`) to the `queue_rq`
+    /// of a request waiting on `hctx->dispatch` or in the scheduler: queueing the work, the
+    /// kworker's wake-up on `blk_mq_hctx_next_cpu`, the dispatch. Paid only when a request
+    /// waits (one refused with BLK_STS_RESOURCE, or inserted behind one); at one request
+    /// outstanding without a scheduler nothing waits and kblockd never runs.
     pub rerun_ns: u64,
-    /// fio wakes in its system call and records the completion.
+    /// The psync thread's wake-up: from the bio's `end_io` (`blkdev_bio_end_io_simple` ->
+    /// `blk_wake_io_task` -> `wake_up_process`, block/fops.c, Linux 5.16+; fs/block_dev.c
+    /// before) to fio back in user space recording the completion (the scheduler's
+    /// `try_to_wake_up`, the context switch, the return from pread/pwrite); for libaio the
+    /// same for `io_getevents`.
     pub reap_ns: u64,
     /// Legacy path as Linux ran it from 4.17 to the host software queue (2020,
     /// `mmc_blk_mq_issue_rw_rq`): the interrupt's completion work wakes the context sleeping in
@@ -70,7 +99,8 @@ pub struct HostTiming {
     /// handful of MMIO accesses and SDHCI register restores, not measured.
     pub cqhci_halt_ns: u64,
     /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
-    /// and completing it (one interrupt, one completion pass for the whole chain).
+    /// and completing it (one interrupt, one finalize and pump for the whole chain; each
+    /// request still has its own completion, `irq_done_ns` + `completion_ns`).
     pub adma3_chain_ns: u64,
     /// The controller's largest request (`mmc->max_req_size`), bytes.
     pub max_req_bytes: u64,

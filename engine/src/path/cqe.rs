@@ -168,9 +168,17 @@ impl Simulator {
                 self.recovery_start(req);
                 continue;
             }
-            let completion = self.jitter.software(self.platform.host.completion_ns);
-            let t = self.now + completion + self.dma_unmap_cost(req);
-            self.q.push(t, Event::Completed { req });
+            // `cqhci_finish_mrq` -> `mmc_blk_cqe_req_done` -> `blk_mq_complete_request`, then
+            // the softirq (`HostPath::ctl_req_done`'s split, with the IPI if any).
+            let h = &self.platform.host;
+            let ipi = if self.reqs.get(req).cpu != 0 {
+                h.completion_ipi_ns
+            } else {
+                0
+            };
+            let (hard, soft) = (h.irq_done_ns, ipi + h.completion_ns);
+            let total = self.jitter.software(hard + soft);
+            self.ctl_complete(req, self.now, hard.min(total), total - hard.min(total));
         }
     }
 }

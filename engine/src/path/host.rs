@@ -3,7 +3,7 @@
 //! packed-request RFC, an ADMA3 chain: command descriptors + ADMA2 tables for up to N requests
 //! joined by an integrated descriptor, executed back to back with ONE interrupt at the end.
 //! Each request in a chain is still its own CMD23 + CMD18/CMD25 on the bus: a chain saves host
-//! work (interrupts, completion passes), not bus time.
+//! work (interrupts, hsq finalizes and pumps), not bus time.
 
 use crate::path::bus::SegmentKind;
 use crate::sim::request::BusPhases;
@@ -291,7 +291,8 @@ impl Simulator {
 
     /// `Event::TransferIrq`: `sdhci_irq` -> `mmc_hsq_finalize_request` (or the legacy
     /// `mmc_request_done`): finish every request of the transfer, pump the next one after the
-    /// IRQ-to-command gap, and complete the finished ones (one completion pass).
+    /// IRQ-to-command gap, and complete the finished ones, one after another on this CPU
+    /// (`HostPath::ctl_req_done`).
     pub(crate) fn host_irq(&mut self, gen: u32) {
         // Interrupt latency + handler + finalize + pump: varies as kernel software does.
         let gap = self.jitter.software(self.platform.host.irq_to_next_cmd_ns);
@@ -305,12 +306,14 @@ impl Simulator {
         self.stats.batch_hist[n] += 1;
         self.bus
             .record(SegmentKind::HostGap, self.now, self.now + gap, None);
+        // The finished requests' completions run one after another on the interrupt's CPU.
+        let mut cpu = gap;
         for &req in &done {
             self.account_bus_phases(req);
             if self.reqs.get(req).crc_error {
                 self.recovery_start(req);
             } else {
-                self.ctl_req_done(req, gap);
+                cpu += self.ctl_req_done(req, cpu);
             }
         }
         self.host_schedule_start(self.now + gap);

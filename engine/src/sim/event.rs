@@ -29,7 +29,8 @@ pub enum Event {
     HostStart,
     /// The bus transfer (or ADMA3 chain) that started at generation `gen` raised its interrupt.
     TransferIrq { gen: u32 },
-    /// The completion pass of a request is over (`blk_mq_complete_request`, in_flight--).
+    /// The block softirq has completed a request (`mmc_blk_cqe_complete_rq`: post_req, the
+    /// request ended, in_flight--).
     Completed { req: ReqIdx },
     /// fio reaps the completion of `req` in its job thread.
     Reaped { req: ReqIdx },

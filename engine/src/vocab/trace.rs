@@ -20,18 +20,24 @@ pub enum Stage {
     Data,
     /// Card busy on DAT0: write into cache, reliable-write program, or cache flush.
     CardBusy,
-    /// Transfer over, waiting for the interrupt and the completion pass (`mmc_hsq_finalize_request`).
+    /// Transfer over: the hard interrupt (`sdhci_irq` -> `mmc_hsq_finalize_request`, the next
+    /// request pumped, `mmc_blk_hsq_req_done` -> `blk_mq_complete_request` raising the softirq).
     Irq,
+    /// The block softirq's completion (`mmc_blk_mq_complete` -> `mmc_blk_cqe_complete_rq`,
+    /// after an IPI when it runs on the submitting CPU): post_req (`dma_unmap_sg`), the request
+    /// ended, its waiter woken, in_flight--.
+    Softirq,
     /// The recovery path after an error: CMD13 status, card reset, retry (`mmc_blk_mq_rw_recovery`).
     Recovery,
-    /// post_req (`dma_unmap_sg`), `blk_mq_complete_request`, fio reaping the completion.
+    /// The waiting thread's wake-up: from the bio's `end_io` (`wake_up_process`) to fio back
+    /// in user space with the completion.
     Complete,
     /// Completed and reaped.
     Done,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 12] = [
+    pub const ALL: [Stage; 13] = [
         Stage::Submit,
         Stage::BlkMq,
         Stage::Issue,
@@ -41,6 +47,7 @@ impl Stage {
         Stage::Data,
         Stage::CardBusy,
         Stage::Irq,
+        Stage::Softirq,
         Stage::Recovery,
         Stage::Complete,
         Stage::Done,
@@ -59,8 +66,9 @@ impl Stage {
             Stage::Data => "data",
             Stage::CardBusy => "card busy",
             Stage::Irq => "irq",
+            Stage::Softirq => "softirq",
             Stage::Recovery => "recovery",
-            Stage::Complete => "complete",
+            Stage::Complete => "wake-up",
             Stage::Done => "done",
         }
     }

@@ -131,7 +131,9 @@ pub fn layer_of(r: &RequestView, on_host: bool) -> Layer {
     match r.stage {
         Stage::Submit | Stage::Complete | Stage::Done => Layer::Jobs,
         Stage::BlkMq => Layer::BlkMq,
-        Stage::Issue => Layer::MmcQueue,
+        // The block softirq: hsq's slot is free again, the mmc queue's place is held until
+        // in_flight--.
+        Stage::Issue | Stage::Softirq => Layer::MmcQueue,
         Stage::HostQueue if on_host => Layer::Controller,
         Stage::HostQueue => Layer::HostQueue,
         Stage::Command | Stage::Data => Layer::Bus,

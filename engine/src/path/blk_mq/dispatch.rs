@@ -33,11 +33,9 @@ impl Simulator {
         }
         if !self.cfg.kernel_dispatch() {
             // The fitted dispatch: any context takes hctx->dispatch, then the software queue.
-            return self
-                .blk
-                .dispatch
-                .pop_front()
-                .or_else(|| self.blk.elv.dispatch(&self.reqs, self.now));
+            let r = self.blk.dispatch.pop_front();
+            self.blk.resource_wait &= !self.blk.dispatch.is_empty();
+            return r.or_else(|| self.blk.elv.dispatch(&self.reqs, self.now));
         }
         if ctx == Ctx::Direct {
             return None;
@@ -73,7 +71,7 @@ impl Simulator {
     }
 
     /// `->queue_rq` of `req` in context `ctx`, with its driver tag taken first.
-    fn blk_mq_queue_rq(&mut self, req: ReqIdx, ctx: Ctx) {
+    pub(super) fn blk_mq_queue_rq(&mut self, req: ReqIdx, ctx: Ctx) {
         if self.reqs.get(req).tag.is_none() && self.reqs.get(req).op.has_data() {
             let cpu = self.reqs.get(req).cpu;
             match self.blk.get_driver_tag(cpu) {
@@ -89,7 +87,8 @@ impl Simulator {
                 }
             }
         }
-        match self.mmc_queue_rq(req) {
+        let got = self.mmc_queue_rq(req);
+        match got {
             QueueRq::Issued(cost) => {
                 self.blk.ctx_queued = true;
                 match ctx {
@@ -121,6 +120,7 @@ impl Simulator {
                 self.blk.parked = Some((req, ctx));
             }
             QueueRq::Sleeps | QueueRq::Resource => {
+                self.blk.resource_wait |= got == QueueRq::Resource && !self.cfg.kernel_dispatch();
                 let rest: Vec<ReqIdx> = self.blk.ctx_list.drain(..).collect();
                 self.blk_mq_refused(req, ctx, rest, true);
             }

@@ -107,6 +107,10 @@ pub struct BlkMq {
     pub(crate) kick_on_return: bool,
     /// BLK_MQ_S_SCHED_RESTART: re-run the queue when a request completes.
     restart: bool,
+    /// The fitted dispatch: a request the driver refused with BLK_STS_RESOURCE waits on
+    /// `hctx->dispatch` (not one the legacy path's sleeping dispatcher holds back): new
+    /// submissions leave it to kblockd's run, as `hctx->dispatch_busy` makes the kernel do.
+    resource_wait: bool,
     /// Ming Lei's change for packed requests: bd.last is always false and `commit_rqs` is
     /// called at the end of every dispatch round.
     force_commit: bool,
@@ -157,6 +161,7 @@ impl BlkMq {
             deferred_issue: false,
             kick_on_return: false,
             restart: false,
+            resource_wait: false,
             force_commit,
             plugs: Vec::new(),
             spare_plugs: Vec::new(),

@@ -74,7 +74,22 @@ impl Simulator {
         if !self.cfg.kernel_dispatch() {
             // The presets' fitted dispatch: into the software queue, then run from here unless
             // a context is inside `->queue_rq` (it takes the request when it loops).
+            if self.blk.ctx.is_none() && !self.blk.has_work() && self.blk.ctx_list.is_empty() {
+                // Nothing waits and no context runs: the thread's context takes this request
+                // at once (what inserting it and running the queue would do, without the
+                // round trip through the software queue).
+                self.blk.ctx = Some(Ctx::Direct);
+                self.blk.ctx_queued = false;
+                return self.blk_mq_queue_rq(req, Ctx::Direct);
+            }
             self.blk.elv.insert(req, &self.reqs, now);
+            if self.blk.resource_wait {
+                // A request the driver refused (BLK_STS_RESOURCE) waits on hctx->dispatch:
+                // the submission leaves it and itself to kblockd's run, which the next
+                // completion asks for (the kernel's `hctx->dispatch_busy` rule: 5.7's
+                // `blk_mq_make_request`, 6.1's `blk_mq_submit_bio`).
+                return;
+            }
             return self.blk_mq_kick();
         }
         if sched || self.blk.dispatch_busy > 0 {

@@ -130,7 +130,7 @@ pub fn layer_info_on(layer: Layer, path: MmcPath, platform: &str) -> Info {
             text:
                 "One request at a time: the MMCI starts a DMA job for the data, sends the command \
                    and raises an interrupt when the transfer is over. No descriptor chains: every \
-                   request costs one interrupt and one completion pass.",
+                   request costs one interrupt and one completion.",
         },
         _ => layer_info(layer, path),
     }
@@ -178,9 +178,10 @@ pub fn stage_info(stage: Stage) -> Info {
         Stage::CardAccess => ("card fetches or makes room (card access)", &["NAND read / cache room"], "The card fetches the data (read) or makes room in its cache (write)."),
         Stage::Data => ("data on the wires (DAT lines)", &["ADMA2 descriptors"], "Data moves over the DAT lines at the bus mode's bandwidth."),
         Stage::CardBusy => ("card busy (DAT0 low)", &["reliable write", "CMD6 FLUSH_CACHE"], "The card holds DAT0 low until the write is accepted (cache) or programmed (reliable write, flush)."),
-        Stage::Irq => ("interrupt + completion pass (IRQ)", &["sdhci_irq", "mmc_hsq_finalize_request", "mmc_blk_hsq_req_done"], "The transfer is over; the interrupt handler finishes it and the completion path runs."),
+        Stage::Irq => ("hard interrupt (IRQ)", &["sdhci_irq", "mmc_hsq_finalize_request", "mmc_blk_hsq_req_done", "blk_mq_complete_request"], "The transfer is over; the interrupt handler finishes it, starts the next request and hands the completion to the block softirq."),
+        Stage::Softirq => ("block softirq completion", &["blk_done_softirq", "mmc_blk_cqe_complete_rq", "dma_unmap_sg", "blk_mq_end_request"], "The block softirq (on the submitting CPU after an IPI when they share no cache) unmaps the buffer, ends the request, wakes its waiter and frees its place in the mmc queue."),
         Stage::Recovery => ("error recovery (CMD13, retry)", &["mmc_blk_mq_rw_recovery", "mmc_blk_reset"], "A data CRC error: CMD13 status, a retry, and a card reset before the last retry."),
-        Stage::Complete => ("completed", &["mmc_post_req", "blk_mq_complete_request"], "Unmapped and completed; the job picks up the completion."),
+        Stage::Complete => ("the job wakes (wake-up)", &["wake_up_process", "io_schedule"], "The waiting fio thread is woken, runs again and picks up the completion."),
         Stage::Done => ("done", &[], "The job has seen the completion."),
     };
     Info {

@@ -106,7 +106,7 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
     ));
     if cfg.packed > 0 {
         let paid = if per_irq >= 1.05 {
-            "the interrupt and completion pass are paid once per chain instead of once per request"
+            "the interrupt, hsq's finalize and the pump are paid once per chain instead of once per request (each request still gets its own softirq completion)"
         } else {
             "few chains form, so nearly every request still pays its own interrupt"
         };
@@ -122,7 +122,7 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
         if busy_pct < 80.0 {
             out.push(format!(
                 "One request per interrupt, a window of {window} requests: after each transfer the bus \
-                 waits for the interrupt and the completion pass that starts the next request, \
+                 waits for the interrupt, the completion and kblockd's run that re-dispatches a refused request, \
                  {:.1} us idle per request on average, so the bus idles between transfers. Batching \
                  (packed) or a deeper window can hide that wait.",
                 c.idle_us

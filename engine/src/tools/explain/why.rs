@@ -62,7 +62,7 @@ pub fn why_slow(stage: Stage, op: Op, ns: u64, times: u32, causes: &[Cause]) -> 
             ),
             Stage::BlkMq => "it waited for a free tag or for the queue to run".to_string(),
             Stage::HostQueue => "it waited for the requests ahead of it to use the bus".to_string(),
-            Stage::Irq | Stage::Complete | Stage::Issue | Stage::Submit => {
+            Stage::Irq | Stage::Softirq | Stage::Complete | Stage::Issue | Stage::Submit => {
                 "host software: interrupt latency and kernel passes, which vary from run to run".to_string()
             }
             Stage::CardBusy => "the card's own write or program time".to_string(),
