@@ -36,6 +36,9 @@ pub struct Side {
     pub strip: Rc<Vec<Segment>>,
     /// Engine events when the strip was read (it is read again only when events ran).
     strip_events: u64,
+    /// Simulated time when the picture was read, ns (the strip's right edge): between two
+    /// reads (a seek's frames) the strip is not drawn again.
+    read_ns: u64,
     /// The platform preset (names the controller column).
     platform: AttrValue,
 }
@@ -50,6 +53,7 @@ impl Side {
             snap,
             strip: Rc::new(session.timeline()),
             strip_events: session.events(),
+            read_ns: session.now(),
             session,
         }
     }
@@ -83,7 +87,7 @@ impl Side {
                         <span class="busy">{ " · bus busy " }<b data-readout={format!("{name}.bus-busy")}>{ readout::busy_text(&f) }</b></span>
                     }
                 </p>
-                <BusTimeline segments={self.strip.clone()} now={self.session.now()} window_ns={p.window_ns} side={name} />
+                <BusTimeline segments={self.strip.clone()} now={self.read_ns} window_ns={p.window_ns} side={name} />
             </div>
         }
     }
@@ -93,6 +97,7 @@ impl Side {
     /// the tokens that set off then have arrived); with no lag, this one.
     fn read(&mut self, at_ms: f64, lag_ms: f64) {
         self.snap = Rc::new(self.session.snapshot());
+        self.read_ns = self.session.now();
         self.recent.push_back((at_ms, self.snap.clone()));
         let due = at_ms - lag_ms;
         while self.recent.len() > 1 && self.recent[1].0 <= due {
@@ -189,6 +194,14 @@ impl Sides {
         for s in std::iter::once(&mut self.a).chain(self.b.as_mut()) {
             s.shown = s.snap.clone();
             s.recent.clear();
+        }
+    }
+
+    /// The sessions' trace on or off ([`Session::set_traced`]).
+    pub fn set_traced(&mut self, on: bool) {
+        self.a.session.set_traced(on);
+        if let Some(b) = self.b.as_mut() {
+            b.session.set_traced(on);
         }
     }
 
