@@ -8,7 +8,9 @@ pub use crate::validate::LeftOut;
 use crate::validate::{check_work, cross_validate, short};
 use crate::watch::{Watch, INTERRUPTED};
 use crate::{MAX_LEFT_OUT_ERROR, MIN_CROSS_VALIDATION_FILES};
-use argmin::core::{CostFunction, Error, Executor, State};
+use argmin::core::{
+    CostFunction, Error, Executor, IterState, Solver, State, TerminationReason, KV,
+};
 use argmin::solver::neldermead::NelderMead;
 use mmcsim_engine::Scenario;
 use std::sync::OnceLock;
@@ -43,6 +45,57 @@ impl CostFunction for Problem<'_> {
     }
 }
 
+/// The state of the search: log-offsets and their cost.
+type SearchState = IterState<Vec<f64>, (), (), (), (), f64>;
+
+/// argmin's Nelder-Mead, stopped as soon as its problem is refused or asked to stop: every
+/// later cost would be infinite without a run, and the simplex would shrink on nothing until
+/// `max_iters` (the page's fit went on reporting iterations of no run).
+struct Search(NelderMead<Vec<f64>, f64>);
+
+impl Search {
+    /// `state`, terminated when the search cannot go on (a point refused, the fit stopped).
+    fn halt(problem: &argmin::core::Problem<Problem<'_>>, state: SearchState) -> SearchState {
+        let over = problem
+            .problem
+            .as_ref()
+            .is_some_and(|p| p.refused.get().is_some() || p.runs.stopped());
+        if over {
+            state.terminate_with(TerminationReason::SolverExit(
+                "a point was refused, or the fit stopped".to_string(),
+            ))
+        } else {
+            state
+        }
+    }
+}
+
+impl<'a> Solver<Problem<'a>, SearchState> for Search {
+    const NAME: &'static str = "Nelder-Mead method";
+    fn init(
+        &mut self,
+        problem: &mut argmin::core::Problem<Problem<'a>>,
+        state: SearchState,
+    ) -> Result<(SearchState, Option<KV>), Error> {
+        let (state, kv) = self.0.init(problem, state)?;
+        Ok((Search::halt(problem, state), kv))
+    }
+    fn next_iter(
+        &mut self,
+        problem: &mut argmin::core::Problem<Problem<'a>>,
+        state: SearchState,
+    ) -> Result<(SearchState, Option<KV>), Error> {
+        let (state, kv) = self.0.next_iter(problem, state)?;
+        Ok((Search::halt(problem, state), kv))
+    }
+    fn terminate(&mut self, state: &SearchState) -> argmin::core::TerminationStatus {
+        <NelderMead<Vec<f64>, f64> as Solver<Problem<'a>, SearchState>>::terminate(
+            &mut self.0,
+            state,
+        )
+    }
+}
+
 /// A finished fit.
 pub struct Fit {
     pub board: Scenario,
@@ -68,7 +121,8 @@ pub struct Fit {
 }
 
 /// Nelder-Mead in log space from a simplex of +-20 % steps around log-offsets `x0`: the best
-/// log-offsets found and the iterations taken.
+/// log-offsets found and the iterations taken; the first refusal of a point (the search stops
+/// there) or [`INTERRUPTED`].
 fn minimise(
     cases: &[Case],
     base: &Scenario,
@@ -77,6 +131,26 @@ fn minimise(
     max_iters: u64,
     runs: &Watch,
 ) -> Result<(Vec<f64>, u64), String> {
+    let (x, iterations, refused) = search(cases, base, free, x0, max_iters, runs)?;
+    if runs.stopped() {
+        return Err(INTERRUPTED.to_string());
+    }
+    match refused {
+        Some(e) => Err(e),
+        None => Ok((x, iterations)),
+    }
+}
+
+/// [`minimise`]'s search: the best log-offsets, the iterations taken and the refusal that
+/// stopped it, if one did.
+pub(crate) fn search(
+    cases: &[Case],
+    base: &Scenario,
+    free: &Free,
+    x0: Vec<f64>,
+    max_iters: u64,
+    runs: &Watch,
+) -> Result<(Vec<f64>, u64, Option<String>), String> {
     let n = free.names.len();
     let mut simplex = vec![x0.clone()];
     for i in 0..n {
@@ -94,24 +168,23 @@ fn minimise(
         runs,
         refused: OnceLock::new(),
     };
-    let res = Executor::new(problem, solver)
+    let res = Executor::new(problem, Search(solver))
         .configure(|s| s.max_iters(max_iters))
         // No wall clock: the engine's runs are the only time that counts (and wasm32 has none).
         .timer(false)
         .run()
         .map_err(|e| format!("fit: {e}"))?;
-    if runs.stopped() {
-        return Err(INTERRUPTED.to_string());
-    }
-    if let Some(e) = res.problem.problem.as_ref().and_then(|p| p.refused.get()) {
-        return Err(e.clone());
-    }
+    let refused = res
+        .problem
+        .problem
+        .as_ref()
+        .and_then(|p| p.refused.get().cloned());
     let state = res.state();
     let x = state
         .get_best_param()
         .cloned()
         .unwrap_or_else(|| vec![0.0; n]);
-    Ok((x, state.get_iter()))
+    Ok((x, state.get_iter(), refused))
 }
 
 /// One fit of `names` to `cases`: the board, the fitted parameters, the ones left at the
