@@ -337,7 +337,7 @@ fn a_search_whose_every_point_is_refused_stops_with_the_refusal() {
     let watch = Watch::new();
     let cases = [case];
     let (_, iterations, refused) =
-        crate::optimise::search(&cases, &base, &free, vec![0.0], 1_000_000, &watch).unwrap();
+        crate::search::search(&cases, &base, &free, vec![0.0], 1_000_000, &watch).unwrap();
     let e = refused.expect("the refusal");
     assert!(e.starts_with("fit: at nand_read_us="), "{e}");
     assert_eq!(iterations, 0, "no iteration after the first simplex");
