@@ -237,7 +237,7 @@ impl Sides {
     }
 
     /// The selected request's life so far on side A or B (None when no request is selected or
-    /// its trace is no longer kept).
+    /// its trace is no longer kept, or it began untraced: [`Session::set_traced`]).
     pub fn life(&self, selected: Option<(bool, Focus)>) -> Option<Rc<LifeView>> {
         let Some((side_b, Focus::Request(id))) = selected else {
             return None;

@@ -174,12 +174,15 @@ impl Watch {
         }
     }
 
+    /// Stops the frames; the picture is read again (a seek's frames draw it only now and
+    /// then) and the trace is on again (a Run stopped on its way).
     pub(super) fn pause(&mut self) {
         self.run.pause();
         if let Some(s) = self.sides.as_mut() {
             s.set_traced(true);
         }
         self.frame = None;
+        self.refresh_views(now_ms());
         self.refresh_charts(false);
     }
 
