@@ -174,15 +174,19 @@ impl Watch {
         }
     }
 
-    /// Stops the frames; the picture is read again (a seek's frames draw it only now and
-    /// then) and the trace is on again (a Run stopped on its way).
+    /// Stops the frames; the trace is on again (a Run stopped on its way), and a seek stopped
+    /// on its way reads the picture again (its frames draw it only now and then; a play's last
+    /// frame drew it, and its counters stay as they were, lagging their tokens).
     pub(super) fn pause(&mut self) {
+        let seeking = self.run.clock.seeking().is_some();
         self.run.pause();
         if let Some(s) = self.sides.as_mut() {
             s.set_traced(true);
         }
         self.frame = None;
-        self.refresh_views(now_ms());
+        if seeking {
+            self.refresh_views(now_ms());
+        }
         self.refresh_charts(false);
     }
 
