@@ -12,7 +12,7 @@
 // The inputs are the largest the bounds accept (issue 32): 256 libaio clones of 512 B randrw on
 // CQE, time-based (stopped at the 10 M I/O budget); a 2 MiB fio iolog (the page's largest
 // trace) of 64 MiB reads and writes, each split into 128 requests at max_req_kib=512, replayed
-// 32 deep (the page's replay job: loops is no field of the form); mmc_test=37 with size=19g
+// 32 deep (the page's replay job, loops=1); mmc_test=37 with size=19g
 // (79.7 M estimated events); 10 M random 512 B writes in 4 KiB zones, 4096 open.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -174,7 +174,7 @@ pub fn explain_panel(p: &ExplainPanelProps) -> Html {
     let head = match (p.focus, &p.life) {
         (Focus::Request(_), Some(l)) => life_html(l),
         (Focus::Request(id), None) => html! {
-            <><h3 id="explain-title">{ format!("Request {id}") }</h3><p>{ "Its trace is no longer kept: pick a request still in the pipeline." }</p></>
+            <><h3 id="explain-title">{ format!("Request {id}") }</h3><p>{ "Its trace is not kept: it began too long ago, or while Run went to the end untraced. Follow a request that entered the pipeline since." }</p></>
         },
         (Focus::Layer(l), _) => info_html(&layer_info_on(l, p.path, &p.platform)),
         (Focus::Scenario, _) => html! {

@@ -34,6 +34,7 @@ mod optimise;
 mod params;
 mod report;
 mod scan;
+mod search;
 mod validate;
 mod watch;
 

@@ -4,44 +4,12 @@ use crate::case::{Case, Figure};
 use crate::objective::{base_preset, rms, simulate_all};
 use crate::params::Free;
 use crate::scan::coarse_start;
+use crate::search::minimise;
 pub use crate::validate::LeftOut;
 use crate::validate::{check_work, cross_validate, short};
-use crate::watch::{Watch, INTERRUPTED};
+use crate::watch::Watch;
 use crate::{MAX_LEFT_OUT_ERROR, MIN_CROSS_VALIDATION_FILES};
-use argmin::core::{CostFunction, Error, Executor, State};
-use argmin::solver::neldermead::NelderMead;
 use mmcsim_engine::Scenario;
-use std::sync::OnceLock;
-
-struct Problem<'a> {
-    cases: &'a [Case],
-    base: &'a Scenario,
-    free: &'a Free,
-    /// Simulated runs so far (each cost is one run per case), and the stop flag.
-    runs: &'a Watch,
-    /// The first point at which a case was refused. argmin's Nelder-Mead unwraps the costs of
-    /// its first simplex (a failed cost there panics), so no cost fails: a refusal is kept
-    /// here, every later cost is infinite without a run, and `minimise` returns the refusal.
-    refused: OnceLock<String>,
-}
-
-impl CostFunction for Problem<'_> {
-    type Param = Vec<f64>;
-    type Output = f64;
-    fn cost(&self, x: &Vec<f64>) -> Result<f64, Error> {
-        // Stopped or refused: no more runs, and a cost that ends nothing; `minimise` says why.
-        if self.refused.get().is_some() || self.runs.count(self.cases.len() as u64).is_err() {
-            return Ok(f64::INFINITY);
-        }
-        Ok(self
-            .free
-            .cost_at(self.cases, self.base, x)
-            .unwrap_or_else(|e| {
-                let _ = self.refused.set(e);
-                f64::INFINITY
-            }))
-    }
-}
 
 /// A finished fit.
 pub struct Fit {
@@ -65,53 +33,6 @@ pub struct Fit {
     pub warnings: Vec<String>,
     /// What the reader should know that does not bear on trust (the base preset chosen).
     pub notes: Vec<String>,
-}
-
-/// Nelder-Mead in log space from a simplex of +-20 % steps around log-offsets `x0`: the best
-/// log-offsets found and the iterations taken.
-fn minimise(
-    cases: &[Case],
-    base: &Scenario,
-    free: &Free,
-    x0: Vec<f64>,
-    max_iters: u64,
-    runs: &Watch,
-) -> Result<(Vec<f64>, u64), String> {
-    let n = free.names.len();
-    let mut simplex = vec![x0.clone()];
-    for i in 0..n {
-        let mut v = x0.clone();
-        v[i] += 0.2;
-        simplex.push(v);
-    }
-    let solver = NelderMead::new(simplex)
-        .with_sd_tolerance(1e-7)
-        .map_err(|e| format!("fit: {e}"))?;
-    let problem = Problem {
-        cases,
-        base,
-        free,
-        runs,
-        refused: OnceLock::new(),
-    };
-    let res = Executor::new(problem, solver)
-        .configure(|s| s.max_iters(max_iters))
-        // No wall clock: the engine's runs are the only time that counts (and wasm32 has none).
-        .timer(false)
-        .run()
-        .map_err(|e| format!("fit: {e}"))?;
-    if runs.stopped() {
-        return Err(INTERRUPTED.to_string());
-    }
-    if let Some(e) = res.problem.problem.as_ref().and_then(|p| p.refused.get()) {
-        return Err(e.clone());
-    }
-    let state = res.state();
-    let x = state
-        .get_best_param()
-        .cloned()
-        .unwrap_or_else(|| vec![0.0; n]);
-    Ok((x, state.get_iter()))
 }
 
 /// One fit of `names` to `cases`: the board, the fitted parameters, the ones left at the

@@ -317,3 +317,41 @@ fn a_result_naming_no_preset_or_an_mmc_test_run_is_refused_naming_the_file() {
         "{e}"
     );
 }
+
+/// Every point refused (a case the engine refuses on any board: ADMA3 chains on the legacy
+/// path): the search stops at the first simplex with the refusal, however many iterations it
+/// was given, rather than shrinking its simplex on infinite costs until `max_iters`.
+#[test]
+fn a_search_whose_every_point_is_refused_stops_with_the_refusal() {
+    let text = result(&["--platform=unisoc-hsq-2023", "--rw=randread", "--size=256k"]);
+    let mut case = read_case("r.json", &text, None).unwrap();
+    case.scn
+        .set_switch::<mmcsim_engine::MmcPath>("mmc_path", Some(mmcsim_engine::MmcPath::Legacy));
+    case.scn.set_switch::<u32>("packed", Some(8));
+    let base = Scenario {
+        platform: "unisoc-hsq-2023".to_string(),
+        ..Scenario::default()
+    };
+    let preset = base.effective_platform().unwrap();
+    let free = crate::params::Free::new(&["nand_read_us".to_string()], &preset).unwrap();
+    let watch = Watch::new();
+    let cases = [case];
+    let (_, iterations, refused) =
+        crate::search::search(&cases, &base, &free, vec![0.0], 1_000_000, &watch).unwrap();
+    let e = refused.expect("the refusal");
+    assert!(e.starts_with("fit: at nand_read_us="), "{e}");
+    assert_eq!(iterations, 0, "no iteration after the first simplex");
+    assert_eq!(watch.runs(), 1, "one run: the first point, refused");
+    let e = fit(
+        &cases,
+        Some("unisoc-hsq-2023"),
+        &["nand_read_us".to_string()],
+        50,
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.contains("packed requests need the host software queue"),
+        "one message, the refusal: {e}"
+    );
+}

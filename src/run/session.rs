@@ -41,6 +41,12 @@ pub struct Session {
     sim: Simulator,
     /// Per request, its trace events: the stages it entered (watched sessions only).
     lives: BTreeMap<u64, Vec<TraceEvent>>,
+    /// A session to watch ([`Session::watched`]).
+    watched: bool,
+    /// The trace is on: a watched session not running to its end unwatched.
+    traced: bool,
+    /// Requests with a lower id began while the trace was off: their lives are not kept.
+    traced_from: u64,
 }
 
 impl Session {
@@ -54,6 +60,9 @@ impl Session {
         Ok(Session {
             sim,
             lives: BTreeMap::new(),
+            watched: false,
+            traced: false,
+            traced_from: 0,
         })
     }
 
@@ -62,7 +71,29 @@ impl Session {
         let mut s = Session::start(scn)?;
         s.sim.set_trace_capacity(TRACE_CAPACITY);
         s.sim.set_timeline_capacity(TIMELINE_CAPACITY);
+        (s.watched, s.traced) = (true, true);
         Ok(s)
+    }
+
+    /// Turns a watched session's trace off (a run to its end that nobody watches on the way:
+    /// every request's stages recorded and kept costs the engine more than the run itself) or
+    /// on again. The lives of the requests begun while it was off are not kept, so a life
+    /// shown is always whole: [`Session::trace_of`] has none for them. An unwatched session
+    /// stays untraced.
+    pub fn set_traced(&mut self, on: bool) {
+        if on == self.traced || !self.watched {
+            return;
+        }
+        self.traced = on;
+        if on {
+            // Request ids only grow: those in flight now are the last begun untraced.
+            let snap = self.sim.snapshot();
+            self.traced_from = snap.requests.iter().map(|r| r.id + 1).max().unwrap_or(0);
+            self.sim.set_trace_capacity(TRACE_CAPACITY);
+        } else {
+            self.sim.set_trace_capacity(0);
+            self.lives.clear();
+        }
     }
 
     /// Simulated time, ns.
@@ -158,7 +189,9 @@ impl Session {
     /// Takes the engine's new trace events into the per-request lives.
     fn absorb_trace(&mut self) {
         for ev in self.sim.drain_trace() {
-            self.lives.entry(ev.req).or_default().push(ev);
+            if ev.req >= self.traced_from {
+                self.lives.entry(ev.req).or_default().push(ev);
+            }
         }
         while self.lives.len() > LIVES_KEPT {
             self.lives.pop_first();
@@ -232,6 +265,42 @@ mod tests {
         }
         assert!(s.is_finished());
         assert_eq!(s.next_change(), None);
+    }
+
+    /// A run to the end nobody watches runs untraced; the trace on again keeps whole lives
+    /// only: none for the requests begun while it was off.
+    #[test]
+    fn a_life_is_kept_only_whole_across_an_untraced_stretch() {
+        let scn = scenario(&[("size", "4m"), ("iodepth", "8"), ("ioengine", "libaio")]);
+        let mut s = Session::watched(&scn).unwrap();
+        s.run_events(300);
+        assert!(s.trace_of(0).is_some());
+        s.set_traced(false);
+        assert!(s.trace_of(0).is_none(), "the lives kept are dropped");
+        s.run_events(1000);
+        let in_flight: Vec<u64> = s.snapshot().requests.iter().map(|r| r.id).collect();
+        assert!(!in_flight.is_empty());
+        s.set_traced(true);
+        while !s.run_events(1000) {}
+        for id in &in_flight {
+            assert!(s.trace_of(*id).is_none(), "request {id} began untraced");
+        }
+        let next = in_flight.iter().max().unwrap() + 1;
+        let life = s
+            .trace_of(next)
+            .expect("a request begun once the trace is on again");
+        assert_eq!(life.first().map(|e| e.stage), Some(Stage::Submit));
+        assert_eq!(life.last().map(|e| e.stage), Some(Stage::Done));
+        // The same run with the trace on throughout: the same life, and the same report.
+        let mut w = Session::watched(&scn).unwrap();
+        while !w.run_events(1000) {}
+        assert_eq!(w.trace_of(next), Some(life));
+        assert_eq!(w.report(), s.report());
+        // An unwatched session stays untraced.
+        let mut u = Session::start(&scn).unwrap();
+        u.set_traced(true);
+        u.run_events(100);
+        assert!(u.trace_of(0).is_none());
     }
 
     #[test]

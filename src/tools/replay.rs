@@ -12,8 +12,9 @@ use mmcsim_engine::{IoEngine, JobSpec, Scenario};
 /// queue times rather than held back by the job.
 pub const REPLAY_IODEPTH: u32 = 32;
 
-/// `base` (platform, host switches, seed) replaying the trace file `bytes` named `name`, and a line
-/// saying what was loaded.
+/// `base` (platform, host switches, seed) replaying the trace file `bytes` named `name` as many
+/// times as its `loops=` says (as the CLI replays a `read_iolog=`), and a line saying what was
+/// loaded; a replay over the run's bounds is refused as the CLI refuses it.
 pub fn replay_scenario(
     base: &Scenario,
     name: &str,
@@ -27,7 +28,12 @@ pub fn replay_scenario(
         iolog::ReplayEvents::Issue
     };
     let span_ms = log.ops_of(from).last().map_or(0, |o| o.t_ns) as f64 / 1e6;
-    let summary = format!("{} over {span_ms:.1} ms", log.summary(from));
+    let loops = base.jobs.first().map_or(1, |j| j.loops.max(1));
+    let times = match loops {
+        1 => String::new(),
+        n => format!(", replayed {n} times (loops={n})"),
+    };
+    let summary = format!("{} over {span_ms:.1} ms{times}", log.summary(from));
     let mut scn = Scenario {
         jobs: vec![JobSpec {
             name: "replay".to_string(),
@@ -35,6 +41,7 @@ pub fn replay_scenario(
             replay_events: from,
             ioengine: IoEngine::Libaio,
             iodepth: REPLAY_IODEPTH,
+            loops,
             ..JobSpec::default()
         }],
         mmc_test: None,
@@ -94,6 +101,35 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("bad: line 2"), "{e}");
+    }
+
+    /// The page's `loops=` replays a loaded trace that many times, as the CLI's `read_iolog=`
+    /// with `loops=`; past the run's bounds it is refused with the CLI's message.
+    #[test]
+    fn loops_replay_the_trace_again_and_too_many_are_refused() {
+        let base = crate::run::test_support::scenario(&[("loops", "3")]);
+        let (s, summary) = replay_scenario(&base, "t.blktrace", TRACE.as_bytes()).unwrap();
+        assert!(
+            summary.ends_with(", replayed 3 times (loops=3)"),
+            "{summary}"
+        );
+        let r = mmcsim_engine::run(&s).unwrap();
+        assert_eq!(
+            (r.jobs[0].read.io_bytes, r.jobs[0].write.io_bytes),
+            (3 * 32768, 3 * 4096)
+        );
+        // 1000 lines of 4 KiB, a million times: 1e9 requests, over the I/O budget.
+        let mut log = String::from("fio version 2 iolog\n/dev/mmcblk0 add\n/dev/mmcblk0 open\n");
+        for i in 0..1000 {
+            log += &format!("/dev/mmcblk0 read {} 4096\n", i * 4096);
+        }
+        let base = crate::run::test_support::scenario(&[("loops", "1000000")]);
+        let e = replay_scenario(&base, "big.iolog", log.as_bytes()).unwrap_err();
+        assert!(
+            e.starts_with("size: the jobs would simulate about 1000000000 requests")
+                && e.contains("at most 80000000 events"),
+            "the engine's check, as the CLI's: {e}"
+        );
     }
 
     /// A Perfetto trace dropped on the page (binary) replays as its text twin does.

@@ -12,6 +12,11 @@ use std::rc::Rc;
 pub const FRAMES_KEPT: usize = 600;
 /// Real time between two refreshes of the charts, the summary and the A/B table, ms.
 pub const CHART_EVERY_MS: f64 = 400.0;
+/// Real time between two refreshes of the picture (pipeline, bus strip), the charts and the
+/// page's results while seeking (Run to the end, a moment, the scrubber), ms: nobody watches
+/// the frames on the way, the time controls show how far it got every frame, and the engine
+/// has the rest of each frame ([`crate::watch::clock::SEEK_SLICE_MS`]).
+pub const SEEK_SHOW_EVERY_MS: f64 = 500.0;
 
 /// Where the time of the frames went.
 #[derive(Clone, Debug, Default)]
@@ -148,7 +153,11 @@ impl<T, const N: usize> Staggered<T, N> {
     }
     /// Whether fresh data is due at `now_ms` ([`CHART_EVERY_MS`] since the last refresh).
     pub fn due(&self, now_ms: f64) -> bool {
-        now_ms - self.last_ms >= CHART_EVERY_MS
+        self.due_after(now_ms, CHART_EVERY_MS)
+    }
+    /// Whether `every_ms` passed at `now_ms` since the last refresh.
+    pub fn due_after(&self, now_ms: f64, every_ms: f64) -> bool {
+        now_ms - self.last_ms >= every_ms
     }
 }
 

@@ -36,6 +36,9 @@ pub struct Side {
     pub strip: Rc<Vec<Segment>>,
     /// Engine events when the strip was read (it is read again only when events ran).
     strip_events: u64,
+    /// Simulated time when the picture was read, ns (the strip's right edge): between two
+    /// reads (a seek's frames) the strip is not drawn again.
+    read_ns: u64,
     /// The platform preset (names the controller column).
     platform: AttrValue,
 }
@@ -50,6 +53,7 @@ impl Side {
             snap,
             strip: Rc::new(session.timeline()),
             strip_events: session.events(),
+            read_ns: session.now(),
             session,
         }
     }
@@ -83,7 +87,7 @@ impl Side {
                         <span class="busy">{ " · bus busy " }<b data-readout={format!("{name}.bus-busy")}>{ readout::busy_text(&f) }</b></span>
                     }
                 </p>
-                <BusTimeline segments={self.strip.clone()} now={self.session.now()} window_ns={p.window_ns} side={name} />
+                <BusTimeline segments={self.strip.clone()} now={self.read_ns} window_ns={p.window_ns} side={name} />
             </div>
         }
     }
@@ -93,6 +97,7 @@ impl Side {
     /// the tokens that set off then have arrived); with no lag, this one.
     fn read(&mut self, at_ms: f64, lag_ms: f64) {
         self.snap = Rc::new(self.session.snapshot());
+        self.read_ns = self.session.now();
         self.recent.push_back((at_ms, self.snap.clone()));
         let due = at_ms - lag_ms;
         while self.recent.len() > 1 && self.recent[1].0 <= due {
@@ -192,6 +197,14 @@ impl Sides {
         }
     }
 
+    /// The sessions' trace on or off ([`Session::set_traced`]).
+    pub fn set_traced(&mut self, on: bool) {
+        self.a.session.set_traced(on);
+        if let Some(b) = self.b.as_mut() {
+            b.session.set_traced(on);
+        }
+    }
+
     /// The sessions, for the clock.
     pub fn sessions(&mut self) -> (&mut Session, Option<&mut Session>) {
         (&mut self.a.session, self.b.as_mut().map(|b| &mut b.session))
@@ -224,7 +237,7 @@ impl Sides {
     }
 
     /// The selected request's life so far on side A or B (None when no request is selected or
-    /// its trace is no longer kept).
+    /// its trace is no longer kept, or it began untraced: [`Session::set_traced`]).
     pub fn life(&self, selected: Option<(bool, Focus)>) -> Option<Rc<LifeView>> {
         let Some((side_b, Focus::Request(id))) = selected else {
             return None;

@@ -254,3 +254,52 @@ test('the keyboard follows a request: a token takes the focus, arrows move it, E
     assert.deepEqual(problems, []);
     await page.close();
 });
+
+// Run goes to the end untraced (issue 32: recording every request's stages cost the page more
+// than the run). Stopped on its way, the view shows where the run stands; a request that began
+// untraced says so instead of showing half a life, and one that entered the pipeline since
+// shows its whole life, from its submission.
+test('a Run stopped on its way: a request begun untraced says so, one entered since shows its whole life', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?rw=randread&bs=4k&size=8g&numjobs=4&ioengine=libaio&iodepth=8');
+    await page.selectOption('#speed', '4'); // 1 ms/s once it plays on: requests enter slowly enough to aim at
+    await page.click('#run');
+    await page.waitForSelector('#play[aria-pressed="true"]');
+    await page.waitForTimeout(1500);
+    await page.click('#play');
+    await page.waitForSelector('#play[aria-pressed="false"]');
+    const label = await page.textContent('.progress-label');
+    assert.match(label, /simulated, paused/, `the run stopped on its way: ${label}`);
+    await page.evaluate(() => document.querySelector('#a-pipeline').scrollIntoView({ block: 'center' }));
+    /** Clicks a token of A not done whose request id passes `pick`; its id, or null. */
+    const follow = async (pick) => {
+        for (const token of await page.$$('#a-pipeline .token:not(.done)')) {
+            const box = await token.boundingBox();
+            if (!box) continue;
+            const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+            const id = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('.token')?.dataset.req ?? null, [x, y]);
+            if (id === null || !pick(Number(id))) continue;
+            await page.mouse.click(x, y);
+            await page.waitForSelector(`#a-pipeline .token.selected[data-req="${id}"]`, { timeout: 5_000 });
+            return Number(id);
+        }
+        return null;
+    };
+    const old = await follow(() => true);
+    assert.notEqual(old, null, 'a request in the pipeline to follow');
+    assert.match(await page.textContent('.watch-info'), /Its trace is not kept: it began too long ago, or while Run went to the end untraced/);
+    assert.equal(await page.$('#request-life'), null, 'no half life');
+    const oldest = Math.max(...await page.$$eval('#a-pipeline .token', (ts) => ts.map((t) => Number(t.dataset.req))));
+    // Play on at 1 ms/s until requests enter that began traced, and follow one.
+    await page.click('#play');
+    await page.waitForFunction((o) => [...document.querySelectorAll('#a-pipeline .token:not(.done)')].some((t) => Number(t.dataset.req) > o), oldest, { timeout: 30_000 });
+    await page.click('#play');
+    await page.waitForSelector('#play[aria-pressed="false"]');
+    await page.waitForTimeout(400); // the glide ends
+    const fresh = await follow((id) => id > oldest);
+    assert.notEqual(fresh, null, 'a request entered since');
+    await page.waitForSelector('#request-life');
+    const stages = await page.$$eval('#request-life tbody tr', (rs) => rs.map((r) => r.dataset.stage));
+    assert.equal(stages[0], 'submit', `its whole life, from its submission: ${stages}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+});

@@ -20,6 +20,15 @@ const FIRST_FRAME_MS: f64 = 1000.0 / 60.0;
 pub const FRAME_TARGET_MS: f64 = 8.0;
 /// The engine's least share of a frame at that speed, ms.
 pub const MIN_ENGINE_MS: f64 = 2.0;
+/// The engine's share of a frame while seeking (Run, a moment link, the scrubber), ms, both
+/// sides together: nobody watches the frames on the way (the view draws the picture and the
+/// charts again only now and then, [`crate::watch::frames::SEEK_SHOW_EVERY_MS`]), so the engine
+/// takes most of each frame; a frame still ends, and paints, about every 60 ms, and input is
+/// handled between two (the long-task bar is 100 ms, `tests/e2e/responsive.test.mjs`).
+pub const SEEK_SLICE_MS: f64 = 48.0;
+/// Engine + drawing time aimed at per frame while seeking, ms: a frame that draws the picture
+/// again (and the charts, the page's results) gives the engine less.
+pub const SEEK_FRAME_MS: f64 = 60.0;
 /// Most events one timed frame runs per side (a fast speed on a slow machine lags instead of
 /// freezing).
 pub const MAX_EVENTS_PER_FRAME: u64 = 200_000;
@@ -38,6 +47,12 @@ pub fn strip_window_ns(sim_ns_per_s: Option<u64>) -> u64 {
 /// [`FRAME_BUDGET_MS`], so engine and drawing together stay near [`FRAME_TARGET_MS`].
 pub fn engine_budget_ms(last_draw_ms: f64) -> f64 {
     (FRAME_TARGET_MS - last_draw_ms).clamp(MIN_ENGINE_MS, FRAME_BUDGET_MS)
+}
+
+/// The engine's share of a frame while seeking: what is left of [`SEEK_FRAME_MS`] after the
+/// last such frame's drawing, at least [`MIN_ENGINE_MS`], at most [`SEEK_SLICE_MS`].
+pub fn seek_budget_ms(last_draw_ms: f64) -> f64 {
+    (SEEK_FRAME_MS - last_draw_ms).clamp(MIN_ENGINE_MS, SEEK_SLICE_MS)
 }
 
 /// Seeking to the end of the run rather than to a time.
@@ -173,9 +188,10 @@ impl Clock {
     }
 
     /// One animation frame at timestamp `ts` (ms): the sides advance by the simulated time the
-    /// speed maps the frame's real time to, or for the engine's share of the frame at "as fast
-    /// as possible" and while seeking (`last_draw_ms`: what drawing the previous frame took;
-    /// `wall`: a wall clock in ms). True when a seek arrived in this frame.
+    /// speed maps the frame's real time to, for the engine's share of the frame at "as fast as
+    /// possible" and while seeking (`last_draw_ms`: what drawing the last frame of its kind
+    /// took; [`engine_budget_ms`], [`seek_budget_ms`]; `wall`: a wall clock in ms). True when a
+    /// seek arrived in this frame.
     pub fn frame(
         &mut self,
         ts: f64,
@@ -185,7 +201,10 @@ impl Clock {
         wall: impl Fn() -> f64,
     ) -> bool {
         let dt = self.frame_dt(ts);
-        let budget = engine_budget_ms(last_draw_ms);
+        let budget = match self.seek_to {
+            Some(_) => seek_budget_ms(last_draw_ms),
+            None => engine_budget_ms(last_draw_ms),
+        };
         let share = if b.is_some() { budget / 2.0 } else { budget };
         if let Some(goal) = self.seek_to {
             let run = |s: &mut Session, n: u64| match goal {

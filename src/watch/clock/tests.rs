@@ -72,6 +72,37 @@ fn as_fast_as_possible_stays_within_the_frame_budget() {
     assert_eq!(c.now(), a.now());
 }
 
+/// Nobody watches a seek's frames: the engine has most of each (a frame still ends about every
+/// 60 ms), less after a frame that drew the picture again.
+#[test]
+fn a_seek_gives_the_engine_most_of_each_frame() {
+    assert_eq!(seek_budget_ms(0.0), SEEK_SLICE_MS);
+    assert_eq!(seek_budget_ms(40.0), SEEK_FRAME_MS - 40.0);
+    assert_eq!(seek_budget_ms(100.0), MIN_ENGINE_MS);
+    const { assert!(SEEK_SLICE_MS > 4.0 * FRAME_BUDGET_MS && SEEK_FRAME_MS <= 100.0) };
+    let mut a = session(&[("size", "64m")]);
+    let mut c = Clock::default();
+    c.seek(None);
+    // Every chunk of events "takes" 1 ms of the wall clock.
+    let t = Cell::new(0.0);
+    let wall = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    assert!(
+        !c.frame(0.0, 0.0, &mut a, None, wall),
+        "64 MiB is not run in one frame"
+    );
+    assert!(
+        t.get() > FRAME_BUDGET_MS && t.get() <= SEEK_SLICE_MS + 2.0,
+        "the slice took {} ms",
+        t.get()
+    );
+    t.set(0.0);
+    c.frame(16.0, 30.0, &mut a, None, wall);
+    assert!(t.get() <= SEEK_FRAME_MS - 30.0 + 2.0, "{} ms", t.get());
+}
+
 #[test]
 fn seek_runs_both_sides_to_a_time_then_to_the_end() {
     let (mut a, mut b) = (session(&[("size", "1m")]), session(&[("size", "512k")]));

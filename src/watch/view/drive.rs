@@ -2,6 +2,7 @@
 //! speed, seeking, and each animation frame (the clock's slice, then what to draw).
 
 use super::*;
+use crate::watch::frames::SEEK_SHOW_EVERY_MS;
 
 impl Watch {
     pub(super) fn build(&mut self, ctx: &Context<Self>) {
@@ -173,9 +174,19 @@ impl Watch {
         }
     }
 
+    /// Stops the frames; the trace is on again (a Run stopped on its way), and a seek stopped
+    /// on its way reads the picture again (its frames draw it only now and then; a play's last
+    /// frame drew it, and its counters stay as they were, lagging their tokens).
     pub(super) fn pause(&mut self) {
+        let seeking = self.run.clock.seeking().is_some();
         self.run.pause();
+        if let Some(s) = self.sides.as_mut() {
+            s.set_traced(true);
+        }
         self.frame = None;
+        if seeking {
+            self.refresh_views(now_ms());
+        }
         self.refresh_charts(false);
     }
 
@@ -246,21 +257,46 @@ impl Watch {
         }
     }
 
+    /// Whether this frame runs to the end with no request followed: nobody sees the requests'
+    /// lives on the way and recording them costs the engine more than the run, so the trace is
+    /// off; it is on again (whole lives only) once the seek ends or stops.
+    fn untraced(&self) -> bool {
+        self.run.clock.seeking() == Some(None)
+            && !matches!(self.selected, Some((_, Focus::Request(_))))
+    }
+
     /// One animation frame while playing (or seeking).
     pub(super) fn on_frame(&mut self, ctx: &Context<Self>, ts: f64) {
+        let traced = !self.untraced();
         let Some(sides) = self.sides.as_mut() else {
             return;
         };
+        sides.set_traced(traced);
         // A frame that draws a chart (and refreshes the page's results) draws more: the
         // engine's share is what the last such frame left.
         let t0 = now_ms();
-        let chart = self.figures.charts.pending() || self.figures.charts.due(t0);
+        let seeking = self.run.clock.seeking().is_some();
+        // While seeking, a frame that draws the picture again every SEEK_SHOW_EVERY_MS.
+        let chart = if seeking {
+            self.figures.charts.due_after(t0, SEEK_SHOW_EVERY_MS)
+        } else {
+            self.figures.charts.pending() || self.figures.charts.due(t0)
+        };
         self.run.frames.begin(t0, chart);
         let (a, b) = sides.sessions();
         let draw_ms = self.run.frames.last_draw_ms(chart);
         let arrived = self.run.clock.frame(ts, draw_ms, a, b, now_ms);
         let t1 = now_ms();
         let done = self.finished();
+        if !self.untraced() {
+            if let Some(s) = self.sides.as_mut() {
+                s.set_traced(true);
+            }
+        }
+        if seeking && !arrived && !done {
+            self.seek_frame(ctx, ts, t1, chart);
+            return;
+        }
         // As fast as possible, a frame that draws a chart keeps the picture of the last one
         // (it changes every frame anyway): the chart and the engine fill it.
         let keep_picture = chart
@@ -290,6 +326,23 @@ impl Watch {
             AfterFrame::Next => self.schedule(ctx),
         }
         if fresh {
+            self.report(ctx);
+        }
+    }
+
+    /// A frame on the way of a seek (Run to the end, a moment, the scrubber): nobody watches
+    /// these frames, so the picture, the charts and the page's results are read and drawn again
+    /// only every [`SEEK_SHOW_EVERY_MS`] (the time controls say how far the run got every
+    /// frame); the engine had most of the frame ([`crate::watch::clock::SEEK_SLICE_MS`]).
+    /// `show`: this frame draws them.
+    fn seek_frame(&mut self, ctx: &Context<Self>, ts: f64, t1: f64, show: bool) {
+        if show {
+            self.refresh_views(ts);
+            self.refresh_charts(false);
+        }
+        self.run.frames.advanced(t1, now_ms());
+        self.schedule(ctx);
+        if show {
             self.report(ctx);
         }
     }
