@@ -171,3 +171,28 @@ fn item7_writes_that_ended_in_eio_are_marked_in_the_trace() {
         }
     }
 }
+
+/// A replayed trace repeated past the event bound is refused naming `loops`, the option that
+/// made it long (it was keyed `size`, which a replay does not read).
+#[test]
+fn a_replay_over_the_bound_by_its_loops_is_refused_naming_loops() {
+    use mmcsim_engine::scenario::{check, iolog};
+    let mut text = String::from("fio version 2 iolog\n/dev/mmcblk0 add\n/dev/mmcblk0 open\n");
+    for i in 0..1000u64 {
+        text += &format!("/dev/mmcblk0 write {} 4096\n", i * 4096);
+    }
+    text += "/dev/mmcblk0 close\n";
+    let log = iolog::parse("t.log", &text).unwrap();
+    // Parsed, then the trace attached and the whole scenario checked, as the CLI and the page
+    // do (parsing alone may refuse already).
+    let checked = |loops: &str| {
+        let a = format!("--name=r --read_iolog=t.log --loops={loops}");
+        let a: Vec<&str> = a.split_whitespace().collect();
+        let mut s = parse_args(&a, Scenario::default())?;
+        s.attach_iolog(log.clone());
+        check(&s)
+    };
+    assert!(checked("2").is_ok());
+    let e = checked("1000000").unwrap_err().to_string();
+    assert!(e.starts_with("loops:") && e.contains("lower loops"), "{e}");
+}

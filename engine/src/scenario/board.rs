@@ -162,7 +162,7 @@ impl Scenario {
             put(&mut p, v);
         }
         // Command queueing the board's kernel or card cannot run: what that kernel runs instead
-        // (`check::warnings` says so).
+        // (`warnings` says so).
         if p.switches.mmc_path == MmcPath::Cqe && p.cq_refusal().is_some() {
             p.switches.mmc_path = MmcPath::Legacy;
         }

@@ -6,13 +6,11 @@
 //! accepted scenario's time and memory bounded. Each refusal names the option, the limit and
 //! what is accepted. Each bound has one name, in `limits` (re-exported here).
 
-use super::table::Access;
 use super::{
-    error::{clip, ScenarioError},
+    error::ScenarioError,
     host::{HostConfig, HsqDepth, MmcPath},
     job::JobSpec,
     spec::Scenario,
-    table::OPTIONS,
 };
 use crate::platform::Platform;
 
@@ -314,6 +312,15 @@ fn check_totals(
         let (option, lower) = match (est.time_bound, est.split) {
             (true, false) => ("runtime", "lower runtime"),
             (true, true) => ("runtime", "lower runtime or bs, or raise max_req_kib"),
+            // A replayed trace's length is its own: `loops` repeats it.
+            (false, false)
+                if scn
+                    .jobs
+                    .iter()
+                    .any(|j| j.read_iolog.is_some() && j.loops > 1) =>
+            {
+                ("loops", "lower loops or numjobs, or set runtime=")
+            }
             (false, false) => ("size", "lower size or numjobs, or set runtime="),
             (false, true) => (
                 "size",
@@ -329,118 +336,4 @@ fn check_totals(
         ));
     }
     Ok(())
-}
-
-/// Options that have no effect in this configuration, one line each (the CLI prints them on
-/// stderr as `mmcsim: warning: ...`, the page under the command line). An option is never
-/// silently ignored: it either changes the run, or is refused by [`check`], or is named here.
-pub fn warnings(scn: &Scenario) -> Vec<String> {
-    let Ok(cfg) = scn.effective_platform().map(|p| p.switches) else {
-        return Vec::new();
-    };
-    // A switch given, even at the preset's value.
-    let given = |key: &str| scn.overrides.contains_key(key);
-    let mut w = Vec::new();
-    if let Some(case) = scn.mmc_test {
-        for (key, set) in [
-            ("mmc_path", given("mmc_path")),
-            ("nonblocking", given("nonblocking")),
-            ("hsq_depth", given("hsq_depth")),
-            ("packed", scn.switch::<u32>("packed").is_some_and(|p| p > 0)),
-        ] {
-            if set {
-                w.push(format!(
-                    "{key}: no effect with mmc_test={case} (the case runs on the legacy path, {} by its number)",
-                    if case % 2 == 0 { "non-blocking" } else { "blocking" }
-                ));
-            }
-        }
-        let d = JobSpec::default();
-        for j in &scn.jobs {
-            for row in OPTIONS
-                .iter()
-                .filter(|r| !matches!(r.name, "name" | "size"))
-            {
-                if let Access::Job { get, .. } = row.access {
-                    if get(j) != get(&d) {
-                        w.push(format!(
-                            "{}: no effect with mmc_test={case} (the test sets its own transfers; only size= is used)",
-                            row.name
-                        ));
-                    }
-                }
-            }
-        }
-        if scn.jobs.len() > 1 {
-            w.push(format!(
-                "mmc_test={case}: runs once; the {} job sections are not run",
-                scn.jobs.len()
-            ));
-        }
-        w.dedup();
-        return w;
-    }
-    let path = cfg.mmc_path;
-    if scn.switch::<MmcPath>("mmc_path") == Some(MmcPath::Cqe) {
-        let why = scn.effective_platform().ok().and_then(|p| p.cq_refusal());
-        w.extend(why.map(|why| {
-            format!("mmc_path: cqe not run: {why}; running mmc_path=legacy, what that kernel runs")
-        }));
-    }
-    if given("hsq_depth") && path != MmcPath::Hsq {
-        w.push(format!(
-            "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",
-            path.name()
-        ));
-    }
-    if given("nonblocking") && path != MmcPath::Legacy {
-        w.push(format!(
-            "nonblocking: no effect on mmc_path={} (only the legacy path prepares the next request)",
-            path.name()
-        ));
-    }
-    if let Ok(p) = scn.effective_platform() {
-        let c = &p.card;
-        if given("card_cache_hold_kib") && c.cache_hold_bytes > c.cache_bytes / 2 {
-            w.push(format!(
-                "card_cache_hold_kib: {} KiB is more than half the {} KiB cache; the card holds {} KiB (at most half, so a write always finds room)",
-                c.cache_hold_bytes / 1024,
-                c.cache_bytes / 1024,
-                c.cache_bytes / 2 / 1024
-            ));
-        }
-        if (given("card_cache_kib") || given("card_cache_hold_kib")) && !cfg.cache {
-            w.push(
-                "card_cache_kib: no effect with cache=0 (the card's write cache is off; cache=1 turns it on)"
-                    .to_string(),
-            );
-        }
-    }
-    for (name, sched) in scn.queue.set_tunables() {
-        if cfg.iosched != sched {
-            w.push(format!(
-                "{name}: no effect with ioscheduler={} (a tunable of {})",
-                cfg.iosched.name(),
-                sched.name()
-            ));
-        }
-    }
-    for j in &scn.jobs {
-        if j.iodepth_batch != 1 && !j.ioengine.is_async() {
-            w.push(format!(
-                "iodepth_batch_submit: no effect with ioengine={} in job '{}' (one I/O per system call)",
-                j.ioengine.name(),
-                clip(&j.name)
-            ));
-        }
-        if j.iodepth > 1 && !j.ioengine.is_async() {
-            w.push(format!(
-                "iodepth: no effect with ioengine={} in job '{}' (one I/O at a time; use libaio or io_uring)",
-                j.ioengine.name(),
-                clip(&j.name)
-            ));
-        }
-    }
-    w.dedup();
-    w
 }

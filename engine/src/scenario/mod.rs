@@ -53,6 +53,7 @@ pub mod board;
 pub mod check;
 mod estimate;
 pub mod options;
+mod warnings;
 mod write;
 // 9. The formats.
 pub mod board_file;
@@ -60,7 +61,7 @@ pub mod jobfile;
 pub mod sweep;
 pub mod url;
 
-pub use check::{check, estimated_events, warnings};
+pub use check::{check, estimated_events};
 pub use error::{
     bounded_message, clip, clip_to, escape_controls, ScenarioError, MAX_ECHO_CHARS,
     MAX_MESSAGE_CHARS,
@@ -72,4 +73,5 @@ pub use overrides::Overrides;
 pub use queue::QueueTunables;
 pub use spec::{ErrorInjection, ErrorKind, Scenario, DEFAULT_RANDSEED};
 pub use table::OPTIONS;
+pub use warnings::warnings;
 pub use write::shell_quote;

@@ -50,7 +50,7 @@ impl ScenarioBuilder {
     }
 
     /// What reading the options noticed, one line each, for the user to see as warnings (with
-    /// [`super::check::warnings`]): a scenario-wide option given in a later job section with
+    /// [`super::warnings::warnings`]): a scenario-wide option given in a later job section with
     /// another value (it changes the whole run, earlier jobs too), a `[global]` after the last
     /// job section.
     pub fn notices(&self) -> &[String] {
@@ -198,11 +198,11 @@ impl ScenarioBuilder {
     }
 
     /// The scenario, checked with [`check`], with the notices of reading it and the
-    /// [`super::check::warnings`] of the scenario (each once).
+    /// [`super::warnings::warnings`] of the scenario (each once).
     pub fn finish_with_warnings(self) -> Result<(Scenario, Vec<String>), ScenarioError> {
         let mut notes = self.notices.clone();
         let scn = self.finish()?;
-        for w in super::check::warnings(&scn) {
+        for w in super::warnings::warnings(&scn) {
             if !notes.contains(&w) {
                 notes.push(w);
             }
