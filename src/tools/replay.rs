@@ -126,7 +126,7 @@ mod tests {
         let base = crate::run::test_support::scenario(&[("loops", "1000000")]);
         let e = replay_scenario(&base, "big.iolog", log.as_bytes()).unwrap_err();
         assert!(
-            e.starts_with("size: the jobs would simulate about 1000000000 requests")
+            e.starts_with("loops: the jobs would simulate about 1000000000 requests")
                 && e.contains("at most 80000000 events"),
             "the engine's check, as the CLI's: {e}"
         );
