@@ -118,10 +118,10 @@ async fn run_to_results(root: &web_sys::Element) {
 #[wasm_bindgen_test]
 async fn stop_pauses_the_one_run_without_a_report() {
     let root = mount_app().await;
-    // 20 jobs x 1 GiB of 4 KiB reads (5.2 million requests): seconds of engine time even
-    // untraced, far more than the frames it takes to see the run under way.
+    // 20 jobs x 1800 MiB of 4 KiB reads (9.2 million requests, near the I/O budget): seconds
+    // of engine time even untraced, far more than the frames it takes to see the run under way.
     set_and_change(&root, "#ctl-numjobs", "20");
-    set_and_change(&root, "#ctl-size", "1g");
+    set_and_change(&root, "#ctl-size", "1800m");
     settle().await;
     click(&root, "#run");
     // Stop as soon as the run shows progress (no fixed wait: how far a run gets in a given

@@ -244,11 +244,11 @@ async fn pulling_the_plug_of_plain_writes_shows_the_lost_writes() {
     let root = mount_app().await;
     load_jobfile(
         &root,
-        "[global]\nplatform=sprd-hs400es-2020\n[w]\nrw=randwrite\nbs=4k\nsize=4g\n",
+        "[global]\nplatform=sprd-hs400es-2020\n[w]\nrw=randwrite\nbs=4k\nsize=4g\nnumjobs=8\n",
     )
     .await;
     click(&root, "#run");
-    // Pull the plug once the run is under way (1 million writes: seconds of engine time; no
+    // Pull the plug once the run is under way (8 million writes: seconds of engine time; no
     // fixed wait, how far a run gets in a given time depends on the machine).
     let pct = || -> u32 {
         by_sel(&root, "[role=progressbar]")
