@@ -126,19 +126,8 @@ async fn stop_pauses_the_one_run_without_a_report() {
     click(&root, "#run");
     // Stop as soon as the run shows progress (no fixed wait: how far a run gets in a given
     // time depends on the machine).
-    let pct = || -> u32 {
-        by_sel(&root, "[role=progressbar]")
-            .and_then(|e| e.get_attribute("aria-valuenow"))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    };
-    let mut waited_ms = 0;
-    while pct() == 0 {
-        assert!(waited_ms < 60_000, "no progress after 60 s");
-        gloo_timers::future::TimeoutFuture::new(10).await;
-        waited_ms += 10;
-    }
-    assert!(pct() < 100, "still running once under way: {} %", pct());
+    let pct = under_way(&root).await;
+    assert!(pct < 100, "still running once under way: {pct} %");
     click(&root, "#stop");
     settle().await;
     assert!(by_sel(&root, "#run").is_some());

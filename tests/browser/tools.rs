@@ -250,19 +250,8 @@ async fn pulling_the_plug_of_plain_writes_shows_the_lost_writes() {
     click(&root, "#run");
     // Pull the plug once the run is under way (8 million writes: seconds of engine time; no
     // fixed wait, how far a run gets in a given time depends on the machine).
-    let pct = || -> u32 {
-        by_sel(&root, "[role=progressbar]")
-            .and_then(|e| e.get_attribute("aria-valuenow"))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    };
-    let mut waited_ms = 0;
-    while pct() == 0 {
-        assert!(waited_ms < 60_000, "no progress after 60 s");
-        gloo_timers::future::TimeoutFuture::new(10).await;
-        waited_ms += 10;
-    }
-    assert!(pct() < 100, "the run ended before the plug: {} %", pct());
+    let pct = under_way(&root).await;
+    assert!(pct < 100, "the run ended before the plug: {pct} %");
     click(&root, "#pull-plug");
     wait_for(&root, "#power-cut", "power-cut report").await;
     let lost: u64 = text(&root, "[data-metric=lost-acked-writes] td")

@@ -92,3 +92,21 @@ pub fn click(root: &Element, sel: &str) {
         .expect("html element")
         .click();
 }
+
+/// Waits until the running run shows progress and returns its percentage (no fixed wait: how
+/// far a run gets in a given time depends on the machine). Fails after 60 s without progress.
+pub async fn under_way(root: &Element) -> u32 {
+    let pct = || -> u32 {
+        by_sel(root, "[role=progressbar]")
+            .and_then(|e| e.get_attribute("aria-valuenow"))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    let mut waited_ms = 0;
+    while pct() == 0 {
+        assert!(waited_ms < 60_000, "no progress after 60 s");
+        gloo_timers::future::TimeoutFuture::new(10).await;
+        waited_ms += 10;
+    }
+    pct()
+}
