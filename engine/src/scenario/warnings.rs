@@ -8,9 +8,10 @@ use super::{error::clip, host::MmcPath, job::JobSpec, spec::Scenario};
 /// stderr as `mmcsim: warning: ...`, the page under the command line). An option is never
 /// silently ignored: it either changes the run, or is refused by [`check`], or is named here.
 pub fn warnings(scn: &Scenario) -> Vec<String> {
-    let Ok(cfg) = scn.effective_platform().map(|p| p.switches) else {
+    let Ok(p) = scn.effective_platform() else {
         return Vec::new();
     };
+    let cfg = p.switches;
     // A switch given, even at the preset's value.
     let given = |key: &str| scn.overrides.contains_key(key);
     let mut w = Vec::new();
@@ -55,7 +56,7 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
     }
     let path = cfg.mmc_path;
     if scn.switch::<MmcPath>("mmc_path") == Some(MmcPath::Cqe) {
-        let why = scn.effective_platform().ok().and_then(|p| p.cq_refusal());
+        let why = p.cq_refusal();
         w.extend(why.map(|why| {
             format!("mmc_path: cqe not run: {why}; running mmc_path=legacy, what that kernel runs")
         }));
@@ -72,22 +73,20 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
             path.name()
         ));
     }
-    if let Ok(p) = scn.effective_platform() {
-        let c = &p.card;
-        if given("card_cache_hold_kib") && c.cache_hold_bytes > c.cache_bytes / 2 {
-            w.push(format!(
-                "card_cache_hold_kib: {} KiB is more than half the {} KiB cache; the card holds {} KiB (at most half, so a write always finds room)",
-                c.cache_hold_bytes / 1024,
-                c.cache_bytes / 1024,
-                c.cache_bytes / 2 / 1024
-            ));
-        }
-        if (given("card_cache_kib") || given("card_cache_hold_kib")) && !cfg.cache {
-            w.push(
-                "card_cache_kib: no effect with cache=0 (the card's write cache is off; cache=1 turns it on)"
-                    .to_string(),
-            );
-        }
+    let c = &p.card;
+    if given("card_cache_hold_kib") && c.cache_hold_bytes > c.cache_bytes / 2 {
+        w.push(format!(
+            "card_cache_hold_kib: {} KiB is more than half the {} KiB cache; the card holds {} KiB (at most half, so a write always finds room)",
+            c.cache_hold_bytes / 1024,
+            c.cache_bytes / 1024,
+            c.cache_bytes / 2 / 1024
+        ));
+    }
+    if (given("card_cache_kib") || given("card_cache_hold_kib")) && !cfg.cache {
+        w.push(
+            "card_cache_kib: no effect with cache=0 (the card's write cache is off; cache=1 turns it on)"
+                .to_string(),
+        );
     }
     for (name, sched) in scn.queue.set_tunables() {
         if cfg.iosched != sched {
