@@ -160,14 +160,20 @@ pub enum SyncModel {
     /// flush (`f2fs_issue_flush` -> `blkdev_issue_flush`). Nothing carries REQ_FUA. See
     /// `path/workload/f2fs.rs` for what it simplifies.
     F2fs,
+    /// A file on F2FS synced with `atomic` true (an atomic write's commit,
+    /// `F2FS_IOC_COMMIT_ATOMIC_WRITE`, SQLite's journal on Android; or `fsync_mode=strict`
+    /// for an inode that needed no update): the data write, then the node block with
+    /// REQ_PREFLUSH | REQ_FUA (`__write_node_page`), and no separate flush.
+    F2fsAtomic,
 }
 
 impl SyncModel {
-    pub const ALL: [SyncModel; 2] = [SyncModel::Raw, SyncModel::F2fs];
+    pub const ALL: [SyncModel; 3] = [SyncModel::Raw, SyncModel::F2fs, SyncModel::F2fsAtomic];
     pub fn name(self) -> &'static str {
         match self {
             SyncModel::Raw => "raw",
             SyncModel::F2fs => "f2fs",
+            SyncModel::F2fsAtomic => "f2fs-atomic",
         }
     }
 }

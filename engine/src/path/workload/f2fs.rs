@@ -15,6 +15,13 @@
 //!    layer's flush machine (`blk_flush.rs`) turns into one flush request, shared with any
 //!    other waiting (`flush_merge`, Android's default, shares flushes the same way).
 //!
+//! With `fs=f2fs-atomic`, `atomic` is true (an atomic write's commit,
+//! `f2fs_ioc_commit_atomic_write`, or `fsync_mode=strict` for an inode that needed no update):
+//! the node write carries REQ_PREFLUSH | REQ_FUA and no flush follows: the block layer flushes
+//! the cache before it, then sends it as a reliable write (FUA on) or as a write and a
+//! post-flush (FUA off). Linux's system call does not wait for that node write (the node
+//! chain orders it); the model's does, so the I/O is acknowledged once it is durable.
+//!
 //! The system call returns when the flush is done. What it simplifies: one 4 KiB node block
 //! per sync (the inode, or the direct node holding the block's address: the model writes one
 //! block per fsync, never both, and never the indirect nodes of a file being extended). Linux
@@ -29,6 +36,7 @@
 //! with another bio.
 
 use super::{Job, SyncingWrite};
+use crate::scenario::SyncModel;
 use crate::sim::request::Request;
 use crate::sim::{Event, Simulator};
 use crate::vocab::{Op, Stage};
@@ -46,9 +54,9 @@ pub struct NodeLog {
 }
 
 impl Job {
-    /// `fs=f2fs`: its fsyncs go through `f2fs_do_sync_file`.
+    /// `fs=f2fs*`: its fsyncs go through `f2fs_do_sync_file`.
     pub(crate) fn f2fs(&self) -> bool {
-        self.f2fs
+        self.fs != SyncModel::Raw
     }
 }
 
@@ -73,17 +81,19 @@ impl Simulator {
         let now = self.now;
         self.syncing.insert(io, w);
         let offset = self.node_log_next();
-        let node = Request::new(
+        let atomic = self.jobs[job as usize].fs == SyncModel::F2fsAtomic;
+        let mut node = Request::new(
             self.next_req_id,
             io,
             job,
             Op::Write,
             offset,
             F2FS_BLKSIZE,
-            false,
+            atomic,
             cpu,
             now,
         );
+        node.preflush = atomic;
         self.next_req_id += 1;
         let req = self.reqs.insert(node);
         self.trace_stage(req, Stage::Submit, now);
@@ -92,14 +102,17 @@ impl Simulator {
     }
 
     /// The node write of I/O `io` is done (`f2fs_wait_on_node_pages_writeback` returns):
-    /// `f2fs_issue_flush`. A failed node write fails the system call.
+    /// `f2fs_issue_flush`, or with `atomic` nothing more. A failed node write fails the system
+    /// call.
     pub(super) fn f2fs_node_written(&mut self, job: u32, io: u64, cpu: u16, failed: bool) {
-        if failed {
+        if failed || self.jobs[job as usize].fs == SyncModel::F2fsAtomic {
             let w = self
                 .syncing
                 .remove(&io)
                 .expect("the node write's I/O waits");
-            self.jobs[job as usize].complete(self.now, w.t_issue, w.op, w.offset, w.len, true);
+            let failed = failed || w.failed;
+            let now = self.now;
+            self.jobs[job as usize].complete(now, w.t_issue, w.op, w.offset, w.len, failed);
             return self.job_kick(job);
         }
         let submit = self.platform.host.submit_ns;

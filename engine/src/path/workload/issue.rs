@@ -122,7 +122,7 @@ impl Simulator {
                 self.jobs.iter_mut().for_each(|job| job.stopped = true);
             }
         }
-        if op == Op::Flush && self.jobs[ju].f2fs {
+        if op == Op::Flush && self.jobs[ju].f2fs() {
             // fsync on F2FS: `f2fs_do_sync_file`'s node write, then its flush.
             self.f2fs_fsync(j);
         } else if self.jobs[ju].batch > 1 && op != Op::Flush {

@@ -161,8 +161,8 @@ pub struct Job {
     /// The engine's write is a synchronous system call (psync): an O_SYNC write returns only
     /// after `generic_write_sync`'s flush. libaio / io_uring complete it from the bio (FUA).
     sync_syscall: bool,
-    /// `fs=f2fs`: its O_SYNC writes (`f2fs_sync`) and fsyncs go through `f2fs_do_sync_file`.
-    f2fs: bool,
+    /// `fs=f2fs*`: its O_SYNC writes (`f2fs_sync`) and fsyncs go through `f2fs_do_sync_file`.
+    fs: crate::scenario::SyncModel,
     f2fs_sync: bool,
     fsync_every: u32,
     writes_since_flush: u32,

@@ -75,8 +75,8 @@ impl Job {
             // for O_DSYNC without O_SYNC; the page cache's writeback never): `f2fs_sync`.
             fua_writes: spec.sync && spec.fs == SyncModel::Raw,
             sync_syscall: !spec.ioengine.is_async(),
-            f2fs: spec.fs == SyncModel::F2fs,
-            f2fs_sync: spec.sync && spec.fs == SyncModel::F2fs,
+            fs: spec.fs,
+            f2fs_sync: spec.sync && spec.fs != SyncModel::Raw,
             fsync_every: spec.flush_every(),
             writes_since_flush: 0,
             flush_pending: false,
