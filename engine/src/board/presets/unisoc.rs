@@ -20,13 +20,14 @@ use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, IoSched};
 ///   for such a card, `fua=1` for every other card with reliable write. The calibration runs
 ///   one raw O_SYNC write per I/O (`fs=raw`), standing for AndroBench on F2FS: what f2fs
 ///   sends is not that. Linux 6.1's `f2fs_do_sync_file` (`fs=f2fs`) sends the data write, the
-///   node block and an empty flush, none with REQ_FUA (PREFLUSH|FUA on the node write only
-///   for an atomic write's commit, or `fsync_mode=strict` on an inode needing no update), so
-///   under it the FUA switch changes nothing: 46.7 MiB/s 4 KiB random writes either way
-///   (measured 70.32 / 12.68), 197.9 MiB/s 512 KiB writes (200.5 / 149.48). The measured
-///   five-fold drop needs one REQ_FUA write per I/O, which f2fs sends in none of its default
-///   paths for an O_SYNC write (an O_DSYNC direct overwrite would: `iomap_dio_rw` asks FUA);
-///   the raw model's host and card times hold what the benchmark's file system sent;
+///   node block and an empty flush, none with REQ_FUA, so under it the FUA switch changes
+///   nothing: 46.7 MiB/s 4 KiB random writes either way (measured 70.32 / 12.68), 197.9 MiB/s
+///   512 KiB writes (200.5 / 149.48). PREFLUSH|FUA on the node write comes only with `atomic`
+///   (`fs=f2fs-atomic`: an atomic write's commit, or `fsync_mode=strict` on an inode needing
+///   no update): 44.9 / 11.7 MiB/s and 196.6 / 179.0 MiB/s. Neither fits: the FUA-off
+///   figure (55.5 us per write) leaves room for about two requests of this host, not two
+///   writes and one or two flushes; the raw model's host and card times hold what the
+///   benchmark's file system sent;
 /// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;
 /// - random read 98.81 MiB/s = 39.5 us, below a NAND read: AndroBench reads back the file it has
 ///   just written, so most reads hit the card's buffer (`random_read_hit_ppm`).
