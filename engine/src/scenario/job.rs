@@ -162,8 +162,9 @@ pub enum SyncModel {
     F2fs,
     /// A file on F2FS synced with `atomic` true (an atomic write's commit,
     /// `F2FS_IOC_COMMIT_ATOMIC_WRITE`, SQLite's journal on Android; or `fsync_mode=strict`
-    /// for an inode that needed no update): the data write, then the node block with
-    /// REQ_PREFLUSH | REQ_FUA (`__write_node_page`), and no separate flush.
+    /// for data written out of place to an inode that needed no update): the data write,
+    /// then the node block with REQ_PREFLUSH | REQ_FUA (`__write_node_page`), and no
+    /// separate flush.
     F2fsAtomic,
 }
 

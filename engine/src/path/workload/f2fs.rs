@@ -8,16 +8,16 @@
 //! 2. the write has changed the inode (its mtime: `f2fs_skip_inode_update` is false), so
 //!    `f2fs_write_inode` and `go_write`: `f2fs_fsync_node_pages` writes the file's node block
 //!    (`__write_node_page`) to the node log. With `atomic` false (it is set only for an atomic
-//!    write's commit, or in `fsync_mode=strict` for an inode that needed no update) the node
-//!    write carries neither REQ_PREFLUSH nor REQ_FUA;
+//!    write's commit, or in `fsync_mode=strict` for data written out of place to an inode that
+//!    needed no update) the node write carries neither REQ_PREFLUSH nor REQ_FUA;
 //! 3. `f2fs_wait_on_node_pages_writeback`: the node write completes;
 //! 4. `f2fs_issue_flush` -> `blkdev_issue_flush`: an empty REQ_PREFLUSH bio, which the block
 //!    layer's flush machine (`blk_flush.rs`) turns into one flush request, shared with any
-//!    other waiting (`flush_merge`, Android's default, shares flushes the same way).
+//!    other waiting (`flush_merge`, on by default, shares flushes the same way).
 //!
 //! With `fs=f2fs-atomic`, `atomic` is true (an atomic write's commit,
-//! `f2fs_ioc_commit_atomic_write`, or `fsync_mode=strict` for an inode that needed no update):
-//! the node write carries REQ_PREFLUSH | REQ_FUA and no flush follows: the block layer flushes
+//! `f2fs_ioc_commit_atomic_write`, or `fsync_mode=strict` for data written out of place to an
+//! inode that needed no update): the node write carries REQ_PREFLUSH | REQ_FUA and no flush follows: the block layer flushes
 //! the cache before it, then sends it as a reliable write (FUA on) or as a write and a
 //! post-flush (FUA off). Linux's system call does not wait for that node write (the node
 //! chain orders it); the model's does, so the I/O is acknowledged once it is durable.
