@@ -19,8 +19,9 @@
 //! `f2fs_ioc_commit_atomic_write`, or `fsync_mode=strict` for data written out of place to an
 //! inode that needed no update): the node write carries REQ_PREFLUSH | REQ_FUA and no flush
 //! follows: the block layer flushes the cache before it, then sends it as a reliable write
-//! (FUA on) or as a write and a post-flush (FUA off). Linux's system call does not wait for that node write (the node
-//! chain orders it); the model's does, so the I/O is acknowledged once it is durable.
+//! (FUA on) or as a write and a post-flush (FUA off). Linux's system call does not wait for
+//! that node write (the node chain orders it); the model's does, so the I/O is acknowledged
+//! once it is durable.
 //!
 //! The system call returns when the flush is done. What it simplifies: one 4 KiB node block
 //! per sync (the inode, or the direct node holding the block's address: the model writes one
