@@ -161,6 +161,16 @@ fn measured_and_simulated_figures_are_found_for_a_scenario() {
     other.platform = "sprd-hs400es-2020".into();
     other.mmc_test = None;
     assert!(measured_for(&other).is_none());
+    // The FUA series is calibrated on the raw O_SYNC model: the same job on F2FS (`fs=f2fs`)
+    // is not the measured case.
+    let fua = CASES
+        .iter()
+        .find(|c| c.platform == "unisoc-fua-2022")
+        .unwrap();
+    let mut f2fs = fua.scenario(false, 64 << 20);
+    assert!(measured_for(&f2fs).is_some());
+    f2fs.jobs[0].fs = mmcsim_engine::scenario::SyncModel::F2fs;
+    assert!(measured_for(&f2fs).is_none());
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Power cuts at random times over random write scenarios: the guarantees the model keeps.
-//! - an O_SYNC write (REQ_FUA: a reliable write with FUA, a write + post-flush without) is
-//!   never lost;
+//! - an O_SYNC write (REQ_FUA: a reliable write with FUA, a write + post-flush without; with
+//!   `fs=f2fs` a data write, a node write and a flush; with `fs=f2fs-atomic` a data write and
+//!   a node write with REQ_PREFLUSH | REQ_FUA) is never lost;
 //! - with fsync=N, a write acknowledged before a completed flush is never lost;
 //! - with the cache off, nothing acknowledged is lost;
 //! - with the cache on, plain writes (no O_SYNC, no fsync) acknowledged from the cache are lost;
@@ -8,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use mmcsim_engine::scenario::SyncModel;
 use mmcsim_engine::{run, IoEngine, JobSpec, Op, Rw, Scenario, Simulator, Stage};
 use proptest::prelude::*;
 
@@ -20,9 +22,10 @@ fn write_job() -> impl Strategy<Value = JobSpec> {
         1u32..=8,
         any::<bool>(),
         prop::sample::select(vec![0u32, 1, 4, 16]),
+        prop::sample::select(SyncModel::ALL.to_vec()),
     )
         .prop_map(
-            |(rw, bs, numjobs, ioengine, iodepth, sync, fsync)| JobSpec {
+            |(rw, bs, numjobs, ioengine, iodepth, sync, fsync, fs)| JobSpec {
                 name: "w".into(),
                 rw,
                 rwmixread: 30,
@@ -33,6 +36,7 @@ fn write_job() -> impl Strategy<Value = JobSpec> {
                 ioengine,
                 sync,
                 fsync,
+                fs,
                 ..JobSpec::default()
             },
         )

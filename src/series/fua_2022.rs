@@ -25,8 +25,11 @@ pub static DATA: SeriesData = SeriesData {
              (MMC_QUIRK_AVOID_REL_WRITE, Ulf Hansson's 'Allow to avoid REQ_FUA if the eMMC supports an \
              internal cache'): a card that has it and its cache on advertises no FUA, so fua=0 here is such \
              a card, decided per card, not by the host (the patch listed no card). The measurement was \
-             AndroBench on F2FS, where a synchronous write is a data write and a node write with \
-             PREFLUSH|FUA from f2fs's fsync; the model runs one raw O_SYNC write per I/O instead.",
+             AndroBench on F2FS; the model runs one raw O_SYNC write per I/O instead. On F2FS \
+             (fs=f2fs) Linux 6.1's f2fs_do_sync_file sends a data write, the file's node block and \
+             an empty flush, none with REQ_FUA, so there the switch changes nothing the card \
+             receives; only an atomic write's commit (fs=f2fs-atomic) sends the node write with \
+             PREFLUSH|FUA, which FUA turns into a reliable write.",
     walk: &[
         WalkStep::plain(S::Load(false), "Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0."),
         WalkStep::plain(S::Play("200 µs/s"), "Play it slowly: each write goes into the card's cache, then the block layer sends a flush behind it; the write is acknowledged when the flush is done."),

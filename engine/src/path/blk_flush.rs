@@ -11,7 +11,11 @@
 //! - a REQ_FUA write with FUA on the queue: a plain data request (a reliable write), which
 //!   goes around the scheduler to `hctx->dispatch` (`blk_mq_request_bypass_insert`);
 //! - a REQ_FUA write without FUA: the data first (at the head of `hctx->dispatch`), then a
-//!   post-flush; an empty flush: the flush only.
+//!   post-flush; an empty flush: the flush only;
+//! - a write with REQ_PREFLUSH (f2fs's node write of an atomic commit: REQ_PREFLUSH |
+//!   REQ_FUA): it waits for a flush first (REQ_FSEQ_PREFLUSH), then its data goes at the head
+//!   of `hctx->dispatch` (a reliable write if it has REQ_FUA and the queue FUA), then a
+//!   post-flush if it has REQ_FUA and the queue has no FUA.
 //!
 //! Requests waiting for a flush (fsync's empty flushes, writes waiting for their post-flush)
 //! share it: one flush request is in flight at a time (C1), it carries every request pending
@@ -44,6 +48,10 @@ pub struct FlushQueue {
     data_in_flight: u32,
     /// Data requests whose post-flush is still to come (their REQ_FSEQ_DATA is running).
     post: std::collections::HashSet<ReqIdx>,
+    /// REQ_PREFLUSH writes waiting for their pre-flush, and those whose data then ends the
+    /// sequence (no post-flush) while it runs.
+    pre: std::collections::HashSet<ReqIdx>,
+    last_data: std::collections::HashSet<ReqIdx>,
 }
 
 impl FlushQueue {
@@ -69,9 +77,9 @@ impl Simulator {
     /// `blk_insert_flush` for a request with REQ_PREFLUSH (an empty flush) or REQ_FUA, after
     /// it got its tag. False: a plain request after all (the caller queues it as one).
     pub(crate) fn blk_insert_flush(&mut self, req: ReqIdx) -> bool {
-        let (op, fua) = {
+        let (op, fua, preflush) = {
             let r = self.reqs.get(req);
-            (r.op, r.fua)
+            (r.op, r.fua, r.preflush)
         };
         let wc = self.queue_write_cache();
         if op == Op::Flush {
@@ -83,10 +91,17 @@ impl Simulator {
             }
             return true;
         }
-        if !fua || !wc {
-            // REQ_FUA dropped without a write cache: a plain write.
-            self.reqs.get_mut(req).fua = false;
+        if !wc || !(fua || preflush) {
+            // REQ_FUA and REQ_PREFLUSH dropped without a write cache: a plain write.
+            let r = self.reqs.get_mut(req);
+            (r.fua, r.preflush) = (false, false);
             return false;
+        }
+        if preflush {
+            // PREFLUSH first: the data waits for the next flush (`blk_flush_complete_seq`).
+            self.fq.pre.insert(req);
+            self.blk_flush_pend(req);
+            return true;
         }
         if self.queue_has_fua() {
             // DATA only: around the scheduler, to the tail of hctx->dispatch.
@@ -100,6 +115,20 @@ impl Simulator {
         }
         self.blk_mq_kick();
         true
+    }
+
+    /// The pre-flush of REQ_PREFLUSH write `req` is done: its data goes, at the head of
+    /// `hctx->dispatch` (the requeue list), then a post-flush if REQ_FUA has no FUA to use.
+    fn blk_flush_data(&mut self, req: ReqIdx) {
+        self.fq.data_in_flight += 1;
+        if self.reqs.get(req).fua && !self.queue_has_fua() {
+            self.stats.post_flushes += 1;
+            self.fq.post.insert(req);
+        } else {
+            self.fq.last_data.insert(req);
+        }
+        self.blk.bypass_insert(req, true);
+        self.blk_mq_kick();
     }
 
     /// `req` waits for the next flush.
@@ -144,13 +173,25 @@ impl Simulator {
             self.reqs.remove(req);
             for w in std::mem::take(&mut self.fq.running) {
                 self.reqs.get_mut(w).failed |= failed;
-                self.blk_flush_complete(w);
+                if self.fq.pre.remove(&w) && !failed {
+                    self.blk_flush_data(w);
+                } else {
+                    self.blk_flush_complete(w);
+                }
             }
             self.blk_kick_flush();
             self.blk_mq_kick();
             return true;
         }
         // (Most completions are of no flush sequence: the emptiness check spares them hashing.)
+        if !self.fq.last_data.is_empty() && self.fq.last_data.remove(&req) {
+            // The data of a PREFLUSH sequence with nothing after it: the sequence is done.
+            self.fq.data_in_flight -= 1;
+            self.blk_flush_complete(req);
+            self.blk_kick_flush();
+            self.blk_mq_sched_restart();
+            return true;
+        }
         if !self.fq.post.is_empty() && self.fq.post.remove(&req) {
             self.fq.data_in_flight -= 1;
             if self.reqs.get(req).failed {

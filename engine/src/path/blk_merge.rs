@@ -68,7 +68,7 @@ impl Simulator {
             // Nothing of its own waits (a psync job): the walk would find nothing.
             return false;
         }
-        if self.blk.nomerges >= 2 || !r.op.has_data() || r.fua || self.split.contains_key(&r.io) {
+        if self.blk.nomerges >= 2 || !r.op.has_data() || r.fua || self.no_merge(r) {
             return false;
         }
         let bio = Bio {
@@ -115,6 +115,13 @@ impl Simulator {
         true
     }
 
+    /// A request whose bio may not join another: a part of a split I/O, or (`fs=f2fs`) a
+    /// write of a job that syncs through `f2fs_do_sync_file`, which the model follows per
+    /// request (Linux merges those bios too, and completes each to its own fsync).
+    fn no_merge(&self, r: &crate::sim::request::Request) -> bool {
+        self.split.contains_key(&r.io) || self.jobs.get(r.job as usize).is_some_and(|j| j.f2fs())
+    }
+
     /// `bio_attempt_back_merge` / `bio_attempt_front_merge`: the bio of `bio_req` joins
     /// `target`, and `bio_req` leaves.
     fn blk_merge_into(&mut self, target: ReqIdx, kind: Merge, bio_req: ReqIdx) {
@@ -159,7 +166,7 @@ impl Simulator {
             Merge::Back => t.offset + t.len == nr.offset,
             Merge::Front => nr.offset + nr.len == t.offset,
         };
-        if !fits || !adjacent || self.split.contains_key(&nr.io) {
+        if !fits || !adjacent || self.no_merge(nr) {
             return;
         }
         self.blk.elv.remove(n, &self.reqs);

@@ -144,6 +144,41 @@ impl RandomDistribution {
     }
 }
 
+/// `fs=` (mmcsim's own): what the job's synchronous writes (`sync=1`) and fsyncs (`fsync=N`)
+/// send to the device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SyncModel {
+    /// fio on the raw block device (`blkdev_write_iter`, block/fops.c): an O_SYNC write
+    /// carries REQ_FUA, and `generic_write_sync` then sends an empty flush; an fsync is one
+    /// empty flush (`blkdev_fsync`).
+    #[default]
+    Raw,
+    /// A file on F2FS, as Linux 6.1 syncs it (fs/f2fs/file.c `f2fs_do_sync_file`, default
+    /// `fsync_mode=posix`): the data write (REQ_SYNC, no FUA), then the file's node block
+    /// (`f2fs_fsync_node_pages` -> `__write_node_page`: a plain write, since `atomic` is false
+    /// for a regular fsync), waited for (`f2fs_wait_on_node_pages_writeback`), then an empty
+    /// flush (`f2fs_issue_flush` -> `blkdev_issue_flush`). Nothing carries REQ_FUA. See
+    /// `path/workload/f2fs.rs` for what it simplifies.
+    F2fs,
+    /// A file on F2FS synced with `atomic` true (an atomic write's commit,
+    /// `F2FS_IOC_COMMIT_ATOMIC_WRITE`, SQLite's journal on Android; or `fsync_mode=strict`
+    /// for data written out of place to an inode that needed no update): the data write,
+    /// then the node block with REQ_PREFLUSH | REQ_FUA (`__write_node_page`), and no
+    /// separate flush.
+    F2fsAtomic,
+}
+
+impl SyncModel {
+    pub const ALL: [SyncModel; 3] = [SyncModel::Raw, SyncModel::F2fs, SyncModel::F2fsAtomic];
+    pub fn name(self) -> &'static str {
+        match self {
+            SyncModel::Raw => "raw",
+            SyncModel::F2fs => "f2fs",
+            SyncModel::F2fsAtomic => "f2fs-atomic",
+        }
+    }
+}
+
 /// One fio job section (cloned `numjobs` times when simulated).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -178,6 +213,8 @@ pub struct JobSpec {
     pub sync: bool,
     /// `fsync=N`: a cache flush after every N writes (0 = never).
     pub fsync: u32,
+    /// `fs=`: what a synchronous write or an fsync sends (mmcsim's own option).
+    pub fs: SyncModel,
     /// `offset=` in bytes: where the job's region starts on the device.
     pub offset: u64,
     /// `bsrange=MIN-MAX`: each I/O a multiple of MIN between MIN and MAX (overrides `bs`).
@@ -285,6 +322,7 @@ impl Default for JobSpec {
             direct: true,
             sync: false,
             fsync: 0,
+            fs: SyncModel::Raw,
             offset: 0,
             bsrange: None,
             bssplit: Vec::new(),

@@ -67,7 +67,7 @@ pub use error::{
     MAX_MESSAGE_CHARS,
 };
 pub use host::{HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, SwitchValue};
-pub use job::{IoEngine, JobSpec, RandomDistribution, Rw};
+pub use job::{IoEngine, JobSpec, RandomDistribution, Rw, SyncModel};
 pub use options::{apply_option, OptionScope};
 pub use overrides::Overrides;
 pub use queue::QueueTunables;

@@ -102,6 +102,7 @@ impl Simulator {
             acct: Default::default(),
             fq: Default::default(),
             syncing: std::collections::HashMap::new(),
+            node_log: Default::default(),
             zbd: zbd_zones(scn),
             phase_started: 0,
         };

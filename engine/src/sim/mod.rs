@@ -84,6 +84,8 @@ pub struct Simulator {
     pub(crate) fq: crate::path::blk_flush::FlushQueue,
     /// O_SYNC psync writes waiting for `generic_write_sync`'s flush, by I/O id.
     pub(crate) syncing: std::collections::HashMap<u64, crate::path::workload::SyncingWrite>,
+    /// `fs=f2fs`: where the next node block goes.
+    pub(crate) node_log: crate::path::workload::NodeLog,
     /// Data requests completed by size, reads then writes, as (bytes, count): a run has a few
     /// sizes, so a short list (the last one found first) is cheaper per request than the
     /// report's map, which `report()` fills from it.

@@ -28,6 +28,8 @@ pub struct Request {
     pub len: u64,
     /// REQ_FUA: executed as a reliable write when the host advertises FUA.
     pub fua: bool,
+    /// REQ_PREFLUSH on a write: the cache is flushed before its data goes (`blk_flush.rs`).
+    pub preflush: bool,
     /// When fio issued it (start of the system call).
     pub t_issue: u64,
     pub stage: Stage,
@@ -87,6 +89,7 @@ impl Request {
             offset,
             len,
             fua,
+            preflush: false,
             t_issue: now,
             stage: Stage::Submit,
             t_stage: now,

@@ -17,10 +17,17 @@ use crate::vocab::{BlkDispatch, HostConfig, HsqDepth, IoSched};
 ///   empty one with FUA on). The patch trades a reliable write for a write plus a flush. It
 ///   never reached mainline: Linux 6.4 added a card quirk instead (`MMC_QUIRK_AVOID_REL_WRITE`,
 ///   `mmc_blk_alloc_req`: a card with it and its cache on advertises no FUA), so `fua=0` stands
-///   for such a card, `fua=1` for every other card with reliable write. AndroBench's
-///   synchronous write on F2FS is a data write plus a node write with PREFLUSH|FUA
-///   (`f2fs_sync_file`); the model runs one raw O_SYNC write per I/O, so the node write's cost
-///   is inside the fitted host and card times;
+///   for such a card, `fua=1` for every other card with reliable write. The calibration runs
+///   one raw O_SYNC write per I/O (`fs=raw`), standing for AndroBench on F2FS: what f2fs
+///   sends is not that. Linux 6.1's `f2fs_do_sync_file` (`fs=f2fs`) sends the data write, the
+///   node block and an empty flush, none with REQ_FUA, so under it the FUA switch changes
+///   nothing: 46.7 MiB/s 4 KiB random writes either way (measured 70.32 / 12.68), 197.9 MiB/s
+///   512 KiB writes (200.5 / 149.48). PREFLUSH|FUA on the node write comes only with `atomic`
+///   (`fs=f2fs-atomic`: an atomic write's commit, or `fsync_mode=strict` on an inode needing
+///   no update): 44.9 / 11.7 MiB/s and 196.6 / 179.0 MiB/s. Neither fits: the FUA-off
+///   figure (55.5 us per write) leaves room for about two requests of this host, not two
+///   writes and one or two flushes; the raw model's host and card times hold what the
+///   benchmark's file system sent;
 /// - sequential 512 KiB read 265.74 MiB/s = 1.88 ms: ~285 MB/s effective bus bandwidth;
 /// - random read 98.81 MiB/s = 39.5 us, below a NAND read: AndroBench reads back the file it has
 ///   just written, so most reads hit the card's buffer (`random_read_hit_ppm`).
@@ -112,6 +119,11 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         // post-flush): the 512 KiB sequential write with FUA off (200.5 MiB/s = 2.49 ms) is
         // the transfer (1.86 ms at 282 MB/s) with the program overlapping it, then the
         // post-flush waits for the rest: 512 KiB at 215 MB/s (was 210) = 2.44 ms of program.
+        // A cache that holds one program unit (32 KiB: what a card keeps until a page pair is
+        // full) makes every flush behind a 4 KiB write wait for its program (19 us at 215
+        // MB/s): 4 KiB random writes FUA off 49.6 MiB/s raw, 32.1 with `fs=f2fs` (measured
+        // 70.32), with no time left in the read-fitted host to give back; so no hold, and a
+        // plain write is lost at a cut only while it is being programmed.
         cache_bytes: 2 * MIB,
         cache_hold_bytes: 0,
         nand_program_bytes_per_sec: 215 * MB,

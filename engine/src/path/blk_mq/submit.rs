@@ -40,7 +40,11 @@ impl Simulator {
         let r = self.reqs.get_mut(req);
         r.tag = tag;
         r.sched_tag = sched;
-        let (job, plug, flushy) = (r.job, r.plug, r.op == crate::vocab::Op::Flush || r.fua);
+        let (job, plug, flushy) = (
+            r.job,
+            r.plug,
+            r.op == crate::vocab::Op::Flush || r.fua || r.preflush,
+        );
         self.blk_account_io_start(req);
         if flushy && self.blk_insert_flush(req) {
             return;

@@ -122,7 +122,10 @@ impl Simulator {
                 self.jobs.iter_mut().for_each(|job| job.stopped = true);
             }
         }
-        if self.jobs[ju].batch > 1 && op != Op::Flush {
+        if op == Op::Flush && self.jobs[ju].f2fs() {
+            // fsync on F2FS: `f2fs_do_sync_file`'s node write, then its flush.
+            self.f2fs_fsync(j);
+        } else if self.jobs[ju].batch > 1 && op != Op::Flush {
             // fio queues the I/O in the engine; `io_submit` takes the batch once it is full,
             // the queue depth is reached or the job has nothing more (`td_io_commit`).
             let done = self.jobs[ju].data_done(now, self.log_of(ju));

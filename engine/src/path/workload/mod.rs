@@ -17,6 +17,8 @@ use crate::sim::observe::JobView;
 use crate::vocab::Op;
 
 mod dist;
+mod f2fs;
+pub(crate) use f2fs::NodeLog;
 mod issue;
 mod offsets;
 mod pace;
@@ -159,6 +161,9 @@ pub struct Job {
     /// The engine's write is a synchronous system call (psync): an O_SYNC write returns only
     /// after `generic_write_sync`'s flush. libaio / io_uring complete it from the bio (FUA).
     sync_syscall: bool,
+    /// `fs=f2fs*`: its O_SYNC writes (`f2fs_sync`) and fsyncs go through `f2fs_do_sync_file`.
+    fs: crate::scenario::SyncModel,
+    f2fs_sync: bool,
     fsync_every: u32,
     writes_since_flush: u32,
     flush_pending: bool,
@@ -343,12 +348,15 @@ struct TrimState {
     write_next: Option<(u64, u64)>,
 }
 
-/// An O_SYNC write whose data is done, waiting in `generic_write_sync` for its flush.
+/// An O_SYNC write whose data is done, waiting in `generic_write_sync` for its flush (or, with
+/// `fs=f2fs`, for its node write and flush; an fsync too, as `op` Flush).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SyncingWrite {
     pub t_issue: u64,
+    pub op: Op,
     pub offset: u64,
     pub len: u64,
+    pub fua: bool,
     pub failed: bool,
 }
 

@@ -96,7 +96,10 @@ impl Simulator {
         if r.op.has_data() {
             self.series.record_completion(now, r.len, r.op == Op::Write);
         }
-        if r.op != Op::Flush {
+        // `fs=f2fs`: a write of an I/O waiting in `f2fs_do_sync_file` is its node block.
+        let node =
+            r.op == Op::Write && !self.syncing.is_empty() && self.syncing.contains_key(&r.io());
+        if r.op != Op::Flush && !node {
             self.bytes_done += r.len;
         }
         if r.op.has_data() {
@@ -135,22 +138,32 @@ impl Simulator {
             self.split.remove(&r.io());
         }
         let (mut op, mut t_issue, mut fua) = (r.op, r.t_issue, r.fua);
+        let w = SyncingWrite {
+            t_issue,
+            op: Op::Write,
+            offset,
+            len,
+            fua,
+            failed,
+        };
         if r.op == Op::Flush {
-            // The flush of `generic_write_sync`: the O_SYNC write it follows returns now.
+            // The flush of `generic_write_sync` (or `f2fs_issue_flush`): the O_SYNC write (or
+            // fsync) it follows returns now.
             if let Some(w) = self.syncing.remove(&r.io()) {
-                (op, t_issue, offset, len, fua) = (Op::Write, w.t_issue, w.offset, w.len, true);
+                (op, t_issue, offset, len, fua) = (w.op, w.t_issue, w.offset, w.len, w.fua);
                 failed |= w.failed;
             }
-        } else if !failed && r.op == Op::Write && r.fua && self.jobs[r.job as usize].sync_syscall {
-            let w = SyncingWrite {
-                t_issue,
-                offset,
-                len,
-                failed,
-            };
-            if self.generic_write_sync(r.job, r.io(), r.cpu, w) {
-                return;
-            }
+        } else if node {
+            return self.f2fs_node_written(r.job, r.io(), r.cpu, failed);
+        } else if !failed && r.op == Op::Write && self.jobs[r.job as usize].f2fs_sync {
+            return self.f2fs_sync_file(r.job, r.io(), r.cpu, w);
+        } else if !failed
+            && r.op == Op::Write
+            && r.fua
+            && self.jobs[r.job as usize].sync_syscall
+            && self.generic_write_sync(r.job, r.io(), r.cpu, w)
+        {
+            return;
         }
         if !failed && op == Op::Write && fua && self.queue_has_fua() {
             self.acked_reliable_writes += 1;

@@ -4,7 +4,7 @@ use super::steadystate;
 use super::{BsGen, EndFlush, Job, TrimState};
 use crate::report::DirStats;
 use crate::rng::Permutation;
-use crate::scenario::{JobSpec, Rw};
+use crate::scenario::{JobSpec, Rw, SyncModel};
 
 impl Job {
     /// Clone `index` (over all sections) of `spec`, drawing from stream `stream` of `seed`.
@@ -71,8 +71,12 @@ impl Job {
             dist: spec.random_distribution.clone(),
             rand_draws: 0,
             rng,
-            fua_writes: spec.sync,
+            // On F2FS an O_SYNC write's data carries no REQ_FUA (`iomap_dio_rw` asks FUA only
+            // for O_DSYNC without O_SYNC; the page cache's writeback never): `f2fs_sync`.
+            fua_writes: spec.sync && spec.fs == SyncModel::Raw,
             sync_syscall: !spec.ioengine.is_async(),
+            fs: spec.fs,
+            f2fs_sync: spec.sync && spec.fs != SyncModel::Raw,
             fsync_every: spec.flush_every(),
             writes_since_flush: 0,
             flush_pending: false,

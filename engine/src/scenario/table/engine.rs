@@ -6,7 +6,7 @@ use super::values::*;
 use super::{OptionRow, Widget};
 use crate::scenario::{
     error::ScenarioError,
-    job::{IoEngine, JobSpec},
+    job::{IoEngine, JobSpec, SyncModel},
 };
 
 const IOENGINE_NAMES: &[&str] = &["psync", "sync", "libaio", "io_uring"];
@@ -92,6 +92,16 @@ pub(super) const FSYNC: OptionRow = job!("fsync", &[], "0..", "issue a cache flu
     get |j| Some(j.fsync.to_string()),
     reset |j| j.fsync = JobSpec::default().fsync,
     form form(GA, "fsync", "A cache flush after every N writes (0 = never)", Widget::Text { placeholder: "0" }));
+
+/// `fs=`: mmcsim's own (fio writes to a file on whatever file system it is given; the model
+/// has only the device, so this says which kernel path a synchronous write takes).
+pub(super) const FS: OptionRow = job!("fs", &[], "raw, f2fs, f2fs-atomic",
+    "what sync=1 writes and fsync=N send: raw (a block device: the write with REQ_FUA, then an empty flush), f2fs (a file on F2FS, as Linux 6.1's f2fs_sync_file: the data write, the file's node block written to the node log, then an empty flush; no REQ_FUA) or f2fs-atomic (as an F2FS atomic write's commit: the data write, then the node block with REQ_PREFLUSH|REQ_FUA) (mmcsim's own)",
+    example "f2fs",
+    set |j, k, v| j.fs = one_of(k, v1(v), &SyncModel::ALL, SyncModel::name, "not a modelled file system (raw is the block device itself)")?,
+    get |j| (j.fs != SyncModel::Raw).then(|| j.fs.name().to_string()),
+    reset |j| j.fs = SyncModel::Raw,
+    form None);
 
 pub(super) const FDATASYNC: OptionRow = job!("fdatasync", &[], "0..", "issue a cache flush after every N writes (as fsync on a block device)",
     example "4",

@@ -53,6 +53,7 @@ const MODELLED: &[OptionRow] = &[
     engine::DIRECT,
     engine::SYNC,
     engine::FSYNC,
+    engine::FS,
     io_type::OFFSET,
     io_type::BSRANGE,
     io_type::BSSPLIT,

@@ -116,6 +116,7 @@ fn case_for(scn: &Scenario) -> Option<(&'static Case, bool)> {
                 j.outstanding(),
                 j.sync,
                 j.fsync,
+                j.fs,
                 s.jobs.len(),
             )
         });

@@ -1,0 +1,136 @@
+//! `fs=f2fs`: the job's file is on F2FS, and a synchronous write (`sync=1`: O_SYNC, whose
+//! `generic_write_sync` calls `vfs_fsync_range` -> `f2fs_sync_file`) or an fsync (`fsync=N`,
+//! `end_fsync`) is what Linux 6.1's `f2fs_do_sync_file` (fs/f2fs/file.c) sends for a regular
+//! file in the default `fsync_mode=posix`:
+//! 1. the data (`file_write_and_wait_range`; with O_DIRECT the write itself): a plain REQ_SYNC
+//!    write. O_SYNC adds no REQ_FUA on a file (`iomap_dio_rw` asks FUA only for O_DSYNC
+//!    without O_SYNC), so the host's FUA switch never applies to it;
+//! 2. the write has changed the inode (its mtime: `f2fs_skip_inode_update` is false), so
+//!    `f2fs_write_inode` and `go_write`: `f2fs_fsync_node_pages` writes the file's node block
+//!    (`__write_node_page`) to the node log. With `atomic` false (it is set only for an atomic
+//!    write's commit, or in `fsync_mode=strict` for data written out of place to an inode that
+//!    needed no update) the node write carries neither REQ_PREFLUSH nor REQ_FUA;
+//! 3. `f2fs_wait_on_node_pages_writeback`: the node write completes;
+//! 4. `f2fs_issue_flush` -> `blkdev_issue_flush`: an empty REQ_PREFLUSH bio, which the block
+//!    layer's flush machine (`blk_flush.rs`) turns into one flush request, shared with any
+//!    other waiting (`flush_merge`, on by default, shares flushes the same way).
+//!
+//! With `fs=f2fs-atomic`, `atomic` is true (an atomic write's commit,
+//! `f2fs_ioc_commit_atomic_write`, or `fsync_mode=strict` for data written out of place to an
+//! inode that needed no update): the node write carries REQ_PREFLUSH | REQ_FUA and no flush
+//! follows: the block layer flushes the cache before it, then sends it as a reliable write
+//! (FUA on) or as a write and a post-flush (FUA off). Linux's system call does not wait for
+//! that node write (the node chain orders it); the model's does, so the I/O is acknowledged
+//! once it is durable.
+//!
+//! The system call returns when the flush is done. What it simplifies: one 4 KiB node block
+//! per sync (the inode, or the direct node holding the block's address: the model writes one
+//! block per fsync, never both, and never the indirect nodes of a file being extended). Linux
+//! writes none for an overwrite in place whose mtime did not change (`current_time` is the
+//! coarse clock: one jiffy, during which a fast writer's fsyncs find the inode's times on disk,
+//! no FI_APPEND_WRITE, and go straight to the flush); the model writes it every time, as for a
+//! write that allocates its block (out of place). The
+//! node log is one sequential area past every job's region, shared by all jobs and never
+//! cleaned (a segment's cleaning, checkpoints and `need_do_checkpoint`'s cases are not
+//! modelled); the host time f2fs spends between the steps is one `submit_ns` each, as
+//! `generic_write_sync`'s flush on the raw device; a data write of such a job is never merged
+//! with another bio.
+
+use super::{Job, SyncingWrite};
+use crate::scenario::SyncModel;
+use crate::sim::request::Request;
+use crate::sim::{Event, Simulator};
+use crate::vocab::{Op, Stage};
+
+/// F2FS's block: every node block is one (`F2FS_BLKSIZE`).
+pub const F2FS_BLKSIZE: u64 = 4096;
+
+/// F2FS's segment (`BLKS_PER_SEG` x 4 KiB): the node log starts on a segment boundary.
+const SEGMENT_BYTES: u64 = 2 << 20;
+
+/// The node log: where the next node block goes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NodeLog {
+    next: Option<u64>,
+}
+
+impl Job {
+    /// `fs=f2fs*`: its fsyncs go through `f2fs_do_sync_file`.
+    pub(crate) fn f2fs(&self) -> bool {
+        self.fs != SyncModel::Raw
+    }
+}
+
+impl Simulator {
+    /// The next node block's offset: the log starts one segment past the end of every job's
+    /// region, rounded to a segment, and goes on sequentially.
+    fn node_log_next(&mut self) -> u64 {
+        let next = match self.node_log.next {
+            Some(n) => n,
+            None => {
+                let end = self.jobs.iter().map(|j| j.base + j.region).max();
+                end.unwrap_or(0).div_ceil(SEGMENT_BYTES) * SEGMENT_BYTES + SEGMENT_BYTES
+            }
+        };
+        self.node_log.next = Some(next + F2FS_BLKSIZE);
+        next
+    }
+
+    /// `f2fs_do_sync_file` for I/O `io` of job `job`: its data is written (`w` says what the
+    /// system call returns when it is done); the node block goes next, `submit_ns` from now.
+    pub(super) fn f2fs_sync_file(&mut self, job: u32, io: u64, cpu: u16, w: SyncingWrite) {
+        let now = self.now;
+        self.syncing.insert(io, w);
+        let offset = self.node_log_next();
+        let atomic = self.jobs[job as usize].fs == SyncModel::F2fsAtomic;
+        let mut node = Request::new(
+            self.next_req_id,
+            io,
+            job,
+            Op::Write,
+            offset,
+            F2FS_BLKSIZE,
+            atomic,
+            cpu,
+            now,
+        );
+        node.preflush = atomic;
+        self.next_req_id += 1;
+        let req = self.reqs.insert(node);
+        self.trace_stage(req, Stage::Submit, now);
+        let submit = self.platform.host.submit_ns;
+        self.q.push(now + submit, Event::BlkMqInsert { req });
+    }
+
+    /// The node write of I/O `io` is done (`f2fs_wait_on_node_pages_writeback` returns):
+    /// `f2fs_issue_flush`, or with `atomic` nothing more. A failed node write fails the system
+    /// call.
+    pub(super) fn f2fs_node_written(&mut self, job: u32, io: u64, cpu: u16, failed: bool) {
+        if failed || self.jobs[job as usize].fs == SyncModel::F2fsAtomic {
+            let w = self
+                .syncing
+                .remove(&io)
+                .expect("the node write's I/O waits");
+            let failed = failed || w.failed;
+            let now = self.now;
+            self.jobs[job as usize].complete(now, w.t_issue, w.op, w.offset, w.len, failed);
+            return self.job_kick(job);
+        }
+        let submit = self.platform.host.submit_ns;
+        self.insert_flush(job, io, cpu, submit);
+    }
+
+    /// An fsync of an `fs=f2fs` job (its data writes are done): the node write, then the flush.
+    pub(super) fn f2fs_fsync(&mut self, j: u32) {
+        let cpu = crate::path::blk_mq::job_cpu(j, self.platform.host.cpus);
+        let w = SyncingWrite {
+            t_issue: self.now,
+            op: Op::Flush,
+            offset: 0,
+            len: 0,
+            fua: false,
+            failed: false,
+        };
+        self.f2fs_sync_file(j, self.next_req_id, cpu, w);
+    }
+}
