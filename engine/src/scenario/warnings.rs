@@ -3,6 +3,18 @@
 
 use super::table::{Access, OPTIONS};
 use super::{error::clip, host::MmcPath, job::JobSpec, spec::Scenario};
+use crate::board::WhatIf;
+
+/// The what-ifs this scenario runs ([`crate::board::Platform::what_ifs`] of its effective
+/// platform): what no kernel runs, each with what mainline does instead. None under
+/// `mmc_test=` (the case runs the legacy path, its own transfers) or for a platform that does
+/// not resolve (`check` refuses it).
+pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
+    match scn.effective_platform() {
+        Ok(p) if scn.mmc_test.is_none() => p.what_ifs(),
+        _ => Vec::new(),
+    }
+}
 
 /// Options that have no effect in this configuration, one line each (the CLI prints them on
 /// stderr as `mmcsim: warning: ...`, the page under the command line). An option is never
