@@ -42,6 +42,20 @@ pub fn suggest_b(a: &Scenario) -> Overrides {
     b.overrides
 }
 
+/// What a side says under its pipeline: each what-if it runs (what no kernel runs, with what
+/// mainline does instead: the engine's `what_ifs`, the CLI's `what-if:` lines) and each option
+/// without effect in it (the engine's `warnings`, the Lab's list, the CLI's `mmcsim: warning:`
+/// lines), in that order. `true`: a what-if.
+pub fn side_notes(scn: &Scenario) -> Vec<(bool, String)> {
+    let what_ifs = mmcsim_engine::scenario::what_ifs(scn)
+        .into_iter()
+        .map(|w| (true, format!("what-if: {}", w.line())));
+    let warnings = mmcsim_engine::scenario::warnings(scn)
+        .into_iter()
+        .map(|w| (false, format!("warning: {w}")));
+    what_ifs.chain(warnings).collect()
+}
+
 /// "hsq · packed=8 · fua=0" style description of a side's host switches: the switches that
 /// matter on its path, each written by its option row's codec.
 pub fn host_label(c: &HostConfig) -> String {
@@ -245,5 +259,31 @@ mod tests {
         assert_eq!(pa.matches("packed=0").count(), 1, "{pa}");
         let legacy = host_label(&cfg(&[("mmc_path", "legacy")]));
         assert!(legacy.starts_with("legacy · nonblocking="), "{legacy}");
+    }
+
+    #[test]
+    fn a_side_says_its_what_ifs_then_its_warnings() {
+        let packed = side_notes(&scenario(&[("packed", "8")]));
+        assert_eq!(packed.len(), 1, "{packed:?}");
+        assert!(packed[0].0);
+        assert!(
+            packed[0]
+                .1
+                .starts_with("what-if: packed=8 — ADMA3 packed requests were an RFC"),
+            "{packed:?}"
+        );
+        // A board whose kernel cannot queue: the side runs legacy and says why.
+        let cqe = side_notes(&scenario(&[
+            ("platform", "qemu-sdhci-pci"),
+            ("mmc_path", "cqe"),
+        ]));
+        assert_eq!(
+            cqe,
+            [(
+                false,
+                "warning: mmc_path: cqe not run: the SD card has no command queue (cmdq_depth=0); running mmc_path=legacy, what that kernel runs".to_string()
+            )]
+        );
+        assert_eq!(side_notes(&scenario(&[])), []);
     }
 }
