@@ -34,7 +34,7 @@
 use super::cqe::cqhci_qdepth;
 use crate::board::CardTiming;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::{Cause, HostConfig, MmcPath, Stage};
+use crate::vocab::{Cause, HostConfig, MmcPath, Op, Stage};
 use crate::vocab::{CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH, MMC_QUEUE_DEPTH};
 
 /// The host path under the mmc queue, with what of its configuration the dispatch needs.
@@ -210,6 +210,25 @@ impl Simulator {
             self.legacy_wait_done(done)
         } else {
             gap
+        }
+    }
+
+    /// The host driver's own part of `queue_rq` for a request it takes: on the CQE
+    /// `cqhci_request` for each task it queues (a read, a write, a DCMD flush;
+    /// `cqhci_request_ns`); 0 on the other paths, whose host hooks are inside `issue_ns`, and
+    /// for the direct queue's requests (a discard, a flush without DCMD).
+    #[inline(always)]
+    pub(crate) fn ctl_request_cost(&self, op: Op) -> u64 {
+        match self.host_path() {
+            HostPath::Cqe { dcmd, .. }
+                if matches!(op, Op::Read | Op::Write) || (dcmd && op == Op::Flush) =>
+            {
+                self.platform.host.cqhci_request_ns
+            }
+            HostPath::Cqe { .. }
+            | HostPath::Hsq { .. }
+            | HostPath::Legacy { .. }
+            | HostPath::MmcTest { .. } => 0,
         }
     }
 

@@ -168,15 +168,15 @@ impl Simulator {
                 self.recovery_start(req);
                 continue;
             }
-            // `cqhci_finish_mrq` -> `mmc_blk_cqe_req_done` -> `blk_mq_complete_request`, then
-            // the softirq (`HostPath::ctl_req_done`'s split, with the IPI if any).
+            // `cqhci_finish_mrq` -> `mmc_blk_cqe_req_done` -> `blk_mq_complete_request`
+            // (`cqhci_finish_ns`), then the softirq (`completion_ns`, with the IPI if any).
             let h = &self.platform.host;
             let ipi = if self.reqs.get(req).cpu != 0 {
                 h.completion_ipi_ns
             } else {
                 0
             };
-            let (hard, soft) = (h.irq_done_ns, ipi + h.completion_ns);
+            let (hard, soft) = (h.cqhci_finish_ns, ipi + h.completion_ns);
             let total = self.jitter.software(hard + soft);
             self.ctl_complete(req, self.now, hard.min(total), total - hard.min(total));
         }

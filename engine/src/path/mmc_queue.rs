@@ -195,8 +195,10 @@ impl Simulator {
         if got != QueueRq::Issued(0) {
             return got;
         }
-        self.reqs.get_mut(req).in_mmc = true;
-        let cost = self.platform.host.issue_ns + self.dma_map_cost(req);
+        let r = self.reqs.get_mut(req);
+        r.in_mmc = true;
+        let op = r.op;
+        let cost = self.platform.host.issue_ns + self.dma_map_cost(req) + self.ctl_request_cost(op);
         self.series
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         QueueRq::Issued(cost)
