@@ -50,7 +50,16 @@ pub fn side_notes(scn: &Scenario) -> Vec<(bool, String)> {
     let what_ifs = mmcsim_engine::scenario::what_ifs(scn)
         .into_iter()
         .map(|w| (true, format!("what-if: {}", w.line())));
-    let warnings = mmcsim_engine::scenario::warnings(scn)
+    // The landing's build (its tours, no links) says the one warning its B can meet, which
+    // costs its wasm no text it does not have already; the whole page says every one.
+    #[cfg(feature = "full")]
+    let warnings = mmcsim_engine::scenario::warnings(scn);
+    #[cfg(not(feature = "full"))]
+    let warnings = scn
+        .effective_platform()
+        .ok()
+        .and_then(|p| mmcsim_engine::scenario::cq_warning(scn, &p));
+    let warnings = warnings
         .into_iter()
         .map(|w| (false, format!("warning: {w}")));
     what_ifs.chain(warnings).collect()

@@ -3,7 +3,7 @@
 
 use super::table::{Access, OPTIONS};
 use super::{error::clip, host::MmcPath, job::JobSpec, spec::Scenario};
-use crate::board::WhatIf;
+use crate::board::{Platform, WhatIf};
 
 /// The what-ifs this scenario runs ([`crate::board::Platform::what_ifs`] of its effective
 /// platform): what no kernel runs, each with what mainline does instead. None under
@@ -14,6 +14,18 @@ pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
         Ok(p) if scn.mmc_test.is_none() => p.what_ifs(),
         _ => Vec::new(),
     }
+}
+
+/// `mmc_path=cqe` asked for on a board whose kernel or card cannot queue: why, and what runs
+/// instead (one of [`warnings`]; alone, the landing page's Watch says it without the rest).
+pub fn cq_warning(scn: &Scenario, p: &Platform) -> Option<String> {
+    if scn.switch::<MmcPath>("mmc_path") != Some(MmcPath::Cqe) {
+        return None;
+    }
+    let why = p.cq_refusal()?;
+    Some(format!(
+        "mmc_path: cqe not run: {why}; running mmc_path=legacy, what that kernel runs"
+    ))
 }
 
 /// Options that have no effect in this configuration, one line each (the CLI prints them on
@@ -67,12 +79,7 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         return w;
     }
     let path = cfg.mmc_path;
-    if scn.switch::<MmcPath>("mmc_path") == Some(MmcPath::Cqe) {
-        let why = p.cq_refusal();
-        w.extend(why.map(|why| {
-            format!("mmc_path: cqe not run: {why}; running mmc_path=legacy, what that kernel runs")
-        }));
-    }
+    w.extend(cq_warning(scn, &p));
     if given("hsq_depth") && path != MmcPath::Hsq {
         w.push(format!(
             "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",
