@@ -37,8 +37,7 @@ fn packed_chains_are_the_2020_rfc() {
     assert_eq!(w.len(), 1);
     assert_eq!(w[0].setting, "packed=8");
     assert!(
-        w[0].reason
-            .contains("RFC (Baolin Wang, 2020), never merged"),
+        w[0].reason.contains("a 2020 RFC (ADMA3), never merged"),
         "{}",
         w[0].reason
     );
@@ -114,11 +113,11 @@ fn the_outputs_name_them_and_leave_them_out_when_there_are_none() {
     let (normal, json) = run(&["--packed=8", "--fua=0"]);
     let first: Vec<&str> = normal.lines().take(2).collect();
     assert!(
-        first[0].starts_with("what-if: packed=8 — ADMA3 packed requests"),
+        first[0].starts_with("what-if: packed=8 — a 2020 RFC (ADMA3), never merged"),
         "{normal}"
     );
     assert!(
-        first[1].starts_with("what-if: fua=0 — a host switch for FUA"),
+        first[1].starts_with("what-if: fua=0 — a 2022 patch, never merged"),
         "{normal}"
     );
     let j: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -42,27 +42,35 @@ pub fn suggest_b(a: &Scenario) -> Overrides {
     b.overrides
 }
 
-/// What a side says under its pipeline: each what-if it runs (what no kernel runs, with what
-/// mainline does instead: the engine's `what_ifs`, the CLI's `what-if:` lines) and each option
-/// without effect in it (the engine's `warnings`, the Lab's list, the CLI's `mmcsim: warning:`
-/// lines), in that order. `true`: a what-if.
-pub fn side_notes(scn: &Scenario) -> Vec<(bool, String)> {
-    let what_ifs = mmcsim_engine::scenario::what_ifs(scn)
-        .into_iter()
-        .map(|w| (true, format!("what-if: {}", w.line())));
+/// What a side says under its pipeline, one line each: each what-if it runs (what no kernel
+/// runs, with what mainline does instead: the engine's `what_ifs`, the CLI's `what-if:` lines),
+/// then each option without effect in it (the engine's `warnings`, the Lab's list, the CLI's
+/// `mmcsim: warning:` lines). Empty when there is none. Written with `push_str`, one text for
+/// one element: the landing's wasm is at its size bar.
+pub fn side_notes(scn: &Scenario) -> String {
+    let mut out = String::new();
+    // The platform resolved once, for both lists (`scenario::what_ifs`, `cq_warning`).
+    let Ok(p) = scn.effective_platform() else {
+        return out;
+    };
+    if scn.mmc_test.is_none() {
+        for w in p.what_ifs() {
+            for part in ["\nwhat-if: ", &w.setting, " — ", w.reason] {
+                out.push_str(part);
+            }
+        }
+    }
     // The landing's build (its tours, no links) says the one warning its B can meet, which
     // costs its wasm no text it does not have already; the whole page says every one.
     #[cfg(feature = "full")]
     let warnings = mmcsim_engine::scenario::warnings(scn);
     #[cfg(not(feature = "full"))]
-    let warnings = scn
-        .effective_platform()
-        .ok()
-        .and_then(|p| mmcsim_engine::scenario::cq_warning(scn, &p));
-    let warnings = warnings
-        .into_iter()
-        .map(|w| (false, format!("warning: {w}")));
-    what_ifs.chain(warnings).collect()
+    let warnings = mmcsim_engine::scenario::cq_warning(scn, &p);
+    for w in warnings {
+        out.push_str("\nwarning: ");
+        out.push_str(&w);
+    }
+    out.split_off(out.len().min(1))
 }
 
 /// "hsq · packed=8 · fua=0" style description of a side's host switches: the switches that
@@ -273,14 +281,11 @@ mod tests {
     #[test]
     fn a_side_says_its_what_ifs_then_its_warnings() {
         let packed = side_notes(&scenario(&[("packed", "8")]));
-        assert_eq!(packed.len(), 1, "{packed:?}");
-        assert!(packed[0].0);
         assert!(
-            packed[0]
-                .1
-                .starts_with("what-if: packed=8 — ADMA3 packed requests were an RFC"),
-            "{packed:?}"
+            packed.starts_with("what-if: packed=8 — a 2020 RFC (ADMA3), never merged"),
+            "{packed}"
         );
+        assert_eq!(packed.lines().count(), 1, "{packed}");
         // A board whose kernel cannot queue: the side runs legacy and says why.
         let cqe = side_notes(&scenario(&[
             ("platform", "qemu-sdhci-pci"),
@@ -288,11 +293,16 @@ mod tests {
         ]));
         assert_eq!(
             cqe,
-            [(
-                false,
-                "warning: mmc_path: cqe not run: the SD card has no command queue (cmdq_depth=0); running mmc_path=legacy, what that kernel runs".to_string()
-            )]
+            "warning: mmc_path: cqe not run: the SD card has no command queue (cmdq_depth=0); running mmc_path=legacy, what that kernel runs"
         );
-        assert_eq!(side_notes(&scenario(&[])), []);
+        let both = side_notes(&scenario(&[("packed", "8"), ("nonblocking", "1")]));
+        let lines: Vec<&str> = both.lines().collect();
+        assert_eq!(lines.len(), 2, "{both}");
+        assert!(lines[0].starts_with("what-if: packed=8"), "{both}");
+        assert!(
+            lines[1].starts_with("warning: nonblocking: no effect"),
+            "{both}"
+        );
+        assert_eq!(side_notes(&scenario(&[])), "");
     }
 }

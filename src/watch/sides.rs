@@ -43,7 +43,7 @@ pub struct Side {
     platform: AttrValue,
     /// What-ifs and options without effect ([`crate::watch::live::side_notes`]), said under
     /// the pipeline.
-    notes: Rc<Vec<(bool, String)>>,
+    notes: AttrValue,
 }
 
 impl Side {
@@ -51,7 +51,7 @@ impl Side {
         let snap = Rc::new(session.snapshot());
         Side {
             platform: AttrValue::from(platform.to_string()),
-            notes: Rc::new(crate::watch::live::side_notes(scn)),
+            notes: crate::watch::live::side_notes(scn).into(),
             shown: snap.clone(),
             recent: VecDeque::new(),
             snap,
@@ -92,13 +92,9 @@ impl Side {
                     }
                 </p>
                 <BusTimeline segments={self.strip.clone()} now={self.read_ns} window_ns={p.window_ns} side={name} />
-                if !self.notes.is_empty() {
-                    <ul class="side-notes" data-side={name}>
-                        { for self.notes.iter().map(|(what_if, n)| html! {
-                            <li class={if *what_if { "what-if" } else { "warning" }}>{ n.clone() }</li>
-                        }) }
-                    </ul>
-                }
+                // Always there (empty: not shown, `:empty` in lesson.css): a branch less in the
+                // landing's wasm, at its size bar.
+                <p class="side-notes" data-side={name}>{ self.notes.clone() }</p>
             </div>
         }
     }
