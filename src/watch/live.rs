@@ -49,7 +49,7 @@ pub fn suggest_b(a: &Scenario) -> Overrides {
 /// one element: the landing's wasm is at its size bar.
 pub fn side_notes(scn: &Scenario) -> String {
     let mut out = String::new();
-    // The platform resolved once, for both lists (`scenario::what_ifs`, `cq_warning`).
+    // The platform resolved once, for both lists.
     let Ok(p) = scn.effective_platform() else {
         return out;
     };
@@ -60,15 +60,22 @@ pub fn side_notes(scn: &Scenario) -> String {
             }
         }
     }
-    // The landing's build (its tours, no links) says the one warning its B can meet, which
-    // costs its wasm no text it does not have already; the whole page says every one.
+    // The landing's build (its tours, no links) says the one warning its B can meet in words
+    // of its own: the refusal's reasons (`Platform::cq_refusal`) would cost its wasm about
+    // 200 bytes at its size bar. The whole page says every warning in full.
     #[cfg(feature = "full")]
     let warnings = mmcsim_engine::scenario::warnings(scn);
     #[cfg(not(feature = "full"))]
-    let warnings = mmcsim_engine::scenario::cq_warning(scn, &p);
-    for w in warnings {
+    let warnings: &[&str] = if scn.switch::<MmcPath>("mmc_path") == Some(MmcPath::Cqe)
+        && p.switches.mmc_path != MmcPath::Cqe
+    {
+        &["mmc_path: cqe not run: this board's kernel or card cannot queue commands; running mmc_path=legacy"]
+    } else {
+        &[]
+    };
+    for w in warnings.iter() {
         out.push_str("\nwarning: ");
-        out.push_str(&w);
+        out.push_str(w.as_ref());
     }
     out.split_off(out.len().min(1))
 }

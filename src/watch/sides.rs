@@ -94,7 +94,7 @@ impl Side {
                 <BusTimeline segments={self.strip.clone()} now={self.read_ns} window_ns={p.window_ns} side={name} />
                 // Always there (empty: not shown, `:empty` in lesson.css): a branch less in the
                 // landing's wasm, at its size bar.
-                <p class="side-notes" data-side={name}>{ self.notes.clone() }</p>
+                <p class="side-notes">{ self.notes.clone() }</p>
             </div>
         }
     }

@@ -39,8 +39,9 @@ impl WhatIf {
 }
 
 const PACKED: &str = "a 2020 RFC (ADMA3), never merged: mainline sends one request per command";
-const HSQ_DEPTH: &str = "no kernel's window: mainline's hsq has 2, or 5 for 4 KiB writes (dynamic)";
-const FUA_OFF: &str = "a 2022 patch, never merged: mainline (6.4) drops FUA only for cards with MMC_QUIRK_AVOID_REL_WRITE";
+const HSQ_DEPTH: &str = "no kernel's window: mainline's is 2, or 5 for 4 KiB writes (dynamic)";
+const FUA_OFF: &str =
+    "a 2022 patch, never merged: mainline (6.4) drops FUA only for MMC_QUIRK_AVOID_REL_WRITE cards";
 // Board parameters, which the landing page cannot set (its B edits host switches only): left
 // out of its build (`what_ifs`).
 const SD_POSTED: &str = "the Raspberry Pi kernel's rule of March to June 2024; since, one (PR #6235); mainline has no SD queueing";

@@ -17,8 +17,8 @@ pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
 }
 
 /// `mmc_path=cqe` asked for on a board whose kernel or card cannot queue: why, and what runs
-/// instead (one of [`warnings`]; alone, the landing page's Watch says it without the rest).
-pub fn cq_warning(scn: &Scenario, p: &Platform) -> Option<String> {
+/// instead (one of [`warnings`]).
+fn cq_warning(scn: &Scenario, p: &Platform) -> Option<String> {
     if scn.switch::<MmcPath>("mmc_path") != Some(MmcPath::Cqe) {
         return None;
     }
