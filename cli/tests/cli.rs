@@ -312,3 +312,41 @@ fn binary_blktrace_per_cpu_files_replay() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A what-if no kernel runs is named above the jobs in the normal output and in each job's
+/// `mmcsim` object of the JSON, each with what mainline does instead; a run of a kernel's path
+/// has neither.
+#[test]
+fn what_ifs_are_named_in_normal_and_json_output() {
+    let args = [
+        "--platform=sprd-hs400es-2020",
+        "--packed=8",
+        "--name=t",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=1m",
+    ];
+    let text = ok_stdout(&args);
+    assert!(
+        text.starts_with(
+            "what-if: packed=8 — a 2020 RFC (ADMA3), never merged: mainline sends one request per command
+t: (groupid=0"
+        ),
+        "{text}"
+    );
+    let mut json = args.to_vec();
+    json.push("--output-format=json");
+    let v: serde_json::Value = serde_json::from_str(&ok_stdout(&json)).unwrap();
+    let w = &v["jobs"][0]["mmcsim"]["what_if"];
+    assert_eq!(w.as_array().map(Vec::len), Some(1), "{w}");
+    assert_eq!(w[0]["setting"], "packed=8");
+    assert!(
+        w[0]["reason"].as_str().unwrap().contains("never merged"),
+        "{w}"
+    );
+    let plain = ok_stdout(&args[2..]);
+    assert!(!plain.contains("what-if"), "{plain}");
+    let mut json = args[2..].to_vec();
+    json.push("--output-format=json");
+    assert!(!ok_stdout(&json).contains("what_if"));
+}

@@ -216,3 +216,38 @@ fn one_cqe_interrupt_finishes_every_task_done_by_then() {
         "a slower interrupt finishes more: {slow:.2}"
     );
 }
+
+/// The CQE's host software as board parameters: `cqhci_request_us` in `queue_rq` for each
+/// task it queues (the issue stage), `cqhci_finish_us` for each task inside `cqhci_irq` (the
+/// interrupt stage, which at one request in flight is one task per interrupt). Both at 0 and
+/// at 20 us more: each request's stage grows by the difference. On another path they cost
+/// nothing.
+#[test]
+fn cqhci_request_and_finish_are_charged_per_task() {
+    let per_request = |path: &str, extra: &[&str], stage: Stage| {
+        let mut args = vec![
+            "--platform=sprd-hs400es-2020",
+            path,
+            "--name=qd1",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=64m",
+            "--number_ios=500",
+        ];
+        args.extend_from_slice(extra);
+        let r = mmcsim_engine::run(&scenario(&args)).unwrap();
+        r.sim.stage(stage) as f64 / r.sim.requests as f64 / 1000.0
+    };
+    let cqe = "--mmc_path=cqe";
+    for (param, stage) in [
+        ("cqhci_request_us", Stage::Issue),
+        ("cqhci_finish_us", Stage::Irq),
+    ] {
+        let (zero, more) = (format!("--{param}=0"), format!("--{param}=20"));
+        let grown = per_request(cqe, &[&more], stage) - per_request(cqe, &[&zero], stage);
+        assert!((grown - 20.0).abs() < 1.0, "{param}: {grown:.2} us more");
+        let hsq = per_request("--mmc_path=hsq", &[&more], stage)
+            - per_request("--mmc_path=hsq", &[&zero], stage);
+        assert_eq!(hsq, 0.0, "{param} on hsq");
+    }
+}

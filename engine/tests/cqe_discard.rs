@@ -4,7 +4,7 @@
 //! (`cqhci_off`) before the discard's commands go, the queued tasks all finished.
 
 use mmcsim_engine::scenario::options::parse_args;
-use mmcsim_engine::{Op, Scenario, Simulator};
+use mmcsim_engine::{Op, Scenario, Simulator, Stage};
 
 /// A reader at libaio iodepth 32 beside a job trimming 64 KiB ranges one at a time.
 fn reads_beside_trims(extra: &[&str]) -> Scenario {
@@ -37,14 +37,22 @@ fn a_discard_under_the_cqe_waits_for_the_queue_to_empty_and_halts_the_cqe() {
         let op = |id: u64| snap.requests.iter().find(|r| r.id == id).map(|r| r.op);
         if snap.bus.is_some_and(|(id, _)| op(id) == Some(Op::Discard)) {
             discarding += 1;
-            // Nothing else is queued on the card or in flight in the mmc queue: the discard
-            // went alone, after every task finished.
+            // Nothing else is queued on the card or executing: the discard went alone, after
+            // every task finished.
             assert!(
                 snap.host_queue.iter().all(|&id| op(id) != Some(Op::Read)),
                 "a read task queued during the discard: {:?}",
                 snap.host_queue
             );
-            assert_eq!(snap.in_flight, 1, "only the discard in flight");
+            // In flight: the discard, and reads the CQE has finished whose completion has
+            // not run (`cqhci_wait_for_idle` waits for qcnt, not for the completions).
+            let on_the_card = snap
+                .requests
+                .iter()
+                .filter(|r| r.op == Op::Read)
+                .filter(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data))
+                .count();
+            assert_eq!(on_the_card, 0, "a read task on the card during the discard");
             reads_waiting += usize::from(snap.requests.iter().any(|r| r.op == Op::Read));
         }
     }
@@ -67,4 +75,35 @@ fn the_halt_is_a_board_parameter_that_delays_each_discard() {
     // 20 halts of 2 ms more: the run is longer by about that (the reads behind wait too).
     let longer = slow.simulated_ns - quick.simulated_ns;
     assert!(longer >= 20 * 1_900_000, "{longer} ns");
+}
+
+/// `cqhci_wait_for_idle` waits for the CQE's `qcnt`, which `cqhci_irq` brings to 0 as it
+/// finishes the last task (`cqhci_finish_mrq`) and then wakes the waiter: a discard asleep in
+/// `->queue_rq` goes on at that interrupt, not after the tasks' completions (the block
+/// softirq, `in_flight--`). With a long softirq (`completion_us=300`) the discard is on the
+/// bus while reads it waited for are still in their completion; the kernel's dispatch (the
+/// fitted one refuses the discard and re-runs it from a completion instead).
+#[test]
+fn a_discard_goes_at_the_interrupt_that_empties_the_cqe_not_after_the_completions() {
+    let scn = reads_beside_trims(&["--blk_dispatch=kernel", "--completion_us=300"]);
+    let mut sim = Simulator::new(&scn).unwrap();
+    let (mut discarding, mut beside_completions) = (0, 0);
+    while sim.step() {
+        let snap = sim.snapshot();
+        let op = |id: u64| snap.requests.iter().find(|r| r.id == id).map(|r| r.op);
+        if snap.bus.is_some_and(|(id, _)| op(id) == Some(Op::Discard)) {
+            discarding += 1;
+            beside_completions += usize::from(
+                snap.requests
+                    .iter()
+                    .any(|r| r.op == Op::Read && r.stage == Stage::Softirq),
+            );
+        }
+    }
+    assert_eq!(sim.report().sim.discards, 20);
+    assert!(discarding > 0);
+    assert!(
+        beside_completions > 0,
+        "the discard waited for the reads' completions"
+    );
 }

@@ -200,6 +200,7 @@ impl Component for Lab {
                         }
                     </div>
                     { command_lines(&p.scenario, p.b.as_deref()) }
+                    { what_ifs(&p.scenario, p.b.as_deref()) }
                     { warnings(&p.scenario) }
                     <ScenarioTools scenario={p.scenario.clone()} b={p.b.clone()}
                                    show_b_link={false} {running}
@@ -225,6 +226,27 @@ fn command_lines(a: &Scenario, b: Option<&Scenario>) -> Html {
                 <code id="command-line-b">{ bridge::command_line(b) }</code>
             }
         </div>
+    }
+}
+
+/// What A (and B) run that no kernel runs, each with what mainline does instead (the engine's
+/// `what_ifs`: the CLI's `what-if:` lines).
+fn what_ifs(a: &Scenario, b: Option<&Scenario>) -> Html {
+    let side = |s: &Scenario, name: &'static str| {
+        mmcsim_engine::scenario::what_ifs(s)
+            .into_iter()
+            .map(move |w| format!("{name}what-if: {}", w.line()))
+    };
+    let lines: Vec<String> = side(a, if b.is_some() { "A: " } else { "" })
+        .chain(b.into_iter().flat_map(|b| side(b, "B: ")))
+        .collect();
+    if lines.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul id="scenario-what-ifs" class="warnings what-ifs" aria-label="What-ifs no kernel runs">
+            { for lines.into_iter().map(|l| html! { <li>{ l }</li> }) }
+        </ul>
     }
 }
 

@@ -42,6 +42,44 @@ pub fn suggest_b(a: &Scenario) -> Overrides {
     b.overrides
 }
 
+/// What a side says under its pipeline, one line each: each what-if it runs (what no kernel
+/// runs, with what mainline does instead: the engine's `what_ifs`, the CLI's `what-if:` lines),
+/// then each option without effect in it (the engine's `warnings`, the Lab's list, the CLI's
+/// `mmcsim: warning:` lines). Empty when there is none. Written with `push_str`, one text for
+/// one element: the landing's wasm is at its size bar.
+pub fn side_notes(scn: &Scenario) -> String {
+    let mut out = String::new();
+    // The platform resolved once, for both lists.
+    let Ok(p) = scn.effective_platform() else {
+        return out;
+    };
+    if scn.mmc_test.is_none() {
+        for w in p.what_ifs() {
+            for part in ["\nwhat-if: ", &w.setting, " — ", w.reason] {
+                out.push_str(part);
+            }
+        }
+    }
+    // The landing's build (its tours, no links) says the one warning its B can meet in words
+    // of its own: the refusal's reasons (`Platform::cq_refusal`) would cost its wasm about
+    // 200 bytes at its size bar. The whole page says every warning in full.
+    #[cfg(feature = "full")]
+    let warnings = mmcsim_engine::scenario::warnings(scn);
+    #[cfg(not(feature = "full"))]
+    let warnings: &[&str] = if scn.switch::<MmcPath>("mmc_path") == Some(MmcPath::Cqe)
+        && p.switches.mmc_path != MmcPath::Cqe
+    {
+        &["mmc_path: cqe not run: this board's kernel or card cannot queue commands; running mmc_path=legacy"]
+    } else {
+        &[]
+    };
+    for w in warnings.iter() {
+        out.push_str("\nwarning: ");
+        out.push_str(w.as_ref());
+    }
+    out.split_off(out.len().min(1))
+}
+
 /// "hsq · packed=8 · fua=0" style description of a side's host switches: the switches that
 /// matter on its path, each written by its option row's codec.
 pub fn host_label(c: &HostConfig) -> String {
@@ -245,5 +283,33 @@ mod tests {
         assert_eq!(pa.matches("packed=0").count(), 1, "{pa}");
         let legacy = host_label(&cfg(&[("mmc_path", "legacy")]));
         assert!(legacy.starts_with("legacy · nonblocking="), "{legacy}");
+    }
+
+    #[test]
+    fn a_side_says_its_what_ifs_then_its_warnings() {
+        let packed = side_notes(&scenario(&[("packed", "8")]));
+        assert!(
+            packed.starts_with("what-if: packed=8 — a 2020 RFC (ADMA3), never merged"),
+            "{packed}"
+        );
+        assert_eq!(packed.lines().count(), 1, "{packed}");
+        // A board whose kernel cannot queue: the side runs legacy and says why.
+        let cqe = side_notes(&scenario(&[
+            ("platform", "qemu-sdhci-pci"),
+            ("mmc_path", "cqe"),
+        ]));
+        assert_eq!(
+            cqe,
+            "warning: mmc_path: cqe not run: the SD card has no command queue (cmdq_depth=0); running mmc_path=legacy, what that kernel runs"
+        );
+        let both = side_notes(&scenario(&[("packed", "8"), ("nonblocking", "1")]));
+        let lines: Vec<&str> = both.lines().collect();
+        assert_eq!(lines.len(), 2, "{both}");
+        assert!(lines[0].starts_with("what-if: packed=8"), "{both}");
+        assert!(
+            lines[1].starts_with("warning: nonblocking: no effect"),
+            "{both}"
+        );
+        assert_eq!(side_notes(&scenario(&[])), "");
     }
 }

@@ -41,13 +41,17 @@ pub struct Side {
     read_ns: u64,
     /// The platform preset (names the controller column).
     platform: AttrValue,
+    /// What-ifs and options without effect ([`crate::watch::live::side_notes`]), said under
+    /// the pipeline.
+    notes: AttrValue,
 }
 
 impl Side {
-    fn new(mut session: Session, platform: &str) -> Side {
+    fn new(mut session: Session, platform: &str, scn: &Scenario) -> Side {
         let snap = Rc::new(session.snapshot());
         Side {
             platform: AttrValue::from(platform.to_string()),
+            notes: crate::watch::live::side_notes(scn).into(),
             shown: snap.clone(),
             recent: VecDeque::new(),
             snap,
@@ -88,6 +92,9 @@ impl Side {
                     }
                 </p>
                 <BusTimeline segments={self.strip.clone()} now={self.read_ns} window_ns={p.window_ns} side={name} />
+                // Always there (empty: not shown, `:empty` in lesson.css): a branch less in the
+                // landing's wasm, at its size bar.
+                <p class="side-notes">{ self.notes.clone() }</p>
             </div>
         }
     }
@@ -159,17 +166,17 @@ impl Sides {
     /// is returned beside A (A still plays).
     pub fn start(a: &Scenario, b: Option<&Scenario>) -> Result<(Sides, Option<String>), String> {
         let platform = a.platform.clone();
-        let a = Side::new(Session::watched(a).map_err(|e| e.message)?, &platform);
-        Ok(match b.map(Session::watched) {
+        let a = Side::new(Session::watched(a).map_err(|e| e.message)?, &platform, a);
+        Ok(match b.map(|b| (b, Session::watched(b))) {
             None => (Sides { a, b: None }, None),
-            Some(Ok(b)) => (
+            Some((b_scn, Ok(b))) => (
                 Sides {
                     a,
-                    b: Some(Side::new(b, &platform)),
+                    b: Some(Side::new(b, &platform, b_scn)),
                 },
                 None,
             ),
-            Some(Err(e)) => (Sides { a, b: None }, Some(e.message)),
+            Some((_, Err(e))) => (Sides { a, b: None }, Some(e.message)),
         })
     }
 

@@ -170,3 +170,30 @@ async fn commands_seek_to_a_time_back_in_time_and_to_the_end() {
     let change = text(&root, "#ab-table tr[data-metric=mib-s] td.change");
     assert!(change.starts_with('-'), "non-packed B is slower: {change}");
 }
+
+/// Each side says, under its pipeline, the what-ifs it runs and the options without effect in
+/// it (issue 28): A packed (the 2020 RFC, never merged), B asking for command queueing on a
+/// board whose card has no queue (it runs legacy, and says why).
+#[wasm_bindgen_test]
+async fn each_side_says_its_what_ifs_and_warnings() {
+    let a = scenario(&[("packed", "8"), ("size", "64k")]);
+    let b = scenario(&[
+        ("platform", "qemu-sdhci-pci"),
+        ("mmc_path", "cqe"),
+        ("size", "64k"),
+    ]);
+    let root = mount(a, Some(b), Callback::noop()).await;
+    let a_notes = text(&root, ".side.a .side-notes");
+    assert!(
+        a_notes.starts_with("what-if: packed=8 — a 2020 RFC (ADMA3), never merged: mainline sends one request per command"),
+        "{a_notes}"
+    );
+    let b_notes = text(&root, ".side.b .side-notes");
+    assert!(
+        b_notes.starts_with("warning: mmc_path: cqe not run: the SD card has no command queue"),
+        "{b_notes}"
+    );
+    // A side that runs a kernel's path and every option it is given says nothing.
+    let root = mount(scenario(&[("size", "64k")]), None, Callback::noop()).await;
+    assert_eq!(text(&root, ".side.a .side-notes"), "");
+}

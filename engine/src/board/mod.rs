@@ -9,7 +9,9 @@ mod kernel;
 pub mod params;
 mod platform;
 mod presets;
+mod what_if;
 
 pub use cq::{CQE_SINCE, SD_CQ_SINCE};
 pub use platform::*;
 pub use presets::*;
+pub use what_if::WhatIf;

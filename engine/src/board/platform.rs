@@ -98,6 +98,20 @@ pub struct HostTiming {
     /// `cqhci_request` un-halts it with one register write (not charged). Presets: a typical
     /// handful of MMIO accesses and SDHCI register restores, not measured.
     pub cqhci_halt_ns: u64,
+    /// Command queueing: `cqhci_request` (drivers/mmc/host/cqhci-core.c, Linux 6.1), which
+    /// `mmc_blk_mq_issue_rq` -> `mmc_blk_cqe_issue_rw_rq` (or `mmc_blk_cqe_issue_flush`) ->
+    /// `mmc_cqe_start_req` runs inside `queue_rq` for each task the CQE queues: the task
+    /// descriptor (`cqhci_prep_task_desc`) and the transfer descriptors
+    /// (`cqhci_prep_tran_desc`; a DCMD flush: `cqhci_prep_dcmd_desc`), the slot, and the
+    /// doorbell (CQHCI_TDBR). Charged beside `issue_ns` (the block driver's part). Presets: 0,
+    /// so the CQE's issue is `issue_ns` alone as before this parameter; not measured.
+    pub cqhci_request_ns: u64,
+    /// Command queueing: one task's own completion inside `cqhci_irq` (Linux 6.1), for each
+    /// bit set in CQHCI_TCN, one after another: `cqhci_finish_mrq` (the slot freed, qcnt--)
+    /// -> `mmc_cqe_request_done` -> `mmc_blk_cqe_req_done` -> `blk_mq_complete_request`,
+    /// raising BLOCK_SOFTIRQ. The CQE's `irq_done_ns`; presets: their `irq_done_ns`, what the
+    /// CQE charged per task before this parameter (the sum kept); not measured.
+    pub cqhci_finish_ns: u64,
     /// ADMA3: building one chain (command descriptors + ADMA2 tables + integrated descriptor)
     /// and completing it (one interrupt, one finalize and pump for the whole chain; each
     /// request still has its own completion, `irq_done_ns` + `completion_ns`).

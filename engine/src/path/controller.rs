@@ -34,7 +34,7 @@
 use super::cqe::cqhci_qdepth;
 use crate::board::CardTiming;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::{Cause, HostConfig, MmcPath, Stage};
+use crate::vocab::{Cause, HostConfig, MmcPath, Op, Stage};
 use crate::vocab::{CQHCI_NUM_SLOTS, HSQ_NUM_SLOTS, HSQ_PACKED_QUEUE_DEPTH, MMC_QUEUE_DEPTH};
 
 /// The host path under the mmc queue, with what of its configuration the dispatch needs.
@@ -213,6 +213,25 @@ impl Simulator {
         }
     }
 
+    /// The host driver's own part of `queue_rq` for a request it takes: on the CQE
+    /// `cqhci_request` for each task it queues (a read, a write, a DCMD flush;
+    /// `cqhci_request_ns`); 0 on the other paths, whose host hooks are inside `issue_ns`, and
+    /// for the direct queue's requests (a discard, a flush without DCMD).
+    #[inline(always)]
+    pub(crate) fn ctl_request_cost(&self, op: Op) -> u64 {
+        match self.host_path() {
+            HostPath::Cqe { dcmd, .. }
+                if matches!(op, Op::Read | Op::Write) || (dcmd && op == Op::Flush) =>
+            {
+                self.platform.host.cqhci_request_ns
+            }
+            HostPath::Cqe { .. }
+            | HostPath::Hsq { .. }
+            | HostPath::Legacy { .. }
+            | HostPath::MmcTest { .. } => 0,
+        }
+    }
+
     /// `mrq->done` for a request the transfer interrupt finished without error: mmc_test's
     /// `mmc_wait_done`, else the completion ([`Simulator::ctl_complete`]) `gap` after the
     /// interrupt; on the 2020 legacy path the issuing thread's `mmc_blk_mq_post_req`
@@ -269,6 +288,15 @@ impl Simulator {
         self.trace_cause(req, Stage::Softirq, t_soft, Cause::None);
         let t_done = t_soft + soft + self.dma_unmap_cost(req);
         self.q.push(t_done, Event::Completed { req });
+    }
+
+    /// `Event::Completed` of a request (in_flight--): the CQE forgets it was finished.
+    #[inline(always)]
+    pub(crate) fn ctl_completed(&mut self, req: ReqIdx) {
+        match self.host_path() {
+            HostPath::Cqe { .. } => self.cqe_completed(req),
+            HostPath::Hsq { .. } | HostPath::Legacy { .. } | HostPath::MmcTest { .. } => {}
+        }
     }
 
     /// `mrq->done` for a request whose retries are used up (it ends with an I/O error).

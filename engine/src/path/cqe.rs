@@ -33,6 +33,8 @@ pub struct Cqe {
     /// `mmc->cqe_on`: the CQE is enabled, not halted (`cqhci_request` turns it on,
     /// `cqhci_off` halts it).
     on: bool,
+    /// Tasks `cqhci_irq` finished (out of `qcnt`) whose completion has not run.
+    finished: u32,
 }
 
 impl Cqe {
@@ -168,17 +170,36 @@ impl Simulator {
                 self.recovery_start(req);
                 continue;
             }
-            // `cqhci_finish_mrq` -> `mmc_blk_cqe_req_done` -> `blk_mq_complete_request`, then
-            // the softirq (`HostPath::ctl_req_done`'s split, with the IPI if any).
+            // `cqhci_finish_mrq` -> `mmc_blk_cqe_req_done` -> `blk_mq_complete_request`
+            // (`cqhci_finish_ns`), then the softirq (`completion_ns`, with the IPI if any).
             let h = &self.platform.host;
             let ipi = if self.reqs.get(req).cpu != 0 {
                 h.completion_ipi_ns
             } else {
                 0
             };
-            let (hard, soft) = (h.irq_done_ns, ipi + h.completion_ns);
+            let (hard, soft) = (h.cqhci_finish_ns, ipi + h.completion_ns);
             let total = self.jitter.software(hard + soft);
             self.ctl_complete(req, self.now, hard.min(total), total - hard.min(total));
+            self.reqs.get_mut(req).cqe_finished = true;
+            self.cqe.finished += 1;
+        }
+        // `cqhci_irq` wakes `cqhci_wait_for_idle` once qcnt is 0: a flush or discard asleep in
+        // `->queue_rq` (`mmc_blk_wait_for_idle`) goes on now, not after the completions (the
+        // model wakes it at the interrupt: the hard IRQ's part and the thread's wake-up are
+        // not charged, as at the model's other wake-ups in `->queue_rq`).
+        self.mq.set_host_done(self.cqe.finished);
+        if !self.cqe.has_tasks() && self.cqe.executing == 0 {
+            self.blk_mq_wake_parked();
+        }
+    }
+
+    /// A request's completion has run (`Event::Completed`): it no longer counts as finished
+    /// by the interrupt and not yet completed.
+    pub(crate) fn cqe_completed(&mut self, req: ReqIdx) {
+        if std::mem::take(&mut self.reqs.get_mut(req).cqe_finished) {
+            self.cqe.finished -= 1;
+            self.mq.set_host_done(self.cqe.finished);
         }
     }
 }

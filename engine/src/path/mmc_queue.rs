@@ -46,6 +46,8 @@ pub struct MmcQueue {
     pending_writes: u32,
     /// `mq->busy`: a queue_rq is running ("parallel dispatch is not supported").
     busy: bool,
+    /// Requests the host finished whose completion has not run (`set_host_done`).
+    host_done: u32,
     /// `host->hsq_depth`: the hsq window is depth + 1.
     hsq_depth: u32,
     /// Which host path sits below (`mq->use_cqe`, `host->hsq_enabled`): the window depends on
@@ -65,6 +67,7 @@ impl MmcQueue {
             in_flight_dcmd: 0,
             pending_writes: 0,
             busy: false,
+            host_done: 0,
             hsq_depth,
             path,
         }
@@ -114,7 +117,9 @@ impl MmcQueue {
     }
 
     /// The rule of `mmc_mq_queue_rq` + `mmc_blk_mq_issue_rq`: a synchronous request waits,
-    /// asleep in `mmc_blk_wait_for_idle`, until nothing is in flight; a read or write waits
+    /// asleep in `mmc_blk_wait_for_idle`, until nothing is in flight but what the host has
+    /// finished (`host_done`: on the CQE `cqhci_wait_for_idle` waits for `qcnt`, which
+    /// `cqhci_finish_mrq` decrements in the interrupt, not for the completions); a read or write waits
     /// while one is in flight (its dispatcher is still inside that `->queue_rq`). A DCMD is
     /// refused while another is in flight (`mmc_cqe_dcmd_busy`). A read or write is refused
     /// (hsq: BLK_STS_RESOURCE) or its dispatcher sleeps (legacy: `mmc_blk_rw_wait`) when the
@@ -124,7 +129,7 @@ impl MmcQueue {
     pub fn try_queue(&mut self, op: Op) -> QueueRq {
         match self.issue_type(op) {
             MmcIssueType::Sync => {
-                if self.total_in_flight() > 0 {
+                if self.total_in_flight() > self.host_done {
                     return QueueRq::Sleeps;
                 }
                 self.in_flight_sync += 1;
@@ -164,6 +169,11 @@ impl MmcQueue {
         QueueRq::Issued(0)
     }
 
+    /// Requests the host finished whose completion has not run: the CQE's, out of `qcnt`.
+    pub fn set_host_done(&mut self, n: u32) {
+        self.host_done = n;
+    }
+
     /// The synchronous part of `mmc_mq_queue_rq` is over (`mq->busy = false`).
     pub fn issue_done(&mut self) {
         self.busy = false;
@@ -195,8 +205,10 @@ impl Simulator {
         if got != QueueRq::Issued(0) {
             return got;
         }
-        self.reqs.get_mut(req).in_mmc = true;
-        let cost = self.platform.host.issue_ns + self.dma_map_cost(req);
+        let r = self.reqs.get_mut(req);
+        r.in_mmc = true;
+        let op = r.op;
+        let cost = self.platform.host.issue_ns + self.dma_map_cost(req) + self.ctl_request_cost(op);
         self.series
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         QueueRq::Issued(cost)
@@ -255,6 +267,7 @@ impl Simulator {
     /// submitters; a dispatcher asleep in `->queue_rq` goes on.
     pub(crate) fn mmc_complete(&mut self, req: ReqIdx) {
         self.mq.complete(self.reqs.get(req).op);
+        self.ctl_completed(req);
         self.series
             .set_inflight(self.now, self.mq.total_in_flight() as u64);
         self.set_stage(req, Stage::Complete);

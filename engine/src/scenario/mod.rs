@@ -73,5 +73,5 @@ pub use overrides::Overrides;
 pub use queue::QueueTunables;
 pub use spec::{ErrorInjection, ErrorKind, Scenario, DEFAULT_RANDSEED};
 pub use table::OPTIONS;
-pub use warnings::warnings;
+pub use warnings::{warnings, what_ifs};
 pub use write::shell_quote;

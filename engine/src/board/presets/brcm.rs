@@ -83,6 +83,12 @@ pub const RPI5_SD_2024: Platform = Platform {
         // Command queueing (a what-if): halting the CQE before a command it does not queue;
         // typical, not measured.
         cqhci_halt_ns: 5_000,
+        // Command queueing (a what-if): cqhci_request's descriptors and doorbell; 0, the
+        // issue being issue_ns alone as before this parameter (not measured).
+        cqhci_request_ns: 0,
+        // Command queueing (a what-if): each task's completion in cqhci_irq
+        // (cqhci_finish_mrq): irq_done_ns, what the CQE charged before (not measured).
+        cqhci_finish_ns: 2_000,
         adma3_chain_ns: 0,
         // SDHCI's max_req_size (ADMA2): 512 KiB; a 4 MiB I/O is 8 requests.
         max_req_bytes: 512 * KIB,

@@ -74,6 +74,12 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         // Command queueing (a what-if): halting the CQE before a command it does not queue;
         // typical, not measured.
         cqhci_halt_ns: 5_000,
+        // Command queueing (a what-if): cqhci_request's descriptors and doorbell; 0, the
+        // issue being issue_ns alone as before this parameter (not measured).
+        cqhci_request_ns: 0,
+        // Command queueing (a what-if): each task's completion in cqhci_irq
+        // (cqhci_finish_mrq): irq_done_ns, what the CQE charged before (not measured).
+        cqhci_finish_ns: 4_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,

@@ -76,6 +76,12 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         // Command queueing (a what-if): halting the CQE before a command it does not queue;
         // typical, not measured.
         cqhci_halt_ns: 5_000,
+        // Command queueing (a what-if): cqhci_request's descriptors and doorbell; 0, the
+        // issue being issue_ns alone as before this parameter (not measured).
+        cqhci_request_ns: 0,
+        // Command queueing (a what-if): each task's completion in cqhci_irq
+        // (cqhci_finish_mrq): irq_done_ns, what the CQE charged before (not measured).
+        cqhci_finish_ns: 1_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,
@@ -211,6 +217,12 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         // Command queueing (a what-if): halting the CQE before a command it does not queue;
         // typical, not measured.
         cqhci_halt_ns: 5_000,
+        // Command queueing (a what-if): cqhci_request's descriptors and doorbell; 0, the
+        // issue being issue_ns alone as before this parameter (not measured).
+        cqhci_request_ns: 0,
+        // Command queueing (a what-if): each task's completion in cqhci_irq
+        // (cqhci_finish_mrq): irq_done_ns, what the CQE charged before (not measured).
+        cqhci_finish_ns: 3_000,
         adma3_chain_ns: 6_000,
         max_req_bytes: 512 * KIB,
         max_packed: 8,

@@ -13,6 +13,10 @@ use std::fmt::Write;
 /// The whole normal output of a run.
 pub fn render(scn: &Scenario, rep: &Report) -> String {
     let mut out = String::new();
+    // Before the jobs, as fio's job header lines: what the run models that no kernel runs.
+    for w in crate::scenario::what_ifs(scn) {
+        let _ = writeln!(out, "what-if: {}", w.line());
+    }
     for b in blocks(scn, rep) {
         job_block(&mut out, &b, scn.mmc_test.is_some());
     }

@@ -130,6 +130,17 @@ pub struct FioMmcsim {
     pub io_errors: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_cut: Option<FioPowerCut>,
+    /// What the run models that no kernel runs ([`crate::scenario::what_ifs`]), each with
+    /// what mainline does instead; left out when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub what_if: Vec<FioWhatIf>,
+}
+
+/// One what-if of the run: its setting (`packed=8`) and the reason no kernel runs it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioWhatIf {
+    pub setting: String,
+    pub reason: String,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -261,6 +272,7 @@ impl FioMmcsim {
             io_budget_reached: s.io_budget_reached,
             io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
+            what_if: Vec::new(),
         }
     }
 }
@@ -314,7 +326,14 @@ impl FioJob {
 impl FioDoc {
     /// The document of a run.
     pub fn of(scn: &Scenario, rep: &Report) -> Self {
-        let mmcsim = FioMmcsim::of(rep);
+        let mut mmcsim = FioMmcsim::of(rep);
+        mmcsim.what_if = crate::scenario::what_ifs(scn)
+            .into_iter()
+            .map(|w| FioWhatIf {
+                setting: w.setting,
+                reason: w.reason.to_string(),
+            })
+            .collect();
         let (global_options, job_options) = options_by_scope(scn);
         FioDoc {
             fio_version: format!("mmcsim-{}", env!("CARGO_PKG_VERSION")),

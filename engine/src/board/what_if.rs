@@ -1,0 +1,106 @@
+//! What-ifs: switches and card figures that make a board run what no kernel runs (an RFC never
+//! merged, a patch mainline took another way, a rule a kernel dropped), each with what mainline
+//! does instead. The one list the CLI (`what-if:` lines, JSON `what_if`) and the page (every
+//! side of the Watch, the Lab, the tours) show. Checked against the kernel sources:
+//!
+//! - `packed`: Baolin Wang's "[RFC PATCH v2 0/7] Add MMC packed request support" (2020: ADMA3
+//!   in sdhci, `HSQ_PACKED_QUEUE_DEPTH` in mmc_hsq.c) was never merged: mainline's mmc_hsq.h
+//!   has no packing, and sdhci issues one request per command.
+//! - `hsq_depth`: mainline's hsq window is `in_flight > 2` in `mmc_mq_queue_rq` (queue.c), then
+//!   `host->hsq_depth`, set only to `HSQ_NORMAL_DEPTH` (2) or `HSQ_PERFORMANCE_DEPTH` (5) by
+//!   `mmc_hsq_modify_threshold` (2023): any other fixed depth is no kernel's.
+//! - `fua=0` on an eMMC with reliable write: Wenchao Chen's "[PATCH] mmc: block: Support Host
+//!   to control FUA" (2022-10) was never merged; mainline took Ulf Hansson's card quirk
+//!   instead (`MMC_QUIRK_AVOID_REL_WRITE`, `mmc_blk_alloc_req`, Linux 6.4): FUA is advertised
+//!   on every card with reliable write but one with the quirk and its cache on.
+//! - `max_posted_writes` under command queueing: on SD, several posted writes are the Raspberry
+//!   Pi kernel's first SD command queueing (PR #6046, merged March 2024, behind
+//!   `dtparam=sd_cqe`), which PR #6235 (June 2024) limited to one posted write; mainline has no
+//!   SD command queueing. On eMMC no kernel limits the queued writes (cqhci queues up to the
+//!   tag set; #6235 is for SD cards).
+
+use super::Platform;
+use crate::vocab::{HsqDepth, MmcPath, HSQ_NORMAL_DEPTH};
+use serde::Serialize;
+
+/// One what-if in effect: the setting as its option text (`packed=8`) and why no kernel runs
+/// it, naming what mainline does instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WhatIf {
+    pub setting: String,
+    pub reason: &'static str,
+}
+
+impl WhatIf {
+    /// `packed=8 — a 2020 RFC (ADMA3), never merged: ...`: the line the CLI and the page show.
+    pub fn line(&self) -> String {
+        format!("{} — {}", self.setting, self.reason)
+    }
+}
+
+const PACKED: &str = "a 2020 RFC (ADMA3), never merged: mainline sends one request per command";
+const HSQ_DEPTH: &str = "no kernel's window: mainline's is 2, or 5 for 4 KiB writes (dynamic)";
+const FUA_OFF: &str =
+    "a 2022 patch, never merged: mainline (6.4) drops FUA only for MMC_QUIRK_AVOID_REL_WRITE cards";
+// Board parameters, which the landing page cannot set (its B edits host switches only): left
+// out of its build (`what_ifs`).
+const SD_POSTED: &str = "the Raspberry Pi kernel's rule of March to June 2024; since, one (PR #6235); mainline has no SD queueing";
+const EMMC_POSTED: &str = "no kernel limits an eMMC's queued writes";
+
+impl Platform {
+    /// The what-ifs this board runs, resolved (`Scenario::effective_platform`: a refused
+    /// `mmc_path=cqe` already runs legacy), in the option table's order; empty when everything
+    /// it runs is some kernel's.
+    pub fn what_ifs(&self) -> Vec<WhatIf> {
+        let (s, c) = (&self.switches, &self.card);
+        let mut w = Vec::new();
+        // One call site builds every setting's text (the landing's wasm is at its size bar).
+        let mut put = |name: &str, n: u32, reason| {
+            let setting = name.to_string() + "=" + &n.to_string();
+            w.push(WhatIf { setting, reason })
+        };
+        if s.mmc_path == MmcPath::Hsq {
+            match (s.packed, s.hsq_depth) {
+                (0, HsqDepth::Fixed(d)) if d != HSQ_NORMAL_DEPTH => put("hsq_depth", d, HSQ_DEPTH),
+                (0, _) => {}
+                (n, _) => put("packed", n, PACKED),
+            }
+        }
+        if !s.fua && c.reliable_write && !c.sd {
+            put("fua", 0, FUA_OFF);
+        }
+        // Board parameters: not in the landing page's build, which cannot set them.
+        if !cfg!(feature = "lean") && s.mmc_path == MmcPath::Cqe {
+            let n = c.max_posted_writes;
+            if c.sd && n > 1 {
+                put("max_posted_writes", n, SD_POSTED);
+            } else if !c.sd && n < c.cmdq_depth {
+                put("max_posted_writes", n, EMMC_POSTED);
+            }
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::PLATFORMS;
+
+    #[test]
+    fn every_preset_runs_some_kernels_path() {
+        for p in PLATFORMS {
+            assert_eq!(p.what_ifs(), Vec::new(), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn a_line_names_the_setting_then_the_reason() {
+        let mut p = *PLATFORMS[0];
+        p.switches.packed = 8;
+        let w = p.what_ifs();
+        assert_eq!(w.len(), 1);
+        assert!(w[0]
+            .line()
+            .starts_with("packed=8 — a 2020 RFC (ADMA3), never merged"));
+    }
+}

@@ -1,0 +1,130 @@
+//! The what-ifs a scenario runs (`scenario::what_ifs`): what no kernel runs, per switch and
+//! preset, and where the fio outputs say so.
+
+use mmcsim_engine::scenario::options::parse_args;
+use mmcsim_engine::scenario::what_ifs;
+use mmcsim_engine::{Scenario, PLATFORMS};
+
+fn scn(args: &[&str]) -> Scenario {
+    let mut all = vec!["--name=t", "--rw=randwrite", "--bs=4k", "--size=1m"];
+    all.extend_from_slice(args);
+    parse_args(&all, Scenario::default()).unwrap()
+}
+
+/// The settings of the what-ifs in effect.
+fn settings(args: &[&str]) -> Vec<String> {
+    what_ifs(&scn(args))
+        .into_iter()
+        .map(|w| w.setting)
+        .collect()
+}
+
+#[test]
+fn every_preset_as_it_is_runs_no_what_if() {
+    for p in PLATFORMS {
+        assert_eq!(
+            settings(&[&format!("--platform={}", p.name)]),
+            Vec::<String>::new(),
+            "{}",
+            p.name
+        );
+    }
+}
+
+#[test]
+fn packed_chains_are_the_2020_rfc() {
+    let w = what_ifs(&scn(&["--platform=sprd-hs400es-2020", "--packed=8"]));
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].setting, "packed=8");
+    assert!(
+        w[0].reason.contains("a 2020 RFC (ADMA3), never merged"),
+        "{}",
+        w[0].reason
+    );
+}
+
+#[test]
+fn an_hsq_window_other_than_the_kernels_is_one() {
+    // The 2020 RFC's "window only" side: 64 requests with no chains.
+    assert_eq!(
+        settings(&["--packed=0", "--hsq_depth=63"]),
+        ["hsq_depth=63"]
+    );
+    assert!(settings(&["--hsq_depth=2"]).is_empty());
+    assert!(settings(&["--hsq_depth=dynamic"]).is_empty());
+    // With chains, the window is the RFC's: one what-if, the chains.
+    assert_eq!(settings(&["--packed=8", "--hsq_depth=5"]), ["packed=8"]);
+}
+
+#[test]
+fn fua_off_is_the_2022_host_switch_on_an_emmc_with_reliable_write() {
+    let w = what_ifs(&scn(&["--platform=unisoc-fua-2022", "--fua=0"]));
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].setting, "fua=0");
+    assert!(
+        w[0].reason.contains("MMC_QUIRK_AVOID_REL_WRITE"),
+        "{}",
+        w[0].reason
+    );
+    // An SD card has no reliable write: no kernel advertises FUA for it.
+    assert!(settings(&["--platform=rpi5-sd-2024", "--fua=0"]).is_empty());
+    assert!(settings(&["--platform=unisoc-fua-2022", "--fua=1"]).is_empty());
+}
+
+#[test]
+fn several_posted_writes_on_sd_are_the_march_2024_rule() {
+    let rpi = ["--platform=rpi5-sd-2024", "--mmc_path=cqe"];
+    assert!(
+        settings(&rpi).is_empty(),
+        "the June 2024 rule is the Raspberry Pi kernel's"
+    );
+    let w = what_ifs(&scn(&[rpi[0], rpi[1], "--max_posted_writes=31"]));
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].setting, "max_posted_writes=31");
+    assert!(w[0].reason.contains("PR #6235"), "{}", w[0].reason);
+    // Without command queueing the limit has no effect.
+    assert!(settings(&["--platform=rpi5-sd-2024", "--max_posted_writes=31"]).is_empty());
+    // A kernel before 6.6 cannot queue on SD: it runs legacy, no what-if.
+    assert!(settings(&[rpi[0], rpi[1], "--max_posted_writes=31", "--kernel=6.1"]).is_empty());
+    // On eMMC, a limit below the queue is no kernel's.
+    let emmc = ["--platform=unisoc-hsq-2023", "--mmc_path=cqe"];
+    assert!(settings(&emmc).is_empty());
+    assert_eq!(
+        settings(&[emmc[0], emmc[1], "--max_posted_writes=1"]),
+        ["max_posted_writes=1"]
+    );
+}
+
+#[test]
+fn mmc_test_runs_no_what_if() {
+    assert!(settings(&["--packed=8", "--mmc_test=37"]).is_empty());
+}
+
+#[test]
+fn the_outputs_name_them_and_leave_them_out_when_there_are_none() {
+    let run = |args: &[&str]| {
+        let s = scn(args);
+        let rep = mmcsim_engine::run(&s).unwrap();
+        (
+            mmcsim_engine::export::normal::render(&s, &rep),
+            mmcsim_engine::export::fio_json(&s, &rep),
+        )
+    };
+    let (normal, json) = run(&["--packed=8", "--fua=0"]);
+    let first: Vec<&str> = normal.lines().take(2).collect();
+    assert!(
+        first[0].starts_with("what-if: packed=8 — a 2020 RFC (ADMA3), never merged"),
+        "{normal}"
+    );
+    assert!(
+        first[1].starts_with("what-if: fua=0 — a 2022 patch, never merged"),
+        "{normal}"
+    );
+    let j: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let w = &j["jobs"][0]["mmcsim"]["what_if"];
+    assert_eq!(w[0]["setting"], "packed=8");
+    assert_eq!(w[1]["setting"], "fua=0");
+    let (normal, json) = run(&[]);
+    assert!(!normal.contains("what-if"));
+    assert!(!json.contains("what_if"));
+}
