@@ -173,7 +173,7 @@ pub fn controls_form(props: &ControlsFormProps) -> Html {
                 let set = g.controls.iter().filter(|c| advanced && props.values.get(c.name)
                     .is_some_and(|v| !v.is_empty() && *v != value_text(&Scenario::default(), c.name))).count();
                 let fields = html! {
-                    <fieldset class="group" disabled={props.disabled} id={format!("group-{}", g.title.to_lowercase())}>
+                    <fieldset class="group" disabled={props.disabled} id={format!("group-{}", g.title.to_ascii_lowercase())}>
                         <legend>{ g.title }</legend>
                         { for g.controls.into_iter().map(|c| {
                             let value = props.values.get(c.name).cloned().unwrap_or_default();

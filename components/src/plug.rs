@@ -195,7 +195,7 @@ pub fn watch_power_cut(props: &WatchPowerCutProps) -> Html {
             </tr></thead>
             <tbody>
                 { for sides.iter().map(|(n, p)| html! {
-                    <tr data-side={n.to_lowercase()} class={classes!((p.lost_acked_writes > 0).then_some("lost"))}>
+                    <tr data-side={n.to_ascii_lowercase()} class={classes!((p.lost_acked_writes > 0).then_some("lost"))}>
                         if ab { <th scope="row">{ *n }</th> }
                         <td data-metric="cut-at" data-ns={p.at_ns.to_string()}>{ format::sim_time(p.at_ns) }</td>
                         <td data-metric="acked-writes">{ format::count(p.acked_writes as f64) }</td>

@@ -73,7 +73,8 @@ impl Side {
         let name = if side_b { "b" } else { "a" };
         let cfg = self.session.host_config();
         let title = if p.ab {
-            format!("{} · {label}", name.to_uppercase())
+            // (Not `to_uppercase`: its Unicode tables would be in the landing's wasm.)
+            format!("{} · {label}", if side_b { "B" } else { "A" })
         } else {
             label.to_string()
         };

@@ -11,7 +11,8 @@ pub fn why_slow(stage: Stage, op: Op, ns: u64, times: u32, causes: &[Cause]) -> 
     let head = format!(
         "Most of its time ({}) went to {}",
         us(ns),
-        stage_info_for(stage, op).title.to_lowercase()
+        // ASCII titles; `to_lowercase`'s Unicode tables would be in the landing's wasm.
+        stage_info_for(stage, op).title.to_ascii_lowercase()
     );
     let mut why: Vec<String> = Vec::new();
     for c in causes {
