@@ -138,14 +138,6 @@ impl Simulator {
             self.split.remove(&r.io());
         }
         let (mut op, mut t_issue, mut fua) = (r.op, r.t_issue, r.fua);
-        let w = SyncingWrite {
-            t_issue,
-            op: Op::Write,
-            offset,
-            len,
-            fua,
-            failed,
-        };
         if r.op == Op::Flush {
             // The flush of `generic_write_sync` (or `f2fs_issue_flush`): the O_SYNC write (or
             // fsync) it follows returns now.
@@ -155,15 +147,23 @@ impl Simulator {
             }
         } else if node {
             return self.f2fs_node_written(r.job, r.io(), r.cpu, failed);
-        } else if !failed && r.op == Op::Write && self.jobs[r.job as usize].f2fs_sync {
-            return self.f2fs_sync_file(r.job, r.io(), r.cpu, w);
-        } else if !failed
-            && r.op == Op::Write
-            && r.fua
-            && self.jobs[r.job as usize].sync_syscall
-            && self.generic_write_sync(r.job, r.io(), r.cpu, w)
-        {
-            return;
+        } else if !failed && r.op == Op::Write {
+            // A synchronous write: it returns once its sync is done (the write it stands for).
+            let w = SyncingWrite {
+                t_issue,
+                op: Op::Write,
+                offset,
+                len,
+                fua,
+                failed,
+            };
+            let job = &self.jobs[r.job as usize];
+            if job.f2fs_sync {
+                return self.f2fs_sync_file(r.job, r.io(), r.cpu, w);
+            }
+            if r.fua && job.sync_syscall && self.generic_write_sync(r.job, r.io(), r.cpu, w) {
+                return;
+            }
         }
         if !failed && op == Op::Write && fua && self.queue_has_fua() {
             self.acked_reliable_writes += 1;
