@@ -45,20 +45,12 @@ pub fn suggest_b(a: &Scenario) -> Overrides {
 /// What a side says under its pipeline, one line each: each what-if it runs (what no kernel
 /// runs, with what mainline does instead: the engine's `what_ifs`, the CLI's `what-if:` lines),
 /// then each option without effect in it (the engine's `warnings`, the Lab's list, the CLI's
-/// `mmcsim: warning:` lines). Empty when there is none. Written with `push_str`, one text for
-/// one element: the landing's wasm is at its size bar.
+/// `mmcsim: warning:` lines). Empty when there is none. One text for one element.
 pub fn side_notes(scn: &Scenario) -> String {
     let mut out = String::new();
-    // The platform resolved once, for both lists.
-    let Ok(p) = scn.effective_platform() else {
-        return out;
-    };
-    if scn.mmc_test.is_none() {
-        for w in p.what_ifs() {
-            for part in ["\nwhat-if: ", &w.setting, " — ", w.reason] {
-                out.push_str(part);
-            }
-        }
+    for w in mmcsim_engine::scenario::what_ifs(scn) {
+        out.push_str("\nwhat-if: ");
+        out.push_str(&w.line());
     }
     // The landing's build (its tours, no links) says the one warning its B can meet in words
     // of its own: the refusal's reasons (`Platform::cq_refusal`) would cost its wasm about
@@ -67,7 +59,9 @@ pub fn side_notes(scn: &Scenario) -> String {
     let warnings = mmcsim_engine::scenario::warnings(scn);
     #[cfg(not(feature = "full"))]
     let warnings: &[&str] = if scn.switch::<MmcPath>("mmc_path") == Some(MmcPath::Cqe)
-        && p.switches.mmc_path != MmcPath::Cqe
+        && scn
+            .effective_platform()
+            .is_ok_and(|p| p.switches.mmc_path != MmcPath::Cqe)
     {
         &["mmc_path: cqe not run: this board's kernel or card cannot queue commands; running mmc_path=legacy"]
     } else {
