@@ -11,7 +11,6 @@
 //! discard is a write (as `rq_data_dir` makes it).
 
 use std::cell::Cell;
-use std::collections::VecDeque;
 
 mod sort_list;
 
@@ -19,38 +18,51 @@ use super::{try_merge, Bio, Merge, Tunables};
 use crate::sim::request::Slab;
 use crate::sim::ReqIdx;
 use crate::vocab::Op;
-use sort_list::{start, Sorted};
+use sort_list::Sorted;
 
 const DD_READ: usize = 0;
 const DD_WRITE: usize = 1;
 
+/// No request (the end of a FIFO, a request not waiting).
+const NIL: ReqIdx = ReqIdx::MAX;
+
 fn dir_of(op: Op) -> usize {
-    if op == Op::Read {
-        DD_READ
-    } else {
-        DD_WRITE
-    }
+    usize::from(op != Op::Read)
 }
 
+/// A place in a FIFO (`rq->queuelist`, `rq->fifo_time`): node `dir` is the head of FIFO
+/// `dir` (`per_prio->fifo_list[dir]`, a ring through it, as a kernel `list_head`), node
+/// [`node_of`] `req` is request `req`'s. Deadlines never go down within a direction (the
+/// clock and `*_expire` do not), so the order of insertion is the order of deadlines, as
+/// `list_add_tail` keeps it.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    dir: usize,
-    /// The sort key: (start sector in bytes, insertion number).
-    key: (u64, u64),
-    /// `rq->fifo_time`: the deadline.
+struct Node {
+    /// `rq->fifo_time`: the deadline (ns).
     deadline: u64,
-    /// Its neighbours in the FIFO (`rq->queuelist`), older and newer.
-    prev: Option<ReqIdx>,
-    next: Option<ReqIdx>,
+    /// The nodes before (older) and after (newer) it in the ring.
+    prev: u32,
+    next: u32,
+    /// The FIFO it is in; [`GONE`]'s when the request is not waiting.
+    dir: u8,
 }
 
-/// `per_prio->fifo_list[dir]`: a list through the requests' entries, oldest first. Deadlines
-/// never go down (the clock and `*_expire` do not), so the order of insertion is the order of
-/// deadlines, as `list_add_tail` keeps it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Fifo {
-    head: Option<ReqIdx>,
-    tail: Option<ReqIdx>,
+const GONE: Node = Node {
+    deadline: 0,
+    prev: 0,
+    next: 0,
+    dir: u8::MAX,
+};
+
+/// The node of request `req` (past the two heads).
+#[inline]
+fn node_of(req: ReqIdx) -> usize {
+    req as usize + 2
+}
+
+/// The request of node `n` (not a head).
+#[inline]
+fn req_of(n: u32) -> ReqIdx {
+    n - 2
 }
 
 #[derive(Debug)]
@@ -58,30 +70,23 @@ pub struct Deadline {
     t: Tunables,
     /// `per_prio->sort_list[dir]`.
     sort: [Sorted; 2],
-    /// `per_prio->fifo_list[dir]`.
-    fifo: [Fifo; 2],
-    /// `per_prio->dispatch`: requests inserted at the head (requeued), served first.
-    head: VecDeque<ReqIdx>,
-    /// Each waiting request's keys, by its slab index (a request's `rq->rb_node` and
-    /// `rq->queuelist`): a table, not a hash map, looked up on every insert, merge and dispatch.
-    info: Vec<Option<Entry>>,
-    /// Requests in the lists.
-    waiting: usize,
-    /// `per_prio->next_rq[dir]`: the request after the last dispatched one in sector order.
-    next_rq: [Option<ReqIdx>; 2],
+    /// The FIFOs' heads, then each request's place, by [`node_of`].
+    node: Vec<Node>,
+    /// `per_prio->next_rq[dir]` ([`NIL`]: none): the request after the last dispatched one
+    /// in sector order.
+    next_rq: [ReqIdx; 2],
     /// Where `next_rq` stood in its sort list when it was set: a hint, checked before use
     /// (an insert or merge since may have moved it), that spares the dispatch a search.
     next_at: [usize; 2],
-    /// The last merge lookup that found nothing: (direction, the bio's start, where that start
-    /// sits in the sort list), while the lists are unchanged since. The request made of that
-    /// bio is inserted next, from there, without a second search (the kernel keeps a one-hit
-    /// cache of its own, `q->last_merge`, for the other way round).
+    /// The last merge lookup that found nothing: (direction, the bio's start, the place of the
+    /// first request starting at or after it), while the lists are unchanged since. The request
+    /// made of that bio is inserted next, from there, without a second search (the kernel
+    /// keeps a one-hit cache of its own, `q->last_merge`, for the other way round).
     looked_up: Cell<Option<(usize, u64, usize)>>,
     /// `dd->last_dir`, `dd->batching`, `dd->starved`.
     last_dir: usize,
     batching: u32,
     starved: u32,
-    seq: u64,
 }
 
 impl Deadline {
@@ -89,167 +94,118 @@ impl Deadline {
         Deadline {
             t,
             sort: Default::default(),
-            fifo: Default::default(),
-            head: VecDeque::new(),
-            info: Vec::new(),
-            waiting: 0,
-            next_rq: [None; 2],
+            node: (0..2)
+                .map(|d| Node {
+                    prev: d,
+                    next: d,
+                    ..GONE
+                })
+                .collect(),
+            next_rq: [NIL; 2],
             next_at: [0; 2],
             looked_up: Cell::new(None),
             last_dir: DD_READ,
             batching: 0,
             starved: 0,
-            seq: 0,
         }
     }
 
-    /// `dd_insert_request`: into the sort list and the FIFO with its deadline.
+    /// `dd_insert_request`: into the sort list, and at the FIFO's tail with its deadline.
     pub fn insert(&mut self, req: ReqIdx, reqs: &Slab, now: u64) {
         let r = reqs.get(req);
-        let dir = dir_of(r.op);
-        self.seq += 1;
-        let e = Entry {
-            dir,
-            key: (r.offset, self.seq),
-            deadline: now + self.t.expire_ns[dir],
-            prev: self.fifo[dir].tail,
-            next: None,
+        let (dir, at) = (dir_of(r.op), r.offset);
+        let from = match self.looked_up.take() {
+            Some((d, start, i)) if d == dir && start == at => Some(i),
+            _ => None,
         };
-        match self.looked_up.take() {
-            Some((d, start, at)) if d == dir && start == r.offset => {
-                self.sort[dir].insert_from(at, e.key, req)
-            }
-            _ => self.sort[dir].insert(e.key, req),
+        self.sort[dir].add(at, req, from);
+        let k = node_of(req);
+        if self.node.len() <= k {
+            self.node.resize(k + 1, GONE);
         }
-        let i = req as usize;
-        if self.info.len() <= i {
-            self.info.resize(i + 1, None);
-        }
-        debug_assert!(self.info[i].is_none(), "a request is inserted once");
-        match e.prev {
-            Some(p) => self.linked(p).next = Some(req),
-            None => self.fifo[dir].head = Some(req),
-        }
-        self.fifo[dir].tail = Some(req);
-        self.info[i] = Some(e);
-        self.waiting += 1;
+        debug_assert!(!self.is_waiting(req), "a request is inserted once");
+        // `list_add_tail`: between the last and the head.
+        let tail = self.node[dir].prev;
+        self.node[k] = Node {
+            deadline: now + self.t.expire_ns[dir],
+            prev: tail,
+            next: dir as u32,
+            dir: dir as u8,
+        };
+        self.node[tail as usize].next = k as u32;
+        self.node[dir].prev = k as u32;
     }
 
-    /// The entry of `req`, which is in the lists.
-    #[inline]
-    fn linked(&mut self, req: ReqIdx) -> &mut Entry {
-        self.info[req as usize]
-            .as_mut()
-            .expect("a request in the FIFO waits")
+    fn is_waiting(&self, req: ReqIdx) -> bool {
+        self.node.get(node_of(req)).is_some_and(|n| n.dir != GONE.dir)
     }
 
-    /// `list_del_init(&rq->queuelist)`: `e` (of the request that left) out of its FIFO.
+    /// Whether FIFO `dir` holds a request.
     #[inline]
-    fn unlink(&mut self, e: &Entry) {
-        match e.prev {
-            Some(p) => self.linked(p).next = e.next,
-            None => self.fifo[e.dir].head = e.next,
-        }
-        match e.next {
-            Some(n) => self.linked(n).prev = e.prev,
-            None => self.fifo[e.dir].tail = e.prev,
-        }
+    fn any(&self, dir: usize) -> bool {
+        self.node[dir].next != dir as u32
     }
 
     pub fn has_work(&self) -> bool {
-        !self.head.is_empty() || self.waiting > 0
+        self.any(DD_READ) || self.any(DD_WRITE)
     }
 
-    /// `deadline_latter_request`: the next request in sector order after `key`.
-    fn latter(&self, dir: usize, key: (u64, u64)) -> Option<ReqIdx> {
-        self.sort[dir].after(key)
-    }
-
-    /// `deadline_remove_request`: out of both lists; `next_rq` moves past it.
-    fn take(&mut self, req: ReqIdx) {
-        self.take_moving(req, false);
-    }
-
-    /// `deadline_move_request`: `next_rq` becomes the request after it, and it leaves.
-    fn move_request(&mut self, req: ReqIdx) {
-        self.take_moving(req, true);
-    }
-
-    /// [`take`](Self::take), and first (`moving`) `next_rq` set to the request after it: one
-    /// search of the sort list for both.
+    /// `deadline_remove_request`: out of both lists (`moving`: `deadline_move_request`, which
+    /// first makes the request after it `next_rq`; else `next_rq` moves past it if it was that).
     #[inline]
-    fn take_moving(&mut self, req: ReqIdx, moving: bool) {
+    fn take(&mut self, req: ReqIdx, at: u64, moving: bool) {
         self.looked_up.set(None);
-        let Some(e) = self.info.get_mut(req as usize).and_then(Option::take) else {
-            if !moving {
-                self.head.retain(|&r| r != req);
-            }
-            return;
-        };
-        let sort = &mut self.sort[e.dir];
-        let at = sort.find_near(self.next_at[e.dir], e.key);
-        if moving || self.next_rq[e.dir] == Some(req) {
-            let after = at.map_or_else(|i| i, |i| i + 1);
-            self.next_rq[e.dir] = sort.0.get(after).map(|&(_, r)| r);
+        let n = std::mem::replace(&mut self.node[node_of(req)], GONE);
+        let dir = usize::from(n.dir);
+        let sort = &mut self.sort[dir];
+        let i = sort.find(self.next_at[dir], at, req);
+        if moving || self.next_rq[dir] == req {
             // Once `req` is out, the request after it stands where `req` stood.
-            self.next_at[e.dir] = after - usize::from(at.is_ok());
+            self.next_rq[dir] = sort.req(i + 1).unwrap_or(NIL);
+            self.next_at[dir] = i;
         }
-        self.waiting -= 1;
-        if let Ok(i) = at {
-            sort.0.remove(i);
-        }
-        self.unlink(&e);
-    }
-
-    fn entry(&self, req: ReqIdx) -> Option<Entry> {
-        self.info.get(req as usize).copied().flatten()
-    }
-
-    fn fifo_first(&self, dir: usize) -> Option<(u64, ReqIdx)> {
-        let r = self.fifo[dir].head?;
-        self.entry(r).map(|e| (e.deadline, r))
+        sort.remove_at(i);
+        // `list_del_init(&rq->queuelist)`.
+        self.node[n.prev as usize].next = n.next;
+        self.node[n.next as usize].prev = n.prev;
     }
 
     /// `__dd_dispatch_request`.
-    pub fn dispatch(&mut self, _reqs: &Slab, now: u64) -> Option<ReqIdx> {
-        if let Some(r) = self.head.pop_front() {
+    pub fn dispatch(&mut self, reqs: &Slab, now: u64) -> Option<ReqIdx> {
+        // Still entitled to batch: the next request in sector order, same direction.
+        let r = self.next_rq[self.last_dir];
+        if r != NIL && self.batching < self.t.fifo_batch {
+            self.batching += 1;
+            self.take(r, reqs.get(r).offset, true);
             return Some(r);
         }
-        // Still entitled to batch: the next request in sector order, same direction.
-        if let Some(r) = self.next_rq[self.last_dir] {
-            if self.batching < self.t.fifo_batch {
-                self.batching += 1;
-                self.move_request(r);
-                return Some(r);
-            }
-        }
         // A new batch: reads first, unless writes have starved long enough.
-        let dir = if self.fifo[DD_READ].head.is_some() {
-            let starved = self.starved;
-            if self.fifo[DD_WRITE].head.is_some() && starved >= self.t.writes_starved {
+        let (reads, writes) = (self.any(DD_READ), self.any(DD_WRITE));
+        let dir = if reads {
+            if writes && self.starved >= self.t.writes_starved {
                 self.starved = 0;
                 DD_WRITE
             } else {
-                if self.fifo[DD_WRITE].head.is_some() {
-                    self.starved += 1;
-                }
+                self.starved += u32::from(writes);
                 DD_READ
             }
-        } else if self.fifo[DD_WRITE].head.is_some() {
+        } else if writes {
             self.starved = 0;
             DD_WRITE
         } else {
             return None;
         };
         // The oldest request if its deadline passed or sector order ran out, else on in order.
-        let expired = self.fifo_first(dir).is_some_and(|(t, _)| t <= now);
-        let r = match self.next_rq[dir] {
-            Some(r) if !expired => r,
-            _ => self.fifo_first(dir)?.1,
+        let first = self.node[dir].next;
+        let next = self.next_rq[dir];
+        let r = if next != NIL && self.node[first as usize].deadline > now {
+            next
+        } else {
+            req_of(first)
         };
         self.last_dir = dir;
         self.batching = 1;
-        self.move_request(r);
+        self.take(r, reqs.get(r).offset, true);
         Some(r)
     }
 
@@ -258,11 +214,12 @@ impl Deadline {
     pub fn bio_merge(&self, bio: &Bio, reqs: &Slab, max: u64) -> Option<(ReqIdx, Merge)> {
         let dir = dir_of(bio.op);
         let sort = &self.sort[dir];
-        let at = sort.lower((bio.offset, 0));
-        let back = sort.0[..at]
+        let at = sort.lower(bio.offset);
+        let v = &sort.0;
+        let back = v[..at]
             .iter()
             .rev()
-            .take_while(|&&(k, _)| start(k) + max > bio.offset)
+            .take_while(|&&(s, _)| s + max > bio.offset)
             .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Back))
             .map(|&(_, r)| (r, Merge::Back));
         // The requests starting where the bio ends: past those starting within it.
@@ -270,10 +227,10 @@ impl Deadline {
             if !self.t.front_merges {
                 return None;
             }
-            sort.0[at..]
+            v[at..]
                 .iter()
-                .skip_while(|&&(k, _)| start(k) < bio.end())
-                .take_while(|&&(k, _)| start(k) == bio.end())
+                .skip_while(|&&(s, _)| s < bio.end())
+                .take_while(|&&(s, _)| s == bio.end())
                 .find(|&&(_, r)| try_merge(reqs.get(r), bio, max) == Some(Merge::Front))
                 .map(|&(_, r)| (r, Merge::Front))
         });
@@ -283,44 +240,47 @@ impl Deadline {
     }
 
     /// `dd_request_merged`: after a front merge the request's sector changed; it moves in the
-    /// sort list (`elv_rb_del` + `deadline_add_rq_rb`).
-    pub fn merged(&mut self, req: ReqIdx, kind: Merge, _old_offset: u64, reqs: &Slab) {
-        if kind != Merge::Front {
+    /// sort list (`elv_rb_del` + `deadline_add_rq_rb`: past the requests of its new start).
+    pub fn merged(&mut self, req: ReqIdx, kind: Merge, old_offset: u64, reqs: &Slab) {
+        if kind != Merge::Front || !self.is_waiting(req) {
             return;
         }
-        let Some(e) = self.info.get_mut(req as usize).and_then(Option::as_mut) else {
-            return;
-        };
-        let old = e.key;
-        e.key = (reqs.get(req).offset, old.1);
         self.looked_up.set(None);
-        let (dir, key) = (e.dir, e.key);
-        self.sort[dir].remove(old);
-        self.sort[dir].insert(key, req);
+        let sort = &mut self.sort[dir_of(reqs.get(req).op)];
+        let i = sort.find(0, old_offset, req);
+        sort.remove_at(i);
+        sort.add(reqs.get(req).offset, req, None);
     }
 
     /// The waiting request right after (back merge) or before (front merge) `req` in sector
     /// order, which `attempt_back_merge` / `attempt_front_merge` try to fold into it.
-    pub fn neighbour(&self, req: ReqIdx, kind: Merge, _reqs: &Slab) -> Option<ReqIdx> {
-        let e = self.entry(req)?;
+    pub fn neighbour(&self, req: ReqIdx, kind: Merge, reqs: &Slab) -> Option<ReqIdx> {
+        if !self.is_waiting(req) {
+            return None;
+        }
+        let r = reqs.get(req);
+        let sort = &self.sort[dir_of(r.op)];
+        let i = sort.find(0, r.offset, req);
         match kind {
-            Merge::Back => self.latter(e.dir, e.key),
-            Merge::Front => self.sort[e.dir].before(e.key),
+            Merge::Back => sort.req(i + 1),
+            Merge::Front => i.checked_sub(1).and_then(|i| sort.req(i)),
         }
     }
 
     /// `dd_merged_requests`: the request folded into another leaves both lists.
-    pub fn remove(&mut self, req: ReqIdx, _reqs: &Slab) {
-        self.take(req);
+    pub fn remove(&mut self, req: ReqIdx, reqs: &Slab) {
+        if self.is_waiting(req) {
+            self.take(req, reqs.get(req).offset, false);
+        }
     }
 
     pub fn waiting(&self) -> Vec<ReqIdx> {
-        let mut v: Vec<ReqIdx> = self.head.iter().copied().collect();
+        let mut v = Vec::new();
         for dir in [DD_READ, DD_WRITE] {
-            let mut at = self.fifo[dir].head;
-            while let Some(r) = at {
-                v.push(r);
-                at = self.entry(r).and_then(|e| e.next);
+            let mut at = self.node[dir].next;
+            while at != dir as u32 {
+                v.push(req_of(at));
+                at = self.node[at as usize].next;
             }
         }
         v

@@ -4,96 +4,91 @@
 
 use crate::sim::ReqIdx;
 
-/// Requests sorted by key, (start in bytes, insertion number), as the rb-tree keeps them: a
-/// sorted `Vec`, which for the few dozen requests a scheduler holds is cheaper to search,
-/// insert into and remove from than a tree. Keys are unique, and kept as one 128-bit number
-/// (start in the high half): a comparison is one compare, with no branch between the halves.
+/// Lists up to this long are searched and shifted by a walk from the end, longer ones by a
+/// binary search and a block move: on the few requests a scheduler mostly holds, a walk is a
+/// handful of instructions where a search and a call to `memmove` are dozens.
+const SHORT: usize = 16;
+
+/// Requests sorted by start (bytes), as the rb-tree keeps them; equal starts in the order they
+/// were added (`elv_rb_add` puts an equal key to the right).
 #[derive(Debug, Default)]
-pub(super) struct Sorted(pub(super) Vec<(u128, ReqIdx)>);
-
-/// `key` as the 128-bit number the list keeps.
-#[inline]
-pub(super) fn wide((start, seq): (u64, u64)) -> u128 {
-    (u128::from(start) << 64) | u128::from(seq)
-}
-
-/// The start (bytes) of a kept key.
-#[inline]
-pub(super) fn start(key: u128) -> u64 {
-    (key >> 64) as u64
-}
+pub(super) struct Sorted(pub(super) Vec<(u64, ReqIdx)>);
 
 impl Sorted {
-    /// The index of the first entry not below `key` (a binary search written out, so that it
-    /// inlines).
+    /// The place of the first request starting at or after `at`.
     #[inline]
-    pub(super) fn lower(&self, key: (u64, u64)) -> usize {
-        let key = wide(key);
+    pub(super) fn lower(&self, at: u64) -> usize {
         let v = &self.0;
-        let (mut lo, mut len) = (0, v.len());
-        while len > 0 {
-            let half = len / 2;
-            if v[lo + half].0 < key {
-                lo += half + 1;
-                len -= half + 1;
-            } else {
-                len = half;
+        if v.len() <= SHORT {
+            let mut i = v.len();
+            while i > 0 && v[i - 1].0 >= at {
+                i -= 1;
             }
+            return i;
         }
-        lo
+        v.partition_point(|&(s, _)| s < at)
     }
-    /// Where `key` is (`Ok`), or would go (`Err`).
+
+    /// Adds `req`, starting at `at`, past the requests starting at or before it; `from` is
+    /// [`lower`](Self::lower) of `at` if known (a long list is not searched again).
     #[inline]
-    pub(super) fn find(&self, key: (u64, u64)) -> Result<usize, usize> {
-        let i = self.lower(key);
-        match self.0.get(i) {
-            Some(&(k, _)) if k == wide(key) => Ok(i),
-            _ => Err(i),
+    pub(super) fn add(&mut self, at: u64, req: ReqIdx, from: Option<usize>) {
+        let v = &mut self.0;
+        let n = v.len();
+        if n < SHORT {
+            // Insertion by a walk from the end: most requests go near it.
+            v.push((at, req));
+            let s = v.as_mut_slice();
+            let mut i = n;
+            while i > 0 && s[i - 1].0 > at {
+                s[i] = s[i - 1];
+                i -= 1;
+            }
+            s[i] = (at, req);
+            return;
         }
-    }
-    #[inline]
-    pub(super) fn insert(&mut self, key: (u64, u64), req: ReqIdx) {
-        // A request past every other (a sequential stream) goes at the end: look there first.
-        let i = match self.0.last() {
-            Some(&(k, _)) if k >= wide(key) => self.lower(key),
-            _ => self.0.len(),
-        };
-        self.0.insert(i, (wide(key), req));
-    }
-    /// [`insert`](Self::insert) of a key whose start is known to sit at `at` (the first entry
-    /// not below (start, 0)): past the entries of the same start, which are older.
-    #[inline]
-    pub(super) fn insert_from(&mut self, at: usize, key: (u64, u64), req: ReqIdx) {
-        let mut i = at.min(self.0.len());
-        while self.0.get(i).is_some_and(|&(k, _)| k < wide(key)) {
+        let mut i = from.unwrap_or_else(|| self.lower(at));
+        let v = &mut self.0;
+        while i < v.len() && v[i].0 == at {
             i += 1;
         }
-        debug_assert_eq!(i, self.lower(key), "the looked-up place is the key's");
-        self.0.insert(i, (wide(key), req));
+        v.insert(i, (at, req));
     }
+
+    /// The place of `req` (starting at `at`), looking first at `hint`.
     #[inline]
-    pub(super) fn remove(&mut self, key: (u64, u64)) {
-        if let Ok(i) = self.find(key) {
-            self.0.remove(i);
+    pub(super) fn find(&self, hint: usize, at: u64, req: ReqIdx) -> usize {
+        if self.0.get(hint).is_some_and(|&(_, r)| r == req) {
+            return hint;
+        }
+        let mut i = self.lower(at);
+        while self.0[i].1 != req {
+            i += 1;
+        }
+        i
+    }
+
+    /// Removes place `i`.
+    #[inline]
+    pub(super) fn remove_at(&mut self, i: usize) {
+        let v = &mut self.0;
+        if v.len() <= SHORT {
+            // The entries after `i` one place back, through a register (a plain copy loop
+            // would become a call to `memmove`).
+            let Some(mut carry) = v.pop() else {
+                return;
+            };
+            for e in v[i..].iter_mut().rev() {
+                carry = std::mem::replace(e, carry);
+            }
+        } else {
+            v.remove(i);
         }
     }
-    /// [`find`](Self::find), looking first at `hint` (where `key` stood when last seen).
+
+    /// The request at place `i`, if any.
     #[inline]
-    pub(super) fn find_near(&self, hint: usize, key: (u64, u64)) -> Result<usize, usize> {
-        match self.0.get(hint) {
-            Some(&(k, _)) if k == wide(key) => Ok(hint),
-            _ => self.find(key),
-        }
-    }
-    /// The first request with a key above `key`.
-    #[inline]
-    pub(super) fn after(&self, key: (u64, u64)) -> Option<ReqIdx> {
-        let i = self.find(key).map_or_else(|i| i, |i| i + 1);
+    pub(super) fn req(&self, i: usize) -> Option<ReqIdx> {
         self.0.get(i).map(|&(_, r)| r)
-    }
-    /// The last request with a key below `key`.
-    pub(super) fn before(&self, key: (u64, u64)) -> Option<ReqIdx> {
-        let i = self.lower(key);
-        i.checked_sub(1).map(|i| self.0[i].1)
     }
 }
