@@ -169,7 +169,7 @@ impl Simulator {
         if !fits || !adjacent || self.no_merge(nr) {
             return;
         }
-        self.blk.elv.remove(n, &self.reqs);
+        self.blk.elv.requests_merged(target, n, &self.reqs);
         if self.blk.last_merge == Some(n) {
             self.blk.last_merge = None;
         }

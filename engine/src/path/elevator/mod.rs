@@ -239,15 +239,15 @@ impl Elevator {
         }
     }
 
-    /// `req` leaves the scheduler without being dispatched (folded into another request by
-    /// `attempt_merge`: `e->type->ops.requests_merged`).
+    /// `gone` leaves the scheduler without being dispatched: `attempt_merge` folded it into
+    /// `into` (`e->type->ops.requests_merged`).
     #[inline]
-    pub fn remove(&mut self, req: ReqIdx, reqs: &Slab) {
+    pub fn requests_merged(&mut self, into: ReqIdx, gone: ReqIdx, reqs: &Slab) {
         match self {
-            Elevator::None(q) => q.remove(req),
-            Elevator::MqDeadline(d) => d.remove(req, reqs),
-            Elevator::Kyber(k) => k.remove(req, reqs),
-            Elevator::Bfq(b) => b.remove(req, reqs),
+            Elevator::None(q) => q.remove(gone),
+            Elevator::MqDeadline(d) => d.requests_merged(into, gone, reqs),
+            Elevator::Kyber(k) => k.remove(gone, reqs),
+            Elevator::Bfq(b) => b.remove(gone, reqs),
         }
     }
 

@@ -267,11 +267,30 @@ impl Deadline {
         }
     }
 
-    /// `dd_merged_requests`: the request folded into another leaves both lists.
-    pub fn remove(&mut self, req: ReqIdx, reqs: &Slab) {
-        if self.is_waiting(req) {
-            self.take(req, reqs.get(req).offset, false);
+    /// `dd_merged_requests`: `gone` was folded into `into`. If `gone` expires first, `into`
+    /// takes its deadline and its place in the FIFO (`list_move` next to it); then `gone`
+    /// leaves both lists. (The kernel keeps the request in front on the device, which after a
+    /// front merge is `gone` here: either way the one left holds the earlier place.)
+    pub fn requests_merged(&mut self, into: ReqIdx, gone: ReqIdx, reqs: &Slab) {
+        if !self.is_waiting(gone) {
+            return;
         }
+        let (a, b) = (node_of(into), node_of(gone));
+        if self.is_waiting(into) && self.node[b].deadline < self.node[a].deadline {
+            let n = self.node[a];
+            self.node[n.prev as usize].next = n.next;
+            self.node[n.next as usize].prev = n.prev;
+            let after = self.node[b].next;
+            self.node[a] = Node {
+                deadline: self.node[b].deadline,
+                prev: b as u32,
+                next: after,
+                ..n
+            };
+            self.node[after as usize].prev = a as u32;
+            self.node[b].next = a as u32;
+        }
+        self.take(gone, reqs.get(gone).offset, false);
     }
 
     pub fn waiting(&self) -> Vec<ReqIdx> {

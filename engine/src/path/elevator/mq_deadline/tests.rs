@@ -113,3 +113,32 @@ fn bios_merge_at_the_back_and_the_front() {
     let (d, _) = deadline(&mut reqs, &[(Op::Write, 1 << 20)], t);
     assert_eq!(d.bio_merge(&bio((1 << 20) - 4096), &reqs, 1 << 19), None);
 }
+
+#[test]
+fn a_folded_request_that_expires_first_hands_its_place_in_the_fifo_on() {
+    // dd_merged_requests: the request left takes the folded one's deadline and FIFO place.
+    let mut reqs = Slab::default();
+    let mut d = Deadline::new(defaults());
+    let ms = 1_000_000;
+    let ids: Vec<ReqIdx> = [(0, 100 << 20), (10 * ms, 0), (20 * ms, 50 << 20)]
+        .iter()
+        .map(|&(t, off)| {
+            let i = reqs.insert(rq(Op::Write, off, 4096));
+            d.insert(i, &reqs, t);
+            i
+        })
+        .collect();
+    assert_eq!(d.waiting(), ids);
+    d.requests_merged(ids[2], ids[0], &reqs);
+    assert_eq!(d.waiting(), vec![ids[2], ids[1]], "the oldest place is the survivor's");
+    // At the folded request's deadline (5 s after 0) the survivor is the expired one: the
+    // batch starts from it, not from the lowest sector.
+    assert_eq!(d.dispatch(&reqs, 5_000 * ms), Some(ids[2]));
+    // The other way round nothing moves: the survivor was older.
+    let mut d2 = Deadline::new(defaults());
+    for (k, &i) in ids.iter().enumerate() {
+        d2.insert(i, &reqs, k as u64 * ms);
+    }
+    d2.requests_merged(ids[0], ids[2], &reqs);
+    assert_eq!(d2.waiting(), vec![ids[0], ids[1]]);
+}
