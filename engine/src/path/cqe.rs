@@ -33,8 +33,6 @@ pub struct Cqe {
     /// `mmc->cqe_on`: the CQE is enabled, not halted (`cqhci_request` turns it on,
     /// `cqhci_off` halts it).
     on: bool,
-    /// Tasks `cqhci_irq` finished (out of `qcnt`) whose completion has not run.
-    finished: u32,
 }
 
 impl Cqe {
@@ -181,25 +179,23 @@ impl Simulator {
             let (hard, soft) = (h.cqhci_finish_ns, ipi + h.completion_ns);
             let total = self.jitter.software(hard + soft);
             self.ctl_complete(req, self.now, hard.min(total), total - hard.min(total));
-            self.reqs.get_mut(req).cqe_finished = true;
-            self.cqe.finished += 1;
+            self.reqs.get_mut(req).host_finished = true;
+            self.mq.host_finished();
         }
         // `cqhci_irq` wakes `cqhci_wait_for_idle` once qcnt is 0: a flush or discard asleep in
         // `->queue_rq` (`mmc_blk_wait_for_idle`) goes on now, not after the completions (the
         // model wakes it at the interrupt: the hard IRQ's part and the thread's wake-up are
         // not charged, as at the model's other wake-ups in `->queue_rq`).
-        self.mq.set_host_done(self.cqe.finished);
         if !self.cqe.has_tasks() && self.cqe.executing == 0 {
             self.blk_mq_wake_parked();
         }
     }
 
     /// A request's completion has run (`Event::Completed`): it no longer counts as finished
-    /// by the interrupt and not yet completed.
-    pub(crate) fn cqe_completed(&mut self, req: ReqIdx) {
-        if std::mem::take(&mut self.reqs.get_mut(req).cqe_finished) {
-            self.cqe.finished -= 1;
-            self.mq.set_host_done(self.cqe.finished);
+    /// by the host and not yet completed (the CQE's and hsq's alike).
+    pub(crate) fn host_finished_completed(&mut self, req: ReqIdx) {
+        if std::mem::take(&mut self.reqs.get_mut(req).host_finished) {
+            self.mq.finished_completed();
         }
     }
 }

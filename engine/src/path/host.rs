@@ -316,6 +316,7 @@ impl Simulator {
                 cpu += self.ctl_req_done(req, cpu);
             }
         }
+        self.ctl_irq_done();
         self.host_schedule_start(self.now + gap);
     }
 

@@ -49,9 +49,9 @@ pub struct Request {
     pub cpu: u16,
     /// Set once the request has been accepted by `mmc_mq_queue_rq`.
     pub in_mmc: bool,
-    /// The CQE's interrupt finished it (`cqhci_finish_mrq`: qcnt--); its completion has not
-    /// run yet.
-    pub cqe_finished: bool,
+    /// The host finished it (the CQE's `cqhci_finish_mrq`: qcnt--; hsq's
+    /// `mmc_hsq_finalize_request`); its completion has not run yet.
+    pub host_finished: bool,
     /// ADMA3 chain (batch) it travelled in, if any.
     pub chain: Option<u32>,
     pub phases: BusPhases,
@@ -103,7 +103,7 @@ impl Request {
             plug: Default::default(),
             cpu,
             in_mmc: false,
-            cqe_finished: false,
+            host_finished: false,
             chain: None,
             phases: Default::default(),
             failed: false,

@@ -137,7 +137,9 @@ impl Deadline {
     }
 
     fn is_waiting(&self, req: ReqIdx) -> bool {
-        self.node.get(node_of(req)).is_some_and(|n| n.dir != GONE.dir)
+        self.node
+            .get(node_of(req))
+            .is_some_and(|n| n.dir != GONE.dir)
     }
 
     /// Whether FIFO `dir` holds a request.

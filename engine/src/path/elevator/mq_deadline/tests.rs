@@ -130,7 +130,11 @@ fn a_folded_request_that_expires_first_hands_its_place_in_the_fifo_on() {
         .collect();
     assert_eq!(d.waiting(), ids);
     d.requests_merged(ids[2], ids[0], &reqs);
-    assert_eq!(d.waiting(), vec![ids[2], ids[1]], "the oldest place is the survivor's");
+    assert_eq!(
+        d.waiting(),
+        vec![ids[2], ids[1]],
+        "the oldest place is the survivor's"
+    );
     // At the folded request's deadline (5 s after 0) the survivor is the expired one: the
     // batch starts from it, not from the lowest sector.
     assert_eq!(d.dispatch(&reqs, 5_000 * ms), Some(ids[2]));
