@@ -119,7 +119,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 fn max_window(s: &Scenario, sim: &Simulator) -> u32 {
     let cfg = sim.host_config();
     match (cfg.mmc_path, cfg.hsq_depth) {
-        (MmcPath::Hsq, HsqDepth::Dynamic) if cfg.packed == 0 => HSQ_PERFORMANCE_DEPTH + 1,
+        // A flush or discard beside the window's requests that hsq has finished and whose
+        // completion has not run (`mmc_hsq_wait_for_idle` waits for hsq, not for them; the
+        // window bounds only reads and writes, `mmc_mq_queue_rq`'s MMC_ISSUE_ASYNC).
+        (MmcPath::Hsq, HsqDepth::Dynamic) if cfg.packed == 0 => HSQ_PERFORMANCE_DEPTH + 2,
+        (MmcPath::Hsq, _) => sim.mmc_window() + 1,
         // The tag set's tasks, and a flush in the DCMD slot beside them (cqhci's slot 31).
         (MmcPath::Cqe, _) => sim.mmc_window() + 1,
         _ => {
