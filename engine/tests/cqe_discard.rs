@@ -1,16 +1,25 @@
 //! A discard under the eMMC CQE (`mmc_path=cqe`), as Linux 6.1 runs it: `mmc_cqe_issue_type`
 //! makes REQ_OP_DISCARD MMC_ISSUE_SYNC, so `mmc_blk_mq_issue_rq` waits for the CQE to go idle
 //! (`mmc_blk_wait_for_idle` -> `cqhci_wait_for_idle`), and `__mmc_start_request` halts the CQE
-//! (`cqhci_off`) before the discard's commands go, the queued tasks all finished.
+//! (`cqhci_off`) before the discard's commands go, the queued tasks all finished. On hsq
+//! (`mmc_path=hsq`, which registers as the host's CQE: `host->cqe_enabled`) the same wait is
+//! `mmc_hsq_wait_for_idle`.
 
 use mmcsim_engine::scenario::options::parse_args;
 use mmcsim_engine::{Op, Scenario, Simulator, Stage};
 
-/// A reader at libaio iodepth 32 beside a job trimming 64 KiB ranges one at a time.
+/// A reader at libaio iodepth 32 beside a job trimming 64 KiB ranges one at a time, under the
+/// CQE.
 fn reads_beside_trims(extra: &[&str]) -> Scenario {
+    trims_on("sprd-hs400es-2020", "--mmc_path=cqe", extra)
+}
+
+/// [`reads_beside_trims`] on `platform` with its `path`.
+fn trims_on(platform: &str, path: &str, extra: &[&str]) -> Scenario {
+    let platform = format!("--platform={platform}");
     let mut args = vec![
-        "--platform=sprd-hs400es-2020",
-        "--mmc_path=cqe",
+        platform.as_str(),
+        path,
         "--direct=1",
         "--size=64m",
         "--name=reader",
@@ -86,24 +95,44 @@ fn the_halt_is_a_board_parameter_that_delays_each_discard() {
 #[test]
 fn a_discard_goes_at_the_interrupt_that_empties_the_cqe_not_after_the_completions() {
     let scn = reads_beside_trims(&["--blk_dispatch=kernel", "--completion_us=300"]);
-    let mut sim = Simulator::new(&scn).unwrap();
+    assert!(
+        discards_beside_completions(&scn) > 0,
+        "the discard waited for the reads' completions"
+    );
+}
+
+/// hsq: `mmc_hsq_post_request` wakes `mmc_hsq_wait_for_idle` as the host finishes the last
+/// request (`!hsq->mrq && !hsq->qcnt`), before that request's completion has run.
+#[test]
+fn a_discard_goes_at_the_interrupt_that_empties_hsq_not_after_the_completions() {
+    let extra = ["--blk_dispatch=kernel", "--completion_us=300"];
+    let scn = trims_on("unisoc-hsq-2023", "--mmc_path=hsq", &extra);
+    assert!(
+        discards_beside_completions(&scn) > 0,
+        "the discard waited for the reads' completions"
+    );
+}
+
+/// Runs `scn` (its 20 discards), checking that no read is on the card while a discard is on
+/// the bus; returns in how many of those steps a read was in its completion (the softirq).
+fn discards_beside_completions(scn: &Scenario) -> usize {
+    let mut sim = Simulator::new(scn).unwrap();
     let (mut discarding, mut beside_completions) = (0, 0);
     while sim.step() {
         let snap = sim.snapshot();
         let op = |id: u64| snap.requests.iter().find(|r| r.id == id).map(|r| r.op);
         if snap.bus.is_some_and(|(id, _)| op(id) == Some(Op::Discard)) {
             discarding += 1;
-            beside_completions += usize::from(
-                snap.requests
-                    .iter()
-                    .any(|r| r.op == Op::Read && r.stage == Stage::Softirq),
+            let reads = || snap.requests.iter().filter(|r| r.op == Op::Read);
+            assert!(
+                !reads()
+                    .any(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data)),
+                "a read on the card during the discard"
             );
+            beside_completions += usize::from(reads().any(|r| r.stage == Stage::Softirq));
         }
     }
     assert_eq!(sim.report().sim.discards, 20);
-    assert!(discarding > 0);
-    assert!(
-        beside_completions > 0,
-        "the discard waited for the reads' completions"
-    );
+    assert!(discarding > 0, "the discard was seen on the bus");
+    beside_completions
 }
