@@ -39,38 +39,10 @@ fn trims_on(platform: &str, path: &str, extra: &[&str]) -> Scenario {
 
 #[test]
 fn a_discard_under_the_cqe_waits_for_the_queue_to_empty_and_halts_the_cqe() {
-    let mut sim = Simulator::new(&reads_beside_trims(&[])).unwrap();
-    let (mut discarding, mut reads_waiting) = (0, 0);
-    while sim.step() {
-        let snap = sim.snapshot();
-        let op = |id: u64| snap.requests.iter().find(|r| r.id == id).map(|r| r.op);
-        if snap.bus.is_some_and(|(id, _)| op(id) == Some(Op::Discard)) {
-            discarding += 1;
-            // Nothing else is queued on the card or executing: the discard went alone, after
-            // every task finished.
-            assert!(
-                snap.host_queue.iter().all(|&id| op(id) != Some(Op::Read)),
-                "a read task queued during the discard: {:?}",
-                snap.host_queue
-            );
-            // In flight: the discard, and reads the CQE has finished whose completion has
-            // not run (`cqhci_wait_for_idle` waits for qcnt, not for the completions).
-            let on_the_card = snap
-                .requests
-                .iter()
-                .filter(|r| r.op == Op::Read)
-                .filter(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data))
-                .count();
-            assert_eq!(on_the_card, 0, "a read task on the card during the discard");
-            reads_waiting += usize::from(snap.requests.iter().any(|r| r.op == Op::Read));
-        }
-    }
-    let r = sim.report();
-    assert_eq!(r.sim.discards, 20);
-    assert!(discarding > 0, "the discard was seen on the bus");
-    assert!(reads_waiting > 0, "reads waited behind the discards");
+    let (seen, sim) = watch_discards(&reads_beside_trims(&[]));
+    assert!(seen.reads_waiting > 0, "reads waited behind the discards");
     // The reader's tasks run between the trims, so each discard finds the CQE on and halts it.
-    assert_eq!(r.sim.cqe_halts, 20, "one cqhci_off per discard");
+    assert_eq!(sim.cqe_halts, 20, "one cqhci_off per discard");
 }
 
 #[test]
@@ -96,7 +68,7 @@ fn the_halt_is_a_board_parameter_that_delays_each_discard() {
 fn a_discard_goes_at_the_interrupt_that_empties_the_cqe_not_after_the_completions() {
     let scn = reads_beside_trims(&["--blk_dispatch=kernel", "--completion_us=300"]);
     assert!(
-        discards_beside_completions(&scn) > 0,
+        watch_discards(&scn).0.beside_completions > 0,
         "the discard waited for the reads' completions"
     );
 }
@@ -108,31 +80,52 @@ fn a_discard_goes_at_the_interrupt_that_empties_hsq_not_after_the_completions() 
     let extra = ["--blk_dispatch=kernel", "--completion_us=300"];
     let scn = trims_on("unisoc-hsq-2023", "--mmc_path=hsq", &extra);
     assert!(
-        discards_beside_completions(&scn) > 0,
+        watch_discards(&scn).0.beside_completions > 0,
         "the discard waited for the reads' completions"
     );
 }
 
-/// Runs `scn` (its 20 discards), checking that no read is on the card while a discard is on
-/// the bus; returns in how many of those steps a read was in its completion (the softirq).
-fn discards_beside_completions(scn: &Scenario) -> usize {
+/// What [`watch_discards`] saw in the steps with a discard on the bus.
+struct Seen {
+    /// Steps with a read in its completion (the softirq) beside the discard.
+    beside_completions: usize,
+    /// Steps with a read waiting somewhere in the path.
+    reads_waiting: usize,
+}
+
+/// Runs `scn` (its 20 discards), checking at every step with a discard on the bus that it
+/// goes alone: no read queued on the host or on the card (in flight beside it are only reads
+/// the host has finished whose completion has not run: the wait is for the host's queue, not
+/// for the completions).
+fn watch_discards(scn: &Scenario) -> (Seen, mmcsim_engine::SimStats) {
     let mut sim = Simulator::new(scn).unwrap();
-    let (mut discarding, mut beside_completions) = (0, 0);
+    let mut discarding = 0;
+    let mut seen = Seen {
+        beside_completions: 0,
+        reads_waiting: 0,
+    };
     while sim.step() {
         let snap = sim.snapshot();
         let op = |id: u64| snap.requests.iter().find(|r| r.id == id).map(|r| r.op);
         if snap.bus.is_some_and(|(id, _)| op(id) == Some(Op::Discard)) {
             discarding += 1;
+            assert!(
+                snap.host_queue.iter().all(|&id| op(id) != Some(Op::Read)),
+                "a read queued on the host during the discard: {:?}",
+                snap.host_queue
+            );
             let reads = || snap.requests.iter().filter(|r| r.op == Op::Read);
             assert!(
                 !reads()
                     .any(|r| matches!(r.stage, Stage::Command | Stage::CardAccess | Stage::Data)),
                 "a read on the card during the discard"
             );
-            beside_completions += usize::from(reads().any(|r| r.stage == Stage::Softirq));
+            seen.beside_completions += usize::from(reads().any(|r| r.stage == Stage::Softirq));
+            seen.reads_waiting += usize::from(reads().next().is_some());
         }
     }
-    assert_eq!(sim.report().sim.discards, 20);
+    let report = sim.report().sim;
+    assert_eq!(report.discards, 20);
     assert!(discarding > 0, "the discard was seen on the bus");
-    beside_completions
+    (seen, report)
 }

@@ -31,15 +31,20 @@ fn every_preset_as_it_is_runs_no_what_if() {
     }
 }
 
+/// The one what-if `args` run: its setting must be `setting` and its reason name `names`.
+fn the_one(args: &[&str], setting: &str, names: &str) {
+    let w = what_ifs(&scn(args));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].setting, setting);
+    assert!(w[0].reason.contains(names), "{}", w[0].reason);
+}
+
 #[test]
 fn packed_chains_are_the_2020_rfc() {
-    let w = what_ifs(&scn(&["--platform=sprd-hs400es-2020", "--packed=8"]));
-    assert_eq!(w.len(), 1);
-    assert_eq!(w[0].setting, "packed=8");
-    assert!(
-        w[0].reason.contains("a 2020 RFC (ADMA3), never merged"),
-        "{}",
-        w[0].reason
+    the_one(
+        &["--platform=sprd-hs400es-2020", "--packed=8"],
+        "packed=8",
+        "a 2020 RFC (ADMA3), never merged",
     );
 }
 
@@ -58,13 +63,10 @@ fn an_hsq_window_other_than_the_kernels_is_one() {
 
 #[test]
 fn fua_off_is_the_2022_host_switch_on_an_emmc_with_reliable_write() {
-    let w = what_ifs(&scn(&["--platform=unisoc-fua-2022", "--fua=0"]));
-    assert_eq!(w.len(), 1);
-    assert_eq!(w[0].setting, "fua=0");
-    assert!(
-        w[0].reason.contains("MMC_QUIRK_AVOID_REL_WRITE"),
-        "{}",
-        w[0].reason
+    the_one(
+        &["--platform=unisoc-fua-2022", "--fua=0"],
+        "fua=0",
+        "MMC_QUIRK_AVOID_REL_WRITE",
     );
     // An SD card has no reliable write: no kernel advertises FUA for it.
     assert!(settings(&["--platform=rpi5-sd-2024", "--fua=0"]).is_empty());
@@ -78,10 +80,11 @@ fn several_posted_writes_on_sd_are_the_march_2024_rule() {
         settings(&rpi).is_empty(),
         "the June 2024 rule is the Raspberry Pi kernel's"
     );
-    let w = what_ifs(&scn(&[rpi[0], rpi[1], "--max_posted_writes=31"]));
-    assert_eq!(w.len(), 1);
-    assert_eq!(w[0].setting, "max_posted_writes=31");
-    assert!(w[0].reason.contains("PR #6235"), "{}", w[0].reason);
+    the_one(
+        &[rpi[0], rpi[1], "--max_posted_writes=31"],
+        "max_posted_writes=31",
+        "PR #6235",
+    );
     // Without command queueing the limit has no effect.
     assert!(settings(&["--platform=rpi5-sd-2024", "--max_posted_writes=31"]).is_empty());
     // A kernel before 6.6 cannot queue on SD: it runs legacy, no what-if.

@@ -8,7 +8,10 @@
 //!
 //! Simplifications: one priority level (fio's default best-effort class; the kernel keeps three
 //! and ages the lower ones), no `async_depth` limit (fio's direct I/O is synchronous), a
-//! discard is a write (as `rq_data_dir` makes it).
+//! discard is a write (as `rq_data_dir` makes it), and no `per_prio->dispatch` list: only
+//! requests inserted at the head fill it (a driver's `blk_mq_requeue_request`, passthrough
+//! commands), and a refused request goes back on `hctx->dispatch` instead (BLK_STS_RESOURCE
+//! in `blk_mq_dispatch_rq_list`), in the model as in the kernel.
 
 use std::cell::Cell;
 
@@ -23,7 +26,7 @@ use sort_list::Sorted;
 const DD_READ: usize = 0;
 const DD_WRITE: usize = 1;
 
-/// No request (the end of a FIFO, a request not waiting).
+/// No request (`next_rq` when sector order ran out).
 const NIL: ReqIdx = ReqIdx::MAX;
 
 fn dir_of(op: Op) -> usize {
