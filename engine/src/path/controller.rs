@@ -15,21 +15,9 @@
 //! queue on every path (`mmc_issue_done`, `recovery_step`), and `host_start_event` pumps it
 //! before the path's own queue.
 //!
-//! # Adding a host path
-//!
-//! 1. `path/<name>.rs`: its state struct (a field on `Simulator`, built in `sim/build.rs`) and
-//!    its `impl Simulator` methods: take a request, pump when the controller is free, and, if
-//!    it completes requests by other means than the host's transfer interrupt, an event of its
-//!    own in `sim/event.rs` (as `Event::CqeTaskDone` for the CQE); `mod <name>;` in `path/mod.rs`.
-//! 2. Here: one [`HostPath`] variant, its case in [`HostPath::of`], and one arm in each method
-//!    below. Every `match` lists the variants without a wildcard, so the compiler names each
-//!    arm still missing.
-//! 3. If the user chooses it by name: an `MmcPath` variant (`vocab/host.rs`, with its `ALL`
-//!    and `name`), which [`HostPath::of`] maps; the explanation (`tools/explain/info.rs`) and
-//!    the page's pictures match on `MmcPath` too, and `scenario/check.rs` says which switches
-//!    apply to it.
-//!
-//! Nothing else in `path/` or `sim/` branches on the host path.
+//! Besides this file, only the mmc queue (`mmc_queue.rs`) matches on [`HostPath`]
+//! (`mmc_issue_type`, `mmc_mq_queue_rq`): a flush as a DCMD on the CQE, the CQE's posted-write
+//! limit, and a full window refusing a request (hsq, CQE) or sleeping in `queue_rq` (legacy). Adding a host path: docs/ARCHITECTURE.md, "Add a host path".
 
 use super::cqe::cqhci_qdepth;
 use crate::board::CardTiming;

@@ -9,55 +9,9 @@
 //! With dynamic depth (2023), `mmc_hsq_modify_threshold` runs at every pump and sets
 //! `host->hsq_depth` to 5 while at least two slots hold 4 KiB writes, else 2.
 //!
-//! ## The old next-tag order and the Allwinner measurement (2022)
-//!
-//! Before the FIFO patch, `mmc_hsq_update_next_tag` served the slot after the last one served,
-//! else the lowest occupied slot, and a slot is the request's blk-mq tag (`sbitmap.rs`). The
-//! author measured, 8 psync threads of 4 KiB random reads: lower IOPS than without hsq and a
-//! worst completion of about 200 ms. The model, same job, 64 MiB per thread (IOPS, clat
-//! p99.99, max):
-//!
-//! | | IOPS | p99.99 | max |
-//! |---|---|---|---|
-//! | measured, no hsq | 7545 | 9.5 ms | - |
-//! | measured, hsq before the patch (p50 1.17 ms, p99.9 31.6 ms) | 5982 | 200 ms | - |
-//! | model, no hsq (legacy) | 7424 | 6.1 ms | 11.8 ms |
-//! | model, hsq fifo | 8654 | 1.9 ms | 11.6 ms |
-//! | model, next_tag, `cpus=4` (preset) | 8646 | 4.6 ms | 11.6 ms |
-//! | model, next_tag, `cpus=8` | 8278 | 5.9 ms | 11.7 ms |
-//! | model, next_tag, `cpus=1` | = fifo | | |
-//! | model, next_tag, `hsq_depth=3` (4 in hsq), cpus 4 / 8 | 8505 / 8049 | 28.2 / 5.8 ms | 34 ms / 12.0 s |
-//! | model, next_tag, `hsq_depth=8` (9 in hsq), cpus 4 / 8 | 8507 / 8404 | 8.5 / 2.0 ms | 7.6 / 9.5 s |
-//!
-//! A word of the sbitmap hands out its tags in ascending order, so the threads of one CPU are
-//! served in arrival order; a request starves only behind other CPUs' lower words. Two things
-//! bound it in the kernel of 2022: `mmc_mq_queue_rq` lets only 3 requests into hsq, so at each
-//! completion a passed-over request meets one newcomer, which must have a lower tag *and*
-//! arrive (completion, in_flight--, kblockd re-run: about 80 us here) before the next
-//! completion (74-136 us by page type); and a CPU's other thread, in the same word, goes
-//! after it. So the ~200 ms does not come out, and hsq's IOPS stay above no hsq: the pump
-//! from the interrupt saves the woken thread (27 us) on every request, and 7 threads keep the
-//! card busy while one starves. With a wider window the starvation has no end but the other
-//! threads finishing (seconds), which also costs IOPS only at the end of the run. One place
-//! more than mainline's (4 in hsq, cpus 4) already gives p99.9 23.5 ms against the measured
-//! 31.6 ms: two waiting requests beside the victim keep a lower slot occupied at almost
-//! every completion.
-//!
-//! The measured old-hsq run (the author's reply of 2022-11-21, not in the calibration: it is
-//! what the model should predict) also has a higher median than without hsq (1172 against
-//! 1020 us) and 21% fewer IOPS: with 8 requests outstanding the card sat idle about a quarter
-//! of the time. Slot order cannot idle the card with a window of 3: when no newcomer has
-//! arrived by a completion, the passed-over request is the one served.
-//!
-//! What the kernel would need to give ~200 ms, none of it in the model: more than 3 requests
-//! in hsq on that board (a vendor window; mainline's is 3), and something that reshuffles the
-//! competing tags every ~200 ms rather than never: fio threads moving between CPUs (the
-//! scheduler's wake-up placement, `select_task_rq_fair` and load balancing, changes the CPU,
-//! so the word, a thread allocates in), or an I/O scheduler (mq-deadline, the default for a
-//! single-queue device), which takes the driver tag at dispatch on the dispatching CPU
-//! (kblockd's, `blk_mq_hctx_next_cpu`) and drops it when the driver refuses
-//! (`blk_mq_handle_dev_resource` -> `blk_mq_put_driver_tag`). The IOPS drop needs the card to
-//! idle, which starving one thread of eight does not do.
+//! The old next-tag order, what the model predicts for the Allwinner measurement of 2022
+//! and what the kernel would need for its ~200 ms tail: docs/model-mmc.md, "The Allwinner
+//! measurement".
 
 use std::collections::VecDeque;
 

@@ -1,40 +1,10 @@
-//! `fs=f2fs`: the job's file is on F2FS, and a synchronous write (`sync=1`: O_SYNC, whose
-//! `generic_write_sync` calls `vfs_fsync_range` -> `f2fs_sync_file`) or an fsync (`fsync=N`,
-//! `end_fsync`) is what Linux 6.1's `f2fs_do_sync_file` (fs/f2fs/file.c) sends for a regular
-//! file in the default `fsync_mode=posix`:
-//! 1. the data (`file_write_and_wait_range`; with O_DIRECT the write itself): a plain REQ_SYNC
-//!    write. O_SYNC adds no REQ_FUA on a file (`iomap_dio_rw` asks FUA only for O_DSYNC
-//!    without O_SYNC), so the host's FUA switch never applies to it;
-//! 2. the write has changed the inode (its mtime: `f2fs_skip_inode_update` is false), so
-//!    `f2fs_write_inode` and `go_write`: `f2fs_fsync_node_pages` writes the file's node block
-//!    (`__write_node_page`) to the node log. With `atomic` false (it is set only for an atomic
-//!    write's commit, or in `fsync_mode=strict` for data written out of place to an inode that
-//!    needed no update) the node write carries neither REQ_PREFLUSH nor REQ_FUA;
-//! 3. `f2fs_wait_on_node_pages_writeback`: the node write completes;
-//! 4. `f2fs_issue_flush` -> `blkdev_issue_flush`: an empty REQ_PREFLUSH bio, which the block
-//!    layer's flush machine (`blk_flush.rs`) turns into one flush request, shared with any
-//!    other waiting (`flush_merge`, on by default, shares flushes the same way).
+//! `fs=f2fs`: the job's file is on F2FS, and a synchronous write (`sync=1`) or an fsync
+//! (`fsync=N`, `end_fsync`) sends what Linux 6.1's `f2fs_do_sync_file` (fs/f2fs/file.c) sends in
+//! the default `fsync_mode=posix`: the data write (no REQ_FUA on a file), the file's node block
+//! to the node log, then an empty flush (`f2fs_issue_flush`). With `fs=f2fs-atomic` the node
+//! write carries REQ_PREFLUSH | REQ_FUA and no flush follows.
 //!
-//! With `fs=f2fs-atomic`, `atomic` is true (an atomic write's commit,
-//! `f2fs_ioc_commit_atomic_write`, or `fsync_mode=strict` for data written out of place to an
-//! inode that needed no update): the node write carries REQ_PREFLUSH | REQ_FUA and no flush
-//! follows: the block layer flushes the cache before it, then sends it as a reliable write
-//! (FUA on) or as a write and a post-flush (FUA off). Linux's system call does not wait for
-//! that node write (the node chain orders it); the model's does, so the I/O is acknowledged
-//! once it is durable.
-//!
-//! The system call returns when the flush is done. What it simplifies: one 4 KiB node block
-//! per sync (the inode, or the direct node holding the block's address: the model writes one
-//! block per fsync, never both, and never the indirect nodes of a file being extended). Linux
-//! writes none for an overwrite in place whose mtime did not change (`current_time` is the
-//! coarse clock: one jiffy, during which a fast writer's fsyncs find the inode's times on disk,
-//! no FI_APPEND_WRITE, and go straight to the flush); the model writes it every time, as for a
-//! write that allocates its block (out of place). The
-//! node log is one sequential area past every job's region, shared by all jobs and never
-//! cleaned (a segment's cleaning, checkpoints and `need_do_checkpoint`'s cases are not
-//! modelled); the host time f2fs spends between the steps is one `submit_ns` each, as
-//! `generic_write_sync`'s flush on the raw device; a data write of such a job is never merged
-//! with another bio.
+//! The steps, what they simplify and why: docs/model-durability.md, "F2FS: what a sync sends".
 
 use super::{Job, SyncingWrite};
 use crate::scenario::SyncModel;
