@@ -89,7 +89,7 @@ lint:
 	# The floor rule of docs/ARCHITECTURE.md (the engine, the components, the web app): no import
 	# points up a floor, no circle of modules or files (but the engine's path+simulator floor),
 	# every module on the tables exists; every path the map and the doc comments name exists.
-	cargo test -q -p mmcsim-engine --test architecture
+	cargo test -q -p mmcsim-engine --test main architecture::
 	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings

@@ -6,7 +6,8 @@
 //! - `written.fio`: the job file the scenario is written back as.
 //!
 //! They pin the model's behaviour and the option language through refactors. When a change is
-//! meant to alter them, re-bless with `MMCSIM_BLESS=1 cargo test -p mmcsim-engine --test golden`
+//! meant to alter them, re-bless with
+//! `MMCSIM_BLESS=1 cargo test -p mmcsim-engine --test main golden::`
 //! and explain the difference in the commit.
 
 use std::path::{Path, PathBuf};

@@ -12,6 +12,8 @@ use mmcsim_engine::{
 };
 use proptest::prelude::*;
 
+use crate::common;
+
 fn job() -> impl Strategy<Value = JobSpec> {
     (
         prop::sample::select(Rw::ALL.to_vec()),
@@ -248,7 +250,7 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config(256))]
     #[test]
     fn invariants_hold(s in scenario()) {
         check(&s)?;

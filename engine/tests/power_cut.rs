@@ -13,6 +13,8 @@ use mmcsim_engine::scenario::SyncModel;
 use mmcsim_engine::{run, IoEngine, JobSpec, Op, Rw, Scenario, Simulator, Stage};
 use proptest::prelude::*;
 
+use crate::common;
+
 fn write_job() -> impl Strategy<Value = JobSpec> {
     (
         prop::sample::select(vec![Rw::Write, Rw::RandWrite, Rw::RandRw]),
@@ -139,7 +141,7 @@ fn check(s: &Scenario) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config(256))]
     #[test]
     fn guarantees_hold_at_any_cut(s in scenario()) {
         check(&s)?;

@@ -8,7 +8,7 @@ use mmcsim_engine::{HsqDepth, IoEngine, JobSpec, MmcPath, Rw, Scenario};
 use proptest::prelude::*;
 
 #[allow(dead_code)]
-mod common;
+use crate::common;
 use common::generators::arb_scenario;
 
 fn args(line: &str) -> Vec<String> {
@@ -256,6 +256,7 @@ fn every_option_in_the_table_is_accepted_somewhere() {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config(256))]
     #[test]
     fn args_round_trip(s in arb_scenario()) {
         prop_assume!(check(&s).is_ok(), "beyond the limits");

@@ -9,6 +9,8 @@ use mmcsim_engine::scenario::shell_quote;
 use mmcsim_engine::{JobSpec, Scenario};
 use proptest::prelude::*;
 
+use crate::common;
+
 /// Splits `line` into words as a POSIX shell does for a simple command: blanks separate words,
 /// `'...'` quotes literally, `\` escapes one character outside quotes. Anything a shell would
 /// interpret (`;&|<>()$\`"*?[#~` unquoted, a newline) is an error: it must have been quoted.
@@ -138,6 +140,7 @@ fn plain_arguments_stay_unquoted() {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config(256))]
     #[test]
     fn any_name_reads_back(name in "[ -~\\t]{1,24}") {
         let s = with_name(&name);

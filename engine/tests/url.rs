@@ -7,7 +7,7 @@ use mmcsim_engine::{JobSpec, Rw, Scenario, Simulator};
 use proptest::prelude::*;
 
 #[allow(dead_code)]
-mod common;
+use crate::common;
 use common::generators::arb_valid_scenario;
 
 /// A few changes to `a`, as a user makes them for the B side.
@@ -50,6 +50,7 @@ fn decoded(q: &str) -> DecodedQuery {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config(256))]
     #[test]
     fn a_round_trips(a in arb_valid_scenario()) {
         let q = encode_query(&a, None);

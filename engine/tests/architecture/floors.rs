@@ -3,11 +3,11 @@
 //! what breaks the rule: a module of the table that is no file, a file on no floor, an import
 //! pointing up, a circle between the table's modules or between files.
 
-use crate::doc_paths::ROOT;
-use crate::graph::circles;
-use crate::resolve::{root_aliases, Crate};
-use crate::rust::{named_paths, tokens, without_test_items};
-use crate::Module;
+use super::doc_paths::ROOT;
+use super::graph::circles;
+use super::resolve::{root_aliases, Crate};
+use super::rust::{named_paths, tokens, without_test_items};
+use super::Module;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

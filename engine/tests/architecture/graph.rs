@@ -1,8 +1,8 @@
 //! Circles in an import graph: Tarjan's strongly connected components, each reported with the
 //! imports that close it.
 
-use crate::floors::{show, Edge};
-use crate::Module;
+use super::floors::{show, Edge};
+use super::Module;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The import graph of `edges` between the nodes `node_of` puts their ends in (`None`: not a

@@ -1,8 +1,8 @@
 //! From a path a file names to the module it imports: `crate::`, `super::`, `self::`, relative
 //! `use` paths, and names the crate root re-exports.
 
-use crate::rust::{tokens, use_tree, without_test_items, Tok};
-use crate::Module;
+use super::rust::{tokens, use_tree, without_test_items, Tok};
+use super::Module;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
