@@ -89,4 +89,8 @@ for s in $SUITES; do
     fi
 done
 python3 oracle/fixtures.py table "$FIXTURES"/*.json >"$FIXTURES/FIGURES.md"
+# The two kernels side by side, when both have fixtures in their usual folders.
+if [[ -z ${ORACLE_FIXTURES:-} && -f oracle/fixtures/sd-1cpu.json && -f oracle/fixtures/linux-6.12/sd-1cpu.json ]]; then
+    python3 oracle/kernels.py oracle/fixtures oracle/fixtures/linux-6.12 >oracle/fixtures/KERNELS.md
+fi
 echo "[oracle] fixtures rewritten in $FIXTURES (figures: $FIXTURES/FIGURES.md) in $(( $(date +%s) - t0 ))s"
