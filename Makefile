@@ -15,8 +15,10 @@
 #   make bench-web  the landing's first animated frame (bytes before it, time to it) and frame
 #                time of the pipeline view in headless Chromium
 #   make oracle  the kernel oracle (oracle/README.md): installs its tools if missing, boots
-#                Debian's Linux 6.1 under QEMU, runs the fio suites, rewrites oracle/fixtures/
-#   make oracle-check  one boot of the check subset, compared with the fixtures' stable facts;
+#                Debian's Linux 6.1 and 6.12 under QEMU, runs the fio suites, rewrites
+#                oracle/fixtures/ (6.1) and oracle/fixtures/linux-6.12/
+#   make oracle-check  one boot of the check subset on each kernel, compared with that
+#                kernel's stable facts;
 #                make test runs it when the oracle's tools are present (skips it, saying so,
 #                when they are not)
 #
@@ -147,9 +149,11 @@ bench-web:
 	node tests/e2e/bench.mjs
 
 # The kernel oracle (oracle/README.md). `make oracle` installs what it lacks (apt, the kernel
-# package) and records every suite twice (about half an hour); without the packages and without
-# network it names what is missing and fails. `make oracle-check` installs nothing and needs no
-# network: one boot (about a minute of QEMU) compared with oracle/fixtures/sd-1cpu.json.
+# packages) and records every suite twice on Linux 6.1, then on 6.12 (about 20 min a kernel;
+# ORACLE_KERNEL=6.12 for one); without the packages and without network it names what is
+# missing and fails. `make oracle-check` installs nothing and needs no network: one boot of each
+# kernel, side by side (about a minute and a half of QEMU), compared with
+# oracle/fixtures/sd-1cpu.json (6.1) and oracle/fixtures/linux-6.12/sd-1cpu.json (6.12).
 oracle:
 	oracle/record.sh
 

@@ -47,7 +47,8 @@ timeout "${ORACLE_TIMEOUT:-2400}" qemu-system-x86_64 -accel tcg -m 1024 -smp "$V
 rm -f "$OUT/disk.img"
 secs=$(( $(date +%s) - start ))
 echo "$secs" >"$OUT/wall_seconds"
-if (( rc != 0 )) || ! grep -q '^=== END' "$OUT/trace.log"; then
+# The guest's last line is "=== END uptime=..." ("=== ENDTRACE" and the like do not count).
+if (( rc != 0 )) || ! grep -qE '^=== END( |$)' "$OUT/trace.log"; then
     echo "[oracle] boot $OUT: qemu exit $rc after ${secs}s, trace incomplete; qemu.log and console.log end:" >&2
     tail -n 5 "$OUT/qemu.log" "$OUT/console.log" >&2
     exit 1

@@ -53,6 +53,9 @@ def main(argv):
                 if fq[part].get(k) != v:
                     drifts.append('DRIFT queue/%s %s/%s: fixture %s, live %s'
                                   % (sched, part, k, short(fq[part].get(k)), short(v)))
+    live_kernel = live['boot'].get('uname', '?').split(' | ')[0]
+    if live_kernel != fx['kernel']['uname_r']:
+        drifts.append('DRIFT boot: the live kernel is %s, the fixture\'s %s' % (live_kernel, fx['kernel']['uname_r']))
     if live['boot'].get('insmod_failed') or live['boot'].get('sched_failed'):
         drifts.append('DRIFT boot: modules or schedulers failed: %s %s'
                       % (live['boot'].get('insmod_failed'), live['boot'].get('sched_failed')))

@@ -24,6 +24,7 @@ target/oracle/check/facts.json) or the value a DRIFT line printed, e.g.
 import datetime
 import json
 import os
+import re
 import sys
 
 SCHEMA = 1
@@ -67,7 +68,9 @@ def merge(argv):
         stable, unstable = [], {}
         for f, v in sorted(j['facts'].items()):
             vals = [v] + [o['facts'].get(f) for o in os_]
-            if pj is not None:  # what the earlier recordings saw of it
+            if pj is not None and (f in pj['facts'] or f in pj['unstable']):
+                # what the earlier recordings saw of it (a fact the reducer has learnt since
+                # they were made is not in them: its marks come from this recording's boots)
                 vals += pj['unstable'][f] if f in pj['unstable'] else [pj['facts'].get(f)]
             if len(vals) > 1 and all(x == v for x in vals):
                 stable.append(f)
@@ -84,8 +87,8 @@ def merge(argv):
         schema=SCHEMA, suite=suite,
         device='sd' if ha['device'].startswith('mmcblk') else 'vblk', guest_device=ha['device'],
         vcpus=ha['vcpus'],
-        kernel=dict(uname_r=uname[0], uname_v=uname[1] if len(uname) > 1 else '',
-                    package=opt(argv, '--package')),
+        kernel=dict(version=version(uname[0]), uname_r=uname[0],
+                    uname_v=uname[1] if len(uname) > 1 else '', package=opt(argv, '--package')),
         qemu=opt(argv, '--qemu'), fio=opt(argv, '--fio'),
         fio_common_args='--name=NAME --filename=/dev/%s --direct=1 --randrepeat=1 --thread=0 '
                         '--output-format=json' % ha['device'],
@@ -96,7 +99,9 @@ def merge(argv):
                     'loaded 2-core machine; earlier recordings of the same kernel and QEMU '
                     'count too) gave the same value; "unstable" lists the others with the '
                     'distinct values the boots gave',
-        available_schedulers=ha.get('available_schedulers'), card=ha.get('card', {}),
+        available_schedulers=ha.get('available_schedulers'),
+        default_scheduler=ha.get('default_scheduler'), schedulers_listed=ha.get('schedulers_listed'),
+        card=ha.get('card', {}),
         queues=ha['queues'], queues_stable=queues_equal,
         skipped=ha.get('skipped', []), insmod_failed=ha.get('insmod_failed', []),
         sched_failed=ha.get('sched_failed', []), jobs=jobs)
@@ -106,6 +111,13 @@ def merge(argv):
     n_all = sum(len(j['facts']) for j in jobs)
     print('[oracle] %s: %d job runs, %d of %d facts stable -> %s'
           % (suite, len(jobs), n_st, n_all, opt(argv, '--out')))
+
+
+def version(uname_r):
+    """The kernel's release as the model's --kernel= takes it: "6.1.0-57-amd64" -> "6.1",
+    "6.12.117+deb13-amd64" -> "6.12"."""
+    m = re.match(r'(\d+\.\d+)', uname_r)
+    return m.group(1) if m else uname_r
 
 
 def distinct(vals):
@@ -180,6 +192,8 @@ def row(j):
     cells = [
         j['name'], j['sched'], str(f['fio_ios']), str(f['bios']), str(f['splits']),
         '%d%s' % (f['requests'], '' if 'requests' in j['stable'] else '*'), sizes(f['request_sizes']),
+        str(f['inserts']) + ('' if 'inserts' in j['stable'] else '*'),
+        '%d/%d' % (f['plugs'], f['unplugs']) + ('' if 'plugs' in j['stable'] else '*'),
         '%d/%d/%d' % (f['merges_back'], f['merges_front'], f['rq_merges']),
         str(f['requeues']) + ('' if 'requeues' in j['stable'] else '*'),
         '%d/%d/%d' % (f['flushes'], f['preflush_data'], f['fua_writes']), str(f['discards']),
@@ -193,16 +207,18 @@ def row(j):
 def table(paths):
     for p in paths:
         fx = load(p)
-        print('### %s (%s, %d vCPU, kernel %s, %s)\n' % (fx['suite'], fx['guest_device'], fx['vcpus'],
-              fx['kernel']['uname_r'], fx['kernel']['package']))
-        print('| job | sched | fio I/Os | bios | splits | requests | sizes | merges b/f/rq | requeues '
-              '| flush/preflush/FUA | discards | issue ctx | max drv/sched | CMD13 after W | irqs |')
-        print('|' + '---|' * 15)
+        print('### %s (%s, %d vCPU, Linux %s: kernel %s, %s; scheduler file `%s`)\n'
+              % (fx['suite'], fx['guest_device'], fx['vcpus'], fx['kernel'].get('version', '?'),
+                 fx['kernel']['uname_r'], fx['kernel']['package'], fx.get('available_schedulers')))
+        print('| job | sched | fio I/Os | bios | splits | requests | sizes | inserts | plugs/unplugs '
+              '| merges b/f/rq | requeues | flush/preflush/FUA | discards | issue ctx '
+              '| max drv/sched | CMD13 after W | irqs |')
+        print('|' + '---|' * 17)
         for j in fx['jobs']:
             print(row(j))
         for s in fx.get('skipped', []):
             print('| %s | %s | skipped: %s |' % (s['name'], s['sched'], s['why']))
-        print('\n`*`: differed between the two boots (not a stable fact).\n')
+        print('\n`*`: differed between the boots (not a stable fact).\n')
 
 
 def observe(argv):

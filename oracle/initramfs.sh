@@ -3,6 +3,8 @@
 # every shared library ldd names, oracle/guest-init.sh as /init, oracle/jobs.txt, and the kernel
 # modules the runs need (SDHCI + mmc, virtio-blk, the kyber and bfq schedulers, virtio_console) with everything
 # they depend on, in load order (read from the unpacked kernel's modules.dep), as /mods/order.
+# A module the kernel has built in (modules.builtin: 6.12 builds virtio_pci and virtio_console
+# in) is left out; a compressed one (6.12's .ko.xz) is decompressed (busybox insmod reads .ko).
 # Takes about a second; oracle/record.sh and oracle/check.sh run it before every boot so the
 # guest always runs the suite as it is in the work tree.
 set -euo pipefail
@@ -12,7 +14,6 @@ cd "$(dirname "$0")/.."
 WANT="kernel/drivers/mmc/host/sdhci-pci.ko kernel/drivers/mmc/core/mmc_block.ko
 kernel/drivers/block/virtio_blk.ko kernel/drivers/virtio/virtio_pci.ko
 kernel/block/kyber-iosched.ko kernel/block/bfq.ko kernel/drivers/char/virtio_console.ko"
-MODDIR=$KDIR/lib/modules/$KVER
 [[ -f $MODDIR/modules.dep ]] || { echo "[oracle] no unpacked kernel in $KDIR: run oracle/install.sh" >&2; exit 1; }
 
 R=$WORK/initramfs-root
@@ -38,11 +39,17 @@ add() {
     for d in $(awk -v m="$m:" '$1 == m { $1 = ""; print }' "$MODDIR/modules.dep"); do add "$d"; done
     order+=("$m")
 }
-for m in $WANT; do add "$m"; done
+for m in $WANT; do
+    if grep -q "^$m.xz:" "$MODDIR/modules.dep"; then add "$m.xz"
+    elif grep -q "^$m:" "$MODDIR/modules.dep"; then add "$m"
+    elif grep -qx "$m" "$MODDIR/modules.builtin"; then :
+    else echo "[oracle] $m: neither a module nor built in ($MODDIR)" >&2; exit 1; fi
+done
 : >"$R/mods/order"
 for m in "${order[@]}"; do
-    cp "$MODDIR/$m" "$R/mods/"
-    basename "$m" >>"$R/mods/order"
+    b=$(basename "$m" .xz)
+    if [[ $m == *.xz ]]; then xz -dc "$MODDIR/$m" >"$R/mods/$b"; else cp "$MODDIR/$m" "$R/mods/"; fi
+    echo "$b" >>"$R/mods/order"
 done
 
 cp oracle/guest-init.sh "$R/init"
@@ -51,4 +58,4 @@ cp oracle/jobs.txt "$R/jobs.txt"
 (cd "$R" && find . | cpio -o -H newc --quiet) >"$WORK/initramfs.cpio"
 rm -rf "$R"
 echo "[oracle] initramfs: $WORK/initramfs.cpio ($(( $(stat -c %s "$WORK/initramfs.cpio") / 1024 )) KiB;" \
-     "modules: ${order[*]##*/})"
+     "kernel $KVER; modules: ${order[*]##*/})"

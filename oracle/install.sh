@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
 # The kernel oracle's tools: checks for them, installs what is missing, or (with --check) only
-# says what is missing. Debian packages: qemu-system-x86, fio, busybox-static, cpio, kmod; and
-# the kernel: the package linux-image-$KVER (Debian 12's linux-image-amd64 points to it),
-# fetched with `apt-get download` and unpacked with `dpkg-deb -x` into $ORACLE_KERNEL_DIR (not
-# installed: the machine keeps its own kernel), then `depmod` on the unpacked tree.
+# says what is missing. Debian packages: qemu-system-x86, fio, busybox-static, cpio, kmod (and
+# xz-utils for 6.12's compressed modules); and the kernels (oracle/config.sh): the package
+# linux-image-$KVER, fetched with `apt-get download` from Debian's registry and unpacked with
+# `dpkg-deb -x` into $ORACLE_KERNEL_DIR (not installed: the machine keeps its own kernel), then
+# `depmod` on the unpacked tree. 6.1 is Debian 12's (the machine's own apt sources name it);
+# 6.12 is Debian 13's (trixie): its package lists come from a private sources list in
+# ~/.cache/mmcsim-oracle/apt-trixie/ (apt-get -o Dir::Etc::sourcelist=... with its own lists
+# and cache folders), so the machine's apt set-up is not changed.
 #
 #   oracle/install.sh           install what is missing (apt; needs the network the first time)
 #   oracle/install.sh --check   exit 0 if everything is present, else name what is missing, exit 1
 #   oracle/install.sh --quiet-check   the same, silent (make test uses it to decide)
+# Both kernels unless ORACLE_KERNEL names one (make oracle-check checks both).
 #
 # The kernel goes outside target/ (default ~/.cache/mmcsim-oracle/) so that `cargo clean` does not
-# throw away a 70 MB download, and every worktree of the project shares one copy.
+# throw away a 70-110 MB download, and every worktree of the project shares one copy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ -z ${ORACLE_KERNEL:-} ]]; then
+    rc=0
+    for k in 6.1 6.12; do ORACLE_KERNEL=$k oracle/install.sh "$@" || rc=1; done
+    exit $rc
+fi
 . oracle/config.sh
 
 MODE=install
@@ -32,11 +42,13 @@ missing_pkgs() {
     command -v fio >/dev/null || out+=(fio)
     [[ -x /bin/busybox ]] && ! ldd /bin/busybox >/dev/null 2>&1 || out+=(busybox-static)
     command -v cpio >/dev/null || out+=(cpio)
+    [[ -n $APT_SUITE ]] && ! command -v xz >/dev/null && out+=(xz-utils)
     [[ -x /sbin/depmod || -x /usr/sbin/depmod ]] || out+=(kmod)
     echo "${out[*]:-}"
 }
-kernel_present() { [[ -f $KDIR/boot/vmlinuz-$KVER && -f $KDIR/lib/modules/$KVER/modules.dep \
-                      && -f $KDIR/PACKAGE_VERSION ]]; }
+kernel_present() { [[ -f $KDIR/boot/vmlinuz-$KVER && -f $KDIR/PACKAGE_VERSION \
+                      && ( -f $KDIR/lib/modules/$KVER/modules.dep
+                           || -f $KDIR/usr/lib/modules/$KVER/modules.dep ) ]]; }
 
 pkgs=$(missing_pkgs)
 if [[ $MODE != install ]]; then
@@ -87,7 +99,20 @@ else
     say "fetching the kernel package linux-image-$KVER into $KDIR"
     dl="$KDIR.download"
     rm -rf "$dl" "$KDIR"; mkdir -p "$dl"
-    if ! (cd "$dl" && apt-get download "linux-image-$KVER" >download.log 2>&1); then
+    if [[ -n $APT_SUITE ]]; then
+        # A private sources list naming Debian's $APT_SUITE, with its own lists and cache: apt's
+        # own configuration and the machine's package lists stay as they are.
+        A=$ORACLE_CACHE/apt-$APT_SUITE
+        mkdir -p "$A/lists/partial" "$A/cache/archives/partial"
+        echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $APT_SUITE main" \
+            >"$A/sources.list"
+        aptx=(-o "Dir::Etc::sourcelist=$A/sources.list" -o Dir::Etc::sourceparts=/dev/null
+              -o "Dir::State::Lists=$A/lists" -o "Dir::Cache=$A/cache")
+        apt-get "${aptx[@]}" update >"$dl/update.log" 2>&1 \
+            || fail "apt-get update of the private $APT_SUITE list failed: $(tail -n 2 "$dl/update.log" | tr '\n' ' ')"
+        (cd "$dl" && apt-get "${aptx[@]}" download "linux-image-$KVER" >download.log 2>&1) \
+            || fail "apt-get download linux-image-$KVER ($APT_SUITE) failed: $(tail -n 2 "$dl/download.log" | tr '\n' ' ')"
+    elif ! (cd "$dl" && apt-get download "linux-image-$KVER" >download.log 2>&1); then
         apt_update
         (cd "$dl" && apt-get download "linux-image-$KVER" >download.log 2>&1) \
             || fail "apt-get download linux-image-$KVER failed: $(tail -n 2 "$dl/download.log" | tr '\n' ' ')"
@@ -96,6 +121,8 @@ else
     dpkg-deb -x "$deb" "$KDIR.part" || fail "dpkg-deb -x $deb failed"
     dpkg-deb -f "$deb" Version >"$KDIR.part/PACKAGE_VERSION"
     depmod=$(command -v depmod || echo /sbin/depmod)
+    # Debian 13's modules are under usr/lib/modules/; Debian 12's depmod looks in lib/modules/.
+    [[ -d $KDIR.part/lib || ! -d $KDIR.part/usr/lib/modules ]] || ln -s usr/lib "$KDIR.part/lib"
     "$depmod" -b "$KDIR.part" "$KVER" || fail "depmod on the unpacked kernel failed"
     mv "$KDIR.part" "$KDIR"
     rm -rf "$dl"

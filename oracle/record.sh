@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `make oracle`: installs what is missing (oracle/install.sh), builds the initramfs, boots the
-# kernel for every suite twice, reduces the traces and rewrites oracle/fixtures/.
+# kernel for every suite twice, reduces the traces and rewrites the kernel's fixtures: Linux 6.1
+# in oracle/fixtures/, then Linux 6.12 in oracle/fixtures/linux-6.12/ (oracle/config.sh).
 #
-#   oracle/record.sh                 everything (about 30-40 min on a loaded 2-core machine)
+#   oracle/record.sh                 everything, both kernels (about 20 min a kernel here)
+#   ORACLE_KERNEL=6.12 oracle/record.sh   one kernel
 #   oracle/record.sh --reduce-only   only the reduction of the runs already in $WORK/runs/
 #
 # The suites (each booted twice: two runs tell the timing-free facts from the others):
@@ -17,6 +19,10 @@
 # ORACLE_SUITES="sd-1cpu virtio-1cpu" records only those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ -z ${ORACLE_KERNEL:-} ]]; then
+    for k in 6.1 6.12; do ORACLE_KERNEL=$k oracle/record.sh "$@"; done
+    exit 0
+fi
 . oracle/config.sh
 SCHEDS=none,mq-deadline,kyber,bfq
 CHECK_SCHEDS=none,mq-deadline
@@ -83,4 +89,8 @@ for s in $SUITES; do
     fi
 done
 python3 oracle/fixtures.py table "$FIXTURES"/*.json >"$FIXTURES/FIGURES.md"
+# The two kernels side by side, when both have fixtures in their usual folders.
+if [[ -z ${ORACLE_FIXTURES:-} && -f oracle/fixtures/sd-1cpu.json && -f oracle/fixtures/linux-6.12/sd-1cpu.json ]]; then
+    python3 oracle/kernels.py oracle/fixtures oracle/fixtures/linux-6.12 >oracle/fixtures/KERNELS.md
+fi
 echo "[oracle] fixtures rewritten in $FIXTURES (figures: $FIXTURES/FIGURES.md) in $(( $(date +%s) - t0 ))s"

@@ -17,8 +17,10 @@ import re
 import sys
 
 LINE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (\w+): (.*)$')
-# block_* events: "179,0 WS 4096 () 488 + 8 [fio]" (rq events) or "179,0 WS 488 + 8 [fio]" (bio)
-BLK = re.compile(r'^(\d+,\d+) (\S+) (?:(\d+) )?(?:\((.*?)\) )?(\d+) \+ (\d+)')
+# block_* events: "179,0 WS 4096 () 488 + 8 [fio]" (rq events) or "179,0 WS 488 + 8 [fio]" (bio);
+# from 6.11 (aa6ff4eb7c10, "block: add ioprio to block_rq tracepoint") the rq events carry the
+# I/O priority, class,hint,level, before the task: "179,0 WS 4096 () 488 + 8 be,0,4 [fio]".
+BLK = re.compile(r'^(\d+,\d+) (\S+) (?:(\d+) )?(?:\((.*?)\) )?(\d+) \+ (\d+)(?: ([a-z]+,\d+,\d+))?')
 KV = re.compile(r'(\w+)=(\S+)')
 STAT_NAMES = ['read_ios', 'read_merges', 'read_sectors', None, 'write_ios', 'write_merges',
               'write_sectors', None, None, None, None, 'discard_ios', 'discard_merges',
@@ -47,11 +49,27 @@ def rwbs_parts(rwbs):
 
 
 def comm_class(comm):
+    """The kind of task: `fio`, `kworker-H` (a high-priority worker, kworker/0:1H: kblockd's),
+    `kworker`, `idle`, or the name without a per-CPU suffix. A worker's name may carry its
+    workqueue after a dash (kworker/0:1H-kblockd) where the kernel prints wq_worker_comm."""
     if comm.startswith('kworker/'):
-        return 'kworker-H' if comm.endswith('H') else 'kworker'
+        return 'kworker-H' if comm.split('-', 1)[0].endswith('H') else 'kworker'
     if comm.startswith('<idle>'):
         return 'idle'
     return re.sub(r'/\d+$', '', comm)
+
+
+def scheduler_file(text):
+    """`queue/scheduler` as (current, [every scheduler in the order printed]): 6.1 prints
+    "[mq-deadline] kyber bfq none", 6.12 "none [mq-deadline] kyber bfq" (elv_iosched_show lists
+    none first since 6.4-ish; the brackets mark the current one in both)."""
+    names, cur = [], None
+    for w in (text or '').split():
+        if w.startswith('[') and w.endswith(']'):
+            w = w[1:-1]
+            cur = w
+        names.append(w)
+    return cur, names
 
 
 def read_sections(path):
@@ -74,6 +92,8 @@ def read_sections(path):
                 boot['device'] = w[3].split('=')[1]
             elif tag == 'AVAILABLE-SCHEDULERS':
                 boot['available_schedulers'] = line.split(' ', 2)[2].strip()
+                boot['default_scheduler'], boot['schedulers_listed'] = \
+                    scheduler_file(boot['available_schedulers'])
             elif tag == 'INSMOD-FAILED':
                 boot['insmod_failed'] += w[2:]
             elif tag == 'SCHED-FAILED':
@@ -150,6 +170,8 @@ def facts_of(job):
     c = collections.Counter()
     bio_sizes, bio_rwbs = collections.Counter(), collections.Counter()
     rq_sizes, rq_rwbs, ctx = collections.Counter(), collections.Counter(), collections.Counter()
+    ctx_op, ioprio, requeue_ctx = collections.Counter(), collections.Counter(), collections.Counter()
+    tasks = collections.defaultdict(set)  # kind -> the pids of that kind that issued
     unplug, mmc, mmc_blocks = collections.Counter(), collections.Counter(), collections.Counter()
     inflight = maxinf = mmcinf = maxmmc = 0
     sched = collections.Counter()  # start sector -> requests inserted and not yet issued
@@ -165,7 +187,7 @@ def facts_of(job):
         m = LINE.match(line)
         if not m:
             continue
-        comm, _, _, _, ts, ev, rest = m.groups()
+        comm, pid, _, _, ts, ev, rest = m.groups()
         if ev == 'tracing_mark_write':
             continue
         ts = float(ts)
@@ -183,7 +205,7 @@ def facts_of(job):
             if not b:
                 c['unparsed_events'] += 1
                 continue
-            _, rwbs, nbytes, _, sector, nsec = b.groups()
+            _, rwbs, nbytes, _, sector, nsec, prio = b.groups()
             op, pre, fua, _ = rwbs_parts(rwbs)
             size = int(nbytes) if nbytes is not None else int(nsec) * 512
             if ev == 'block_bio_queue':
@@ -215,7 +237,12 @@ def facts_of(job):
                     insched -= 1
                 inflight += 1
                 maxinf = max(maxinf, inflight)
-                ctx[comm_class(comm.strip())] += 1
+                kind = comm_class(comm.strip())
+                ctx[kind] += 1
+                ctx_op['%s %s' % (op, kind)] += 1
+                tasks[kind].add(pid)
+                if prio:
+                    ioprio[prio] += 1
                 rq_rwbs[rwbs] += 1
                 if op == 'F':
                     c['flushes'] += 1
@@ -232,6 +259,7 @@ def facts_of(job):
                     c['complete_errors'] += 1
             elif ev == 'block_rq_requeue':
                 c['requeues'] += 1
+                requeue_ctx[comm_class(comm.strip())] += 1
                 inflight = max(0, inflight - 1)
         elif ev == 'mmc_request_start':
             d = dict(KV.findall(rest))
@@ -268,7 +296,9 @@ def facts_of(job):
         merges_front=c['merges_front'], rq_merges=c['rq_merges'], requeues=c['requeues'],
         flushes=c['flushes'], preflush_data=c['preflush_data'], fua_writes=c['fua_writes'],
         discards=c['discards'], completes=c['completes'], complete_errors=c['complete_errors'],
-        issue_ctx=dict(ctx), max_inflight_driver=maxinf, max_in_sched=maxsched,
+        issue_ctx=dict(ctx), issue_ctx_by_op=dict(ctx_op),
+        issue_tasks={k: len(v) for k, v in tasks.items()}, requeue_ctx=dict(requeue_ctx),
+        issue_ioprio={k: v for k, v in ioprio.items() if v}, max_inflight_driver=maxinf, max_in_sched=maxsched,
         plugs=c['plugs'], unplugs=c['unplugs'], unplug_depths=dict(unplug), mmc_cmds=dict(mmc),
         mmc_data_blocks=dict(mmc_blocks), cmd13_after_write=c['cmd13_after_write'],
         cmd13_after_read=c['cmd13_after_read'], mmc_max_inflight=maxmmc,
