@@ -82,6 +82,8 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         return w;
     }
     let path = cfg.mmc_path;
+    // A kernel the model does not carry: whose block layer runs instead (`kernel_rules.rs`).
+    w.extend(p.kernel.rule_set_notice());
     w.extend(cq_warning(scn, &p));
     if given("hsq_depth") && path != MmcPath::Hsq {
         w.push(format!(

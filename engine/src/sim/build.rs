@@ -60,6 +60,7 @@ impl Simulator {
             next_req_id: 0,
             platform: Box::new(platform),
             cfg,
+            rules: platform.kernel.block_rules(),
             jobs,
             blk: blk_mq_of(scn, &cfg, &platform, path.tag_set_depth(), &mut stream(4)),
             mq: MmcQueue::new(path, cfg.hsq_depth),

@@ -105,6 +105,10 @@ pub struct BlkMq {
     /// Its plug was flushed for its sleep while it was still inside `->queue_rq`: kblockd is
     /// woken when it returns.
     pub(crate) kick_on_return: bool,
+    /// The direct context runs the queue (`blk_mq_run_hw_queue(hctx, false)` in the caller's
+    /// context, from Linux 6.6): once its own list is done it takes `hctx->dispatch` and the
+    /// scheduler's requests as kblockd's run does.
+    ctx_runs: bool,
     /// BLK_MQ_S_SCHED_RESTART: re-run the queue when a request completes.
     restart: bool,
     /// The fitted dispatch: a request the driver refused with BLK_STS_RESOURCE waits on
@@ -160,6 +164,7 @@ impl BlkMq {
             ctx_job: None,
             deferred_issue: false,
             kick_on_return: false,
+            ctx_runs: false,
             restart: false,
             resource_wait: false,
             force_commit,

@@ -133,8 +133,13 @@ impl Simulator {
         }
     }
 
-    /// A plug's requests are in the scheduler (or the software queues): kblockd is woken.
+    /// A plug's requests are in the scheduler (or the software queues): the queue is run
+    /// (`blk_mq_dispatch_plug_list` -> `blk_mq_run_hw_queue(hctx, from_schedule)`): by kblockd,
+    /// or from 6.6 in the submitting task unless it is going to sleep.
     fn blk_mq_plug_inserted(&mut self, job: u32, from_schedule: bool) {
+        if !from_schedule && self.rules.run_inline && self.cfg.kernel_dispatch() {
+            return self.blk_mq_run_hw_queue_sync(job);
+        }
         if from_schedule && self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == Some(job) {
             // The thread sleeps only once its own `->queue_rq` has returned: kblockd is
             // woken then.
