@@ -109,6 +109,10 @@ pub struct BlkMq {
     /// context, from Linux 6.6): once its own list is done it takes `hctx->dispatch` and the
     /// scheduler's requests as kblockd's run does.
     ctx_runs: bool,
+    /// One CPU, taken by the running context (6.6+ rule sets): tasks that want to run the
+    /// queue (an empty list) or issue their plug's requests directly, in order; each goes when
+    /// the context returns (`Simulator::blk_mq_cpu_taken`).
+    deferred: VecDeque<(u32, Vec<ReqIdx>)>,
     /// BLK_MQ_S_SCHED_RESTART: re-run the queue when a request completes.
     restart: bool,
     /// The fitted dispatch: a request the driver refused with BLK_STS_RESOURCE waits on
@@ -165,6 +169,7 @@ impl BlkMq {
             deferred_issue: false,
             kick_on_return: false,
             ctx_runs: false,
+            deferred: VecDeque::new(),
             restart: false,
             resource_wait: false,
             force_commit,

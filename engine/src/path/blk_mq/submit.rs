@@ -165,12 +165,19 @@ impl Simulator {
 
     /// The submitting thread issues `list` itself. If another context is inside `->queue_rq`
     /// the first is refused at once (`mq->busy`), as the next step of a context would be.
-    fn blk_mq_issue_direct(&mut self, list: Vec<ReqIdx>) {
+    pub(super) fn blk_mq_issue_direct(&mut self, list: Vec<ReqIdx>) {
         let job = list.first().map(|&r| self.reqs.get(r).job);
         if self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == job {
             // The same thread (the next part of its split I/O): it submits it once its
             // `->queue_rq` returns, in the same context.
             self.blk.ctx_list.extend(list);
+            return;
+        }
+        if self.blk_mq_cpu_taken() {
+            // The board's one CPU runs the context: this task runs once it returns.
+            if let Some(j) = job {
+                self.blk.deferred.push_back((j, list));
+            }
             return;
         }
         if self.blk.ctx.is_some() {
