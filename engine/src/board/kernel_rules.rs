@@ -19,15 +19,15 @@
 //! | a synchronous queue run of a `BLK_MQ_F_BLOCKING` queue runs in the caller (65a558f66c30, 6.6) | no: kblockd | yes | yes |
 //! | a PREFLUSH/FUA write's data takes the normal path, only its post-flush blk-flush's (615939a2ae73, 6.5) | no | yes | yes |
 //! | block_rq_* event text carries the I/O priority (aa6ff4eb7c10, 6.11) | no | no | yes |
+//! | mq-deadline batches on from the last dispatched position (`latest_pos`, 6.5) | no | yes | yes |
 //! | the plug list kept in submission order (e70c301faece, 6.13; 6.12.y) | no | no | yes |
 //!
 //! Simplifications, said here and where each rule acts: the plug list's order does not change
 //! what the model issues (its plug is a list in submission order under every rule set, with
 //! merges into the plug's last request, what 961296e89dc3 keeps under 6.12.y; Linux 6.1 issued a
-//! plug flushed directly newest first), and mq-deadline's 6.5 changes (requeued requests back
-//! at the head of the scheduler, the dispatch position `latest_pos`) change nothing on an mmc
-//! queue: its refused requests go to `hctx->dispatch`, never back into the scheduler, and the
-//! model's sort list already resumes from the last dispatched position.
+//! plug flushed directly newest first), and mq-deadline's 6.5 handling of requeued requests
+//! (back at the head of the scheduler) changes nothing on an mmc queue: its refused requests go
+//! to `hctx->dispatch`, never back into the scheduler.
 
 use super::KernelVersion;
 
@@ -71,6 +71,12 @@ pub struct BlockRules {
     pub flush_data_normal: bool,
     /// block_rq_* tracepoints print the I/O priority (`be,0,4`) before the command (aa6ff4eb7c10, 6.11).
     pub rq_ioprio_text: bool,
+    /// mq-deadline starts the next request of a batch at the last dispatched request's start
+    /// (`per_prio->latest_pos`, `deadline_from_pos`: the first request at or after it, one
+    /// inserted meanwhile included), where 6.1 took the `next_rq` it noted at dispatch
+    /// (Bart Van Assche's mq-deadline series of 6.5: "Track the dispatch position", with the
+    /// requeue handling).
+    pub dd_from_pos: bool,
     /// The plug list in submission order (e70c301faece, "block: don't reorder requests in
     /// blk_add_rq_to_plug", 6.13, in 6.12.y), the back-merge then at its tail (961296e89dc3).
     pub plug_in_order: bool,
@@ -87,6 +93,7 @@ impl BlockRules {
             run_inline: at(6),
             flush_data_normal: at(5),
             rq_ioprio_text: at(11),
+            dd_from_pos: at(5),
             plug_in_order: at(12),
         }
     }

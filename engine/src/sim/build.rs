@@ -274,7 +274,9 @@ fn blk_mq_of(
     rng: &mut crate::rng::Rng,
 ) -> BlkMq {
     use crate::path::elevator::{default_nr_requests, Elevator, Tunables};
-    let elv = Elevator::new(cfg.iosched, Tunables::of(&scn.queue));
+    let mut t = Tunables::of(&scn.queue);
+    t.dd_from_pos = platform.kernel.block_rules().dd_from_pos;
+    let elv = Elevator::new(cfg.iosched, t);
     let nr = scn
         .queue
         .nr_requests
