@@ -6,12 +6,14 @@
 mod cq;
 pub mod file;
 mod kernel;
+mod kernel_rules;
 pub mod params;
 mod platform;
 mod presets;
 mod what_if;
 
 pub use cq::{CQE_SINCE, SD_CQ_SINCE};
+pub use kernel_rules::{BlockRules, CARRIED, HSQ_DYNAMIC_SINCE, HSQ_SINCE};
 pub use platform::*;
 pub use presets::*;
 pub use what_if::WhatIf;

@@ -18,7 +18,14 @@
 //!   `dtparam=sd_cqe`), which PR #6235 (June 2024) limited to one posted write; mainline has no
 //!   SD command queueing. On eMMC no kernel limits the queued writes (cqhci queues up to the
 //!   tag set; #6235 is for SD cards).
+//! - A feature newer than the board's kernel (`board/kernel_rules.rs`): hsq before Linux 5.8
+//!   (mmc_hsq.c, 511ce378e16f), the dynamic hsq depth before 6.7 (a fixed window of 2 + 1 in
+//!   6.1's and 6.6's `mmc_mq_queue_rq`), and a fixed depth of 2 from 6.7 on, where every hsq
+//!   host adjusts it. A paper that measured such a patch on an older kernel (unisoc-hsq-2023:
+//!   the dynamic depth on 6.6) runs it labelled so. (The CQE before 4.15 is refused instead:
+//!   `cq.rs`.)
 
+use super::kernel_rules::{HSQ_DYNAMIC_SINCE, HSQ_SINCE};
 use super::Platform;
 use crate::vocab::{HsqDepth, MmcPath, HSQ_NORMAL_DEPTH};
 use serde::Serialize;
@@ -46,6 +53,11 @@ const FUA_OFF: &str =
 // out of its build (`what_ifs`).
 const SD_POSTED: &str = "the Raspberry Pi kernel's rule of March to June 2024; since, one (PR #6235); mainline has no SD queueing";
 const EMMC_POSTED: &str = "no kernel limits an eMMC's queued writes";
+// Features newer than the board's kernel.
+const HSQ_NEWER: &str =
+    "hsq came to mainline in Linux 5.8 (mmc_hsq.c): this kernel runs the series before its merge";
+const DYNAMIC_NEWER: &str = "the 2023 dynamic depth, mainline from Linux 6.7: this kernel's mmc_mq_queue_rq keeps a window of 2 + 1";
+const FIXED_OLDER: &str = "Linux 6.7 and later adjust the depth (2, or 5 for 4 KiB writes: mmc_hsq_modify_threshold); a fixed 2 is 6.6's rule";
 
 impl Platform {
     /// The what-ifs this board runs, resolved (`Scenario::effective_platform`: a refused
@@ -55,27 +67,36 @@ impl Platform {
         let (s, c) = (&self.switches, &self.card);
         let mut w = Vec::new();
         // One call site builds every setting's text (the landing's wasm is at its size bar).
-        let mut put = |name: &str, n: u32, reason| {
-            let setting = name.to_string() + "=" + &n.to_string();
+        let mut put = |name: &str, n: &str, reason| {
+            let setting = name.to_string() + "=" + n;
             w.push(WhatIf { setting, reason })
         };
+        let k = self.kernel;
         if s.mmc_path == MmcPath::Hsq {
+            if k < HSQ_SINCE {
+                put("mmc_path", "hsq", HSQ_NEWER);
+            }
+            let dynamic = k >= HSQ_DYNAMIC_SINCE;
             match (s.packed, s.hsq_depth) {
-                (0, HsqDepth::Fixed(d)) if d != HSQ_NORMAL_DEPTH => put("hsq_depth", d, HSQ_DEPTH),
+                (0, HsqDepth::Fixed(d)) if d != HSQ_NORMAL_DEPTH => {
+                    put("hsq_depth", &d.to_string(), HSQ_DEPTH)
+                }
+                (0, HsqDepth::Fixed(_)) if dynamic => put("hsq_depth", "2", FIXED_OLDER),
+                (0, HsqDepth::Dynamic) if !dynamic => put("hsq_depth", "dynamic", DYNAMIC_NEWER),
                 (0, _) => {}
-                (n, _) => put("packed", n, PACKED),
+                (n, _) => put("packed", &n.to_string(), PACKED),
             }
         }
         if !s.fua && c.reliable_write && !c.sd {
-            put("fua", 0, FUA_OFF);
+            put("fua", "0", FUA_OFF);
         }
         // Board parameters: not in the landing page's build, which cannot set them.
         if !cfg!(feature = "lean") && s.mmc_path == MmcPath::Cqe {
             let n = c.max_posted_writes;
             if c.sd && n > 1 {
-                put("max_posted_writes", n, SD_POSTED);
+                put("max_posted_writes", &n.to_string(), SD_POSTED);
             } else if !c.sd && n < c.cmdq_depth {
-                put("max_posted_writes", n, EMMC_POSTED);
+                put("max_posted_writes", &n.to_string(), EMMC_POSTED);
             }
         }
         w
@@ -87,10 +108,30 @@ mod tests {
     use crate::board::PLATFORMS;
 
     #[test]
-    fn every_preset_runs_some_kernels_path() {
+    fn every_preset_runs_some_kernels_path_or_names_the_patch_it_measured() {
         for p in PLATFORMS {
-            assert_eq!(p.what_ifs(), Vec::new(), "{}", p.name);
+            let settings: Vec<String> = p.what_ifs().into_iter().map(|w| w.setting).collect();
+            // The 2023 paper measured the dynamic depth on 6.6, before mainline took it (6.7).
+            let measured: &[&str] = match p.name {
+                "unisoc-hsq-2023" => &["hsq_depth=dynamic"],
+                _ => &[],
+            };
+            assert_eq!(settings, measured, "{}", p.name);
         }
+    }
+
+    #[test]
+    fn the_dynamic_depth_is_a_what_if_before_6_7_and_a_fixed_two_after() {
+        use crate::board::KernelVersion;
+        let mut p = crate::board::UNISOC_HSQ_2023;
+        p.kernel = KernelVersion::new(6, 1);
+        assert!(p.what_ifs()[0].line().contains("mainline from Linux 6.7"));
+        p.kernel = KernelVersion::new(6, 12);
+        assert_eq!(p.what_ifs(), Vec::new(), "6.12's own rule");
+        p.switches.hsq_depth = crate::vocab::HsqDepth::Fixed(2);
+        assert_eq!(p.what_ifs()[0].setting, "hsq_depth=2");
+        p.kernel = KernelVersion::new(5, 4);
+        assert_eq!(p.what_ifs()[0].setting, "mmc_path=hsq");
     }
 
     #[test]

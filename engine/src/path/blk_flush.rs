@@ -103,6 +103,19 @@ impl Simulator {
             self.blk_flush_pend(req);
             return true;
         }
+        if self.rules.flush_data_normal {
+            // From Linux 6.5 (615939a2ae73, `blk_insert_flush` returns false): the data takes
+            // the normal path (plug, scheduler or direct issue, by the submitting task), with
+            // a post-flush to come when the queue has no FUA (counted in flight, so a flush
+            // waits for it); only that post-flush goes through this machine, run by kblockd
+            // from the requeue list (`blk_kick_flush` -> `blk_mq_kick_requeue_list`).
+            if !self.queue_has_fua() {
+                self.stats.post_flushes += 1;
+                self.fq.data_in_flight += 1;
+                self.fq.post.insert(req);
+            }
+            return false;
+        }
         if self.queue_has_fua() {
             // DATA only: around the scheduler, to the tail of hctx->dispatch.
             self.blk.bypass_insert(req, false);

@@ -321,8 +321,9 @@ impl Simulator {
     pub(crate) fn ctl_requeue_front(&mut self, req: ReqIdx) {
         match self.host_path() {
             HostPath::Hsq { .. } => {
-                let tag = self.reqs.get(req).tag.unwrap_or(0);
-                self.hsq.requeue_front(req, tag);
+                let r = self.reqs.get(req);
+                let (tag, w4k) = (r.tag.unwrap_or(0), r.op == Op::Write && r.len == 4096);
+                self.hsq.requeue_front(req, tag, w4k);
             }
             HostPath::Legacy { .. } | HostPath::MmcTest { .. } | HostPath::Cqe { .. } => {
                 self.legacy.push_front(req);

@@ -24,8 +24,9 @@ pub const HSQ_PACKED_FLUSH_BLOCKS: u64 = 256;
 /// `struct mmc_hsq`: the occupied slots in FIFO order and the packing limit.
 #[derive(Debug, Default)]
 pub struct Hsq {
-    /// Occupied slots waiting for the bus, in arrival order, with their tags (= slot index).
-    fifo: VecDeque<(ReqIdx, u16)>,
+    /// Occupied slots waiting for the bus, in arrival order, with their tags (= slot index)
+    /// and whether each holds a 4 KiB write (what `mmc_hsq_modify_threshold` counts).
+    fifo: VecDeque<(ReqIdx, u16, bool)>,
     /// `hsq_dispatch=next_tag`: serve by `mmc_hsq_update_next_tag` instead of arrival order.
     next_tag_order: bool,
     /// The tag of the request served last (`hsq->next_tag` when it was pumped).
@@ -52,8 +53,9 @@ impl Hsq {
     /// `mmc_hsq_request`: the request takes its slot. Returns whether to pump now: always
     /// without packing; with packing when the batch is full, the request is large
     /// (> `HSQ_PACKED_FLUSH_BLOCKS`) or it is the last of the dispatch round.
-    pub fn request(&mut self, req: ReqIdx, tag: u16, len: u64, last: bool) -> bool {
-        self.fifo.push_back((req, tag));
+    /// `write`: the request writes.
+    pub fn request(&mut self, req: ReqIdx, tag: u16, len: u64, write: bool, last: bool) -> bool {
+        self.fifo.push_back((req, tag, write && len == 4096));
         self.packed == 0
             || last
             || len / 512 > HSQ_PACKED_FLUSH_BLOCKS
@@ -61,8 +63,8 @@ impl Hsq {
     }
 
     /// Recovery retries a request first (`mmc_hsq_recovery_finish` re-pumps the slot).
-    pub fn requeue_front(&mut self, req: ReqIdx, tag: u16) {
-        self.fifo.push_front((req, tag));
+    pub fn requeue_front(&mut self, req: ReqIdx, tag: u16, write_4k: bool) {
+        self.fifo.push_front((req, tag, write_4k));
         self.last_tag = tag.checked_sub(1);
     }
 
@@ -72,7 +74,7 @@ impl Hsq {
     /// request in a high slot waits as long as lower slots keep being refilled.
     fn next_tag_position(&self) -> usize {
         if let Some(next) = self.last_tag.map(|t| t + 1) {
-            if let Some(i) = self.fifo.iter().position(|&(_, t)| t == next) {
+            if let Some(i) = self.fifo.iter().position(|&(_, t, _)| t == next) {
                 return i;
             }
         }
@@ -93,7 +95,7 @@ impl Hsq {
             } else {
                 0
             };
-            let (req, tag) = self.fifo.remove(i).expect("non-empty");
+            let (req, tag, _) = self.fifo.remove(i).expect("non-empty");
             self.last_tag = Some(tag);
             // The requests before it in the FIFO came earlier: each was passed over once.
             self.passed = i;
@@ -101,19 +103,24 @@ impl Hsq {
         } else {
             self.passed = 0;
             let n = self.packed.min(self.fifo.len());
-            Some((self.fifo.drain(..n).map(|(r, _)| r).collect(), true))
+            Some((self.fifo.drain(..n).map(|(r, _, _)| r).collect(), true))
         }
     }
 
     /// The requests the last [`Hsq::next_batch`] passed over: they arrived before the one it
     /// sent.
     pub fn passed_over(&self) -> impl Iterator<Item = &ReqIdx> {
-        self.fifo.iter().take(self.passed).map(|(r, _)| r)
+        self.fifo.iter().take(self.passed).map(|(r, _, _)| r)
     }
 
     /// Occupied slots, FIFO order.
     pub fn queued(&self) -> impl Iterator<Item = &ReqIdx> {
-        self.fifo.iter().map(|(r, _)| r)
+        self.fifo.iter().map(|(r, _, _)| r)
+    }
+
+    /// The queued slots holding 4 KiB writes, counted up to `max`.
+    pub fn queued_4k_writes(&self, max: usize) -> usize {
+        self.fifo.iter().filter(|s| s.2).take(max).count()
     }
 
     /// Times `mmc_hsq_modify_threshold` changed the depth.
@@ -145,7 +152,8 @@ impl Simulator {
             let r = self.reqs.get(req);
             (r.len, r.tag.unwrap_or(0))
         };
-        if self.hsq.request(req, tag, len, last) {
+        let write = self.reqs.get(req).op == Op::Write;
+        if self.hsq.request(req, tag, len, write, last) {
             self.hsq_pump();
         }
     }
@@ -171,20 +179,25 @@ impl Simulator {
     }
 
     /// `mmc_hsq_modify_threshold`: count slots holding 4 KiB writes (queued or on the bus) and
-    /// set `host->hsq_depth` (the mmc queue's window) from it.
+    /// set `host->hsq_depth` (the mmc queue's window) from it. The kernel's loop stops at the
+    /// second (`++need_change == 2`): so does the count.
     fn hsq_modify_threshold(&mut self) {
         if self.cfg.hsq_depth != HsqDepth::Dynamic {
             return;
         }
-        let count = self
-            .hsq
-            .queued()
-            .chain(self.host.active())
-            .filter(|&&r| {
-                let r = self.reqs.get(r);
-                r.op == Op::Write && r.len == 4096
-            })
-            .count();
+        let mut count = self.hsq.queued_4k_writes(2);
+        if count < 2 {
+            count += self
+                .host
+                .active()
+                .iter()
+                .filter(|&&r| {
+                    let r = self.reqs.get(r);
+                    r.op == Op::Write && r.len == 4096
+                })
+                .take(2 - count)
+                .count();
+        }
         if let Some(depth) = self.hsq.modify_threshold(count, self.mq.hsq_depth()) {
             self.mq.set_hsq_depth(depth);
         }
@@ -198,8 +211,8 @@ mod tests {
     #[test]
     fn unpacked_serves_one_request_at_a_time_in_fifo_order() {
         let mut h = Hsq::new(0, HsqDispatch::Fifo);
-        assert!(h.request(3, 3, 4096, false));
-        assert!(h.request(1, 1, 4096, false));
+        assert!(h.request(3, 3, 4096, true, false));
+        assert!(h.request(1, 1, 4096, true, false));
         assert_eq!(h.next_batch(), Some((vec![3], false)));
         assert_eq!(h.next_batch(), Some((vec![1], false)));
         assert_eq!(h.next_batch(), None);
@@ -208,34 +221,40 @@ mod tests {
     #[test]
     fn packed_collects_until_full_large_or_last() {
         let mut h = Hsq::new(4, HsqDispatch::Fifo);
-        assert!(!h.request(0, 0, 4096, false));
-        assert!(!h.request(1, 1, 4096, false));
-        assert!(h.request(2, 2, 4096, true), "last of the dispatch round");
-        assert!(h.request(3, 3, 4096, false), "four slots: a full chain");
+        assert!(!h.request(0, 0, 4096, true, false));
+        assert!(!h.request(1, 1, 4096, true, false));
+        assert!(
+            h.request(2, 2, 4096, true, true),
+            "last of the dispatch round"
+        );
+        assert!(
+            h.request(3, 3, 4096, true, false),
+            "four slots: a full chain"
+        );
         assert_eq!(h.next_batch(), Some((vec![0, 1, 2, 3], true)));
         let large = (HSQ_PACKED_FLUSH_BLOCKS + 1) * 512;
         assert!(
-            h.request(4, 4, large, false),
+            h.request(4, 4, large, true, false),
             "larger than HSQ_PACKED_FLUSH_BLOCKS"
         );
-        assert!(!h.request(5, 5, HSQ_PACKED_FLUSH_BLOCKS * 512, false));
+        assert!(!h.request(5, 5, HSQ_PACKED_FLUSH_BLOCKS * 512, true, false));
         assert_eq!(h.next_batch(), Some((vec![4, 5], true)));
     }
 
     #[test]
     fn next_tag_takes_the_following_slot_else_the_lowest() {
         let mut h = Hsq::new(0, HsqDispatch::NextTag);
-        h.request(10, 5, 4096, false);
-        h.request(11, 2, 4096, false);
-        h.request(12, 3, 4096, false);
+        h.request(10, 5, 4096, true, false);
+        h.request(11, 2, 4096, true, false);
+        h.request(12, 3, 4096, true, false);
         // Nothing served yet: the lowest slot.
         assert_eq!(h.next_batch(), Some((vec![11], false)));
         // Tag 3 follows tag 2.
         assert_eq!(h.next_batch(), Some((vec![12], false)));
         // Slot 4 is empty: scan from slot 0; a new request in slot 0 overtakes slot 5.
-        h.request(13, 0, 4096, false);
+        h.request(13, 0, 4096, true, false);
         assert_eq!(h.next_batch(), Some((vec![13], false)));
-        h.request(14, 1, 4096, false);
+        h.request(14, 1, 4096, true, false);
         assert_eq!(
             h.next_batch(),
             Some((vec![14], false)),
@@ -243,16 +262,16 @@ mod tests {
         );
         assert_eq!(h.next_batch(), Some((vec![10], false)), "slot 5 at last");
         let mut fifo = Hsq::new(0, HsqDispatch::Fifo);
-        fifo.request(10, 5, 4096, false);
-        fifo.request(11, 2, 4096, false);
+        fifo.request(10, 5, 4096, true, false);
+        fifo.request(11, 2, 4096, true, false);
         assert_eq!(fifo.next_batch(), Some((vec![10], false)), "arrival order");
     }
 
     #[test]
     fn recovery_retry_goes_first() {
         let mut h = Hsq::new(0, HsqDispatch::Fifo);
-        h.request(1, 1, 4096, false);
-        h.requeue_front(7, 7);
+        h.request(1, 1, 4096, true, false);
+        h.requeue_front(7, 7, true);
         assert_eq!(h.queued().copied().collect::<Vec<_>>(), vec![7, 1]);
     }
 

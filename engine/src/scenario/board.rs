@@ -161,6 +161,15 @@ impl Scenario {
             })?;
             put(&mut p, v);
         }
+        // hsq's depth as the board's kernel runs it, unless given: from Linux 6.7 every hsq host
+        // adjusts it (`mmc_hsq_modify_threshold`), so a preset's window of 2 becomes dynamic
+        // under `kernel=6.12` (a preset's measured patch stays as it is, labelled: `what_if.rs`).
+        if !self.overrides.contains_key("hsq_depth")
+            && p.kernel >= crate::board::HSQ_DYNAMIC_SINCE
+            && p.switches.hsq_depth == crate::vocab::HsqDepth::Fixed(crate::vocab::HSQ_NORMAL_DEPTH)
+        {
+            p.switches.hsq_depth = crate::vocab::HsqDepth::Dynamic;
+        }
         // Command queueing the board's kernel or card cannot run: what that kernel runs instead
         // (`warnings` says so).
         if p.switches.mmc_path == MmcPath::Cqe && p.cq_refusal().is_some() {

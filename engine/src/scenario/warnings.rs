@@ -82,6 +82,12 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         return w;
     }
     let path = cfg.mmc_path;
+    // A kernel the model does not carry, given: whose block layer runs instead
+    // (`kernel_rules.rs`). A preset's own (sprd 5.8, allwinner 5.10, u300 3.0) is said by the
+    // CLI's `kernel:` line and the fio JSON's `kernel_rules`, not on every screen of its board.
+    if given("kernel") {
+        w.extend(p.kernel.rule_set_notice());
+    }
     w.extend(cq_warning(scn, &p));
     if given("hsq_depth") && path != MmcPath::Hsq {
         w.push(format!(

@@ -60,6 +60,7 @@ impl Simulator {
             next_req_id: 0,
             platform: Box::new(platform),
             cfg,
+            rules: platform.kernel.block_rules(),
             jobs,
             blk: blk_mq_of(scn, &cfg, &platform, path.tag_set_depth(), &mut stream(4)),
             mq: MmcQueue::new(path, cfg.hsq_depth),
@@ -273,7 +274,9 @@ fn blk_mq_of(
     rng: &mut crate::rng::Rng,
 ) -> BlkMq {
     use crate::path::elevator::{default_nr_requests, Elevator, Tunables};
-    let elv = Elevator::new(cfg.iosched, Tunables::of(&scn.queue));
+    let mut t = Tunables::of(&scn.queue);
+    t.dd_from_pos = platform.kernel.block_rules().dd_from_pos;
+    let elv = Elevator::new(cfg.iosched, t);
     let nr = scn
         .queue
         .nr_requests

@@ -47,6 +47,8 @@ pub struct Simulator {
     pub(crate) next_req_id: u64,
     pub(crate) platform: Box<Platform>,
     pub(crate) cfg: HostConfig,
+    /// The block-layer rules of the board's kernel (`board/kernel_rules.rs`).
+    pub(crate) rules: crate::board::BlockRules,
     pub(crate) jobs: Vec<Job>,
     pub(crate) blk: BlkMq,
     pub(crate) mq: MmcQueue,

@@ -345,7 +345,7 @@ pub const PARAMS: &[Param] = &[
         min: "3.0",
         max: "6.99",
         accepted: "3.0..=6.99",
-        help: crate::vocab::lean_text("the Linux version the board runs (major.minor): up to 5.14 the legacy path polls CMD13 back to back after a write (card_busy_detect), from 5.15 it sleeps 32-64 us doubling to 32-64 ms between polls (__mmc_poll_for_busy)"),
+        help: crate::vocab::lean_text("the Linux version the board runs (major.minor): its block layer's rules (the model carries 6.1, 6.6 and 6.12; another version runs the nearest, and says so) and its mmc rules: CMD13 polled back to back after a write up to 5.14, with sleeps from 5.15; hsq from 5.8, its dynamic depth from 6.7; the CQE from 4.15"),
         example: "5.4",
         get: |p: &Platform| p.kernel.code(),
         put: |p: &mut Platform, v: u64| p.kernel = KernelVersion::from_code(v),

@@ -20,10 +20,12 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
     source:
         "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
     controller: Controller::Sdhci,
-    // Linux 5.7 (an estimate: the cover letter names no version): the RFC v2 is against
-    // mmc-next of April 2020 (5.7-rc), which the host software queue it builds on had just
-    // entered for 5.8. Before 5.15, so the legacy path polls CMD13 back to back.
-    kernel: KernelVersion::new(5, 7),
+    // Linux 5.8 (an estimate: the cover letter names no version): the RFC v2 is against
+    // mmc-next of April 2020 (5.7-rc), the mmc tree of 5.8, which the host software queue it
+    // builds on had just entered (so hsq is that kernel's own, no what-if). Before 5.15, so the
+    // legacy path polls CMD13 back to back. The model carries no 5.8 block layer: it runs 6.1's
+    // (a notice says so), under the fitted dispatch these figures are calibrated with.
+    kernel: KernelVersion::new(5, 8),
     // The scheduler: none, with the fitted dispatch. The measured 4 KiB sequential figures are
     // those of requests that never merge (read 60.68 MiB/s, twice the random read's 31.36 from
     // the card's read-ahead alone): under mq-deadline the model's 20 jobs on one partition merge

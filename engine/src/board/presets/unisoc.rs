@@ -170,11 +170,14 @@ pub const UNISOC_FUA_2022: Platform = Platform {
 pub const UNISOC_HSQ_2023: Platform = Platform {
     name: "unisoc-hsq-2023",
     description:
-        "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023)",
+        "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023, a patch on Linux 6.6)",
     source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
     controller: Controller::Sdhci,
     // Linux 6.6 (an estimate: the patch names no version): the base of v4, mmc-next of
-    // September 2023 (6.6-rc). The calibrated figures run hsq, which never polls CMD13.
+    // September 2023 (6.6-rc). The calibrated figures run hsq, which never polls CMD13. The
+    // paper measured the dynamic depth as a patch on 6.6 (mainline took it in 6.7): the preset
+    // runs it by default, labelled as that what-if; `kernel=6.12` runs it as the kernel's own
+    // rule, and 6.6's block layer rules run here (`board/kernel_rules.rs`).
     kernel: KernelVersion::new(6, 6),
     switches: HostConfig {
         hsq_depth: HsqDepth::Dynamic,

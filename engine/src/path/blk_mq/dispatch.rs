@@ -13,6 +13,7 @@ use super::{ewma, Ctx, BLK_MQ_RESOURCE_DELAY_NS};
 use crate::path::mmc_queue::QueueRq;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::Stage;
+use std::collections::VecDeque;
 
 impl Simulator {
     /// `Event::Dispatch`: `issued`'s `->queue_rq` returned in context `ctx`; it takes the next.
@@ -37,7 +38,7 @@ impl Simulator {
             self.blk.resource_wait &= !self.blk.dispatch.is_empty();
             return r.or_else(|| self.blk.elv.dispatch(&self.reqs, self.now));
         }
-        if ctx == Ctx::Direct {
+        if ctx == Ctx::Direct && !self.blk.ctx_runs {
             return None;
         }
         if !self.blk.dispatch.is_empty() {
@@ -156,13 +157,14 @@ impl Simulator {
             self.blk.last_merge = None;
         }
         self.blk.dispatch.push_back(req);
+        let job = self.reqs.get(req).job;
         match ctx {
-            Ctx::Direct => {
+            Ctx::Direct if !(own && self.blk.ctx_runs) => {
                 for r in rest {
                     self.blk.elv.insert(r, &self.reqs, self.now);
                 }
             }
-            Ctx::Kblockd => self.blk.dispatch.extend(rest),
+            _ => self.blk.dispatch.extend(rest),
         }
         self.blk.dispatch_busy = ewma(self.blk.dispatch_busy, true);
         if own {
@@ -172,7 +174,9 @@ impl Simulator {
             self.blk_mq_rerun_after_refusal();
             self.blk_mq_kblockd_done();
         } else {
-            self.blk_mq_run_hw_queue_async(0);
+            // A direct issue refused on entering: `blk_mq_request_bypass_insert` and
+            // `blk_mq_run_hw_queue(hctx, false)`.
+            self.blk_mq_run_hw_queue_sync(job);
         }
     }
 
@@ -193,10 +197,14 @@ impl Simulator {
         }
         self.blk.ctx = None;
         self.blk.ctx_queued = false;
+        // A task's run of the queue ends as kblockd's does.
+        let runs = std::mem::take(&mut self.blk.ctx_runs);
+        let mut ran_by = None;
         if ctx == Ctx::Direct {
             // The submitting thread returns from its system call: a next I/O it could not
             // issue while asleep in `->queue_rq` goes now.
             let job = self.blk.ctx_job.take();
+            ran_by = job;
             if let Some(j) = job.filter(|_| std::mem::take(&mut self.blk.deferred_issue)) {
                 self.q.push(self.now, Event::JobIssue { job: j });
             }
@@ -207,11 +215,12 @@ impl Simulator {
         if !refused {
             self.blk.dispatch_busy = ewma(self.blk.dispatch_busy, false);
         }
-        match (ctx, refused) {
-            (Ctx::Direct, true) => self.blk_mq_run_hw_queue_async(0),
-            (Ctx::Direct, false) => {}
-            (Ctx::Kblockd, true) => self.blk_mq_rerun_after_refusal(),
-            (Ctx::Kblockd, false) => {
+        match (ctx, refused, ran_by) {
+            (Ctx::Direct, true, Some(job)) if !runs => self.blk_mq_run_hw_queue_sync(job),
+            (Ctx::Direct, true, _) if !runs => self.blk_mq_run_hw_queue_async(0),
+            (Ctx::Direct, false, _) if !runs => {}
+            (_, true, _) => self.blk_mq_rerun_after_refusal(),
+            (_, false, _) => {
                 // The scheduler holds requests back (kyber's tokens, bfq's idling): a run in
                 // 3 ms (`BLK_MQ_BUDGET_DELAY`), and bfq's idle timer.
                 if self.blk.elv.has_work() {
@@ -224,6 +233,102 @@ impl Simulator {
         }
         if ctx == Ctx::Kblockd {
             self.blk_mq_kblockd_done();
+        }
+        self.blk_mq_run_deferred();
+    }
+
+    /// Whether the board's one CPU is taken by the context inside `->queue_rq` (running, not
+    /// asleep in it), so no other task can be submitting now: with one CPU (`cpus=1`, the
+    /// oracle's QEMU machine) a task woken meanwhile runs once the context returns (the
+    /// kernel's tasks are not preempted there). Applied under the 6.6+ rule sets, where
+    /// tasks dispatch themselves; Linux 6.1's runs keep their calibration (and the oracle's
+    /// known gap for several writers: its KNOWN list).
+    pub(super) fn blk_mq_cpu_taken(&self) -> bool {
+        self.rules.run_inline
+            && self.platform.host.cpus == 1
+            && self.blk.ctx.is_some()
+            && self.blk.parked.is_none()
+    }
+
+    /// The tasks that waited for the CPU, in order, while no context runs.
+    fn blk_mq_run_deferred(&mut self) {
+        while self.blk.ctx.is_none() {
+            let Some((job, list)) = self.blk.deferred.pop_front() else {
+                return;
+            };
+            if list.is_empty() {
+                self.blk_mq_run_hw_queue_sync(job);
+            } else {
+                self.blk_mq_issue_direct(list);
+            }
+        }
+    }
+
+    /// `blk_mq_run_hw_queue(hctx, false)` from job `job`'s task (a plug's flush, a direct
+    /// issue refused): up to 6.5 kblockd's run (`__blk_mq_delay_run_hw_queue` sent every run
+    /// of a `BLK_MQ_F_BLOCKING` queue there); from 6.6 (65a558f66c30) the task dispatches
+    /// itself: `hctx->dispatch`, then the scheduler's requests, as kblockd's run would. Another
+    /// context inside `->queue_rq` refuses its first request (`mmc_mq_queue_rq` while
+    /// `mq->busy`: a requeue), and the queue is run again as after kblockd's refusal.
+    /// Simplification: one context dispatches at a time; a task whose run is refused takes
+    /// only its first request (the kernel's takes its whole batch first, and gives the rest
+    /// back to `hctx->dispatch` alike).
+    pub(crate) fn blk_mq_run_hw_queue_sync(&mut self, job: u32) {
+        if !self.rules.run_inline || !self.cfg.kernel_dispatch() {
+            return self.blk_mq_run_hw_queue_async(0);
+        }
+        if !self.blk.has_work() {
+            return;
+        }
+        if self.blk_mq_cpu_taken() && self.blk.ctx_job != Some(job) {
+            if !self
+                .blk
+                .deferred
+                .iter()
+                .any(|d| d.0 == job && d.1.is_empty())
+            {
+                self.blk.deferred.push_back((job, Vec::new()));
+            }
+            return;
+        }
+        match self.blk.ctx {
+            Some(Ctx::Direct) if self.blk.ctx_job == Some(job) => {
+                // Its own context is still inside (a refusal's re-run, its split I/O): it
+                // goes on to the queue's requests once its list is done.
+                self.blk.ctx_runs = true;
+            }
+            Some(_) => {
+                let first = if self.blk.dispatch.is_empty() {
+                    self.blk
+                        .elv
+                        .dispatch(&self.reqs, self.now)
+                        .map(|r| (r, VecDeque::new()))
+                } else {
+                    self.blk.restart = true;
+                    let mut all = std::mem::take(&mut self.blk.dispatch);
+                    all.pop_front().map(|r| (r, all))
+                };
+                let Some((req, rest)) = first else {
+                    return;
+                };
+                self.stats.requeues += 1;
+                self.trace_stage(req, Stage::BlkMq, self.now);
+                self.blk_mq_put_driver_tag_of(req);
+                if self.blk.last_merge == Some(req) {
+                    self.blk.last_merge = None;
+                }
+                self.blk.dispatch.push_back(req);
+                self.blk.dispatch.extend(rest);
+                self.blk.dispatch_busy = ewma(self.blk.dispatch_busy, true);
+                self.blk_mq_rerun_after_refusal();
+            }
+            None => {
+                self.blk.ctx = Some(Ctx::Direct);
+                self.blk.ctx_job = Some(job);
+                self.blk.ctx_runs = true;
+                self.blk.ctx_queued = false;
+                self.blk_mq_dispatch_next(Ctx::Direct);
+            }
         }
     }
 

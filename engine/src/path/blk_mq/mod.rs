@@ -105,6 +105,14 @@ pub struct BlkMq {
     /// Its plug was flushed for its sleep while it was still inside `->queue_rq`: kblockd is
     /// woken when it returns.
     pub(crate) kick_on_return: bool,
+    /// The direct context runs the queue (`blk_mq_run_hw_queue(hctx, false)` in the caller's
+    /// context, from Linux 6.6): once its own list is done it takes `hctx->dispatch` and the
+    /// scheduler's requests as kblockd's run does.
+    ctx_runs: bool,
+    /// One CPU, taken by the running context (6.6+ rule sets): tasks that want to run the
+    /// queue (an empty list) or issue their plug's requests directly, in order; each goes when
+    /// the context returns (`Simulator::blk_mq_cpu_taken`).
+    deferred: VecDeque<(u32, Vec<ReqIdx>)>,
     /// BLK_MQ_S_SCHED_RESTART: re-run the queue when a request completes.
     restart: bool,
     /// The fitted dispatch: a request the driver refused with BLK_STS_RESOURCE waits on
@@ -160,6 +168,8 @@ impl BlkMq {
             ctx_job: None,
             deferred_issue: false,
             kick_on_return: false,
+            ctx_runs: false,
+            deferred: VecDeque::new(),
             restart: false,
             resource_wait: false,
             force_commit,
@@ -278,6 +288,13 @@ impl BlkMq {
 }
 
 impl Simulator {
+    /// Whether the request being issued now goes from kblockd's run (a kworker), not from its
+    /// submitting task: the context inside `->queue_rq` (none: the flush machine's request,
+    /// which kblockd's requeue work sends).
+    pub(crate) fn issuing_on_kblockd(&self) -> bool {
+        self.blk.ctx != Some(Ctx::Direct)
+    }
+
     /// A request finished (`blk_mq_end_request` -> `blk_mq_free_request`): its tags are freed, a
     /// tag waiter woken, the scheduler told, SCHED_RESTART honoured; then the mmc driver's
     /// `mmc_blk_mq_dec_in_flight` re-runs the queue (`blk_mq_run_hw_queues(q, true)`).

@@ -133,8 +133,13 @@ impl Simulator {
         }
     }
 
-    /// A plug's requests are in the scheduler (or the software queues): kblockd is woken.
+    /// A plug's requests are in the scheduler (or the software queues): the queue is run
+    /// (`blk_mq_dispatch_plug_list` -> `blk_mq_run_hw_queue(hctx, from_schedule)`): by kblockd,
+    /// or from 6.6 in the submitting task unless it is going to sleep.
     fn blk_mq_plug_inserted(&mut self, job: u32, from_schedule: bool) {
+        if !from_schedule && self.rules.run_inline && self.cfg.kernel_dispatch() {
+            return self.blk_mq_run_hw_queue_sync(job);
+        }
         if from_schedule && self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == Some(job) {
             // The thread sleeps only once its own `->queue_rq` has returned: kblockd is
             // woken then.
@@ -160,12 +165,19 @@ impl Simulator {
 
     /// The submitting thread issues `list` itself. If another context is inside `->queue_rq`
     /// the first is refused at once (`mq->busy`), as the next step of a context would be.
-    fn blk_mq_issue_direct(&mut self, list: Vec<ReqIdx>) {
+    pub(super) fn blk_mq_issue_direct(&mut self, list: Vec<ReqIdx>) {
         let job = list.first().map(|&r| self.reqs.get(r).job);
         if self.blk.ctx == Some(Ctx::Direct) && self.blk.ctx_job == job {
             // The same thread (the next part of its split I/O): it submits it once its
             // `->queue_rq` returns, in the same context.
             self.blk.ctx_list.extend(list);
+            return;
+        }
+        if self.blk_mq_cpu_taken() {
+            // The board's one CPU runs the context: this task runs once it returns.
+            if let Some(j) = job {
+                self.blk.deferred.push_back((j, list));
+            }
             return;
         }
         if self.blk.ctx.is_some() {

@@ -93,6 +93,9 @@ pub struct Tunables {
     pub slice_idle_ns: u64,
     /// bfq `low_latency` (1).
     pub low_latency: bool,
+    /// mq-deadline picks the next request of a batch from the last dispatched one's position
+    /// (`latest_pos`, Linux 6.5; before, the `next_rq` it noted): the board kernel's rule.
+    pub dd_from_pos: bool,
 }
 
 impl Tunables {
@@ -113,6 +116,7 @@ impl Tunables {
             ],
             slice_idle_ns: u64::from(t.slice_idle_ms.unwrap_or(8)) * MS,
             low_latency: t.low_latency.unwrap_or(true),
+            dd_from_pos: false,
         }
     }
 }

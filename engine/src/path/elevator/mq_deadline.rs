@@ -86,6 +86,9 @@ pub struct Deadline {
     /// made of that bio is inserted next, from there, without a second search (the kernel
     /// keeps a one-hit cache of its own, `q->last_merge`, for the other way round).
     looked_up: Cell<Option<(usize, u64, usize)>>,
+    /// `per_prio->latest_pos[dir]`: the start of the request dispatched last (Linux 6.5+,
+    /// `Tunables::dd_from_pos`).
+    latest_pos: [u64; 2],
     /// `dd->last_dir`, `dd->batching`, `dd->starved`.
     last_dir: usize,
     batching: u32,
@@ -106,6 +109,7 @@ impl Deadline {
                 .collect(),
             next_rq: [NIL; 2],
             next_at: [0; 2],
+            latest_pos: [0; 2],
             looked_up: Cell::new(None),
             last_dir: DD_READ,
             batching: 0,
@@ -175,10 +179,30 @@ impl Deadline {
         self.node[n.next as usize].prev = n.prev;
     }
 
+    /// The next request in sector order of `dir`: 6.1's `next_rq`, or from 6.5
+    /// `deadline_next_request` -> `deadline_from_pos`: the first at or after `latest_pos`.
+    fn next_request(&self, dir: usize) -> ReqIdx {
+        if !self.t.dd_from_pos {
+            return self.next_rq[dir];
+        }
+        let sort = &self.sort[dir];
+        sort.req(sort.lower(self.latest_pos[dir])).unwrap_or(NIL)
+    }
+
     /// `__dd_dispatch_request`.
     pub fn dispatch(&mut self, reqs: &Slab, now: u64) -> Option<ReqIdx> {
+        let r = self.dispatch_one(reqs, now)?;
+        if self.t.dd_from_pos {
+            // `dd_start_request`: `latest_pos[data_dir] = blk_rq_pos(rq)`.
+            let rq = reqs.get(r);
+            self.latest_pos[dir_of(rq.op)] = rq.offset;
+        }
+        Some(r)
+    }
+
+    fn dispatch_one(&mut self, reqs: &Slab, now: u64) -> Option<ReqIdx> {
         // Still entitled to batch: the next request in sector order, same direction.
-        let r = self.next_rq[self.last_dir];
+        let r = self.next_request(self.last_dir);
         if r != NIL && self.batching < self.t.fifo_batch {
             self.batching += 1;
             self.take(r, reqs.get(r).offset, true);
@@ -202,7 +226,7 @@ impl Deadline {
         };
         // The oldest request if its deadline passed or sector order ran out, else on in order.
         let first = self.node[dir].next;
-        let next = self.next_rq[dir];
+        let next = self.next_request(dir);
         let r = if next != NIL && self.node[first as usize].deadline > now {
             next
         } else {

@@ -137,17 +137,31 @@ impl Simulator {
                 self.commit_batch(j, full);
             }
         } else {
-            // A synchronous engine's write is plugged by `blkdev_write_iter` and a trim by
-            // `blkdev_issue_discard`, and the thread sleeps in the plug (reads are not plugged).
-            let plugged = matches!(op, Op::Write | Op::Discard) && self.jobs[ju].sync_engine();
-            let plug = if plugged && self.cfg.kernel_dispatch() {
-                Plug::Sleeps
-            } else {
-                Plug::None
-            };
+            let plug = self.one_io_plug(op, self.jobs[ju].sync_engine());
             self.submit_io(j, op, offset, len, fua, plug);
         }
         self.job_queue_next(j, now);
+    }
+
+    /// The plug an I/O submitted on its own meets (the kernel's rules, `board/kernel_rules.rs`):
+    /// a synchronous engine's trim is plugged by `blkdev_issue_discard`, and up to 6.4 its write
+    /// by `blkdev_write_iter` (712c7364655f took that plug out in 6.5): the thread sleeps in the
+    /// plug. From 6.10 `__submit_bio` plugs each bio (060406c61c7c): one plug and unplug per
+    /// I/O, flushed before the thread sleeps. Else none (reads up to 6.9; writes in 6.5-6.9).
+    /// Simplification: the parts of a split I/O share its plug (the kernel's `__submit_bio`
+    /// plugs each part as it resubmits it).
+    fn one_io_plug(&self, op: Op, sync: bool) -> Plug {
+        if !self.cfg.kernel_dispatch() {
+            return Plug::None;
+        }
+        let r = self.rules;
+        if sync && (op == Op::Discard || (op == Op::Write && r.write_iter_plug)) {
+            Plug::Sleeps
+        } else if r.submit_bio_plug {
+            Plug::Last
+        } else {
+            Plug::None
+        }
     }
 
     /// `td_io_commit` -> `io_submit` of the queued I/Os: more than two are plugged
@@ -159,7 +173,7 @@ impl Simulator {
         let n = queued.len();
         for (k, (op, offset, len, fua)) in queued.into_iter().enumerate() {
             let plug = match (n > 2, k + 1 == n) {
-                (false, _) => Plug::None,
+                (false, _) => self.one_io_plug(op, false),
                 (true, false) => Plug::Open,
                 (true, true) => Plug::Last,
             };

@@ -72,7 +72,7 @@ pub(super) const CACHE: OptionRow = switch!("cache", cache: bool, "0|1", "the ca
     text |x| b(x),
     form form(GA, "cache", "The card's volatile write cache", Widget::OnOff));
 
-pub(super) const BLK_DISPATCH: OptionRow = switch!("blk_dispatch", dispatch: BlkDispatch, "kernel, fitted", "dispatch without a scheduler: kernel (Linux 6.1's rules) or fitted (the approximation the 2020 and 2022 phone presets are calibrated with)",
+pub(super) const BLK_DISPATCH: OptionRow = switch!("blk_dispatch", dispatch: BlkDispatch, "kernel, fitted", "dispatch without a scheduler: kernel (the rules of the board's kernel=) or fitted (the approximation the 2020 and 2022 phone presets are calibrated with)",
     example "kernel",
     parse |k, v, _value| one_of(k, v, &BlkDispatch::ALL, BlkDispatch::name, "not a dispatch rule")?,
     text |d| d.name().to_string(),

@@ -21,11 +21,22 @@ struct Text<'w, W: Write> {
     err: std::fmt::Result,
 }
 
-/// The task that fires `e`: the job's thread, or the interrupt (`<idle>-0`) for completions.
+/// The task that fires `e`: the job's thread, or kblockd's kworker for a request it issued
+/// ([`KEvent::issuer`]), or the interrupt (`<idle>-0`) for completions.
 fn task(sim: &Simulator, e: &KEvent) -> (String, u32) {
     match e.tp {
         Tp::MmcDone | Tp::RqComplete | Tp::IoDone => ("<idle>".to_string(), 0),
-        _ => (comm(sim, e.job), 1000 + e.job),
+        _ => e.issuer(&comm(sim, e.job)),
+    }
+}
+
+/// The I/O priority the block_rq_* events print from Linux 6.11 (aa6ff4eb7c10): fio's
+/// threads run at the default, best effort level 4 with no hint (`be,0,4`); nothing before.
+fn ioprio(sim: &Simulator) -> &'static str {
+    if sim.rules.rq_ioprio_text {
+        " be,0,4"
+    } else {
+        ""
     }
 }
 
@@ -60,13 +71,19 @@ impl<W: Write> Sink for Text<'_, W> {
             Tp::BioQueue | Tp::BioBackmerge => {
                 format!("{maj},{min} {rwbs} {sector} + {n} [{}]", comm(sim, e.job))
             }
+            // `[COMM]`: the task running (`current->comm`): kblockd's kworker for its issues.
             Tp::RqInsert | Tp::RqIssue | Tp::IoStart | Tp::IoDone => format!(
-                "{maj},{min} {rwbs} {} () {sector} + {n} [{}]",
+                "{maj},{min} {rwbs} {} () {sector} + {n}{} [{}]",
                 e.bytes(),
-                comm(sim, e.job)
+                ioprio(sim),
+                e.issuer(&comm(sim, e.job)).0
             ),
             Tp::RqRequeue | Tp::RqComplete => {
-                format!("{maj},{min} {rwbs} () {sector} + {n} [{}]", e.error)
+                format!(
+                    "{maj},{min} {rwbs} () {sector} + {n}{} [{}]",
+                    ioprio(sim),
+                    e.error
+                )
             }
             Tp::MmcStart => format!(
                 "mmc0: start struct mmc_request[{}]: cmd_opcode={} blocks={n} block_size=512 blk_addr={sector}",

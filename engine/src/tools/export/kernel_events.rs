@@ -86,6 +86,25 @@ pub struct KEvent {
     /// The errno the tracepoint reports: `block_rq_complete`'s `error` (-5, `-EIO`), or
     /// `mmc_request_done`'s `data_err` (-84, `-EILSEQ`) / `cmd_err` (-110, `-ETIMEDOUT`).
     pub error: i32,
+    /// The request was issued by kblockd (a kworker of the CPU's high-priority pool), not by
+    /// its submitting task: `block_rq_issue` and `mmc_request_start` run there.
+    pub kworker: bool,
+}
+
+/// The pid the exports give kblockd's kworker on CPU 0 (then one more per CPU).
+pub const KWORKER_PID: u32 = 38;
+
+impl KEvent {
+    /// The task that fires the event, with its pid: the kworker that issued the request (for
+    /// `block_rq_issue` and `mmc_request_start`), else the submitting job's thread (`comm`,
+    /// pid 1000 + job). Completions are the interrupt's (the callers say so).
+    pub fn issuer(&self, comm: &str) -> (String, u32) {
+        if self.kworker && matches!(self.tp, Tp::RqIssue | Tp::MmcStart) {
+            (format!("kworker/{}:1H", self.cpu), KWORKER_PID + self.cpu)
+        } else {
+            (comm.to_string(), 1000 + self.job)
+        }
+    }
 }
 
 /// `-EIO`: `blk_status_to_errno(BLK_STS_IOERR)`.
@@ -146,6 +165,8 @@ pub struct Open {
     mmc: bool,
     /// `block_rq_complete` written.
     completed: bool,
+    /// Issued by kblockd ([`KEvent::kworker`]).
+    kworker: bool,
 }
 
 /// What the run gives a writer: tracepoints in time order, each request's stages once it is
@@ -202,6 +223,7 @@ impl KernelEvents {
                     issued: false,
                     mmc: false,
                     completed: false,
+                    kworker: false,
                 };
                 self.open.insert(e.req, open);
             }
@@ -270,6 +292,7 @@ impl KernelEvents {
             sector: if data { offset / 512 } else { 0 },
             nr_sector: if data { (len / 512) as u32 } else { 0 },
             error,
+            kworker: o.kworker,
         };
         self.seq += 1;
         self.heap.push(Reverse((e, self.seq)));
@@ -300,7 +323,9 @@ impl KernelEvents {
                     self.fire(Tp::RqInsert, at, e.req);
                     self.fire(Tp::IoStart, at, e.req);
                 }
-                self.open.get_mut(&e.req).expect("open").issued = true;
+                let kworker = self.sim.issuing_on_kblockd();
+                let o = self.open.get_mut(&e.req).expect("open");
+                (o.issued, o.kworker) = (true, kworker);
                 self.fire(Tp::RqIssue, t, e.req);
             }
             Stage::BlkMq if issued => {

@@ -21,6 +21,7 @@ pub fn render(scn: &Scenario, rep: &Report) -> String {
         job_block(&mut out, &b, scn.mmc_test.is_some());
     }
     sim_lines(&mut out, rep);
+    kernel_line(&mut out, scn, rep);
     // fio's show_run_stats: one "Run status group" per reporting group.
     for g in rep.groups() {
         let _ = writeln!(out, "\nRun status group {g} (all jobs):");
@@ -266,6 +267,26 @@ fn sim_lines(out: &mut String, rep: &Report) {
     if let Some(p) = &rep.power_cut {
         power_cut_lines(out, p);
     }
+}
+
+/// The kernel the jobs ran, the block-layer rules it ran (its own, or the nearest the model
+/// carries), and who issued the requests to the driver.
+fn kernel_line(out: &mut String, scn: &Scenario, rep: &Report) {
+    let Ok(p) = scn.effective_platform() else {
+        return;
+    };
+    let (k, set) = (p.kernel, p.kernel.rule_set());
+    let rules = if k == set {
+        format!("{set}'s rules")
+    } else {
+        format!("{set}'s rules, the nearest the model carries")
+    };
+    let s = &rep.sim;
+    let _ = writeln!(
+        out,
+        "  kernel: {k} (block layer: {rules}) issued_by_task={} issued_by_kblockd={}",
+        s.issued_direct, s.issued_by_kblockd
+    );
 }
 
 /// What a power cut cost, with the first lost ranges.

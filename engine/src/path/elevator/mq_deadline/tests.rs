@@ -146,3 +146,25 @@ fn a_folded_request_that_expires_first_hands_its_place_in_the_fifo_on() {
     d2.requests_merged(ids[0], ids[2], &reqs);
     assert_eq!(d2.waiting(), vec![ids[0], ids[1]]);
 }
+
+#[test]
+fn from_6_5_a_batch_goes_on_from_the_last_dispatched_position() {
+    // 40960 is dispatched first (the oldest), noting 81920 as next_rq; then 61440 arrives.
+    // Linux 6.1 goes on with the noted 81920; 6.5's latest_pos finds 61440 first.
+    let w = Op::Write;
+    for (from_pos, second) in [(false, 81920), (true, 61440)] {
+        let mut reqs = Slab::default();
+        let t = Tunables {
+            dd_from_pos: from_pos,
+            ..defaults()
+        };
+        let (mut d, ids) = deadline(&mut reqs, &[(w, 40960), (w, 81920)], t);
+        let first = d.dispatch(&reqs, 0);
+        // 6.5 starts its first batch at the lowest position at or after 0: the same here.
+        assert_eq!(first, Some(ids[0]));
+        let late = reqs.insert(rq(w, 61440, 4096));
+        d.insert(late, &reqs, 0);
+        let next = d.dispatch(&reqs, 0).unwrap();
+        assert_eq!(reqs.get(next).offset, second, "from_pos {from_pos}");
+    }
+}

@@ -130,6 +130,17 @@ pub struct FioMmcsim {
     pub io_errors: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_cut: Option<FioPowerCut>,
+    /// The Linux version the board ran (`kernel=`), the block-layer rule set it ran (the same,
+    /// or the nearest the model carries: `board/kernel_rules.rs`), and who issued the requests
+    /// to the driver: the submitting task or kblockd (a kworker).
+    #[serde(default)]
+    pub kernel: String,
+    #[serde(default)]
+    pub kernel_rules: String,
+    #[serde(default)]
+    pub issued_by_task: u64,
+    #[serde(default)]
+    pub issued_by_kblockd: u64,
     /// What the run models that no kernel runs ([`crate::scenario::what_ifs`]), each with
     /// what mainline does instead; left out when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -272,6 +283,10 @@ impl FioMmcsim {
             io_budget_reached: s.io_budget_reached,
             io_errors: rep.jobs.iter().map(|j| j.errors).sum(),
             power_cut: rep.power_cut.as_ref().map(FioPowerCut::of),
+            kernel: String::new(),
+            kernel_rules: String::new(),
+            issued_by_task: s.issued_direct,
+            issued_by_kblockd: s.issued_by_kblockd,
             what_if: Vec::new(),
         }
     }
@@ -327,6 +342,10 @@ impl FioDoc {
     /// The document of a run.
     pub fn of(scn: &Scenario, rep: &Report) -> Self {
         let mut mmcsim = FioMmcsim::of(rep);
+        if let Ok(p) = scn.effective_platform() {
+            mmcsim.kernel = p.kernel.to_string();
+            mmcsim.kernel_rules = p.kernel.rule_set().to_string();
+        }
         mmcsim.what_if = crate::scenario::what_ifs(scn)
             .into_iter()
             .map(|w| FioWhatIf {

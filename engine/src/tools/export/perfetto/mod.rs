@@ -186,10 +186,13 @@ impl<W: std::io::Write> Out<'_, W> {
 
 /// The FtraceEvent of one tracepoint hit (ftrace/block.proto's field numbers).
 fn ftrace_event(sim: &Simulator, e: &KEvent) -> Msg {
-    let comm = sim
+    let job = sim
         .jobs
         .get(e.job as usize)
         .map_or("mmc_test", |j| j.name.as_str());
+    // The task that issued it: kblockd's kworker or the job's thread (`KEvent::issuer`).
+    let (task, task_pid) = e.issuer(job);
+    let comm = task.as_str();
     let mut m = Msg::new();
     m.uint(1, dev_t(MMCBLK_DEV))
         .uint(2, e.sector)
@@ -270,7 +273,7 @@ fn ftrace_event(sim: &Simulator, e: &KEvent) -> Msg {
     };
     let pid = match e.tp {
         Tp::MmcDone | Tp::RqComplete | Tp::IoDone => 0,
-        _ => 1000 + u64::from(e.job),
+        _ => u64::from(task_pid),
     };
     let mut ev = Msg::new();
     ev.uint(field::EVENT_TIMESTAMP, e.t_ns)
