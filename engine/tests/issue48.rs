@@ -1,0 +1,69 @@
+//! Regression tests for issue 48 ("Bounds and truth for the new surfaces: queue-event replays,
+//! trace offsets, parsing cost, bfq at scale"), engine side: each reproduction of the issue is
+//! refused with a one-line message naming the option, the value and what is accepted, or
+//! answered right. The CLI's (outputs to `-`, FIFOs) are in `cli/tests/`.
+
+use mmcsim_engine::scenario::iolog;
+use mmcsim_engine::scenario::{check, options::parse_args, Scenario};
+
+/// The scenario of `line` replaying the trace `text` (named `t.txt`).
+fn replaying(text: &str, line: &str) -> Scenario {
+    let log = iolog::parse("t.txt", text).unwrap_or_else(|e| panic!("{e}"));
+    let mut a: Vec<&str> = vec!["--name=r", "--read_iolog=t.txt"];
+    a.extend(line.split_whitespace());
+    let mut scn = parse_args(&a, Scenario::default()).unwrap_or_else(|e| panic!("{e}"));
+    scn.attach_iolog(log);
+    scn
+}
+
+/// The refusal of `scn`, as the user reads it.
+fn refusal(scn: &Scenario) -> String {
+    match check(scn) {
+        Ok(()) => panic!("accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Item 1: the requests a replay has in memory at once are those of the events it replays.
+/// One queued 256 MiB bio (with one small issue event beside it) replayed from its queue events
+/// on a 512-byte host is 524,288 requests per clone, 9,961,472 for 19 clones: refused as the
+/// same trace's issue events would be (it reached 1.72 GB before).
+#[test]
+fn item1_queue_events_count_against_the_outstanding_bound() {
+    let text = "179,0 0 1 0.000000000 100 Q R 0 + 524288 [fio]\n\
+                179,0 0 2 0.000001000 100 D R 0 + 8 [fio]\n";
+    let scn = replaying(text, "--replay_events=queue --max_req_kib=0.5 --numjobs=19");
+    let e = refusal(&scn);
+    assert!(e.contains("9961472 requests outstanding"), "{e}");
+    assert!(e.contains("at most 16384"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    // The issue events of the same trace (one 4 KiB read per clone) are accepted.
+    let scn = replaying(text, "--replay_events=issue --max_req_kib=0.5 --numjobs=19");
+    check(&scn).unwrap();
+    // 32 queued 256 MiB bios, 256 clones of 32 deep: refused by the same bound.
+    let mut many = String::new();
+    for i in 0..32u64 {
+        many.push_str(&format!(
+            "179,0 0 {} 0.{:09} 100 Q W {} + 524288 [fio]\n",
+            i + 1,
+            i,
+            i * 524288
+        ));
+    }
+    many.push_str("179,0 0 99 0.100000000 100 D W 0 + 8 [fio]\n");
+    let scn = replaying(
+        &many,
+        "--replay_events=queue --numjobs=256 --ioengine=libaio --iodepth=32",
+    );
+    let e = refusal(&scn);
+    assert!(e.contains("requests outstanding"), "{e}");
+}
+
+/// Item 8 (part): a 256 MiB discard in a trace is one request (a discard is not split by
+/// max_sectors), not 524,288 split requests.
+#[test]
+fn item8_a_traced_discard_is_one_request() {
+    let text = "179,0 0 1 0.000000000 100 D D 0 + 524288 [fio]\n";
+    let scn = replaying(text, "--max_req_kib=0.5 --numjobs=19");
+    check(&scn).unwrap_or_else(|e| panic!("{e}"));
+}
