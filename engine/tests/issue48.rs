@@ -67,3 +67,46 @@ fn item8_a_traced_discard_is_one_request() {
     let scn = replaying(text, "--max_req_kib=0.5 --numjobs=19");
     check(&scn).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// The refusal of the trace `text`, as the user reads it.
+fn parse_refusal(text: &str) -> String {
+    match iolog::parse("t.txt", text) {
+        Ok(l) => panic!("accepted: {}", l.summary(iolog::ReplayEvents::Issue)),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Item 2: a traced I/O past the modelled device's 2 TiB end is refused, in sectors as the
+/// kernel's trace writes them and in bytes as fio's iolog does; a sector near 2^64 / 512 no
+/// longer wraps into one 4 KiB read at sector 0 with a clat of 15609 Ps.
+#[test]
+fn item2_trace_offsets_past_the_device_end_are_refused() {
+    let e = parse_refusal("179,0 0 1 0.000000000 100 D R 36028797018963967 + 8 [fio]\n");
+    assert!(
+        e.contains("line 1: sector 36028797018963967 + 8 ends past the device's end"),
+        "{e}"
+    );
+    assert!(e.contains("within the modelled device's 2 TiB"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    // The last 4 KiB of the device is accepted, the next one is not.
+    let last = (2u64 << 40) / 512 - 8;
+    iolog::parse(
+        "t.txt",
+        &format!("179,0 0 1 0.0 100 D R {last} + 8 [fio]\n"),
+    )
+    .unwrap();
+    let e = parse_refusal(&format!("179,0 0 1 0.0 100 D R {} + 8 [fio]\n", last + 1));
+    assert!(e.contains("ends past the device's end"), "{e}");
+    // fio's iolog, in bytes: 2^63 and 2 TiB are refused.
+    for off in [1u64 << 63, 2 << 40] {
+        let e = parse_refusal(&format!(
+            "fio version 2 iolog\n/dev/x add\n/dev/x read {off} 4096\n"
+        ));
+        assert!(
+            e.contains(&format!(
+                "line 3: offset {off} / length 4096 ends past the device's end"
+            )),
+            "{e}"
+        );
+    }
+}

@@ -17,8 +17,9 @@ use crate::platform::Platform;
 pub use super::estimate::estimated_events;
 use super::estimate::{estimate, fmt_kib, max_req_bytes, requests_per_io};
 pub use super::limits::{
-    EVENTS_PER_IO, MAX_BS, MAX_COMMAND_EVENTS, MAX_DEVICE_BYTES, MAX_EVENTS, MAX_INPUT_BYTES,
-    MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING, MAX_RUNTIME_NS, MAX_TIME_NS, MAX_TOTAL_IOS,
+    DEVICE_BYTES, EVENTS_PER_IO, MAX_BS, MAX_COMMAND_EVENTS, MAX_DEVICE_BYTES, MAX_EVENTS,
+    MAX_INPUT_BYTES, MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING, MAX_RUNTIME_NS, MAX_TIME_NS,
+    MAX_TOTAL_IOS,
 };
 
 /// Checks the scenario as a whole: the platform exists, the host switches fit it, the jobs make
@@ -234,9 +235,7 @@ fn check_job_region(j: &JobSpec) -> Result<(), ScenarioError> {
             ),
         ));
     }
-    if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment
-        > MAX_DEVICE_BYTES + MAX_DEVICE_BYTES
-    {
+    if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment > DEVICE_BYTES {
         // As fio on a device smaller than the regions: a clone that starts past the end
         // stops with "offset extends end".
         let last = u64::from(j.numjobs.max(1) - 1);

@@ -116,7 +116,14 @@ impl<'l> Events<'l> {
         let data = ev.sectors.filter(|&(_, n)| n > 0);
         let mut ops: Vec<LogOp> = Vec::with_capacity(2);
         let op = |kind, (sector, nsect): (u64, u64), fua| -> Result<LogOp, ScenarioError> {
-            let (offset, len) = (sector.saturating_mul(512), nsect.saturating_mul(512));
+            // Sectors past 2^55 would wrap as bytes: refused as past the device's end.
+            super::within_device(
+                name,
+                n,
+                format_args!("sector {sector} + {nsect}"),
+                sector.checked_add(nsect).and_then(|s| s.checked_mul(512)),
+            )?;
+            let (offset, len) = (sector * 512, nsect * 512);
             extent(name, n, offset, len)?;
             Ok(LogOp {
                 t_ns: ev.t_ns,
