@@ -4,23 +4,30 @@
 //! answered right. The CLI's (outputs to `-`, FIFOs) are in `cli/tests/`.
 
 use mmcsim_engine::scenario::iolog;
-use mmcsim_engine::scenario::{check, options::parse_args, Scenario};
+use mmcsim_engine::scenario::options::{parse_args, ScenarioBuilder};
+use mmcsim_engine::scenario::Scenario;
 
-/// The scenario of `line` replaying the trace `text` (named `t.txt`).
-fn replaying(text: &str, line: &str) -> Scenario {
+/// The scenario of `line` replaying the trace `text` (named `t.txt`), as the CLI builds it
+/// (the trace attached before the checks), or its refusal.
+fn replaying_or(text: &str, line: &str) -> Result<Scenario, String> {
     let log = iolog::parse("t.txt", text).unwrap_or_else(|e| panic!("{e}"));
     let mut a: Vec<&str> = vec!["--name=r", "--read_iolog=t.txt"];
     a.extend(line.split_whitespace());
-    let mut scn = parse_args(&a, Scenario::default()).unwrap_or_else(|e| panic!("{e}"));
-    scn.attach_iolog(log);
-    scn
+    let mut b = ScenarioBuilder::new(Scenario::default());
+    b.args(&a).map_err(|e| e.to_string())?;
+    b.attach_iolog(log);
+    b.finish().map_err(|e| e.to_string())
 }
 
-/// The refusal of `scn`, as the user reads it.
-fn refusal(scn: &Scenario) -> String {
-    match check(scn) {
-        Ok(()) => panic!("accepted"),
-        Err(e) => e.to_string(),
+fn replaying(text: &str, line: &str) -> Scenario {
+    replaying_or(text, line).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The refusal of `line` replaying `text`, as the user reads it.
+fn replay_refusal(text: &str, line: &str) -> String {
+    match replaying_or(text, line) {
+        Ok(_) => panic!("accepted: {line}"),
+        Err(e) => e,
     }
 }
 
@@ -32,14 +39,12 @@ fn refusal(scn: &Scenario) -> String {
 fn item1_queue_events_count_against_the_outstanding_bound() {
     let text = "179,0 0 1 0.000000000 100 Q R 0 + 524288 [fio]\n\
                 179,0 0 2 0.000001000 100 D R 0 + 8 [fio]\n";
-    let scn = replaying(text, "--replay_events=queue --max_req_kib=0.5 --numjobs=19");
-    let e = refusal(&scn);
+    let e = replay_refusal(text, "--replay_events=queue --max_req_kib=0.5 --numjobs=19");
     assert!(e.contains("9961472 requests outstanding"), "{e}");
     assert!(e.contains("at most 16384"), "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
     // The issue events of the same trace (one 4 KiB read per clone) are accepted.
-    let scn = replaying(text, "--replay_events=issue --max_req_kib=0.5 --numjobs=19");
-    check(&scn).unwrap();
+    replaying(text, "--replay_events=issue --max_req_kib=0.5 --numjobs=19");
     // 32 queued 256 MiB bios, 256 clones of 32 deep: refused by the same bound.
     let mut many = String::new();
     for i in 0..32u64 {
@@ -51,11 +56,10 @@ fn item1_queue_events_count_against_the_outstanding_bound() {
         ));
     }
     many.push_str("179,0 0 99 0.100000000 100 D W 0 + 8 [fio]\n");
-    let scn = replaying(
+    let e = replay_refusal(
         &many,
         "--replay_events=queue --numjobs=256 --ioengine=libaio --iodepth=32",
     );
-    let e = refusal(&scn);
     assert!(e.contains("requests outstanding"), "{e}");
 }
 
@@ -64,8 +68,7 @@ fn item1_queue_events_count_against_the_outstanding_bound() {
 #[test]
 fn item8_a_traced_discard_is_one_request() {
     let text = "179,0 0 1 0.000000000 100 D D 0 + 524288 [fio]\n";
-    let scn = replaying(text, "--max_req_kib=0.5 --numjobs=19");
-    check(&scn).unwrap_or_else(|e| panic!("{e}"));
+    replaying(text, "--max_req_kib=0.5 --numjobs=19");
 }
 
 /// The refusal of the trace `text`, as the user reads it.
@@ -150,4 +153,46 @@ fn item3_requeues_take_back_the_latest_issue_in_linear_time() {
     }
     let log = iolog::parse("t.txt", &big).unwrap();
     assert_eq!(log.ops.len() as u64, n);
+}
+
+/// The refusal of the command line `line`.
+fn args_refusal(line: &str) -> String {
+    let a: Vec<&str> = line.split_whitespace().collect();
+    match parse_args(&a, Scenario::default()) {
+        Ok(_) => panic!("accepted: {line}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Item 6: what holds the jobs back whatever the device does (a trace's timestamps over
+/// `loops`, `thinktime`, `rate`) is bounded by the day of simulated time, so the clock never
+/// saturates (it printed `simulated=18446659208.008s` and IOPS=0); `runtime=` still ends such a
+/// job within the day.
+#[test]
+fn item6_simulated_time_cannot_pass_the_day() {
+    let v3 = "fio version 3 iolog\n0 /dev/x add\n86400000000 /dev/x read 0 4096\n";
+    let e = replay_refusal(v3, "--loops=250000");
+    assert!(e.starts_with("loops: loops=250000: job 'r'"), "{e}");
+    assert!(e.contains("at least 21600000000 s"), "{e}");
+    assert!(e.contains("at most 86400 s"), "{e}");
+    // 100 days of a trace looped: refused too; one pass is accepted.
+    let day100 = "fio version 3 iolog\n0 /dev/x add\n864000000 /dev/x read 0 4096\n";
+    let e = replay_refusal(day100, "--loops=10000");
+    assert!(e.contains("at least 8640000 s"), "{e}");
+    replaying(day100, "");
+    replaying(v3, "--loops=250000 --replay_no_stall=1");
+    let e = args_refusal("--name=t --rw=randread --size=4g --thinktime=24h");
+    assert!(e.starts_with("thinktime: thinktime=24h: job 't'"), "{e}");
+    assert!(e.contains("(lower thinktime, or set runtime=)"), "{e}");
+    let e = args_refusal("--name=t --rw=write --size=1g --rate=1k");
+    assert!(e.starts_with("rate: rate=1024: job 't'"), "{e}");
+    // runtime= ends the job within the day: accepted.
+    let a = [
+        "--name=t",
+        "--rw=randread",
+        "--size=4g",
+        "--thinktime=24h",
+        "--runtime=1h",
+    ];
+    parse_args(&a, Scenario::default()).unwrap();
 }

@@ -147,7 +147,8 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         out.split_trace |= parts > 1 && j.read_iolog.is_some();
     }
     super::limits::check_zbd_zones(scn)?;
-    check_totals(scn, p, clones, &out)
+    check_totals(scn, p, clones, &out)?;
+    super::sim_time::check(scn)
 }
 
 /// The requests the jobs may have in memory at once, and what makes them many: the levers a
