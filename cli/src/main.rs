@@ -310,10 +310,8 @@ fn main() {
     }
     let result = args::parse(&argv).and_then(|cli| {
         let text = run(&cli)?;
-        match &cli.output {
-            Some(path) => {
-                std::fs::write(path, text).map_err(|e| format!("output '{}': {}", path, e))
-            }
+        match cli.output.as_deref().filter(|&p| p != "-") {
+            Some(path) => exports::write_file("output", path, &text),
             None => {
                 let mut out = std::io::stdout().lock();
                 match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
