@@ -101,3 +101,24 @@ fn a_failed_trace_write_names_option_and_file() {
         "write_trace '/dev/full': ",
     );
 }
+
+/// Item 9: --trace_max_events and --trace_format without --write_trace are named.
+#[test]
+fn trace_options_without_a_trace_are_named() {
+    let out = mmcsim(&[
+        "--name=a",
+        "--size=64k",
+        "--trace_max_events=10",
+        "--trace_format=ftrace",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: trace_max_events: no effect without --write_trace"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: trace_format: no effect without --write_trace"),
+        "{err}"
+    );
+}

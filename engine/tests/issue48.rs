@@ -196,3 +196,38 @@ fn item6_simulated_time_cannot_pass_the_day() {
     ];
     parse_args(&a, Scenario::default()).unwrap();
 }
+
+/// Item 9: options with no effect are named: `replay_events=queue` without a trace or on a fio
+/// iolog, `wait_for` naming the job itself or a later one.
+#[test]
+fn item9_options_with_no_effect_are_named() {
+    use mmcsim_engine::scenario::warnings;
+    let a = ["--name=t", "--size=64k", "--replay_events=queue"];
+    let w = warnings(&parse_args(&a, Scenario::default()).unwrap()).join("\n");
+    assert!(
+        w.contains("replay_events=queue: no effect in job 't': it has no read_iolog"),
+        "{w}"
+    );
+    let v2 = "fio version 2 iolog\n/dev/x add\n/dev/x read 0 4096\n";
+    let w = warnings(&replaying(v2, "--replay_events=queue")).join("\n");
+    assert!(w.contains("'t.txt' is a fio iolog v2"), "{w}");
+    let kernel = "179,0 0 1 0.0 100 Q R 0 + 8 [fio]\n";
+    assert!(warnings(&replaying(kernel, "--replay_events=queue")).is_empty());
+    let a = [
+        "--name=a",
+        "--size=64k",
+        "--wait_for=a",
+        "--name=b",
+        "--wait_for=c",
+        "--name=c",
+    ];
+    let w = warnings(&parse_args(&a, Scenario::default()).unwrap()).join("\n");
+    assert!(
+        w.contains("wait_for: no effect in job 'a': 'a' is itself"),
+        "{w}"
+    );
+    assert!(
+        w.contains("wait_for: no effect in job 'b': 'c' is no earlier job"),
+        "{w}"
+    );
+}
