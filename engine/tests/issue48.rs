@@ -231,3 +231,32 @@ fn item9_options_with_no_effect_are_named() {
         "{w}"
     );
 }
+
+/// Item 10: messages that misled now say what is so.
+#[test]
+fn item10_messages_say_what_is_so() {
+    let e = args_refusal("--name=t --size=64m --loops=1000000");
+    assert!(e.starts_with("loops: "), "{e}");
+    assert!(e.contains("(lower loops, size or numjobs"), "{e}");
+    let e = args_refusal("--name=t --thinktime=25h");
+    assert!(
+        e.contains("'25h' is too long; accepted: a time up to 24h, bare numbers in microseconds"),
+        "{e}"
+    );
+    let e = args_refusal("--name=t --thinktime=1.2.3");
+    assert!(e.contains("'1.2.3' is not a time"), "{e}");
+    assert!(!e.contains("us'") && !e.contains("seconds or"), "{e}");
+    let e = args_refusal("--name=t --inject_error=crc:1e-300");
+    assert!(
+        e.contains("'1e-300' is below the smallest rate modelled"),
+        "{e}"
+    );
+    let e = args_refusal("--name=t --bus_mode=hs9000");
+    assert!(e.contains("'hs9000' is not a bus mode; accepted: "), "{e}");
+    // A v3 iolog's one op at 86400.000001 s: its time is from the trace's start.
+    let e = parse_refusal("fio version 3 iolog\n86400000001 /dev/x read 0 4096\n");
+    assert!(
+        e.contains("an I/O is issued 86400.000001 s from the trace's start"),
+        "{e}"
+    );
+}

@@ -313,13 +313,8 @@ fn check_totals(
             (true, false) => ("runtime", "lower runtime"),
             (true, true) => ("runtime", "lower runtime or bs, or raise max_req_kib"),
             // A replayed trace's length is its own: `loops` repeats it.
-            (false, false)
-                if scn
-                    .jobs
-                    .iter()
-                    .any(|j| j.read_iolog.is_some() && j.loops > 1) =>
-            {
-                ("loops", "lower loops or numjobs, or set runtime=")
+            (false, _) if scn.jobs.iter().any(|j| j.loops > 1) => {
+                ("loops", "lower loops, size or numjobs, or set runtime=")
             }
             (false, false) => ("size", "lower size or numjobs, or set runtime="),
             (false, true) => (

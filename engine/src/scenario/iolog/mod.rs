@@ -303,11 +303,17 @@ fn checked(log: IoLog) -> Result<IoLog, ScenarioError> {
     }
     let limit = super::limits::MAX_TIME_NS;
     if let Some(op) = log.ops.iter().chain(&log.queued).find(|o| o.t_ns > limit) {
+        // A fio iolog's times are from the trace's start; a kernel trace's from its first I/O.
+        let from = match log.format {
+            IoLogFormat::FioV2 | IoLogFormat::FioV3 => "from the trace's start",
+            _ => "after the first",
+        };
+        let secs = format!("{}.{:09}", op.t_ns / 1_000_000_000, op.t_ns % 1_000_000_000);
         return Err(ScenarioError::new(
             "read_iolog",
             format!(
-                "{name}: an I/O is issued {} s after the first; accepted: traces of at most {} s (one day) of issue times",
-                op.t_ns / 1_000_000_000,
+                "{name}: an I/O is issued {} s {from}; accepted: traces of at most {} s (one day) of issue times",
+                secs.trim_end_matches('0').trim_end_matches('.'),
                 limit / 1_000_000_000
             ),
         ));
