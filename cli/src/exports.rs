@@ -5,10 +5,18 @@ use crate::args::{Cli, TraceFormat};
 use mmcsim_engine::{Scenario, Simulator};
 use std::io::Write;
 
-/// `std::fmt::Write` over a buffered file, so the trace streams to disk.
+/// `std::fmt::Write` over a buffered file (or stdout), so the trace streams to disk.
 struct FileFmt {
-    w: std::io::BufWriter<std::fs::File>,
+    w: std::io::BufWriter<Box<dyn Write>>,
     err: Option<std::io::Error>,
+}
+
+/// Where an output goes: the file `path`, or standard output for `-` (fio's convention).
+pub fn create(path: &str) -> std::io::Result<Box<dyn Write>> {
+    if path == "-" {
+        return Ok(Box::new(std::io::stdout()));
+    }
+    Ok(Box::new(std::fs::File::create(path)?))
 }
 
 impl std::fmt::Write for FileFmt {
@@ -20,8 +28,11 @@ impl std::fmt::Write for FileFmt {
     }
 }
 
-fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{} '{}': {}", opt, path, e))
+/// Writes `text` to the output `path` of option `opt` (`-`: standard output).
+pub fn write_file(opt: &str, path: &str, text: &str) -> Result<(), String> {
+    create(path)
+        .and_then(|mut w| w.write_all(text.as_bytes()).and_then(|_| w.flush()))
+        .map_err(|e| format!("{} '{}': {}", opt, path, e))
 }
 
 /// Refuses, before anything is written, a job file that would not read back as the scenario:
@@ -46,7 +57,7 @@ pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
     }
     if let Some(path) = &cli.write_trace {
         let fail = |e: std::io::Error| format!("write_trace '{}': {}", path, e);
-        let file = std::fs::File::create(path).map_err(fail)?;
+        let file = create(path).map_err(fail)?;
         let mut out = FileFmt {
             w: std::io::BufWriter::new(file),
             err: None,
@@ -60,8 +71,9 @@ pub fn before_run(cli: &Cli, scn: &Scenario) -> Result<(), String> {
         if let Some(e) = out.err.take() {
             return Err(fail(e));
         }
-        res.map_err(|e| e.to_string())?;
         out.w.flush().map_err(fail)?;
+        // The exporter's own error ("the writer failed") named with the option and the file.
+        res.map_err(|e| format!("write_trace '{}': {}", path, e.message))?;
     }
     Ok(())
 }

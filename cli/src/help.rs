@@ -35,7 +35,8 @@ const HEAD: &str =
      \n\
      mmcsim options:\n\
      \x20 --output-format=normal,json,json+  fio's outputs, comma-separated (default normal)\n\
-     \x20 --output=FILE                write the output to FILE\n\
+     \x20 --output=FILE                write the output to FILE (- for standard output, as for the\n\
+     \x20                              other outputs below but --write_platform)\n\
      \x20 --write_trace=FILE           the simulated timeline as Chrome trace-event JSON (open it in\n\
      \x20                              ui.perfetto.dev or chrome://tracing): requests per job, tags, bus\n\
      \x20 --trace_format=F            what --write_trace writes: json (the default), perfetto (Perfetto's\n\

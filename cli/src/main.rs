@@ -200,6 +200,21 @@ fn run(cli: &Cli) -> Result<String, String> {
     outputs.extend(logs::outputs(&scn));
     paths::check(&outputs, &input::files_read())?;
     exports::check(cli, &scn)?;
+    let mut warnings = warnings;
+    if cli.write_trace.is_none() {
+        if cli.trace_max_events != mmcsim_engine::export::DEFAULT_MAX_TRACE_EVENTS {
+            warnings.push(
+                "trace_max_events: no effect without --write_trace (it caps the trace that writes)"
+                    .to_string(),
+            );
+        }
+        if cli.trace_format != args::TraceFormat::Json {
+            warnings.push(
+                "trace_format: no effect without --write_trace (it picks what that writes)"
+                    .to_string(),
+            );
+        }
+    }
     for w in warnings {
         let w = mmcsim_engine::scenario::bounded_message(w);
         let _ = writeln!(std::io::stderr(), "mmcsim: warning: {w}");
@@ -310,10 +325,8 @@ fn main() {
     }
     let result = args::parse(&argv).and_then(|cli| {
         let text = run(&cli)?;
-        match &cli.output {
-            Some(path) => {
-                std::fs::write(path, text).map_err(|e| format!("output '{}': {}", path, e))
-            }
+        match cli.output.as_deref().filter(|&p| p != "-") {
+            Some(path) => exports::write_file("output", path, &text),
             None => {
                 let mut out = std::io::stdout().lock();
                 match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {

@@ -64,6 +64,7 @@ pub fn same_file(a: &str, b: &str) -> bool {
 /// them. Standard input (`-`) is no file.
 pub fn check(outputs: &[(String, String)], inputs: &[(String, PathBuf)]) -> Result<(), String> {
     for (i, (opt, path)) in outputs.iter().enumerate() {
+        writable(opt, path)?;
         for (what, input) in inputs {
             let input = input.to_string_lossy();
             if input != "-" && same_file(path, &input) {
@@ -82,6 +83,40 @@ pub fn check(outputs: &[(String, String)], inputs: &[(String, PathBuf)]) -> Resu
     }
     Ok(())
 }
+
+/// An output is `-` (standard output, for the options that take it), a new file, a regular
+/// file, or a character device (`/dev/null`): a FIFO with no reader would block the command
+/// for ever, and a directory, a socket or a block device is no output.
+fn writable(opt: &str, path: &str) -> Result<(), String> {
+    let stdout_ok = STDOUT_OPTIONS.contains(&opt);
+    if path == "-" && stdout_ok {
+        return Ok(());
+    }
+    let accepted = if stdout_ok {
+        "a regular file, a character device such as /dev/null, or - for standard output"
+    } else {
+        "a regular file or a character device such as /dev/null"
+    };
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    #[cfg(unix)]
+    let chardev = std::os::unix::fs::FileTypeExt::is_char_device(&meta.file_type());
+    #[cfg(not(unix))]
+    let chardev = false;
+    if meta.is_file() || chardev {
+        return Ok(());
+    }
+    let kind = if meta.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file (a FIFO, socket or block device)"
+    };
+    Err(format!("{opt}: '{path}' is {kind}; accepted: {accepted}"))
+}
+
+/// The outputs that `-` sends to standard output.
+pub const STDOUT_OPTIONS: &[&str] = &["output", "write_trace", "write_csv", "write_jobfile"];
 
 #[cfg(test)]
 mod tests {

@@ -17,8 +17,9 @@ use crate::platform::Platform;
 pub use super::estimate::estimated_events;
 use super::estimate::{estimate, fmt_kib, max_req_bytes, requests_per_io};
 pub use super::limits::{
-    EVENTS_PER_IO, MAX_BS, MAX_COMMAND_EVENTS, MAX_DEVICE_BYTES, MAX_EVENTS, MAX_INPUT_BYTES,
-    MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING, MAX_RUNTIME_NS, MAX_TIME_NS, MAX_TOTAL_IOS,
+    DEVICE_BYTES, EVENTS_PER_IO, MAX_BS, MAX_COMMAND_EVENTS, MAX_DEVICE_BYTES, MAX_EVENTS,
+    MAX_INPUT_BYTES, MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING, MAX_RUNTIME_NS, MAX_TIME_NS,
+    MAX_TOTAL_IOS,
 };
 
 /// Checks the scenario as a whole: the platform exists, the host switches fit it, the jobs make
@@ -146,7 +147,8 @@ fn check_jobs(scn: &Scenario, p: &Platform) -> Result<(), ScenarioError> {
         out.split_trace |= parts > 1 && j.read_iolog.is_some();
     }
     super::limits::check_zbd_zones(scn)?;
-    check_totals(scn, p, clones, &out)
+    check_totals(scn, p, clones, &out)?;
+    super::sim_time::check(scn)
 }
 
 /// The requests the jobs may have in memory at once, and what makes them many: the levers a
@@ -234,9 +236,7 @@ fn check_job_region(j: &JobSpec) -> Result<(), ScenarioError> {
             ),
         ));
     }
-    if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment
-        > MAX_DEVICE_BYTES + MAX_DEVICE_BYTES
-    {
+    if j.offset + j.region_bytes() + u64::from(j.numjobs) * j.offset_increment > DEVICE_BYTES {
         // As fio on a device smaller than the regions: a clone that starts past the end
         // stops with "offset extends end".
         let last = u64::from(j.numjobs.max(1) - 1);
@@ -313,13 +313,8 @@ fn check_totals(
             (true, false) => ("runtime", "lower runtime"),
             (true, true) => ("runtime", "lower runtime or bs, or raise max_req_kib"),
             // A replayed trace's length is its own: `loops` repeats it.
-            (false, false)
-                if scn
-                    .jobs
-                    .iter()
-                    .any(|j| j.read_iolog.is_some() && j.loops > 1) =>
-            {
-                ("loops", "lower loops or numjobs, or set runtime=")
+            (false, _) if scn.jobs.iter().any(|j| j.loops > 1) => {
+                ("loops", "lower loops, size or numjobs, or set runtime=")
             }
             (false, false) => ("size", "lower size or numjobs, or set runtime="),
             (false, true) => (

@@ -159,14 +159,25 @@ fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
     requests_of(j.max_bs(), max_req, data)
 }
 
+/// Requests one traced op becomes: a read or write larger than the host's largest request is
+/// split, a discard or a flush is one request (as [`requests_of`], `submit_io`).
+fn op_requests(op: &super::iolog::LogOp, max_req: u64) -> u64 {
+    requests_of(
+        op.len,
+        max_req,
+        matches!(op.kind, LogOpKind::Read | LogOpKind::Write),
+    )
+}
+
 /// Requests the largest I/O the job issues becomes: of a replayed trace (`read_iolog=`, once
-/// attached), its largest op's, whatever `bs` says; else the largest block's.
+/// attached), the largest op of the events the job replays (`replay_events=`: issue or queue),
+/// whatever `bs` says; else the largest block's.
 pub(super) fn requests_per_io(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
     match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
         Some(log) => log
-            .ops
+            .ops_of(j.replay_events)
             .iter()
-            .map(|op| requests_of(op.len, max_req, op.kind != LogOpKind::Flush))
+            .map(|op| op_requests(op, max_req))
             .max()
             .unwrap_or(1),
         None => job_requests_per_io(j, max_req),
@@ -180,20 +191,14 @@ fn sized_requests(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
             let ops = log.ops_of(j.replay_events);
             let reqs = ops
                 .iter()
-                .map(|op| {
-                    requests_of(
-                        op.len,
-                        max_req,
-                        matches!(op.kind, LogOpKind::Read | LogOpKind::Write),
-                    )
-                })
+                .map(|op| op_requests(op, max_req))
                 .fold(0u64, u64::saturating_add);
             let all = reqs.saturating_mul(u64::from(j.loops.max(1)));
             j.number_ios.map_or(all, |n| {
                 // n ops at most, each at most the largest op's requests.
                 let most = ops
                     .iter()
-                    .map(|op| requests_of(op.len, max_req, true))
+                    .map(|op| op_requests(op, max_req))
                     .max()
                     .unwrap_or(1);
                 all.min(n.saturating_mul(most))

@@ -3,6 +3,10 @@
 
 /// Upper bound for `size=` and `offset=`: larger than any eMMC (1 TiB).
 pub const MAX_DEVICE_BYTES: u64 = 1 << 40;
+/// The modelled device's size: 2 TiB, room for the largest `offset=` and the largest region
+/// after it. A job's regions and a replayed trace's I/Os end within it (fio stops a job that
+/// starts past a device's end with "offset extends end").
+pub const DEVICE_BYTES: u64 = 2 * MAX_DEVICE_BYTES;
 /// Upper bound for `bs=`: 256 MiB (a zone of fio's zbd examples). Above the platform's largest
 /// request the block layer splits each I/O into several requests (`bio_split_to_limits`).
 pub const MAX_BS: u64 = 256 << 20;

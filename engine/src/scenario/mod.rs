@@ -53,6 +53,7 @@ pub mod board;
 pub mod check;
 mod estimate;
 pub mod options;
+mod sim_time;
 mod warnings;
 mod write;
 // 9. The formats.

@@ -67,7 +67,7 @@ impl ErrorInjection {
 
     /// Parses `crc:0.01` (a probability per transfer, 0 < rate <= 0.5, resolution 1e-6).
     pub fn parse(v: &str) -> Result<ErrorInjection, String> {
-        let accepted = "crc:RATE with 0 < RATE <= 0.5, e.g. crc:0.01";
+        let accepted = "crc:RATE with 0.000001 <= RATE <= 0.5, e.g. crc:0.01";
         let (kind, rate) = v
             .split_once(':')
             .ok_or_else(|| format!("'{v}' is not KIND:RATE; accepted: {accepted}"))?;
@@ -80,8 +80,17 @@ impl ErrorInjection {
             }
         };
         let ppm = parse_ppm(rate).filter(|&p| p > 0 && p <= Self::MAX_PPM);
-        let rate_ppm =
-            ppm.ok_or_else(|| format!("'{rate}' is not a rate; accepted: {accepted}"))?;
+        let rate_ppm = ppm.ok_or_else(|| {
+            let what = match rate.parse::<f64>() {
+                Ok(r) if r > 0.0 && r < 1e-6 => {
+                    "below the smallest rate modelled (0.000001, one transfer in a million)"
+                }
+                Ok(r) if r > 0.5 => "above 0.5 (half of all transfers)",
+                Ok(r) if r == 0.0 => "no error (0)",
+                _ => "not a rate",
+            };
+            format!("'{rate}' is {what}; accepted: {accepted}")
+        })?;
         Ok(ErrorInjection { kind, rate_ppm })
     }
 

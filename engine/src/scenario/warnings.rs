@@ -125,7 +125,22 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
             ));
         }
     }
-    for j in &scn.jobs {
+    for (s, j) in scn.jobs.iter().enumerate() {
+        w.extend(replay_warning(scn, j));
+        if let Some(name) = j.wait_for.as_ref() {
+            if !scn.jobs[..s].iter().any(|e| e.name == *name) {
+                let whom = if *name == j.name {
+                    "itself"
+                } else {
+                    "no earlier job"
+                };
+                w.push(format!(
+                    "wait_for: no effect in job '{}': '{}' is {whom} (a job waits only for an earlier job, as in fio)",
+                    clip(&j.name),
+                    clip(name)
+                ));
+            }
+        }
         if j.iodepth_batch != 1 && !j.ioengine.is_async() {
             w.push(format!(
                 "iodepth_batch_submit: no effect with ioengine={} in job '{}' (one I/O per system call)",
@@ -143,4 +158,30 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
     }
     w.dedup();
     w
+}
+
+/// `replay_events=queue` where it picks nothing: without `read_iolog`, or on a fio iolog (one
+/// list of I/Os; queue events are a kernel trace's).
+fn replay_warning(scn: &Scenario, j: &JobSpec) -> Option<String> {
+    use super::iolog::{IoLogFormat, ReplayEvents};
+    if j.replay_events != ReplayEvents::Queue {
+        return None;
+    }
+    let why = match j.read_iolog.as_ref() {
+        None => "it has no read_iolog".to_string(),
+        Some(n) => match scn.iolog(n).map(|l| l.format) {
+            Some(f @ (IoLogFormat::FioV2 | IoLogFormat::FioV3)) => {
+                format!(
+                    "'{}' is a {} (one list of I/Os, replayed as it is)",
+                    clip(n),
+                    f.name()
+                )
+            }
+            _ => return None,
+        },
+    };
+    Some(format!(
+        "replay_events=queue: no effect in job '{}': {why}; accepted: a kernel trace (blkparse, blktrace, ftrace, Perfetto) in read_iolog",
+        clip(&j.name)
+    ))
 }

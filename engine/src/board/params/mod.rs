@@ -221,6 +221,11 @@ impl Param {
                 value,
                 self.accepted_with_unit()
             )),
+            None if self.unit == Unit::Mode => Err(format!(
+                "'{}' is not a bus mode; accepted: {}",
+                value,
+                self.accepted_with_unit()
+            )),
             None => Err(format!(
                 "'{}' is not a number in {}; accepted: {}",
                 value,

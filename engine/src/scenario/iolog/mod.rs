@@ -22,7 +22,7 @@ mod perfetto;
 mod tests;
 
 use super::error::ScenarioError;
-use super::limits::MAX_BS;
+use super::limits::{DEVICE_BYTES, MAX_BS};
 use serde::{Deserialize, Serialize};
 
 /// What one traced I/O asks of the device.
@@ -303,11 +303,17 @@ fn checked(log: IoLog) -> Result<IoLog, ScenarioError> {
     }
     let limit = super::limits::MAX_TIME_NS;
     if let Some(op) = log.ops.iter().chain(&log.queued).find(|o| o.t_ns > limit) {
+        // A fio iolog's times are from the trace's start; a kernel trace's from its first I/O.
+        let from = match log.format {
+            IoLogFormat::FioV2 | IoLogFormat::FioV3 => "from the trace's start",
+            _ => "after the first",
+        };
+        let secs = format!("{}.{:09}", op.t_ns / 1_000_000_000, op.t_ns % 1_000_000_000);
         return Err(ScenarioError::new(
             "read_iolog",
             format!(
-                "{name}: an I/O is issued {} s after the first; accepted: traces of at most {} s (one day) of issue times",
-                op.t_ns / 1_000_000_000,
+                "{name}: an I/O is issued {} s {from}; accepted: traces of at most {} s (one day) of issue times",
+                secs.trim_end_matches('0').trim_end_matches('.'),
                 limit / 1_000_000_000
             ),
         ));
@@ -328,6 +334,7 @@ fn number(
 
 /// Offset and length must be whole sectors and the length a block size the model takes.
 fn extent(name: &str, n: impl Into<Loc>, offset: u64, len: u64) -> Result<(), ScenarioError> {
+    let n = n.into();
     if len == 0 || !len.is_multiple_of(512) || !offset.is_multiple_of(512) || len > MAX_BS {
         return Err(err(
             name,
@@ -335,6 +342,33 @@ fn extent(name: &str, n: impl Into<Loc>, offset: u64, len: u64) -> Result<(), Sc
             format!(
                 "offset {offset} / length {len}: accepted: whole 512-byte sectors, 512..={} MiB long",
                 MAX_BS >> 20
+            ),
+        ));
+    }
+    within_device(
+        name,
+        n,
+        format_args!("offset {offset} / length {len}"),
+        offset.checked_add(len),
+    )
+}
+
+/// A traced I/O ends within the modelled device ([`DEVICE_BYTES`], 2 TiB): `what` is the I/O as
+/// the trace writes it, `end` its end in bytes (None: past 2^64).
+fn within_device(
+    name: &str,
+    n: impl Into<Loc>,
+    what: std::fmt::Arguments,
+    end: Option<u64>,
+) -> Result<(), ScenarioError> {
+    if end.is_none_or(|e| e > DEVICE_BYTES) {
+        return Err(err(
+            name,
+            n,
+            format!(
+                "{what} ends past the device's end; accepted: I/Os that end within the modelled device's {} TiB (sector {}, byte {DEVICE_BYTES}; fio stops with 'offset extends end')",
+                DEVICE_BYTES >> 40,
+                DEVICE_BYTES / 512
             ),
         ));
     }

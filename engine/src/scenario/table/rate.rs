@@ -18,12 +18,14 @@ fn time_us(key: &str, value: &str, max: u64) -> Result<u64, ScenarioError> {
     } else {
         value.to_string()
     };
-    time(
-        key,
-        &v,
-        max,
-        "a time, bare numbers in microseconds, e.g. 100, 2ms",
-    )
+    // The messages echo the value as given and say what a bare number is here.
+    let accepted = "a time up to 24h, bare numbers in microseconds, e.g. 100, 2ms";
+    let ns = crate::scenario::units::parse_time_ns(&v)
+        .map_err(|_| bad(key, value, "not a time", accepted))?;
+    if ns > max {
+        return Err(bad(key, value, "too long", accepted));
+    }
+    Ok(ns)
 }
 
 pub(super) const RATE: OptionRow = job!("rate", &[], "bytes per second, e.g. 10m (0 = unlimited)",

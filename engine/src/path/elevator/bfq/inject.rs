@@ -50,11 +50,7 @@ impl Bfq {
     pub(super) fn injection_candidate(&mut self, job: u32, reqs: &Slab) -> Option<u32> {
         let s = self.q(job);
         let short = self.has_short_ttime(s);
-        let wr_busy = self
-            .queues
-            .values()
-            .filter(|q| q.busy && q.wr_coeff > 1)
-            .count();
+        let wr_busy = self.wr_busy_queues();
         if self.idling_boosts_thr_without_issues(job) || (s.wr_coeff > 1 && wr_busy <= 1 && short) {
             return None;
         }
@@ -72,8 +68,9 @@ impl Bfq {
             return None;
         }
         let in_driver = self.rq_in_driver;
-        let found = self.queues.iter().find_map(|(&j, q)| {
-            if j == job || !q.busy || !(always || q.wr_coeff > 1) {
+        let found = self.ix.busy.iter().find_map(|&j| {
+            let q = &self.queues[&j];
+            if j == job || !(always || q.wr_coeff > 1) {
                 return None;
             }
             let (_, r) = Self::next_rq(q)?;

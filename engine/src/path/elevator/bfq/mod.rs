@@ -23,6 +23,7 @@
 //! in time (`bfq_bfqq_charge_time`), all queues I/O-bound, the think time as the last gap only.
 
 mod completion;
+mod index;
 mod inject;
 #[cfg(test)]
 mod tests;
@@ -34,6 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::{try_merge, Bio, Merge, Tunables};
 use crate::sim::request::Slab;
 use crate::sim::ReqIdx;
+use index::{Index, Queues};
 
 /// `bfq_default_max_budget`: 16 * 1024 sectors, the budget of a turn.
 const MAX_BUDGET: u64 = 16 * 1024;
@@ -147,8 +149,10 @@ fn sectors(len: u64) -> u64 {
 
 #[derive(Debug)]
 pub struct Bfq {
-    queues: BTreeMap<u32, Queue>,
+    queues: Queues,
     of: HashMap<ReqIdx, (u32, (u64, u64))>,
+    /// The queues and requests in the kernel's orders ([`index`]).
+    ix: Index,
     in_service: Option<u32>,
     /// The idle slice's end while the queue in service idles (`BFQQF_wait_request`,
     /// `bfq_arm_slice_timer`).
@@ -174,8 +178,9 @@ pub struct Bfq {
 impl Bfq {
     pub fn new(t: Tunables) -> Bfq {
         Bfq {
-            queues: BTreeMap::new(),
+            queues: Queues::default(),
             of: HashMap::new(),
+            ix: Index::default(),
             in_service: None,
             idle_until: None,
             vtime: 0,
@@ -210,7 +215,7 @@ impl Bfq {
         self.seq += 1;
         let key = (r.offset, self.seq);
         let job = r.job;
-        let q = self.queues.entry(job).or_default();
+        let q = self.queues.or_default(job);
         if let Some(t) = q.last_done {
             q.ttime_ns = now.saturating_sub(t);
         }
@@ -223,6 +228,8 @@ impl Bfq {
         let q = self.qm(job);
         q.sorted.insert(key, req);
         self.of.insert(req, (job, key));
+        self.ix.requests.insert(key, job);
+        self.ix.longest.set(self.ix.longest.get().max(r.len));
         let mut interactive = false;
         if !self.q(job).busy {
             interactive = self.handle_idle_busy_switch(job, old_wr_coeff, now);
@@ -377,6 +384,7 @@ impl Bfq {
             self.waited_rq = Some((job, r.t_alloc));
         }
         let (_, key) = self.of.remove(&req).expect("queued in bfq");
+        self.ix.requests.remove(&key);
         let q = self.qm(job);
         q.sorted.remove(&key);
         let dist = r.offset.abs_diff(q.last_pos);
@@ -394,7 +402,7 @@ impl Bfq {
 
     /// `bfq_remove_request`: a busy queue not in service that empties (its last request
     /// injected or merged away) leaves the busy queues, its budget and service cleared.
-    fn emptied(&mut self, job: u32) {
+    pub(super) fn emptied(&mut self, job: u32) {
         let q = self.q(job);
         if q.sorted.is_empty() && q.busy && self.in_service != Some(job) {
             self.deactivate(job, false);
@@ -404,35 +412,8 @@ impl Bfq {
         }
     }
 
-    /// `bfq_bio_merge`: into the bio's process queue only; with one queue per job the job is
-    /// not in the bio, so any queue's request adjacent to it (the kernel finds the same one:
-    /// fio's jobs write their own regions).
-    pub fn bio_merge(&self, bio: &Bio, reqs: &Slab, max: u64) -> Option<(ReqIdx, Merge)> {
-        self.queues.values().find_map(|q| {
-            q.sorted
-                .range(..(bio.end(), u64::MAX))
-                .rev()
-                .take(2)
-                .find_map(|(_, &r)| try_merge(reqs.get(r), bio, max).map(|m| (r, m)))
-        })
-    }
-
-    pub fn remove(&mut self, req: ReqIdx, _reqs: &Slab) {
-        if let Some((job, key)) = self.of.remove(&req) {
-            self.qm(job).sorted.remove(&key);
-            self.emptied(job);
-        }
-    }
-
     /// The idle slice's end, while idling.
     pub fn timer_at(&self) -> Option<u64> {
         self.idle_until
-    }
-
-    pub fn waiting(&self) -> Vec<ReqIdx> {
-        self.queues
-            .values()
-            .flat_map(|q| q.sorted.values().copied())
-            .collect()
     }
 }

@@ -120,7 +120,7 @@ fn a_raised_queue_becoming_busy_preempts_a_queue_not_raised() {
         .map(|k| add(&mut reqs, Op::Write, 2, k * 4096))
         .collect();
     b.insert(w[0], &reqs, 0);
-    b.qm(2).wr_coeff = 1;
+    b.with_queue(2, |q| q.wr_coeff = 1);
     for &i in &w[1..] {
         b.insert(i, &reqs, 0);
     }
@@ -176,4 +176,34 @@ fn a_preempted_queue_that_comes_back_in_time_keeps_its_budget() {
         "job 1 came back in time: it preempted job 2"
     );
     assert_eq!(b.dispatch(&reqs, 2000), Some(a2));
+}
+
+/// The index ([`super::index`]) is what a scan of the queues finds after every step of a run
+/// of many processes: inserts, dispatches, completions, idle slices and injection.
+#[test]
+fn the_index_follows_the_queues() {
+    let mut reqs = Slab::default();
+    let mut b = bfq(true);
+    let (mut now, mut inflight, mut rng) = (0u64, Vec::new(), 12345u64);
+    for step in 0..4000u64 {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let job = (rng >> 33) as u32 % 37;
+        let off = ((rng >> 20) % 4096) * 4096 + u64::from(job) * (1 << 30);
+        if step % 3 != 2 {
+            let r = add(&mut reqs, Op::Read, job, off);
+            b.insert(r, &reqs, now);
+        }
+        if let Some(r) = b.dispatch(&reqs, now) {
+            inflight.push(r);
+        }
+        if inflight.len() > 4 || (step % 5 == 0 && !inflight.is_empty()) {
+            let r = inflight.remove((rng as usize) % inflight.len());
+            let q = reqs.get(r);
+            b.completed(q.job, q.t_alloc, now);
+        }
+        b.assert_index();
+        now += (rng >> 40) % (3 * MS);
+    }
 }

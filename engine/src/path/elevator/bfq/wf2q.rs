@@ -29,21 +29,7 @@ impl Queue {
 impl Bfq {
     /// `st->wsum`: the weights of the busy queues and of those on the idle tree.
     fn wsum(&self) -> u64 {
-        self.queues
-            .values()
-            .filter(|q| q.busy || q.idle_tree)
-            .map(Queue::weight)
-            .sum()
-    }
-
-    /// `bfq_forget_idle`: queues whose finish the virtual time has passed leave the idle tree.
-    fn forget_idle(&mut self) {
-        let vtime = self.vtime;
-        for q in self.queues.values_mut() {
-            if q.idle_tree && q.finish <= vtime {
-                q.idle_tree = false;
-            }
-        }
+        self.ix.wsum
     }
 
     /// `bfq_bfqq_served`: `sectors` dispatched from `job`'s queue.
@@ -65,7 +51,39 @@ impl Bfq {
     /// at the virtual time.
     pub(super) fn activate(&mut self, job: u32) {
         let vtime = self.vtime;
-        let q = self.qm(job);
+        self.with_queue(job, |q| q.activate(vtime));
+    }
+
+    /// `__bfq_requeue_entity` of the queue in service: its start moves past the service it got,
+    /// its next budget follows (`__bfq_bfqq_recalc_budget`, here fixed: `bfq_default_max_budget`
+    /// is more than any request, 1024 sectors at most).
+    pub(super) fn requeue(&mut self, job: u32) {
+        self.with_queue(job, |q| {
+            q.start += delta(q.service, q.weight());
+            q.budget = MAX_BUDGET;
+            q.finish = q.start + delta(q.budget, q.weight());
+        });
+    }
+
+    /// `__bfq_deactivate_entity`: the queue leaves the busy ones, charged for the service it
+    /// got, onto the idle tree if `idle_tree` and its finish is still ahead.
+    pub(super) fn deactivate(&mut self, job: u32, idle_tree: bool) {
+        let vtime = self.vtime;
+        let in_service = self.in_service == Some(job);
+        self.with_queue(job, |q| {
+            if in_service {
+                q.finish = q.start + delta(q.service, q.weight());
+            }
+            q.busy = false;
+            q.idle_tree = idle_tree && q.finish > vtime;
+        });
+    }
+}
+
+impl Queue {
+    /// [`Bfq::activate`] of this queue at the virtual time `vtime`.
+    fn activate(&mut self, vtime: u64) {
+        let q = self;
         let backshifted = q.non_blocking_wait_rq && vtime > q.finish;
         q.start = if backshifted || q.idle_tree {
             q.finish
@@ -81,49 +99,5 @@ impl Bfq {
             q.finish += d;
         }
         q.non_blocking_wait_rq = false;
-    }
-
-    /// `__bfq_requeue_entity` of the queue in service: its start moves past the service it got,
-    /// its next budget follows (`__bfq_bfqq_recalc_budget`, here fixed: `bfq_default_max_budget`
-    /// is more than any request, 1024 sectors at most).
-    pub(super) fn requeue(&mut self, job: u32) {
-        let q = self.qm(job);
-        q.start += delta(q.service, q.weight());
-        q.budget = MAX_BUDGET;
-        q.finish = q.start + delta(q.budget, q.weight());
-    }
-
-    /// `__bfq_deactivate_entity`: the queue leaves the busy ones, charged for the service it
-    /// got, onto the idle tree if `idle_tree` and its finish is still ahead.
-    pub(super) fn deactivate(&mut self, job: u32, idle_tree: bool) {
-        let vtime = self.vtime;
-        let in_service = self.in_service == Some(job);
-        let q = self.qm(job);
-        if in_service {
-            q.finish = q.start + delta(q.service, q.weight());
-        }
-        q.busy = false;
-        q.idle_tree = idle_tree && q.finish > vtime;
-    }
-
-    /// `bfq_get_next_queue` -> `bfq_lookup_next_entity`: the eligible busy queue with the
-    /// smallest finish, after the virtual time's jump to the earliest start.
-    pub(super) fn next_queue(&mut self) -> Option<u32> {
-        let first = self
-            .queues
-            .values()
-            .filter(|q| q.busy)
-            .map(|q| q.start)
-            .min()?;
-        if first > self.vtime {
-            self.vtime = first;
-            self.forget_idle();
-        }
-        let vtime = self.vtime;
-        self.queues
-            .iter()
-            .filter(|(_, q)| q.busy && q.start <= vtime)
-            .min_by_key(|(&j, q)| (q.finish, j))
-            .map(|(&j, _)| j)
     }
 }

@@ -35,15 +35,12 @@ pub(super) fn wr_duration() -> u64 {
 impl Bfq {
     /// `bfq_tot_busy_queues`.
     fn tot_busy_queues(&self) -> usize {
-        self.queues.values().filter(|q| q.busy).count()
+        self.ix.busy.len()
     }
 
     /// `bfqd->wr_busy_queues`.
-    fn wr_busy_queues(&self) -> usize {
-        self.queues
-            .values()
-            .filter(|q| q.busy && q.wr_coeff > 1)
-            .count()
+    pub(super) fn wr_busy_queues(&self) -> usize {
+        self.ix.wr_busy
     }
 
     /// `BFQQF_has_short_ttime` (`bfq_update_has_short_ttime`: a think time not above half
@@ -64,6 +61,8 @@ impl Bfq {
     ) -> bool {
         let slice_idle = self.slice_idle_ns;
         let low_latency = self.low_latency;
+        // Its weight may change while it is on the idle tree.
+        self.unindex(job);
         let q = self.qm(job);
         // `bfq_bfqq_idle_for_long_time`.
         let idle_for_long_time = q.dispatched == 0
@@ -95,6 +94,7 @@ impl Bfq {
                 q.wr_cur_max_time = wr_duration();
             }
         }
+        self.index(job);
         self.activate(job);
         if let Some(s) = self.in_service.filter(|&s| s != job) {
             let (q, sq) = (self.q(job), self.q(s));
@@ -121,7 +121,7 @@ impl Bfq {
             .last_wr_start_finish
             .is_none_or(|t| now > t + q.wr_cur_max_time);
         if over || q.service_from_wr > MAX_SERVICE_FROM_WR {
-            Self::end_wr(q, now);
+            self.with_queue(job, |q| Self::end_wr(q, now));
         }
     }
 
