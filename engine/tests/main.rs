@@ -29,6 +29,8 @@ mod golden;
 mod invariants;
 mod issue10;
 mod issue32;
+mod issue48;
+mod kernel_versions;
 mod measurements_file;
 mod merging;
 mod option_table;
