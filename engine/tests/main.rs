@@ -30,6 +30,7 @@ mod invariants;
 mod issue10;
 mod issue32;
 mod issue48;
+mod kernel_exports;
 mod kernel_versions;
 mod measurements_file;
 mod merging;
