@@ -4,8 +4,13 @@
 #   make serve   trunk serve on http://127.0.0.1:8080 (dev build, rebuilds on change)
 #   make build   release build of the web app into dist/ (with .gz and .br copies of its files)
 #   make serve-dist  the release build on http://127.0.0.1:8080, compressed (scripts/serve-dist.mjs)
-#   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
-#                test; fails if the tests changed the work tree (scripts/tree-state.sh)
+#   make check   the inner loop, under a minute warm: cargo fmt --check, the floor check, clippy
+#                of the native crates, the engine's and the CLI's fast tests (the docs' examples
+#                and links among them); the slow suites are left to make test
+#   make docs    the book (docs/, mdbook) into target/book/, and every link of the README and
+#                the book checked
+#   make test    lint, docs, native tests, headless browser tests (wasm-bindgen-test), end-to-end
+#                test, oracle check; fails if the tests changed the work tree (scripts/tree-state.sh)
 #   make lint    cargo fmt --check, the floor check (docs/ARCHITECTURE.md), cargo clippy
 #                -D warnings (native crates, and the web crates on wasm32)
 #   make screenshots  the end-to-end tests, saving the README's pictures into docs/ (make test
@@ -48,7 +53,7 @@ WEB_PACKAGE := mmcsim
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=600
 
-.PHONY: setup setup-browser serve serve-dist build test lint test-native test-wasm test-e2e screenshots \
+.PHONY: setup setup-browser serve serve-dist build check docs test lint test-native test-wasm test-e2e screenshots \
         bench bench-web oracle oracle-check test-oracle
 
 setup:
@@ -73,7 +78,7 @@ serve-dist: build
 # are no failure.
 test: setup-browser
 	@before=$$(scripts/tree-state.sh); \
-	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e test-oracle; \
+	$(MAKE) --no-print-directory lint docs test-native test-wasm test-e2e test-oracle; \
 	after=$$(scripts/tree-state.sh); \
 	if [[ "$$before" != "$$after" ]]; then \
 	    echo "make test: the tests changed the work tree (git status, before and after):" >&2; \
@@ -81,6 +86,33 @@ test: setup-browser
 	    exit 1; \
 	fi; \
 	echo "make test: the work tree is as the tests found it"
+
+CLIPPY_NATIVE := cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
+
+# The inner loop (docs/contributing.md), under a minute on a warm 2-core machine: formatting,
+# the floor check, clippy of the native crates, and the engine's and the CLI's tests less what
+# is slow. Left to make test: the fit crate's tests (most of test-native's time), the calibration
+# sweep (engine/tests/calibration.rs), property tests at full size (here PROPTEST_CASES: the same
+# properties on fewer random inputs, every kept failure still first; tests/common/mod.rs), the
+# engine's doc tests, the web crates (clippy on wasm32, browser tests), the end-to-end tests,
+# mdbook's build and the oracle. The CLI's tests include the docs' examples (cli/tests/docs.rs)
+# and the engine's the docs' links (tests/architecture/doc_links.rs).
+CHECK_PROPTEST_CASES := 16
+check:
+	cargo fmt --all -- --check
+	cargo test -q -p mmcsim-engine --test main architecture::
+	$(CLIPPY_NATIVE)
+	PROPTEST_CASES=$(CHECK_PROPTEST_CASES) cargo test -q -p mmcsim-engine --lib --test main -- \
+	    --skip architecture:: --skip calibration::
+	cargo test -q -p mmcsim-cli
+
+# The book: docs/SUMMARY.md is its reading order (docs/book.toml; mdbook is pinned and installed
+# by scripts/setup.sh), built into target/book/. Then every relative link and #anchor of the
+# README and the book is checked (tests/architecture/doc_links.rs; http links are not fetched).
+docs:
+	@command -v mdbook >/dev/null || { echo "make docs: mdbook is missing: make setup installs it" >&2; exit 1; }
+	mdbook build docs
+	cargo test -q -p mmcsim-engine --test main architecture::doc_links::
 
 # Formatting and clippy, warnings as errors: the native crates, and the web crates on wasm32
 # (where their browser code and browser tests compile).
@@ -90,14 +122,15 @@ lint:
 	# points up a floor, no circle of modules or files (but the engine's path+simulator floor),
 	# every module on the tables exists; every path the map and the doc comments name exists.
 	cargo test -q -p mmcsim-engine --test main architecture::
-	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
+	$(CLIPPY_NATIVE)
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings
 	# The landing's build (index.html: mmcsim-landing, without the `full` feature).
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --no-default-features --features landing --bins -- -D warnings
 
+# Property tests at full size: PROPTEST_CASES, which make check sets small, is dropped here.
 test-native:
-	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
+	env -u PROPTEST_CASES cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
 
 # --tests: without it the doc-test pass prints an empty last result line.
 # TMPDIR: chromedriver gives each browser session (each test file) a Chromium profile of about
@@ -147,9 +180,10 @@ bench-web:
 	node tests/e2e/bench.mjs
 
 # The kernel oracle (oracle/README.md). `make oracle` installs what it lacks (apt, the kernel
-# package) and records every suite twice (about half an hour); without the packages and without
-# network it names what is missing and fails. `make oracle-check` installs nothing and needs no
-# network: one boot (about a minute of QEMU) compared with oracle/fixtures/sd-1cpu.json.
+# package) and records every suite twice (17 to 19 minutes measured on a shared 2-core machine,
+# oracle/README.md); without the packages and without network it names what is missing and
+# fails. `make oracle-check` installs nothing and needs no network: one boot (about a minute of
+# QEMU) compared with oracle/fixtures/sd-1cpu.json.
 oracle:
 	oracle/record.sh
 
