@@ -91,11 +91,11 @@ CLIPPY_NATIVE := cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-benc
 
 # The inner loop (docs/contributing.md), under a minute on a warm 2-core machine: formatting,
 # the floor check, clippy of the native crates, and the engine's and the CLI's tests less what
-# is slow. Left to make test: the fit crate's tests (most of test-native's time), the calibration
-# sweep (engine/tests/calibration.rs), property tests at full size (here PROPTEST_CASES: the same
-# properties on fewer random inputs, every kept failure still first; tests/common/mod.rs), the
-# engine's doc tests, the web crates (clippy on wasm32, browser tests), the end-to-end tests,
-# mdbook's build and the oracle. The CLI's tests include the docs' examples (cli/tests/docs.rs)
+# is slow. Left to make test: the fit crate's tests (most of test-native's time) and the CLI's
+# two fits (cli/tests/progress.rs), the calibration sweep (engine/tests/calibration.rs),
+# property tests at full size (here PROPTEST_CASES: the same properties on fewer random inputs,
+# every kept failure still first; engine/tests/common/mod.rs), the engine's doc tests, the web
+# crates (clippy on wasm32, browser tests), the end-to-end tests, mdbook's build, the oracle. The CLI's tests include the docs' examples (cli/tests/docs.rs)
 # and the engine's the docs' links (tests/architecture/doc_links.rs).
 CHECK_PROPTEST_CASES := 16
 check:
@@ -104,7 +104,7 @@ check:
 	$(CLIPPY_NATIVE)
 	PROPTEST_CASES=$(CHECK_PROPTEST_CASES) cargo test -q -p mmcsim-engine --lib --test main -- \
 	    --skip architecture:: --skip calibration::
-	cargo test -q -p mmcsim-cli
+	cargo test -q -p mmcsim-cli -- --skip a_fit_prints_its_estimate --skip ctrl_c_stops_a_fit
 
 # The book: docs/SUMMARY.md is its reading order (docs/book.toml; mdbook is pinned and installed
 # by scripts/setup.sh), built into target/book/. Then every relative link and #anchor of the
