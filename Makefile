@@ -4,8 +4,13 @@
 #   make serve   trunk serve on http://127.0.0.1:8080 (dev build, rebuilds on change)
 #   make build   release build of the web app into dist/ (with .gz and .br copies of its files)
 #   make serve-dist  the release build on http://127.0.0.1:8080, compressed (scripts/serve-dist.mjs)
-#   make test    lint, native tests, headless browser tests (wasm-bindgen-test), end-to-end
-#                test; fails if the tests changed the work tree (scripts/tree-state.sh)
+#   make check   the inner loop, under a minute warm: cargo fmt --check, the floor check, clippy
+#                of the native crates, the engine's and the CLI's fast tests (the docs' examples
+#                and links among them); the slow suites are left to make test
+#   make docs    the book (docs/, mdbook) into target/book/, and every link of the README and
+#                the book checked
+#   make test    lint, docs, native tests, headless browser tests (wasm-bindgen-test), end-to-end
+#                test, oracle check; fails if the tests changed the work tree (scripts/tree-state.sh)
 #   make lint    cargo fmt --check, the floor check (docs/ARCHITECTURE.md), cargo clippy
 #                -D warnings (native crates, and the web crates on wasm32)
 #   make screenshots  the end-to-end tests, saving the README's pictures into docs/ (make test
@@ -50,7 +55,7 @@ WEB_PACKAGE := mmcsim
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=600
 
-.PHONY: setup setup-browser serve serve-dist build test lint test-native test-wasm test-e2e screenshots \
+.PHONY: setup setup-browser serve serve-dist build check docs test lint test-native test-wasm test-e2e screenshots \
         bench bench-web oracle oracle-check test-oracle
 
 setup:
@@ -75,7 +80,7 @@ serve-dist: build
 # are no failure.
 test: setup-browser
 	@before=$$(scripts/tree-state.sh); \
-	$(MAKE) --no-print-directory lint test-native test-wasm test-e2e test-oracle; \
+	$(MAKE) --no-print-directory lint docs test-native test-wasm test-e2e test-oracle; \
 	after=$$(scripts/tree-state.sh); \
 	if [[ "$$before" != "$$after" ]]; then \
 	    echo "make test: the tests changed the work tree (git status, before and after):" >&2; \
@@ -83,6 +88,33 @@ test: setup-browser
 	    exit 1; \
 	fi; \
 	echo "make test: the work tree is as the tests found it"
+
+CLIPPY_NATIVE := cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
+
+# The inner loop (docs/contributing.md), under a minute on a warm 2-core machine: formatting,
+# the floor check, clippy of the native crates, and the engine's and the CLI's tests less what
+# is slow. Left to make test: the fit crate's tests (most of test-native's time) and the CLI's
+# two fits (cli/tests/progress.rs), the calibration sweep (engine/tests/calibration.rs),
+# property tests at full size (here PROPTEST_CASES: the same properties on fewer random inputs,
+# every kept failure still first; engine/tests/common/mod.rs), the engine's doc tests, the web
+# crates (clippy on wasm32, browser tests), the end-to-end tests, mdbook's build, the oracle. The CLI's tests include the docs' examples (cli/tests/docs.rs)
+# and the engine's the docs' links (tests/architecture/doc_links.rs).
+CHECK_PROPTEST_CASES := 16
+check:
+	cargo fmt --all -- --check
+	cargo test -q -p mmcsim-engine --test main architecture::
+	$(CLIPPY_NATIVE)
+	PROPTEST_CASES=$(CHECK_PROPTEST_CASES) cargo test -q -p mmcsim-engine --lib --test main -- \
+	    --skip architecture:: --skip calibration::
+	cargo test -q -p mmcsim-cli -- --skip a_fit_prints_its_estimate --skip ctrl_c_stops_a_fit
+
+# The book: docs/SUMMARY.md is its reading order (docs/book.toml; mdbook is pinned and installed
+# by scripts/setup.sh), built into target/book/. Then every relative link and #anchor of the
+# README and the book is checked (tests/architecture/doc_links.rs; http links are not fetched).
+docs:
+	@command -v mdbook >/dev/null || { echo "make docs: mdbook is missing: make setup installs it" >&2; exit 1; }
+	mdbook build docs
+	cargo test -q -p mmcsim-engine --test main architecture::doc_links::
 
 # Formatting and clippy, warnings as errors: the native crates, and the web crates on wasm32
 # (where their browser code and browser tests compile).
@@ -92,14 +124,15 @@ lint:
 	# points up a floor, no circle of modules or files (but the engine's path+simulator floor),
 	# every module on the tables exists; every path the map and the doc comments name exists.
 	cargo test -q -p mmcsim-engine --test main architecture::
-	cargo clippy $(addprefix -p ,$(NATIVE_PACKAGES)) -p mmcsim-bench --all-targets -- -D warnings
+	$(CLIPPY_NATIVE)
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) -p mmcsim-components -p mmcsim-worker \
 	    -p mmcsim-bench --all-targets -- -D warnings
 	# The landing's build (index.html: mmcsim-landing, without the `full` feature).
 	cargo clippy --target wasm32-unknown-unknown -p $(WEB_PACKAGE) --no-default-features --features landing --bins -- -D warnings
 
+# Property tests at full size: PROPTEST_CASES, which make check sets small, is dropped here.
 test-native:
-	cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
+	env -u PROPTEST_CASES cargo test $(addprefix -p ,$(NATIVE_PACKAGES))
 
 # --tests: without it the doc-test pass prints an empty last result line.
 # TMPDIR: chromedriver gives each browser session (each test file) a Chromium profile of about
@@ -149,11 +182,12 @@ bench-web:
 	node tests/e2e/bench.mjs
 
 # The kernel oracle (oracle/README.md). `make oracle` installs what it lacks (apt, the kernel
-# packages) and records every suite twice on Linux 6.1, then on 6.12 (about 20 min a kernel;
-# ORACLE_KERNEL=6.12 for one); without the packages and without network it names what is
-# missing and fails. `make oracle-check` installs nothing and needs no network: one boot of each
-# kernel, side by side (about a minute and a half of QEMU), compared with
-# oracle/fixtures/sd-1cpu.json (6.1) and oracle/fixtures/linux-6.12/sd-1cpu.json (6.12).
+# packages) and records every suite twice on Linux 6.1, then on 6.12 (about 20 minutes a kernel
+# measured on a shared 2-core machine: 6.1 17 to 19 min, 6.12 22 min; ORACLE_KERNEL=6.12 for
+# one); without the packages and without network it names what is missing and fails.
+# `make oracle-check` installs nothing and needs no network: one boot of each kernel, side by
+# side (about a minute and a half of QEMU), compared with oracle/fixtures/sd-1cpu.json (6.1) and
+# oracle/fixtures/linux-6.12/sd-1cpu.json (6.12).
 oracle:
 	oracle/record.sh
 

@@ -2,8 +2,9 @@
 # Installs what the web app's build and tests need on a fresh machine of this kind, and skips
 # whatever is already there at the right version (so a second run takes about a second).
 #
-#   scripts/setup.sh            wasm target, clippy + rustfmt, trunk, wasm-bindgen-cli, npm tools
-#                               (wasm-opt), protoc and PyPI perfetto (the Perfetto export's test)
+#   scripts/setup.sh            wasm target, clippy + rustfmt, trunk, wasm-bindgen-cli, mdbook
+#                               (make docs), npm tools (wasm-opt), protoc and PyPI perfetto (the
+#                               Perfetto export's test)
 #   scripts/setup.sh --browser  the same, plus Debian's chromium + chromium-driver (tests), and
 #                               the kernel oracle's tools (oracle/install.sh: qemu-system-x86,
 #                               fio, busybox-static, cpio, kmod, Debian's kernel package unpacked
@@ -16,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
+MDBOOK_VERSION=0.5.4
 # wasm-bindgen-cli must match the wasm-bindgen crate exactly: read it from Cargo.lock.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 BROWSER=0
@@ -87,6 +89,15 @@ if [[ "$(trunk --version 2>/dev/null || true)" == "trunk $TRUNK_VERSION" ]]; the
 else
     run_bg trunk cargo install --locked --force trunk --version "$TRUNK_VERSION" \
         --no-default-features
+fi
+
+# 2b. mdbook for `make docs` (the book in docs/), with only its search feature: `make docs` runs
+#     `mdbook build`, never `serve` or `watch` (tokio, axum, notify: most of its compile time).
+if [[ "$(mdbook --version 2>/dev/null || true)" == "mdbook v$MDBOOK_VERSION" ]]; then
+    say "mdbook $MDBOOK_VERSION: present"
+else
+    run_bg mdbook cargo install --locked --force mdbook --version "$MDBOOK_VERSION" \
+        --no-default-features --features search
 fi
 
 # 3. wasm-bindgen-cli, same version as the crate (without --locked: its lockfile names a

@@ -15,6 +15,7 @@
 //! re-export (`crate::Report`, `crate::platform::…`) counts as an import of the module it names.
 //! Imports between crates are the crate table's business (`Cargo.toml`), not this test's.
 
+mod doc_links;
 mod doc_paths;
 mod file_lengths;
 mod floors;
