@@ -227,10 +227,21 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Result<IoLog, ScenarioError> {
     if blktrace::looks_like(bytes) {
         return parse_blktrace(name, &[(name.to_string(), bytes)]);
     }
-    if perfetto::looks_like(bytes) || (text.is_err() && bytes.first() == Some(&0x0a)) {
+    let perfetto = || {
         let mut log = empty(name, IoLogFormat::Perfetto);
         perfetto::parse_perfetto(&mut log, bytes)?;
-        return checked(log);
+        checked(log)
+    };
+    if perfetto::looks_like(bytes) {
+        // Text that starts with a blank line may read as protobuf too (0x0a is a packet's
+        // key): text that parses as a trace is taken as text.
+        return match text.map(|t| parse(name, t)) {
+            Ok(Ok(log)) => Ok(log),
+            _ => perfetto(),
+        };
+    }
+    if text.is_err() && bytes.first() == Some(&0x0a) {
+        return perfetto();
     }
     match text {
         Ok(t) => parse(name, t),

@@ -14,6 +14,7 @@ use crate::scenario::error::ScenarioError;
 /// the byte offset of its key.
 struct Field<'a> {
     num: u64,
+    wire: u64,
     at: usize,
     varint: u64,
     bytes: &'a [u8],
@@ -29,35 +30,55 @@ fn fields<'a>(name: &str, buf: &'a [u8], base: usize) -> Result<Vec<Field<'a>>, 
             format!("{what}; expected a Perfetto protobuf trace (Trace: repeated TracePacket packet = 1)"),
         )
     };
-    let varint = |i: &mut usize| -> Option<u64> {
+    // A varint: Err(true) when it runs past the end, Err(false) when it is longer than
+    // protobuf's 10 bytes.
+    let varint = |i: &mut usize| -> Result<u64, bool> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
-            let b = *buf.get(*i)?;
+            let b = *buf.get(*i).ok_or(true)?;
             *i += 1;
             v |= u64::from(b & 0x7f) << shift;
             if b < 0x80 {
-                return Some(v);
+                return Ok(v);
             }
         }
-        None
+        Err(false)
     };
+    let too_long = "a varint longer than protobuf's 10 bytes";
     let mut out = Vec::new();
     let mut i = 0;
     while i < buf.len() {
         let at = i;
-        let key = varint(&mut i)
-            .ok_or_else(|| bad(at, "truncated protobuf (a field key runs past the end)"))?;
+        let key = varint(&mut i).map_err(|past| {
+            bad(
+                at,
+                if past {
+                    "truncated protobuf (a field key runs past the end)"
+                } else {
+                    too_long
+                },
+            )
+        })?;
         let (num, wire) = (key >> 3, key & 7);
         let mut f = Field {
             num,
+            wire,
             at: base + at,
             varint: 0,
             bytes: &[],
         };
         match wire {
             0 => {
-                f.varint = varint(&mut i)
-                    .ok_or_else(|| bad(at, "truncated protobuf (a varint runs past the end)"))?
+                f.varint = varint(&mut i).map_err(|past| {
+                    bad(
+                        at,
+                        if past {
+                            "truncated protobuf (a varint runs past the end)"
+                        } else {
+                            too_long
+                        },
+                    )
+                })?
             }
             1 | 5 => {
                 let n = if wire == 1 { 8 } else { 4 };
@@ -70,8 +91,16 @@ fn fields<'a>(name: &str, buf: &'a [u8], base: usize) -> Result<Vec<Field<'a>>, 
                 i += n;
             }
             2 => {
-                let len = varint(&mut i)
-                    .ok_or_else(|| bad(at, "truncated protobuf (a length runs past the end)"))?;
+                let len = varint(&mut i).map_err(|past| {
+                    bad(
+                        at,
+                        if past {
+                            "truncated protobuf (a length runs past the end)"
+                        } else {
+                            too_long
+                        },
+                    )
+                })?;
                 let end = usize::try_from(len)
                     .ok()
                     .and_then(|l| i.checked_add(l))
@@ -144,7 +173,18 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                     };
                     let f = fields(&name, body.bytes, base(body.bytes))?;
                     let get = |n: u64| f.iter().rev().find(|x| x.num == n);
-                    let dev = get(1).map_or(0, |x| x.varint);
+                    // dev, sector and nr_sector are varints (uint64 / uint32 in block.proto).
+                    let num = |n: u64, what: &str| {
+                        match get(n) {
+                        Some(x) if x.wire != 0 => Err(err(
+                            &name,
+                            Loc::Byte(x.at),
+                            format!("the {what} field (field {n}) has wire type {}; accepted: a varint, as block.proto's", x.wire),
+                        )),
+                        x => Ok(x.map_or(0, |x| x.varint)),
+                    }
+                    };
+                    let dev = num(1, "dev")?;
                     events.device(
                         Loc::Byte(body.at),
                         ((dev >> 20) as u32, (dev & 0xf_ffff) as u32),
@@ -153,8 +193,8 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                     let rwbs = std::str::from_utf8(rwbs).map_err(|_| {
                         err(&name, Loc::Byte(body.at), "the RWBS field is not text")
                     })?;
-                    let sector = get(2).map_or(0, |x| x.varint);
-                    let nsect = get(3).map_or(0, |x| x.varint);
+                    let sector = num(2, "sector")?;
+                    let nsect = num(3, "nr_sector")?;
                     events.push(
                         Loc::Byte(body.at),
                         &Event {
