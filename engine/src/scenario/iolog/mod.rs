@@ -303,8 +303,10 @@ pub fn parse(name: &str, text: &str) -> Result<IoLog, ScenarioError> {
     checked(log)
 }
 
-/// A parsed trace has something to replay, within the bounds.
-fn checked(log: IoLog) -> Result<IoLog, ScenarioError> {
+/// A parsed trace has something to replay, within the bounds; its lists hold no spare room.
+fn checked(mut log: IoLog) -> Result<IoLog, ScenarioError> {
+    log.ops.shrink_to_fit();
+    log.queued.shrink_to_fit();
     let name = &log.name;
     if log.ops.is_empty() && log.queued.is_empty() {
         return Err(ScenarioError::new(
