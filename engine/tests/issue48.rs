@@ -359,3 +359,23 @@ fn perfetto_issue(sector: &[u8]) -> Vec<u8> {
     event.extend(ld(45, &issue));
     ld(1, &ld(1, &ld(2, &event)))
 }
+
+/// Item 9 (part): zbd zones smaller than a block took no I/O and said nothing.
+#[test]
+fn item9_zbd_zones_smaller_than_a_block_are_refused() {
+    let e = args_refusal("--name=z --size=1m --rw=write --zonemode=zbd --zonesize=512");
+    assert!(
+        e.starts_with(
+            "zonesize: zonesize=512: job 'z': zones smaller than its largest block (4096 bytes)"
+        ),
+        "{e}"
+    );
+    let a = [
+        "--name=z",
+        "--size=1m",
+        "--rw=write",
+        "--zonemode=zbd",
+        "--zonesize=64k",
+    ];
+    parse_args(&a, Scenario::default()).unwrap();
+}
