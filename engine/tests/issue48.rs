@@ -260,3 +260,122 @@ fn item10_messages_say_what_is_so() {
         "{e}"
     );
 }
+
+/// A little-endian `blk_io_trace` record: an issue (`__BLK_TA_ISSUE`) of a read on 179,0.
+fn blk_record(sector: u64, bytes: u32, pdu_len: u16) -> Vec<u8> {
+    let mut r = Vec::new();
+    r.extend((0x6561_7400u32 | 7).to_le_bytes());
+    r.extend(0u32.to_le_bytes());
+    r.extend(1000u64.to_le_bytes());
+    r.extend(sector.to_le_bytes());
+    r.extend(bytes.to_le_bytes());
+    r.extend(7u32.to_le_bytes());
+    r.extend(100u32.to_le_bytes());
+    r.extend((179u32 << 20).to_le_bytes());
+    r.extend(0u32.to_le_bytes());
+    r.extend(0u16.to_le_bytes());
+    r.extend(pdu_len.to_le_bytes());
+    r
+}
+
+fn bytes_refusal(bytes: &[u8]) -> String {
+    match iolog::parse_bytes("t", bytes) {
+        Ok(l) => panic!("accepted: {}", l.summary(iolog::ReplayEvents::Issue)),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Item 8: format detection and parser edges.
+#[test]
+fn item8_parser_edges() {
+    // blkparse text with a leading blank line, 50-character lines and no final newline reads
+    // as protobuf too (0x0a, then a length of '1' = 49): it is text.
+    let line = "179,0 0 1 0.000000000 100 D R 0 + 8 [fioooooooooo]";
+    assert_eq!(line.len(), 50);
+    let text = format!("\n{line}\n{line}");
+    let log = iolog::parse_bytes("t", text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(log.format, iolog::IoLogFormat::Blkparse);
+    assert_eq!(log.ops.len(), 2);
+    // An over-long varint is called so, not "a length runs past the end".
+    let mut p = vec![0x0a];
+    p.extend([0xff; 10]);
+    p.push(0x01);
+    let e = bytes_refusal(&p);
+    assert!(
+        e.contains("a varint longer than protobuf's 10 bytes"),
+        "{e}"
+    );
+    // A blktrace record whose pdu_len runs past the file.
+    let e = bytes_refusal(&blk_record(0, 4096, 64));
+    assert!(e.contains("pdu_len of 64 bytes runs past the end"), "{e}");
+    // Byte counts that are not whole sectors are refused, not dropped or rounded.
+    for b in [100u32, 4097] {
+        let e = bytes_refusal(&blk_record(0, b, 0));
+        assert!(
+            e.contains(&format!(
+                "a byte count of {b} is not whole 512-byte sectors"
+            )),
+            "{e}"
+        );
+    }
+    iolog::parse_bytes("t", &blk_record(0, 4096, 0)).unwrap();
+    // A Perfetto block_rq_issue whose sector is not a varint is refused, not read as sector 0.
+    let e = bytes_refusal(&perfetto_issue(&[0x12, 1, 0]));
+    assert!(
+        e.contains("the sector field (field 2) has wire type 2"),
+        "{e}"
+    );
+    let log = iolog::parse_bytes("t", &perfetto_issue(&[0x10, 0x40])).unwrap();
+    assert_eq!(log.ops[0].offset, 64 * 512);
+}
+
+/// A varint.
+fn varint(mut v: u64, out: &mut Vec<u8>) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Field `num` of `body`, length-delimited.
+fn ld(num: u64, body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    varint(num << 3 | 2, &mut out);
+    varint(body.len() as u64, &mut out);
+    out.extend(body);
+    out
+}
+
+/// A Perfetto trace of one `block_rq_issue` on 179,0 (a 4 KiB read) whose sector field is
+/// `sector` (key and value as given).
+fn perfetto_issue(sector: &[u8]) -> Vec<u8> {
+    let mut issue = vec![0x08];
+    varint(179 << 20, &mut issue);
+    issue.extend(sector);
+    issue.extend([0x18, 8]);
+    issue.extend(ld(5, b"R"));
+    let mut event = vec![0x08, 1];
+    event.extend(ld(45, &issue));
+    ld(1, &ld(1, &ld(2, &event)))
+}
+
+/// Item 9 (part): zbd zones smaller than a block took no I/O and said nothing.
+#[test]
+fn item9_zbd_zones_smaller_than_a_block_are_refused() {
+    let e = args_refusal("--name=z --size=1m --rw=write --zonemode=zbd --zonesize=512");
+    assert!(
+        e.starts_with(
+            "zonesize: zonesize=512: job 'z': zones smaller than its largest block (4096 bytes)"
+        ),
+        "{e}"
+    );
+    let a = [
+        "--name=z",
+        "--size=1m",
+        "--rw=write",
+        "--zonemode=zbd",
+        "--zonesize=64k",
+    ];
+    parse_args(&a, Scenario::default()).unwrap();
+}

@@ -33,7 +33,15 @@ pub fn replay_scenario(
         1 => String::new(),
         n => format!(", replayed {n} times (loops={n})"),
     };
-    let summary = format!("{} over {span_ms:.1} ms{times}", log.summary(from));
+    // The page opens one file: of binary blktrace, one CPU's (the CLI reads the run's other
+    // CPUs' files beside it), so the reader is told what was not read.
+    let unread = if iolog::is_blktrace(bytes) {
+        "; binary blktrace: only this file, one CPU's, was read: the run's other CPUs' files \
+         (DEV.blktrace.1, ...), if any, are not read here (the CLI reads them beside it)"
+    } else {
+        ""
+    };
+    let summary = format!("{} over {span_ms:.1} ms{times}{unread}", log.summary(from));
     let mut scn = Scenario {
         jobs: vec![JobSpec {
             name: "replay".to_string(),
@@ -130,6 +138,30 @@ mod tests {
                 && e.contains("at most 80000000 events"),
             "the engine's check, as the CLI's: {e}"
         );
+    }
+
+    /// Issue 48 item 7: a binary blktrace opened on the page is one CPU's file; the summary
+    /// says the other CPUs' files were not read (it said nothing).
+    #[test]
+    fn a_blktrace_file_says_what_was_not_read() {
+        let mut r = Vec::new();
+        r.extend((0x6561_7400u32 | 7).to_le_bytes());
+        r.extend(0u32.to_le_bytes());
+        r.extend(1000u64.to_le_bytes());
+        r.extend(0u64.to_le_bytes());
+        r.extend(4096u32.to_le_bytes());
+        r.extend(7u32.to_le_bytes());
+        r.extend(100u32.to_le_bytes());
+        r.extend((179u32 << 20).to_le_bytes());
+        r.extend(0u32.to_le_bytes());
+        r.extend([0, 0, 0, 0]);
+        let (_, summary) = replay_scenario(&Scenario::default(), "mmcblk0.blktrace.0", &r).unwrap();
+        assert!(
+            summary.contains("only this file, one CPU's, was read"),
+            "{summary}"
+        );
+        let (_, summary) = replay_scenario(&Scenario::default(), "t", TRACE.as_bytes()).unwrap();
+        assert!(!summary.contains("blktrace:"), "{summary}");
     }
 
     /// A Perfetto trace dropped on the page (binary) replays as its text twin does.

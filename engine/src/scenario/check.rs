@@ -264,6 +264,19 @@ fn check_job_modes(j: &JobSpec) -> Result<(), ScenarioError> {
             ),
         ));
     }
+    // An I/O never crosses a zone's write pointer boundary (zbd.c `zbd_adjust_block`): with
+    // zones smaller than a block, no I/O is issued.
+    if let Some(zs) = j.zonesize.filter(|&z| j.zone_zbd && z < j.max_bs()) {
+        return Err(ScenarioError::new(
+            "zonesize",
+            format!(
+                "zonesize={zs}: job '{}': zones smaller than its largest block ({} bytes) take no I/O with zonemode=zbd; accepted: a zonesize of at least {} bytes",
+                j.name,
+                j.max_bs(),
+                j.max_bs()
+            ),
+        ));
+    }
     if j.runtime_ns.is_some_and(|rt| rt > MAX_RUNTIME_NS) {
         return Err(ScenarioError::new(
             "runtime",

@@ -86,7 +86,7 @@ impl ErrorInjection {
                     "below the smallest rate modelled (0.000001, one transfer in a million)"
                 }
                 Ok(r) if r > 0.5 => "above 0.5 (half of all transfers)",
-                Ok(r) if r == 0.0 => "no error (0)",
+                Ok(0.0) => "no error (0)",
                 _ => "not a rate",
             };
             format!("'{rate}' is {what}; accepted: {accepted}")

@@ -249,10 +249,14 @@ fn replay_of(
             let i = match iologs.iter().position(|l| l.name == *name && l.ops == ops) {
                 Some(i) => i,
                 None => {
+                    // Not `..log.clone()`: that would copy both lists only to drop them.
                     iologs.push(IoLog {
+                        name: log.name.clone(),
+                        format: log.format,
                         ops: ops.to_vec(),
                         queued: Vec::new(),
-                        ..log.clone()
+                        dev: log.dev,
+                        skipped: log.skipped,
                     });
                     iologs.len() - 1
                 }

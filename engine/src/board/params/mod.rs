@@ -216,14 +216,9 @@ impl Param {
                 value,
                 self.accepted_with_unit()
             )),
-            None if self.unit == Unit::Kernel => Err(format!(
-                "'{}' is not a kernel version; accepted: {}",
-                value,
-                self.accepted_with_unit()
-            )),
-            None if self.unit == Unit::Mode => Err(format!(
-                "'{}' is not a bus mode; accepted: {}",
-                value,
+            None if matches!(self.unit, Unit::Kernel | Unit::Mode) => Err(format!(
+                "'{value}' is not a {}; accepted: {}",
+                ["bus mode", "kernel version"][usize::from(self.unit == Unit::Kernel)],
                 self.accepted_with_unit()
             )),
             None => Err(format!(

@@ -118,6 +118,16 @@ fn records(name: &str, b: &[u8]) -> Result<Vec<(usize, Rec)>, ScenarioError> {
         } else {
             u16::from_be_bytes([b[i + 46], b[i + 47]])
         });
+        if i + RECORD + pdu > b.len() {
+            return Err(err(
+                name,
+                Loc::Byte(i),
+                format!(
+                    "the record's pdu_len of {pdu} bytes runs past the end of the file ({} bytes after the record); accepted: whole blk_io_trace records",
+                    b.len() - i - RECORD
+                ),
+            ));
+        }
         let r = Rec {
             t: u64_at(i + 8),
             sector: u64_at(i + 16),
@@ -184,6 +194,16 @@ pub(super) fn parse_blktrace(
             TA_REQUEUE => Action::Requeue,
             _ => continue,
         };
+        if r.bytes % 512 != 0 {
+            return Err(err(
+                &names[*k],
+                Loc::Byte(*at),
+                format!(
+                    "a byte count of {} is not whole 512-byte sectors; accepted: records of whole sectors, as the block layer traces them",
+                    r.bytes
+                ),
+            ));
+        }
         let rwbs = rwbs(r.action, r.bytes);
         events.push(
             Loc::Byte(*at),

@@ -227,10 +227,21 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Result<IoLog, ScenarioError> {
     if blktrace::looks_like(bytes) {
         return parse_blktrace(name, &[(name.to_string(), bytes)]);
     }
-    if perfetto::looks_like(bytes) || (text.is_err() && bytes.first() == Some(&0x0a)) {
+    let perfetto = || {
         let mut log = empty(name, IoLogFormat::Perfetto);
         perfetto::parse_perfetto(&mut log, bytes)?;
-        return checked(log);
+        checked(log)
+    };
+    if perfetto::looks_like(bytes) {
+        // Text that starts with a blank line may read as protobuf too (0x0a is a packet's
+        // key): text that parses as a trace is taken as text.
+        return match text.map(|t| parse(name, t)) {
+            Ok(Ok(log)) => Ok(log),
+            _ => perfetto(),
+        };
+    }
+    if text.is_err() && bytes.first() == Some(&0x0a) {
+        return perfetto();
     }
     match text {
         Ok(t) => parse(name, t),
@@ -292,8 +303,10 @@ pub fn parse(name: &str, text: &str) -> Result<IoLog, ScenarioError> {
     checked(log)
 }
 
-/// A parsed trace has something to replay, within the bounds.
-fn checked(log: IoLog) -> Result<IoLog, ScenarioError> {
+/// A parsed trace has something to replay, within the bounds; its lists hold no spare room.
+fn checked(mut log: IoLog) -> Result<IoLog, ScenarioError> {
+    log.ops.shrink_to_fit();
+    log.queued.shrink_to_fit();
     let name = &log.name;
     if log.ops.is_empty() && log.queued.is_empty() {
         return Err(ScenarioError::new(

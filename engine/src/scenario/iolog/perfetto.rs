@@ -14,14 +14,49 @@ use crate::scenario::error::ScenarioError;
 /// the byte offset of its key.
 struct Field<'a> {
     num: u64,
+    wire: u64,
     at: usize,
     varint: u64,
     bytes: &'a [u8],
 }
 
-/// The fields of the message `buf` (at byte `base` of the file); a truncated or malformed field
-/// is refused with its offset.
-fn fields<'a>(name: &str, buf: &'a [u8], base: usize) -> Result<Vec<Field<'a>>, ScenarioError> {
+/// The fields of the message `buf` (at byte `base` of the file), read one at a time so that
+/// memory does not grow with a file's packets; a truncated or malformed field is refused with
+/// its offset (and ends the fields).
+fn fields<'a>(
+    name: &'a str,
+    buf: &'a [u8],
+    base: usize,
+) -> impl Iterator<Item = Result<Field<'a>, ScenarioError>> + 'a {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if i >= buf.len() {
+            return None;
+        }
+        let f = field(name, buf, base, &mut i);
+        if f.is_err() {
+            i = buf.len();
+        }
+        Some(f)
+    })
+}
+
+/// The messages' fields, all read (a small message's: an event and its body).
+fn all_fields<'a>(
+    name: &'a str,
+    buf: &'a [u8],
+    base: usize,
+) -> Result<Vec<Field<'a>>, ScenarioError> {
+    fields(name, buf, base).collect()
+}
+
+/// The field at byte `*i` of `buf`; `*i` moves past it.
+fn field<'a>(
+    name: &str,
+    buf: &'a [u8],
+    base: usize,
+    i: &mut usize,
+) -> Result<Field<'a>, ScenarioError> {
     let bad = |at: usize, what: &str| {
         err(
             name,
@@ -29,49 +64,75 @@ fn fields<'a>(name: &str, buf: &'a [u8], base: usize) -> Result<Vec<Field<'a>>, 
             format!("{what}; expected a Perfetto protobuf trace (Trace: repeated TracePacket packet = 1)"),
         )
     };
-    let varint = |i: &mut usize| -> Option<u64> {
+    // A varint: Err(true) when it runs past the end, Err(false) when it is longer than
+    // protobuf's 10 bytes.
+    let varint = |i: &mut usize| -> Result<u64, bool> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
-            let b = *buf.get(*i)?;
+            let b = *buf.get(*i).ok_or(true)?;
             *i += 1;
             v |= u64::from(b & 0x7f) << shift;
             if b < 0x80 {
-                return Some(v);
+                return Ok(v);
             }
         }
-        None
+        Err(false)
     };
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < buf.len() {
-        let at = i;
-        let key = varint(&mut i)
-            .ok_or_else(|| bad(at, "truncated protobuf (a field key runs past the end)"))?;
+    let too_long = "a varint longer than protobuf's 10 bytes";
+    {
+        let at = *i;
+        let key = varint(i).map_err(|past| {
+            bad(
+                at,
+                if past {
+                    "truncated protobuf (a field key runs past the end)"
+                } else {
+                    too_long
+                },
+            )
+        })?;
         let (num, wire) = (key >> 3, key & 7);
         let mut f = Field {
             num,
+            wire,
             at: base + at,
             varint: 0,
             bytes: &[],
         };
         match wire {
             0 => {
-                f.varint = varint(&mut i)
-                    .ok_or_else(|| bad(at, "truncated protobuf (a varint runs past the end)"))?
+                f.varint = varint(i).map_err(|past| {
+                    bad(
+                        at,
+                        if past {
+                            "truncated protobuf (a varint runs past the end)"
+                        } else {
+                            too_long
+                        },
+                    )
+                })?
             }
             1 | 5 => {
                 let n = if wire == 1 { 8 } else { 4 };
-                if i + n > buf.len() {
+                if *i + n > buf.len() {
                     return Err(bad(
                         at,
                         "truncated protobuf (a fixed-size field runs past the end)",
                     ));
                 }
-                i += n;
+                *i += n;
             }
             2 => {
-                let len = varint(&mut i)
-                    .ok_or_else(|| bad(at, "truncated protobuf (a length runs past the end)"))?;
+                let len = varint(i).map_err(|past| {
+                    bad(
+                        at,
+                        if past {
+                            "truncated protobuf (a length runs past the end)"
+                        } else {
+                            too_long
+                        },
+                    )
+                })?;
                 let end = usize::try_from(len)
                     .ok()
                     .and_then(|l| i.checked_add(l))
@@ -82,23 +143,22 @@ fn fields<'a>(name: &str, buf: &'a [u8], base: usize) -> Result<Vec<Field<'a>>, 
                         &format!("truncated protobuf (a field of {len} bytes runs past the end)"),
                     )
                 })?;
-                f.bytes = &buf[i..end];
-                i = end;
+                f.bytes = &buf[*i..end];
+                *i = end;
             }
             w => return Err(bad(at, &format!("wire type {w} is not protobuf's"))),
         }
         if num == 0 {
             return Err(bad(at, "field number 0 is not protobuf's"));
         }
-        out.push(f);
+        Ok(f)
     }
-    Ok(out)
 }
 
 /// Perfetto's `Trace`: a file that starts with a packet (field 1, length-delimited) and reads
 /// as one.
 pub(super) fn looks_like(bytes: &[u8]) -> bool {
-    bytes.first() == Some(&0x0a) && fields("", bytes, 0).is_ok_and(|f| f.iter().all(|f| f.num == 1))
+    bytes.first() == Some(&0x0a) && fields("", bytes, 0).all(|f| f.is_ok_and(|f| f.num == 1))
 }
 
 // TracePacket.ftrace_events; FtraceEventBundle.event; FtraceEvent.timestamp and its events.
@@ -114,12 +174,18 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
     let name = log.name.clone();
     let mut events = Events::new(log);
     let base = |s: &[u8]| s.as_ptr() as usize - bytes.as_ptr() as usize;
-    for packet in fields(&name, bytes, 0)?.iter().filter(|f| f.num == 1) {
-        for bundle in fields(&name, packet.bytes, base(packet.bytes))? {
+    for packet in fields(&name, bytes, 0) {
+        let packet = packet?;
+        if packet.num != 1 {
+            continue;
+        }
+        for bundle in fields(&name, packet.bytes, base(packet.bytes)) {
+            let bundle = bundle?;
             if bundle.num != FTRACE_EVENTS {
                 continue;
             }
-            for ev in fields(&name, bundle.bytes, base(bundle.bytes))? {
+            for ev in fields(&name, bundle.bytes, base(bundle.bytes)) {
+                let ev = ev?;
                 if ev.num == BUNDLE_LOST_EVENTS && ev.varint != 0 {
                     return Err(err(
                         &name,
@@ -130,7 +196,7 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                 if ev.num != BUNDLE_EVENT {
                     continue;
                 }
-                let parts = fields(&name, ev.bytes, base(ev.bytes))?;
+                let parts = all_fields(&name, ev.bytes, base(ev.bytes))?;
                 let t_ns = parts
                     .iter()
                     .find(|f| f.num == TIMESTAMP)
@@ -142,9 +208,20 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                         BLOCK_BIO_QUEUE => (Action::Queue, 4),
                         _ => continue,
                     };
-                    let f = fields(&name, body.bytes, base(body.bytes))?;
+                    let f = all_fields(&name, body.bytes, base(body.bytes))?;
                     let get = |n: u64| f.iter().rev().find(|x| x.num == n);
-                    let dev = get(1).map_or(0, |x| x.varint);
+                    // dev, sector and nr_sector are varints (uint64 / uint32 in block.proto).
+                    let num = |n: u64, what: &str| {
+                        match get(n) {
+                        Some(x) if x.wire != 0 => Err(err(
+                            &name,
+                            Loc::Byte(x.at),
+                            format!("the {what} field (field {n}) has wire type {}; accepted: a varint, as block.proto's", x.wire),
+                        )),
+                        x => Ok(x.map_or(0, |x| x.varint)),
+                    }
+                    };
+                    let dev = num(1, "dev")?;
                     events.device(
                         Loc::Byte(body.at),
                         ((dev >> 20) as u32, (dev & 0xf_ffff) as u32),
@@ -153,8 +230,8 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                     let rwbs = std::str::from_utf8(rwbs).map_err(|_| {
                         err(&name, Loc::Byte(body.at), "the RWBS field is not text")
                     })?;
-                    let sector = get(2).map_or(0, |x| x.varint);
-                    let nsect = get(3).map_or(0, |x| x.varint);
+                    let sector = num(2, "sector")?;
+                    let nsect = num(3, "nr_sector")?;
                     events.push(
                         Loc::Byte(body.at),
                         &Event {
