@@ -61,9 +61,13 @@ irqs() {
   grep -e " $IRQNAME" /proc/interrupts |
     awk '{s=0; for(i=2;i<=NF;i++) if ($i ~ /^[0-9]+$/) s+=$i; else break; t+=s} END {print t+0}'
 }
-tron() {
+# The events are enabled once, before the first job: enabling a tracepoint patches the kernel's
+# text (a static key, through an int3 breakpoint), and with 2 vCPUs under TCG that patching,
+# done before every job, once took the guest down (6.12: "Oops: int3" in __schedule on both
+# boots of a recording; 6.1 hung). Per job only the ring buffer is cleared and recording
+# switched on and off (tracing_on patches nothing).
+tsetup() {
   echo 0 > $T/tracing_on
-  echo > $T/trace
   echo 32768 > $T/buffer_size_kb
   echo > $T/set_event
   for e in block_bio_queue block_getrq block_bio_backmerge block_bio_frontmerge block_split \
@@ -72,6 +76,10 @@ tron() {
     echo 1 > $T/events/block/$e/enable 2>/dev/null || log "=== NO-EVENT block/$e"
   done
   [ -d $T/events/mmc ] && echo 1 > $T/events/mmc/enable
+}
+tron() {
+  echo 0 > $T/tracing_on
+  echo > $T/trace
   echo 1 > $T/tracing_on
 }
 dumpq() {
@@ -107,6 +115,7 @@ run() { # NAME SETS ARGS...
   cat $T/trace > $O
   log "=== ENDTRACE $name"
 }
+tsetup
 for SCHED in $(echo $SCHEDS | tr , ' '); do
   echo $SCHED > $Q/scheduler 2>/dev/null
   now=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $Q/scheduler)
