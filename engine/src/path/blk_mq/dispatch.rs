@@ -237,6 +237,13 @@ impl Simulator {
         self.blk_mq_run_deferred();
     }
 
+    /// Whether the request being issued now goes from kblockd's run (a kworker), not from its
+    /// submitting task: the context inside `->queue_rq` (none: the flush machine's request,
+    /// which kblockd's requeue work sends).
+    pub(crate) fn issuing_on_kblockd(&self) -> bool {
+        self.blk.ctx != Some(Ctx::Direct)
+    }
+
     /// Whether the board's one CPU is taken by the context inside `->queue_rq` (running, not
     /// asleep in it), so no other task can be submitting now: with one CPU (`cpus=1`, the
     /// oracle's QEMU machine) a task woken meanwhile runs once the context returns (the

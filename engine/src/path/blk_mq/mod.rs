@@ -288,13 +288,6 @@ impl BlkMq {
 }
 
 impl Simulator {
-    /// Whether the request being issued now goes from kblockd's run (a kworker), not from its
-    /// submitting task: the context inside `->queue_rq` (none: the flush machine's request,
-    /// which kblockd's requeue work sends).
-    pub(crate) fn issuing_on_kblockd(&self) -> bool {
-        self.blk.ctx != Some(Ctx::Direct)
-    }
-
     /// A request finished (`blk_mq_end_request` -> `blk_mq_free_request`): its tags are freed, a
     /// tag waiter woken, the scheduler told, SCHED_RESTART honoured; then the mmc driver's
     /// `mmc_blk_mq_dec_in_flight` re-runs the queue (`blk_mq_run_hw_queues(q, true)`).
