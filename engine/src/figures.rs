@@ -46,6 +46,12 @@ pub struct Figures {
     pub requeues: u64,
     /// The longest a request has waited in the host queue for the bus, µs.
     pub longest_wait_us: f64,
+    /// Requests handed to the driver by the submitting task and by kblockd (who ran
+    /// `->queue_rq`: the kernel's rules, `board/kernel_rules.rs`).
+    pub issued_by_task: u64,
+    pub issued_by_kblockd: u64,
+    /// Flush requests completed (REQ_OP_FLUSH).
+    pub flushes: u64,
 }
 
 /// Completion latency of every job and both directions in one histogram.
@@ -91,6 +97,9 @@ impl Figures {
             interrupts_per_s: per_sec(s.interrupts as f64),
             requeues: s.requeues,
             longest_wait_us: s.longest_host_wait.0 as f64 / 1e3,
+            issued_by_task: s.issued_direct,
+            issued_by_kblockd: s.issued_by_kblockd,
+            flushes: s.flushes,
         }
     }
 

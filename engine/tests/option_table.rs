@@ -154,9 +154,32 @@ fn the_form_shows_the_first_screen_controls() {
         "packed",
         "fua",
         "nonblocking",
+        "kernel",
     ] {
         assert!(names.contains(&n), "{n} has no control");
     }
+}
+
+/// The Lab's kernel choice (issue 46) offers every kernel whose block layer the model carries
+/// and no other, right after the platform; it is the one board parameter on the first screen.
+#[test]
+fn the_kernel_choice_offers_every_carried_version_and_no_other() {
+    use mmcsim_engine::platform::CARRIED;
+    use mmcsim_engine::scenario::table::Widget;
+    let platform: Vec<_> = form_rows(FormGroup::Platform).collect();
+    assert_eq!(platform[1].0.name, "kernel");
+    let Widget::Choices(choices) = platform[1].1.widget else {
+        panic!("the kernel is a choice");
+    };
+    let carried: Vec<String> = CARRIED.iter().map(|k| k.to_string()).collect();
+    assert_eq!(choices, carried);
+    let board_controls: Vec<&str> = FormGroup::ALL
+        .iter()
+        .flat_map(|&g| form_rows(g))
+        .filter(|(r, _)| r.kind == mmcsim_engine::scenario::table::OptionKind::Platform)
+        .map(|(r, _)| r.name)
+        .collect();
+    assert_eq!(board_controls, ["kernel"]);
 }
 
 /// Every option that changes the run has a control (issue 12: `sync`, `mmc_test`, `cache`,

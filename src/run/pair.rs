@@ -91,11 +91,12 @@ impl Pair {
         self.b = b.map(|m| B::Over(m.with_board_of(&board)));
     }
 
-    /// B becomes `b` (a tour's step): its host switches when that is all it changes from A,
-    /// else B as a whole (the 2011 pair: mmc_test 37 against 38).
+    /// B becomes `b` (a tour's step): its overrides, host switches and board (the kernel
+    /// upgrade's B is `kernel=6.12`), when that is all it changes from A, else B as a whole
+    /// (the 2011 pair: mmc_test 37 against 38).
     pub fn set_b(&mut self, b: &Scenario) {
         if host_only(&self.a, b) {
-            self.set_b_switches(Some(b.overrides.clone()));
+            self.b = Some(B::Over(b.overrides.clone()));
         } else {
             self.b = Some(B::Whole(Box::new(b.clone())));
         }
@@ -177,18 +178,22 @@ mod tests {
         assert_eq!(p.b_scenario(), None);
     }
 
-    /// A tour's B whose pair is not host-only brings no board to keep (a B side turned on later
-    /// starts without one, as it did when the tour's board was kept beside it).
+    /// A tour's B is what the tour made it, its board included (the kernel upgrade's B runs
+    /// `kernel=6.12`, a board parameter): standing at a step keeps it.
     #[test]
-    fn tour_pairs_carry_no_board() {
+    fn a_tours_b_keeps_its_board() {
         for s in crate::series::ALL {
             let (a, b) = s.tour_pair();
-            assert!(
-                a.board().next().is_none() && b.board().next().is_none(),
-                "{}",
-                s.series.id
-            );
+            let mut p = Pair::of_tour(&a, &b);
+            p.set_b(&b);
+            assert_eq!(p.b_link(), Some(b.clone()), "{}", s.series.id);
         }
+        let (a, b) = crate::series::by_id("kernel-upgrade").unwrap().tour_pair();
+        assert_eq!(b.board().count(), 1, "B's kernel");
+        let mut p = Pair::of_tour(&a, &b);
+        p.set_b(&b);
+        let b2 = p.b_scenario().unwrap();
+        assert_eq!(b2.effective_platform().unwrap().kernel.to_string(), "6.12");
     }
 
     #[test]

@@ -110,6 +110,11 @@ impl Session {
     pub fn host_config(&self) -> HostConfig {
         self.sim.host_config()
     }
+    /// The side's kernel, as its label says it ("Linux 6.12"; a version the model does not
+    /// carry names the block layer it runs).
+    pub fn kernel_label(&self) -> String {
+        self.sim.platform().kernel.label()
+    }
     /// Events processed so far.
     pub fn events(&self) -> u64 {
         self.sim.events()

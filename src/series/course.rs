@@ -1,7 +1,7 @@
-//! The tours as a course: the order a student who never heard of hsq meets the seven tours in,
+//! The tours as a course: the order a student who never heard of hsq meets the eight tours in,
 //! why each comes where it does, and the glossary terms each lesson uses. Each tour's last
 //! step offers the next lesson; the last lesson's offers the first, so a student who starts
-//! anywhere and keeps pressing Next meets all seven. The landing's tour is lesson 1.
+//! anywhere and keeps pressing Next meets all eight. The landing's tour is lesson 1.
 
 /// One lesson: its series id, why it comes here, the glossary terms it uses (ids of
 /// `mmcsim_components::glossary::TERMS`).
@@ -69,10 +69,17 @@ pub static COURSE: &[Lesson] = &[
     },
     Lesson {
         id: "io-schedulers",
-        why: "Last, above the driver, the question asked most: which I/O scheduler? Not a patch \
+        why: "Then, above the driver, the question asked most: which I/O scheduler? Not a patch \
               but the kernel's own choice, mq-deadline or bfq, for a reader beside a writer: who \
               gets the card, and what the other pays.",
         terms: &["blk-mq", "psync", "libaio", "clat"],
+    },
+    Lesson {
+        id: "kernel-upgrade",
+        why: "Last, the kernel under it all: the same board and jobs on Linux 6.1 and 6.12. Who \
+              dispatches a request (kblockd or the task that submitted it) changes a reader's \
+              latency, and tasks that dispatch at once collide in the mmc queue.",
+        terms: &["blk-mq", "kblockd", "psync", "resource", "flush"],
     },
 ];
 

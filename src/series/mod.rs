@@ -46,6 +46,7 @@ mod dynamic_depth_2023;
 mod fifo_dispatch_2022;
 mod fua_2022;
 mod hsq_intro_2020;
+mod kernel_6_12;
 mod nonblocking_2011;
 mod packed_2020;
 mod schedulers_6_1;
@@ -56,7 +57,8 @@ pub use script::{
 };
 pub use words::Figures;
 
-/// Every series, in the gallery's order: the calibration's, then the FIFO dispatch patch.
+/// Every series, in the gallery's order: the calibration's, then the FIFO dispatch patch, the
+/// schedulers and the kernel upgrade.
 pub static ALL: &[&SeriesData] = &[
     &packed_2020::DATA,
     &fua_2022::DATA,
@@ -65,6 +67,7 @@ pub static ALL: &[&SeriesData] = &[
     &hsq_intro_2020::DATA,
     &fifo_dispatch_2022::DATA,
     &schedulers_6_1::DATA,
+    &kernel_6_12::DATA,
 ];
 
 /// The tour a link names: a series id, or the platform an older link named (its first series).

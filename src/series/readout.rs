@@ -8,12 +8,17 @@
 use super::words::Figures;
 
 /// The readouts a text may name, as the Watch marks them (`data-readout`): requests per
-/// interrupt and bus busy under each pipeline, and the clock.
-pub const READOUTS: [&str; 5] = [
+/// interrupt and bus busy under each pipeline, who issued its requests (shown where kblockd
+/// issued any, or the sides' kernels differ), and the clock.
+pub const READOUTS: [&str; 9] = [
     "a.per-irq",
     "b.per-irq",
     "a.bus-busy",
     "b.bus-busy",
+    "a.by-task",
+    "b.by-task",
+    "a.by-kblockd",
+    "b.by-kblockd",
     "clock",
 ];
 
@@ -32,6 +37,23 @@ pub fn per_irq_text(f: &Figures) -> String {
 /// The readout of bus busy ("78 %").
 pub fn busy_text(f: &Figures) -> String {
     format!("{:.0} %", f.bus_busy_pct)
+}
+
+/// Side A's (`b: false`) or B's requests issued by the submitting tasks, as its readout
+/// shows it.
+pub fn by_task(b: bool, f: &Figures) -> String {
+    mark(
+        if b { "b.by-task" } else { "a.by-task" },
+        &f.by_task.to_string(),
+    )
+}
+
+/// Side A's or B's requests issued by kblockd, as its readout shows it.
+pub fn by_kblockd(b: bool, f: &Figures) -> String {
+    mark(
+        if b { "b.by-kblockd" } else { "a.by-kblockd" },
+        &f.by_kblockd.to_string(),
+    )
 }
 
 /// A figure of readout `id` in a text.
@@ -127,20 +149,30 @@ mod tests {
             requests: 1,
             reads: 0,
             write_bytes: 0,
+            by_task: 3,
+            by_kblockd: 0,
+            flushes: 0,
         };
         let s = format!(
-            "At {}: A {} per interrupt, busy {}.",
+            "At {}: A {} per interrupt, busy {}; the task issued {}, kblockd {}.",
             clock(2_404_000),
             per_irq(false, &f),
-            busy(true, &f)
+            busy(true, &f),
+            by_task(true, &f),
+            by_kblockd(false, &f)
         );
-        assert_eq!(plain(&s), "At 2.404 ms: A 1.00 per interrupt, busy 78 %.");
+        assert_eq!(
+            plain(&s),
+            "At 2.404 ms: A 1.00 per interrupt, busy 78 %; the task issued 3, kblockd 0."
+        );
         assert_eq!(
             figures(&s),
             vec![
                 ("clock", "2.404 ms"),
                 ("a.per-irq", "1.00"),
-                ("b.bus-busy", "78 %")
+                ("b.bus-busy", "78 %"),
+                ("b.by-task", "3"),
+                ("a.by-kblockd", "0")
             ]
         );
         assert!(figures(&s).iter().all(|(id, _)| READOUTS.contains(id)));

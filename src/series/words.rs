@@ -36,6 +36,11 @@ pub struct Figures {
     /// Reads completed so far (fio's read `total_ios`, every job), and bytes written.
     pub reads: u64,
     pub write_bytes: u64,
+    /// Requests handed to the driver so far by the submitting tasks and by kblockd (the
+    /// kernel's rules: `board/kernel_rules.rs`), and flush requests completed.
+    pub by_task: u64,
+    pub by_kblockd: u64,
+    pub flushes: u64,
 }
 
 impl Figures {
@@ -60,6 +65,9 @@ impl Figures {
             requests: f.requests,
             reads: report.merged().read.total_ios,
             write_bytes: report.merged().write.io_bytes,
+            by_task: f.issued_by_task,
+            by_kblockd: f.issued_by_kblockd,
+            flushes: f.flushes,
         }
     }
 }

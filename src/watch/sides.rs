@@ -90,6 +90,12 @@ impl Side {
                     if let Some(f) = readout {
                         <span class="per-irq"><b data-readout={format!("{name}.per-irq")}>{ readout::per_irq_text(&f) }</b>{ " requests per interrupt" }</span>
                         <span class="busy">{ " · bus busy " }<b data-readout={format!("{name}.bus-busy")}>{ readout::busy_text(&f) }</b></span>
+                        if p.show_issued {
+                            <span class="issued" title="Who ran ->queue_rq for each request so far: the submitting task (fio), or kblockd's worker (kworker/N:1H). The board's kernel decides (Linux 6.1: kblockd under a scheduler; 6.12: the task).">
+                                { " · issued by the task " }<b data-readout={format!("{name}.by-task")}>{ f.by_task }</b>
+                                { ", by kblockd " }<b data-readout={format!("{name}.by-kblockd")}>{ f.by_kblockd }</b>
+                            </span>
+                        }
                     }
                 </p>
                 <BusTimeline segments={self.strip.clone()} now={self.read_ns} window_ns={p.window_ns} side={name} />
@@ -160,6 +166,9 @@ pub struct Pointing<'a> {
     pub glide: bool,
     pub on_hover: &'a Callback<Option<Layer>>,
     pub on_select: &'a [Callback<Focus>; 2],
+    /// The readouts say who issued the requests: kblockd issued some, or the sides run
+    /// different kernels.
+    pub show_issued: bool,
 }
 
 impl Sides {
@@ -183,12 +192,25 @@ impl Sides {
 
     /// The side labels: each side's host switches, with every switch that differs between A
     /// and B ([`crate::watch::live::host_labels`]).
+    /// Each ends with the side's kernel ("Linux 6.12"), which sets the block layer's rules.
     pub fn labels(&self) -> (String, String) {
         let a = self.a.session.host_config();
-        match &self.b {
+        let (la, lb) = match &self.b {
             Some(b) => crate::watch::live::host_labels(&a, &b.session.host_config()),
             None => (crate::watch::live::host_label(&a), String::new()),
-        }
+        };
+        let lb = match &self.b {
+            Some(b) => format!("{lb} · {}", b.session.kernel_label()),
+            None => lb,
+        };
+        (format!("{la} · {}", self.a.session.kernel_label()), lb)
+    }
+
+    /// A and B run different kernels (their block layers' rules may differ).
+    pub fn kernels_differ(&self) -> bool {
+        self.b
+            .as_ref()
+            .is_some_and(|b| b.session.kernel_label() != self.a.session.kernel_label())
     }
 
     /// Whether a side's counters still lag behind its tokens.

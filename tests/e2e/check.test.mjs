@@ -39,7 +39,7 @@ test("a lecturer's link: three questions before lesson 1, predictions along the 
     const picks = { before: [0, null, 1], after: [2, 2, 0] };
     for (let q = 0; q < 3; q++) await answer(page, 'before', q + 1, picks.before[q]);
     await page.waitForSelector('#check-start');
-    assert.match(await page.textContent('#check'), /come back at the end of lesson 7/);
+    assert.match(await page.textContent('#check'), /come back at the end of lesson 8/);
     await page.click('#check-start');
     await page.waitForSelector('#tour[data-tour="sprd-hs400es-2020"][data-step="1"]');
     assert.match(page.url(), /[?&]check=1(&|#|$)/, 'the link keeps the check on');
@@ -56,9 +56,9 @@ test("a lecturer's link: three questions before lesson 1, predictions along the 
     const missed = !/^You predicted "[^"]+"\. Right\./.test(await page.textContent('#tour-answer'));
 
     // The last lesson's last step (a link past the last step stands at the last).
-    await page.goto(`${env.base}?tour=io-schedulers&step=99&check=1`);
-    await page.waitForSelector('#tour[data-tour="io-schedulers"] #check[data-phase="after"]', LONG);
-    assert.match(await page.textContent('.tour-head'), /^Lesson 7 of 7 · /);
+    await page.goto(`${env.base}?tour=kernel-upgrade&step=99&check=1`);
+    await page.waitForSelector('#tour[data-tour="kernel-upgrade"] #check[data-phase="after"]', LONG);
+    assert.match(await page.textContent('.tour-head'), /^Lesson 8 of 8 · /);
     const head = (await page.textContent('.tour-head')).match(/step (\d+) of (\d+)/);
     assert.equal(head[1], head[2], 'the check shows at the last step');
     for (let q = 0; q < 3; q++) await answer(page, 'after', q + 1, picks.after[q]);
@@ -82,7 +82,7 @@ test("a lecturer's link: three questions before lesson 1, predictions along the 
     assert.equal(await page.textContent('#check-score'), `Before the course: ${phrase(picks.before)}. After: ${phrase(picks.after)}.`);
     assert.equal(await page.textContent('#check-predictions'),
         `Predictions you made along the way: ${missed ? 0 : 1} of 1 the choice closest to what the simulation computed.`);
-    const COURSE = ['sprd-hs400es-2020', 'hsq-intro-2020', 'u300-mmci-2011', 'unisoc-hsq-2023', 'fifo-dispatch-2022', 'unisoc-fua-2022', 'io-schedulers'];
+    const COURSE = ['sprd-hs400es-2020', 'hsq-intro-2020', 'u300-mmci-2011', 'unisoc-hsq-2023', 'fifo-dispatch-2022', 'unisoc-fua-2022', 'io-schedulers', 'kernel-upgrade'];
     const want = COURSE.filter((id) => (missed && id === 'unisoc-hsq-2023')
         || QUESTION_LESSONS.some((l, q) => l === id && picks.after[q] !== null && picks.after[q] !== rights[q]));
     const shown = await page.$$eval('.check-revisit', (bs) => bs.map((b) => b.dataset.lesson));
@@ -107,7 +107,7 @@ test('pressing only Next never meets the check: the landing offers it, and its b
     for (let q = 1; q <= 3; q++) await answer(page, 'before', q, null);
     await page.waitForSelector('#check-start');
     // At the end of the last lesson on the phone: the same questions, then the results.
-    await page.goto(`${env.base}?tour=io-schedulers&step=99&check=1`);
+    await page.goto(`${env.base}?tour=kernel-upgrade&step=99&check=1`);
     await page.waitForSelector('#check[data-phase="after"] .check-q[data-q="1"]', LONG);
     await page.locator('#check').scrollIntoViewIfNeeded();
     await page.screenshot({ path: await screenshotPath('check-after-question-390x844.png') });

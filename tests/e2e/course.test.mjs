@@ -14,7 +14,7 @@ before(async () => {
 });
 after(async () => { await env?.close(); });
 
-const SERIES = ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'hsq-intro-2020', 'fifo-dispatch-2022', 'io-schedulers'];
+const SERIES = ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'hsq-intro-2020', 'fifo-dispatch-2022', 'io-schedulers', 'kernel-upgrade'];
 
 /** A student who presses only Next through the whole course at `width` x `height` (in Present
  * when `present`); `shots`: the file name's tail of each lesson's first and last step's
@@ -70,7 +70,7 @@ async function walk(width, height, present, shots) {
     await page.close();
 }
 
-test('pressing only Next walks every tour to its end and on through all seven lessons (the landing hands over to the whole app for the bfq of the scheduler lesson); each figure in a step is its readout', async () => {
+test('pressing only Next walks every tour to its end and on through all eight lessons (the landing hands over to the whole app for the bfq of the scheduler lesson); each figure in a step is its readout', async () => {
     await walk(1366, 768, false, '1366x768');
 });
 

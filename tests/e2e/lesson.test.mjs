@@ -95,7 +95,7 @@ for (const [w, h] of [[1366, 768], [1280, 720]]) {
 
 // Every gallery card (keyed by its series' id) opens its own walk-through and its own tour,
 // which is walked to its last step.
-const SERIES = ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'hsq-intro-2020', 'fifo-dispatch-2022', 'io-schedulers'];
+const SERIES = ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'unisoc-hsq-2023', 'hsq-intro-2020', 'fifo-dispatch-2022', 'io-schedulers', 'kernel-upgrade'];
 
 test('the gallery has one card per series, each keyed by its own id', async () => {
     const { page, problems } = await open('?bs=4k#gallery');
@@ -153,7 +153,7 @@ for (const series of SERIES) {
         assert.ok(answered, 'the tour asked a prediction');
         console.log(`${series}: ${compared} figures equal to their readouts after the steps' buttons`);
         const answer = await page.textContent('#tour-answer');
-        const UNITS = { 'fifo-dispatch-2022': 'µs at p99\\.9', 'io-schedulers': "µs \\(the reader's mean clat\\)" };
+        const UNITS = { 'fifo-dispatch-2022': 'µs at p99\\.9', 'io-schedulers': "µs \\(the reader's mean clat\\)", 'kernel-upgrade': "µs \\(the reader's mean clat\\)" };
         const unit = UNITS[series] ?? '\\w+\\/s';
         assert.match(answer, new RegExp(`Simulated: A [\\d.]+ ${unit}, B [\\d.]+ ${unit}, B\\/A = [\\d.]+x`));
         // The answer's numbers are the A/B table's (one run).

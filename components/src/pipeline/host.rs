@@ -80,6 +80,8 @@ pub(super) struct Blk {
     pub(super) requeues: u64,
     /// Bios merged into waiting requests so far (block/blk-merge.c).
     pub(super) merges: u64,
+    /// Requests handed to the driver by the submitting tasks and by kblockd so far.
+    pub(super) issued: (u64, u64),
     pub(super) hidden: usize,
     pub(super) compact: bool,
 }
@@ -101,6 +103,10 @@ impl PartView for Blk {
                 <text key={self.merges} x={f(sw.0 + 6.0)} y={f(sw.1 + sw.3 - 6.0)} class={classes!("small", "merges", (self.merges > 0).then_some("flash"))} id={format!("{side}-merges")}>
                     { format!("bios merged: {}", self.merges) }
                     <title>{ "Bios that joined a waiting request instead of becoming one (plug, software-queue and scheduler merges, block/blk-merge.c): fio's merge= count; such a request has a halo" }</title>
+                </text>
+                <text x={f(sw.0 + 2.0)} y={f(sw.1 + sw.3 + 14.0)} class="tiny issued" id={format!("{side}-issued")}>
+                    { format!("issued: task {} · kblockd {}", self.issued.0, self.issued.1) }
+                    <title>{ "Who ran ->queue_rq for each request: the submitting task, or kblockd's worker (blk_mq_run_hw_queue in the caller, or kblockd_mod_delayed_work_on), as the board's kernel decides" }</title>
                 </text>
                 <rect class="box dispatch" x={f(disp.0)} y={f(disp.1)} width={f(disp.2)} height={f(disp.3)} rx="4" />
                 { text(disp.0 + 6.0, disp.1 + 12.0, "small", format!("refused · {}", self.dispatch)) }

@@ -131,6 +131,16 @@ impl KernelVersion {
         v.join(", ")
     }
 
+    /// "Linux 6.12", or for a version the model does not carry "Linux 5.8 (6.1's block
+    /// layer)": the kernel a side of the page's Watch runs, in its label.
+    pub fn label(self) -> String {
+        if self.is_carried() {
+            format!("Linux {self}")
+        } else {
+            format!("Linux {self} ({}'s block layer)", self.rule_set())
+        }
+    }
+
     /// The notice for a version the model does not carry (None when it does): one line, every
     /// screen shows it.
     pub fn rule_set_notice(self) -> Option<String> {
@@ -157,6 +167,7 @@ mod tests {
     fn carried_versions_run_their_own_rules_others_the_nearest() {
         for c in CARRIED {
             assert_eq!(c.rule_set(), c);
+            assert_eq!(c.label(), format!("Linux {c}"));
             assert!(c.rule_set_notice().is_none());
         }
         for (v, set) in [
@@ -169,6 +180,7 @@ mod tests {
             ("6.18", "6.12"),
         ] {
             assert_eq!(k(v).rule_set(), k(set), "{v}");
+            assert_eq!(k(v).label(), format!("Linux {v} ({set}'s block layer)"));
             let n = k(v).rule_set_notice().unwrap();
             assert!(n.contains("6.1, 6.6, 6.12") && n.contains(&format!("runs {set}'s")));
         }

@@ -80,6 +80,14 @@ pub struct Snapshot {
     pub bytes_done: u64,
     /// Bios merged into waiting requests so far, reads and writes (fio's `merge=`).
     pub merges: u64,
+    /// Requests handed to the driver so far by the submitting task and by kblockd (the
+    /// context of `block_rq_issue`: `blk_mq_run_hw_queue` in the caller or
+    /// `kblockd_mod_delayed_work_on`, as the board's kernel's rules decide;
+    /// `board/kernel_rules.rs`).
+    pub issued_by_task: u64,
+    pub issued_by_kblockd: u64,
+    /// Flush requests completed so far (REQ_OP_FLUSH, block/blk-flush.c).
+    pub flushes: u64,
 }
 
 impl Simulator {
@@ -169,6 +177,9 @@ impl Simulator {
             interrupts: self.stats.interrupts,
             bytes_done: self.bytes_done,
             merges: self.stats.merges.iter().sum(),
+            issued_by_task: self.stats.issued_direct,
+            issued_by_kblockd: self.stats.issued_by_kblockd,
+            flushes: self.stats.flushes,
             requests,
         }
     }

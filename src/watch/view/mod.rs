@@ -313,6 +313,13 @@ impl Component for Watch {
             glide: self.glides(),
             on_hover: &self.on_hover,
             on_select: &self.on_select,
+            show_issued: self
+                .figures
+                .readout
+                .iter()
+                .flatten()
+                .any(|f| f.by_kblockd > 0)
+                || self.sides.as_ref().is_some_and(Sides::kernels_differ),
         };
         let follow = self.run.clock.following_set();
         let speeds: Rc<Vec<AttrValue>> = Rc::new(

@@ -2,8 +2,38 @@
 //! as an option row, built at compile time, so the parser, writer, links and `--help` read them
 //! as any other option.
 
-use super::{Access, OptionKind, OptionRow};
+use super::macros::{form, GP};
+use super::{Access, FormHint, OptionKind, OptionRow, Widget};
 use crate::board::params::{self, Param};
+
+/// The kernel versions whose block layer the model carries (`board::kernel_rules::CARRIED`,
+/// which a test keeps this list equal to): the Lab's kernel choice, beside "the preset's".
+pub const KERNEL_CHOICES: &[&str] = &["6.1", "6.6", "6.12"];
+
+/// The page's control of the one board parameter the first screen offers: the kernel, whose
+/// rules the block layer runs (the Board panel has every parameter).
+const KERNEL_FORM: Option<FormHint> = form(
+    GP,
+    "Linux kernel",
+    "The block layer's rules: who dispatches, plugging, the flush path (6.1, 6.6 or 6.12)",
+    Widget::Choices(KERNEL_CHOICES),
+);
+
+/// `a == b`, at compile time.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// The option row of board parameter `p`.
 const fn row(p: Param) -> OptionRow {
@@ -15,7 +45,11 @@ const fn row(p: Param) -> OptionRow {
         kind: OptionKind::Platform,
         access: Access::Platform(p),
         example: p.example,
-        form: None,
+        form: if same(p.name, "kernel") {
+            KERNEL_FORM
+        } else {
+            None
+        },
     }
 }
 

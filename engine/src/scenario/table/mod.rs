@@ -145,9 +145,8 @@ pub fn lookup(key: &str) -> Option<&'static OptionRow> {
         .or_else(|| all_rows().find(|o| o.aliases.contains(&key)))
 }
 
-/// The rows the page's form shows in `group`, in table order.
+/// The rows the page's form shows in `group`, in table order (the options, then the one board
+/// parameter with a control: the kernel).
 pub fn form_rows(group: FormGroup) -> impl Iterator<Item = (&'static OptionRow, FormHint)> {
-    OPTIONS
-        .iter()
-        .filter_map(move |o| o.form.filter(|f| f.group == group).map(|f| (o, f)))
+    all_rows().filter_map(move |o| o.form.filter(|f| f.group == group).map(|f| (o, f)))
 }
