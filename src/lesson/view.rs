@@ -92,6 +92,7 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
     let lesson = course::lesson(tour.id);
     let next = course::next(tour.id);
     let last = k + 1 >= n;
+    let end_of_course = lesson.is_some_and(|(i, _)| i == course::COURSE.len());
     let waiting = t.waiting(props.view);
     html! {
         <div class="lesson tour" id="tour" data-tour={tour.id} data-step={(k + 1).to_string()}
@@ -126,8 +127,15 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
                     <button class="button primary" id="tour-act" onclick={props.on_act.reform(|_| ())}>{ s.button.clone() }</button>
                 }
                 if let (true, Some(next)) = (last, next) {
+                    // The course's end: the check it promised (one button; the questions then
+                    // show under this step, with the before/after if the learner took the
+                    // first), and the way back to lesson 1.
+                    if end_of_course && props.check.is_none() {
+                        <button class="button primary" id="check-learned"
+                                onclick={props.on_check.reform(|_| ())}>{ "Check what you learned" }</button>
+                    }
                     <button class="button secondary" id="tour-next" data-next={next.id}
-                            onclick={props.on_tour.reform(move |_| Some(next.id))}>{ format!("Next lesson: {} ▸", title_of(next.id)) }</button>
+                            onclick={props.on_tour.reform(move |_| Some(next.id))}>{ next_label(end_of_course, next.id) }</button>
                 } else {
                     <button class="button secondary" id="tour-next" disabled={last}
                             onclick={props.on_step.reform(move |_| k + 1)}>{ "Next ▸" }</button>
@@ -158,4 +166,13 @@ fn see(text: &str) -> Html {
 /// A series' change in a few words (the tour's title).
 fn title_of(id: &str) -> &'static str {
     crate::series::by_id(id).map_or("", |s| s.series.change)
+}
+
+/// The last step's button to the next lesson: after the course's last lesson, back to the first.
+fn next_label(end_of_course: bool, next: &str) -> String {
+    if end_of_course {
+        format!("Back to lesson 1: {} ▸", title_of(next))
+    } else {
+        format!("Next lesson: {} ▸", title_of(next))
+    }
 }

@@ -121,6 +121,18 @@ test('pressing only Next never meets the check: the landing offers it, and its b
     await page.close();
 });
 
+test('the course\'s end offers the check it promised: one press shows the questions under the last step', async () => {
+    const { page, problems } = await openPage(env.browser, env.base, '?tour=kernel-upgrade&step=99', { viewport: { width: 1366, height: 768 } });
+    await page.waitForSelector('#tour[data-tour="kernel-upgrade"] #check-learned', LONG);
+    assert.equal(await page.$('#check'), null, 'no questions before the press');
+    assert.match(await page.textContent('#tour-next'), /^Back to lesson 1: /);
+    await page.click('#check-learned');
+    await page.waitForSelector('#check[data-phase="after"] .check-q[data-q="1"]', LONG);
+    assert.equal(await page.$('#check-learned'), null);
+    assert.deepEqual(problems, []);
+    await page.close();
+});
+
 test('a malformed check value gets one notice and the page loads (the landing, or the tour the link names)', async () => {
     for (const [query, ready] of [['?check=maybe', '#start-tour'], ['?tour=unisoc-hsq-2023&step=2&check=perhaps', '#tour[data-step="2"]']]) {
         const { page, problems } = await openPage(env.browser, env.base, query, { viewport: { width: 1280, height: 720 } });

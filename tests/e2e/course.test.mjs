@@ -55,9 +55,12 @@ async function walk(width, height, present, shots) {
                 await page.click('#tour-next');
             }
         }
-        // The last step offers the next lesson.
+        // The last step offers the next lesson; the course's last, the check it promised and
+        // the way back to lesson 1.
         const next = await page.getAttribute('#tour-next', 'data-next');
-        assert.match(await page.textContent('#tour-next'), /^Next lesson: /);
+        const end = lesson === SERIES.length - 1;
+        assert.match(await page.textContent('#tour-next'), end ? /^Back to lesson 1: / : /^Next lesson: /);
+        assert.equal(await page.$('#check-learned') !== null, end, `${id}: the check is offered at the course's end only`);
         await page.click('#tour-next');
         // The scheduler lesson loads the whole app first (the landing's build has no bfq).
         await page.waitForSelector(`#tour[data-tour="${next}"][data-step="1"]`, { timeout: 90_000 });
