@@ -187,15 +187,50 @@ impl Prediction {
             .min_by(|&i, &j| d(self.choices[i].0).total_cmp(&d(self.choices[j].0)))
             .unwrap_or(0)
     }
-    /// The answer to choice `picked`, with the simulated numbers.
+
+    /// The B/A ratios choice `i` stands for: from the geometric middle to the next smaller
+    /// choice up to that to the next larger one (None: no bound on that side). The bands of a
+    /// question's choices do not overlap and cover every ratio, so the closest choice is the
+    /// one band the simulated ratio falls in.
+    pub fn band(&self, i: usize) -> (Option<f64>, Option<f64>) {
+        let f = self.choices[i].0;
+        let mid = |g: f64| (f * g).sqrt();
+        let below = self.choices.iter().map(|c| c.0).filter(|&g| g < f);
+        let above = self.choices.iter().map(|c| c.0).filter(|&g| g > f);
+        (
+            below.max_by(f64::total_cmp).map(mid),
+            above.min_by(f64::total_cmp).map(mid),
+        )
+    }
+
+    /// Choice `i`'s band in words: "B/A from 0.55x to 0.82x", "B/A above 1.22x".
+    pub fn band_text(&self, i: usize) -> String {
+        match self.band(i) {
+            (Some(lo), Some(hi)) => format!("B/A from {lo:.2}x to {hi:.2}x"),
+            (Some(lo), None) => format!("B/A above {lo:.2}x"),
+            (None, Some(hi)) => format!("B/A below {hi:.2}x"),
+            (None, None) => "any B/A".to_string(),
+        }
+    }
+
+    /// The answer to choice `picked`, with the simulated numbers: right when the simulated
+    /// ratio falls in its band; else the closest choice, and how far the pick was off.
     pub fn answer(&self, picked: usize, fa: f64, fb: f64, unit: &str) -> String {
         let best = self.closest();
         let verdict = if picked == best {
-            "Right".to_string()
-        } else {
             format!(
-                "Not quite: the closest answer is \"{}\"",
-                self.choices[best].1
+                "Right: \"{}\" stands for {}",
+                self.choices[best].1,
+                self.band_text(best)
+            )
+        } else {
+            let off =
+                (self.choices[picked].0 / self.ratio).max(self.ratio / self.choices[picked].0);
+            format!(
+                "Not quite: the closest answer is \"{}\" ({}); yours stands for {}, {off:.1}x off",
+                self.choices[best].1,
+                self.band_text(best),
+                self.band_text(picked)
             )
         };
         format!(
@@ -325,4 +360,54 @@ pub fn faster(fs: &[f64]) -> Vec<(f64, String)> {
             (f, l)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower() -> Prediction {
+        Prediction {
+            question: String::new(),
+            choices: vec![
+                (1.0, "about the same".into()),
+                (0.5, "B 2x lower".into()),
+                (0.25, "B 4x lower".into()),
+                (0.1, "B 10x lower".into()),
+            ],
+            ratio: 1.0 / 2.8,
+        }
+    }
+
+    /// Issue 50: "B 2x lower" was marked right at 1.5x and at 2.8x with no word of what it
+    /// stood for. The bands meet end to end without overlap, the answer names the band, and a
+    /// miss says by how much.
+    #[test]
+    fn each_choice_stands_for_one_band_and_the_answer_says_which() {
+        let mut p = lower();
+        let bands: Vec<_> = (0..4).map(|i| p.band(i)).collect();
+        assert_eq!(bands[0].1, None);
+        assert_eq!(bands[3].0, None);
+        for w in [(0, 1), (1, 2), (2, 3)] {
+            assert_eq!(bands[w.0].0, bands[w.1].1, "bands {w:?} meet");
+        }
+        assert_eq!(p.band_text(1), "B/A from 0.35x to 0.71x");
+        // 2.8x lower: "B 2x lower" (its band reaches 2.83x), right, and the band is said.
+        assert_eq!(p.closest(), 1);
+        let a = p.answer(1, 100.0, 35.7, "µs");
+        assert!(
+            a.starts_with("Right: \"B 2x lower\" stands for B/A from 0.35x to 0.71x."),
+            "{a}"
+        );
+        // A pick two bands away: the closest, and by how much it was off.
+        let a = p.answer(3, 100.0, 35.7, "µs");
+        assert!(a.contains("the closest answer is \"B 2x lower\""), "{a}");
+        assert!(
+            a.contains("yours stands for B/A below 0.16x, 3.6x off"),
+            "{a}"
+        );
+        p.ratio = 1.0 / 1.5;
+        assert_eq!(p.closest(), 1);
+        assert!(p.answer(0, 1.0, 1.0, "x").contains("Not quite"));
+    }
 }
