@@ -38,6 +38,9 @@ pub struct Hsq {
     /// How many earlier arrivals the last [`Hsq::next_batch`] passed over (they are the first
     /// `passed` of [`Hsq::queued`]).
     passed: usize,
+    /// Slots of `fifo` holding a 4 KiB write, kept as they come and go: the count
+    /// `mmc_hsq_modify_threshold` takes at every pump, without walking the slots.
+    writes_4k: usize,
 }
 
 impl Hsq {
@@ -55,7 +58,9 @@ impl Hsq {
     /// (> `HSQ_PACKED_FLUSH_BLOCKS`) or it is the last of the dispatch round.
     /// `write`: the request writes.
     pub fn request(&mut self, req: ReqIdx, tag: u16, len: u64, write: bool, last: bool) -> bool {
-        self.fifo.push_back((req, tag, write && len == 4096));
+        let write_4k = write && len == 4096;
+        self.fifo.push_back((req, tag, write_4k));
+        self.writes_4k += usize::from(write_4k);
         self.packed == 0
             || last
             || len / 512 > HSQ_PACKED_FLUSH_BLOCKS
@@ -65,6 +70,7 @@ impl Hsq {
     /// Recovery retries a request first (`mmc_hsq_recovery_finish` re-pumps the slot).
     pub fn requeue_front(&mut self, req: ReqIdx, tag: u16, write_4k: bool) {
         self.fifo.push_front((req, tag, write_4k));
+        self.writes_4k += usize::from(write_4k);
         self.last_tag = tag.checked_sub(1);
     }
 
@@ -95,7 +101,8 @@ impl Hsq {
             } else {
                 0
             };
-            let (req, tag, _) = self.fifo.remove(i).expect("non-empty");
+            let (req, tag, write_4k) = self.fifo.remove(i).expect("non-empty");
+            self.writes_4k -= usize::from(write_4k);
             self.last_tag = Some(tag);
             // The requests before it in the FIFO came earlier: each was passed over once.
             self.passed = i;
@@ -103,7 +110,17 @@ impl Hsq {
         } else {
             self.passed = 0;
             let n = self.packed.min(self.fifo.len());
-            Some((self.fifo.drain(..n).map(|(r, _, _)| r).collect(), true))
+            let mut writes_4k = 0;
+            let batch = self
+                .fifo
+                .drain(..n)
+                .map(|(r, _, w)| {
+                    writes_4k += usize::from(w);
+                    r
+                })
+                .collect();
+            self.writes_4k -= writes_4k;
+            Some((batch, true))
         }
     }
 
@@ -120,7 +137,12 @@ impl Hsq {
 
     /// The queued slots holding 4 KiB writes, counted up to `max`.
     pub fn queued_4k_writes(&self, max: usize) -> usize {
-        self.fifo.iter().filter(|s| s.2).take(max).count()
+        debug_assert_eq!(
+            self.writes_4k,
+            self.fifo.iter().filter(|s| s.2).count(),
+            "the kept count is the slots'"
+        );
+        self.writes_4k.min(max)
     }
 
     /// Times `mmc_hsq_modify_threshold` changed the depth.
