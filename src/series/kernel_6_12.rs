@@ -159,7 +159,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             both: false,
             press: Some(
                 "Try it yourself: press the button to open the Lab with B on Linux 6.6 (Android's android15-6.6), \
-                 then Run: 6.6 already dispatches in the caller, but it has no plug in __submit_bio; who issues the \
+                 where it runs at once: 6.6 already dispatches in the caller, but it has no plug in __submit_bio; who issues the \
                  reader's requests there?",
             ),
             button: Some("Try kernel=6.6"),

@@ -105,7 +105,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             both: true,
             press: Some(
                 "Try it yourself: press the button to open the Lab with the read cases (mmc_test 39 \
-                 against 40), then Run: does preparing ahead help reads more?",
+                 against 40), where it runs at once: does preparing ahead help reads more?",
             ),
             button: Some("Try mmc_test 39/40"),
             pair: Some(read_cases),

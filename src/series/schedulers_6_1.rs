@@ -160,7 +160,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             both: false,
             press: Some(
                 "Try it yourself: press the button to open the Lab with B's low_latency set to 0 (bfq without \
-                 weight raising), then Run: how much of the reader's gain is left?",
+                 weight raising), where it runs at once: how much of the reader's gain is left?",
             ),
             button: None,
             pair: None,

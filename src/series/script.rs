@@ -280,11 +280,11 @@ impl TryIt {
         match (self.press, self.both) {
             (Some(p), _) => p.to_string(),
             (None, true) => format!(
-                "Try it yourself: press the button to open the Lab with {k}={v} on both sides, then Run: does the \
+                "Try it yourself: press the button to open the Lab with {k}={v} on both sides, where it runs at once: does the \
                  change still cost (or pay) as much?"
             ),
             (None, false) => format!(
-                "Try it yourself: press the button to open the Lab with B's {k} set to {v}, then Run: how much of \
+                "Try it yourself: press the button to open the Lab with B's {k} set to {v}, where it runs at once: how much of \
                  the gain is left?"
             ),
         }

@@ -214,8 +214,12 @@ impl App {
                 self.watch.send(then);
             }
             Some(Effect::TryIt(a, b)) => {
+                // The Lab opens on the pair the button names and runs it at once: what it
+                // shows is what the button says (issue 50), A beside it.
                 self.tried = true;
-                ctx.link().send_message(Msg::Load(a, Some(b)));
+                let link = ctx.link();
+                link.send_message(Msg::Load(a, Some(b)));
+                link.send_message(Msg::Run);
                 Self::open_panel("lab");
             }
             None => {}

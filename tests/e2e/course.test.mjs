@@ -110,6 +110,10 @@ test('Try it yourself opens the Lab far below the tour; a dock brings the tour a
     assert.match(await page.textContent('#tour-act'), /^Try /);
     await page.click('#tour-act');
     await page.waitForSelector('#tour-dock', { state: 'visible' });
+    // One press runs what the button names (issue 50): the pair in the link, played to its end.
+    assert.match(page.url(), /[?&]b\./, 'B is in the link');
+    await page.waitForFunction(() => document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow') === '100',
+        null, { timeout: 120_000 });
     const inView = (sel) => page.evaluate((s) => {
         const r = document.querySelector(s).getBoundingClientRect();
         return r.bottom > 0 && r.top < innerHeight;
