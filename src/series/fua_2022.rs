@@ -1,6 +1,7 @@
 //! Host-controlled FUA (2022, `unisoc-fua-2022`): a synchronous write is either a reliable write
 //! (FUA on) or a write into the cache plus a cache flush the block layer sends (FUA off); both
-//! are durable before they are acknowledged, and the patch picks the cheaper.
+//! are durable before they are acknowledged. B (fua=1) is mainline's; A (fua=0) the patch,
+//! never merged.
 
 use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
@@ -86,11 +87,15 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         choices: &[1.0, 0.5, 0.2, 0.1],
         // No step of this tour pulls the plug, so the recap claims nothing about a power cut
         // (a recap once did); the gallery's walk-through of the series pulls it.
-        recap: "A synchronous write is acknowledged only once it is in NAND, with FUA or without: after the \
-                reliable write's program, or after the cache flush the block layer sends behind it. The patch lets \
-                the host pick the cheaper. (This tour pulls no plug; the gallery's walk-through of this series \
-                pulls it at 50 ms.)"
-            .to_string(),
+        recap: format!(
+            "B ({cb}) is what mainline runs on this card: every O_SYNC write becomes a reliable write. A \
+             ({ca}) is the 2022 patch, never merged (mainline 6.4 drops FUA only for a card with \
+             MMC_QUIRK_AVOID_REL_WRITE and its cache on): a write into the cache plus a flush, {} here. Both \
+             acknowledge a synchronous write only once it is in NAND: after the reliable write's program, \
+             or after the flush the block layer sends behind it. (This tour pulls no plug; the gallery's \
+             walk-through of this series pulls it at 50 ms.)",
+            a_vs_b(r.fa.figure, r.fb.figure)
+        ),
         try_it: TryIt {
             option: "bs",
             value: "64k",
@@ -101,6 +106,18 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         },
     };
     Ok(r.script(parts, Vec::new(), None))
+}
+
+/// A against B in words, from the two figures: "4.9x faster than B".
+fn a_vs_b(fa: f64, fb: f64) -> String {
+    let r = fa / fb.max(1e-9);
+    if r >= 1.01 {
+        format!("{r:.1}x faster than B")
+    } else if r <= 0.99 {
+        format!("{:.1}x slower than B", 1.0 / r.max(1e-9))
+    } else {
+        "about as fast as B".to_string()
+    }
 }
 
 #[cfg(test)]
