@@ -145,7 +145,7 @@ pub struct AbEditorProps {
 }
 
 /// The compare switch and B's host controls (the same controls and choices as A's "Host"
-/// group, ids `b-ctl-<option>`).
+/// group, the kernel among them; ids `b-ctl-<option>`).
 #[function_component(AbEditor)]
 pub fn ab_editor(p: &AbEditorProps) -> Html {
     let toggle = {
@@ -164,7 +164,7 @@ pub fn ab_editor(p: &AbEditorProps) -> Html {
     html! {
         <div class="ab-editor">
             <label class="switch"><input type="checkbox" id="ab-toggle" checked={p.enabled} onchange={toggle} />
-                { " Compare with B: the same workload and seed on other host switches" }</label>
+                { " Compare with B: the same workload and seed on other host switches or another kernel" }</label>
             if p.enabled {
                 <div class="b-controls">
                     { for host.into_iter().map(|c| {

@@ -161,14 +161,16 @@ fn the_form_shows_the_first_screen_controls() {
 }
 
 /// The Lab's kernel choice (issue 46) offers every kernel whose block layer the model carries
-/// and no other, right after the platform; it is the one board parameter on the first screen.
+/// and no other, last of the host's controls (so B's controls in the A/B view have it too); it
+/// is the one board parameter on the first screen.
 #[test]
 fn the_kernel_choice_offers_every_carried_version_and_no_other() {
     use mmcsim_engine::platform::CARRIED;
     use mmcsim_engine::scenario::table::Widget;
-    let platform: Vec<_> = form_rows(FormGroup::Platform).collect();
-    assert_eq!(platform[1].0.name, "kernel");
-    let Widget::Choices(choices) = platform[1].1.widget else {
+    let host: Vec<_> = form_rows(FormGroup::Host).collect();
+    let (row, hint) = host.last().expect("host controls");
+    assert_eq!(row.name, "kernel");
+    let Widget::Choices(choices) = hint.widget else {
         panic!("the kernel is a choice");
     };
     let carried: Vec<String> = CARRIED.iter().map(|k| k.to_string()).collect();

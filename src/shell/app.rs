@@ -269,7 +269,7 @@ impl Component for App {
                 </header>
                 // Shown as the CLI prints a message: control characters escaped, cut to a line.
                 { for self.notices.iter().map(|n| html! { <div class="notice" role="alert">{ bounded_message(n.clone()) }</div> }) }
-                <Watch a={self.pair.a.clone()} b={self.pair.b_link()} on_b={link.callback(Msg::B)}
+                <Watch a={self.pair.a.clone()} b={self.pair.b_link()} on_b={link.callback(Msg::B)} on_board_b={link.callback(|(n, t)| Msg::BoardB(n, t))}
                        command={self.watch.last()} link_base={self.link_base()}
                        on_run={link.callback(Msg::RunState)} compact={self.landing || touring}>
                     <Lesson landing={self.landing} tour={self.tour.clone()}

@@ -36,8 +36,13 @@ test('a pair that differs only in kernel: each side names its kernel and who iss
     assert.deepEqual([await read('a.by-task'), await read('a.by-kblockd')], [0, 64]);
     assert.deepEqual([await read('b.by-task'), await read('b.by-kblockd')], [64, 0]);
     // The pipeline's blk-mq column says the same.
-    assert.match(await page.textContent('#a-issued'), /^issued: task 0 · kblockd 64/);
-    assert.match(await page.textContent('#b-issued'), /^issued: task 64 · kblockd 0/);
+    // The pipeline's blk-mq column says the same (its counters follow the tokens: they settle
+    // once the run stands at its end).
+    await page.waitForFunction(() => /^issued: task 0 · kblockd 64/.test(document.querySelector('#a-issued')?.textContent)
+        && /^issued: task 64 · kblockd 0/.test(document.querySelector('#b-issued')?.textContent), null, { timeout: 20_000 })
+        .catch(async (e) => {
+            throw new Error(`${e.message}: ${await page.textContent('#a-issued')} | ${await page.textContent('#b-issued')}`);
+        });
     await page.locator('#watch').screenshot({ path: await screenshotPath('kernel-pair-1366x768.png') });
     assert.deepEqual(problems, []);
     await page.close();
@@ -53,6 +58,12 @@ test('the Lab offers the carried kernels beside the preset\'s own, and the choic
     // The preset's own again: it leaves the link.
     await page.selectOption('#ctl-kernel', '');
     await page.waitForFunction(() => !location.search.includes('kernel='));
+    // B's controls in the A/B view have the same choice: a pair that differs only in kernel.
+    await page.check('#ab-toggle');
+    await page.waitForSelector('#b-ctl-kernel');
+    await page.selectOption('#b-ctl-kernel', '6.12');
+    await page.waitForFunction(() => location.search.includes('b.kernel=6.12'));
+    assert.ok(!new URL(page.url()).search.replace('b.kernel', '').includes('kernel='), 'A keeps the preset\'s kernel');
     assert.deepEqual(problems, []);
     await page.close();
 });

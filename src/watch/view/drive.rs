@@ -348,9 +348,14 @@ impl Watch {
     }
 
     /// B's control as entered: B's host switches (its board stays as it is), or the error at
-    /// the control.
+    /// the control. The kernel, a board parameter among the host's controls, goes to B's board
+    /// as the Board panel's B side would send it.
     pub(super) fn b_control(&mut self, ctx: &Context<Self>, name: &str, text: &str) {
         let p = ctx.props();
+        if mmcsim_engine::scenario::board::param(name).is_some() {
+            p.on_board_b.emit((name.to_string(), text.to_string()));
+            return;
+        }
         let base = p.b.clone().unwrap_or_else(|| p.a.clone());
         match bridge::apply_control(&base, name, text) {
             Ok(next) => {

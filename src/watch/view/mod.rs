@@ -44,6 +44,9 @@ pub struct WatchProps {
     pub b: Option<Scenario>,
     /// B's host switches changed (None: comparison off).
     pub on_b: Callback<Option<Overrides>>,
+    /// A board parameter of B's controls (the kernel): `(name, text)`, as the Board panel's B
+    /// side sends it.
+    pub on_board_b: Callback<(String, String)>,
     /// The page's last command: acted on once, when its `seq` is new.
     #[prop_or_default]
     pub command: Option<WatchCommand>,

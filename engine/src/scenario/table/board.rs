@@ -2,7 +2,7 @@
 //! as an option row, built at compile time, so the parser, writer, links and `--help` read them
 //! as any other option.
 
-use super::macros::{form, GP};
+use super::macros::{form, GH};
 use super::{Access, FormHint, OptionKind, OptionRow, Widget};
 use crate::board::params::{self, Param};
 
@@ -10,10 +10,11 @@ use crate::board::params::{self, Param};
 /// which a test keeps this list equal to): the Lab's kernel choice, beside "the preset's".
 pub const KERNEL_CHOICES: &[&str] = &["6.1", "6.6", "6.12"];
 
-/// The page's control of the one board parameter the first screen offers: the kernel, whose
-/// rules the block layer runs (the Board panel has every parameter).
+/// The page's control of the one board parameter the first screen offers, among the host's
+/// (A's form and B's controls in the A/B view): the kernel, whose rules the block layer runs
+/// (the Board panel has every parameter).
 const KERNEL_FORM: Option<FormHint> = form(
-    GP,
+    GH,
     "Linux kernel",
     "The block layer's rules: who dispatches, plugging, the flush path (6.1, 6.6 or 6.12)",
     Widget::Choices(KERNEL_CHOICES),
