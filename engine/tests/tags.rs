@@ -97,6 +97,8 @@ fn next_tag_starves_a_request_for_hundreds_of_ms_with_a_cpu_per_thread_and_a_pro
     // misses the completion, and the victim, alone in hsq, is served).
     let (mates, _) = run(&format!("{q}&hsq_dispatch=next_tag&cpus=4"));
     assert!(worst_ms(&mates) < 40.0, "{:.1} ms", worst_ms(&mates));
-    let (slow, _) = run(&format!("{q}&hsq_dispatch=next_tag&cpus=8&queue_rerun_us=112"));
+    let (slow, _) = run(&format!(
+        "{q}&hsq_dispatch=next_tag&cpus=8&queue_rerun_us=112"
+    ));
     assert!(worst_ms(&slow) < 40.0, "{:.1} ms", worst_ms(&slow));
 }
