@@ -153,9 +153,11 @@ fn most_writes_in_the_card(s: &Scenario) -> (u32, f64) {
 
 /// `rpi5-sd-2024 --mmc_path=cqe`, Raspberry Pi's sd_bench 4 KiB random writes (libaio,
 /// iodepth 32): the kernel keeps one posted write in the card (`max_posted_writes = 1`,
-/// `mmc_mq_queue_rq` refuses a second), so the card never holds two, and the writes go no
-/// faster than with command queueing off. The March 2024 rule (`max_posted_writes=31`) is
-/// the what-if that queues them all.
+/// `mmc_mq_queue_rq` refuses a second), so the card never holds two. They still go several
+/// times faster than with command queueing off: the card posts them into its cache and
+/// commits them in the background a page at a time (`path/card/posted.rs`). The March 2024
+/// rule (`max_posted_writes=31`) queues them all, and gains nothing more: the card commits
+/// one page after another whatever the host queues.
 #[test]
 fn sd_command_queueing_never_has_more_than_one_write_in_the_card() {
     let sd_bench = |extra: &[&str]| {
@@ -177,8 +179,8 @@ fn sd_command_queueing_never_has_more_than_one_write_in_the_card() {
     assert_eq!(most, 1, "one posted write at a time");
     let (_, off) = most_writes_in_the_card(&sd_bench(&[]));
     assert!(
-        on < off * 1.1,
-        "CQ on {on:.0} vs off {off:.0} IOPS: one write at a time either way"
+        on > off * 2.5,
+        "CQ on {on:.0} vs off {off:.0} IOPS: posted writes are committed in the background"
     );
     let (most, march) =
         most_writes_in_the_card(&sd_bench(&["--mmc_path=cqe", "--max_posted_writes=31"]));
@@ -187,8 +189,8 @@ fn sd_command_queueing_never_has_more_than_one_write_in_the_card() {
         "the March 2024 rule queues several writes: {most}"
     );
     assert!(
-        march > on * 2.0,
-        "and overlaps their busy time: {march:.0} vs {on:.0} IOPS"
+        march < on * 1.1,
+        "and the card commits them one after another: {march:.0} vs {on:.0} IOPS"
     );
 }
 

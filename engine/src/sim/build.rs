@@ -107,6 +107,10 @@ impl Simulator {
             zbd: zbd_zones(scn),
             phase_started: 0,
         };
+        if let HostPath::Cqe { .. } = path {
+            // `mmc_sd_init_card` -> `mmc_sd_cmdq_enable`: an SD card queues, and posts writes.
+            sim.card.sd_cmdq_enable();
+        }
         if let Some(t) = scn.power_cut_ns {
             sim.q.push(t, Event::PowerCut);
         }

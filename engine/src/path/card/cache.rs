@@ -151,11 +151,14 @@ impl Card {
     /// CMD6 FLUSH_CACHE at `now`: busy until everything dirty is programmed. The card programs
     /// the dirty bytes as time passes (in program order, at NAND speed), so a power cut during
     /// the flush loses exactly what it had not programmed yet.
+    /// An SD card in command-queueing mode (`sd_flush_cache`) also finishes the commits of the
+    /// writes it posted.
     pub fn flush(&mut self, now: u64) -> u64 {
         self.drain_to(now);
         let drain = xfer_ns(self.dirty, self.t.nand_program_bytes_per_sec);
         self.flush_owed = self.dirty;
         self.flush_done = now + drain;
-        now + drain + self.t.flush_fixed_ns
+        let committed = self.posted.as_mut().map_or(now, |p| p.flush(now));
+        (now + drain).max(committed) + self.t.flush_fixed_ns
     }
 }

@@ -13,6 +13,7 @@
 //! NAND (drain, flush, power cut).
 
 mod cache;
+mod posted;
 mod read;
 mod write;
 
@@ -139,6 +140,8 @@ pub struct Card {
     flush_done: u64,
     /// What the last read or write drew that lengthens it (see [`Card::take_cause`]).
     cause: Cause,
+    /// An SD card in command-queueing mode: the commits of its posted writes (`posted.rs`).
+    posted: Option<posted::PostedWrites>,
 }
 
 impl Card {
@@ -174,6 +177,16 @@ impl Card {
             flush_owed: 0,
             flush_done: 0,
             cause: Cause::None,
+            posted: None,
+        }
+    }
+
+    /// `mmc_sd_cmdq_enable` (Raspberry Pi kernel 6.6): an SD card with its cache on enters
+    /// command-queueing mode and posts its writes from now on (`posted.rs`). An eMMC, or an
+    /// SD card without its cache, is left as it is.
+    pub fn sd_cmdq_enable(&mut self) {
+        if self.t.sd && self.cache_enabled {
+            self.posted = Some(posted::PostedWrites::default());
         }
     }
 
