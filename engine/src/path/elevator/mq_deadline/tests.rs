@@ -87,6 +87,7 @@ fn bios_merge_at_the_back_and_the_front() {
         len: 4096,
         cpu: 0,
         job: None,
+        ioprio: Default::default(),
     };
     assert_eq!(
         d.bio_merge(&bio(12288), &reqs, 1 << 19),
