@@ -272,8 +272,11 @@ impl Deadline {
     /// above it has requests queued.
     pub fn dispatch(&mut self, reqs: &Slab, now: u64) -> Option<ReqIdx> {
         let queued = |p: &PerPrio| u32::from(p.queued > 0);
-        if self.per_prio.iter().map(queued).sum::<u32>() >= 2 {
-            let latest_start = now.saturating_sub(self.t.prio_aging_expire_ns);
+        // No request is older than the run: before `prio_aging_expire` none has aged.
+        let aged = now.checked_sub(self.t.prio_aging_expire_ns);
+        if let Some(latest_start) =
+            aged.filter(|_| self.per_prio.iter().map(queued).sum::<u32>() >= 2)
+        {
             for prio in DD_BE_PRIO..DD_PRIO_COUNT {
                 if let Some(r) = self.dispatch_prio(prio, reqs, now, Some(latest_start)) {
                     return Some(r);

@@ -54,7 +54,7 @@ pub(super) const PRIOCLASS: OptionRow = job!("prioclass", &[], "0..=3",
     form None);
 
 pub(super) const CMDPRIO_PERCENTAGE: OptionRow = job!("cmdprio_percentage", &[], "0..=100[,0..=100]",
-    "libaio, io_uring: the share of reads[,writes] issued with the command priority (cmdprio_class=, cmdprio=), the rest with the thread's",
+    "libaio, io_uring: the share of reads[,writes] issued with the command priority (cmdprio_class=, cmdprio=), the rest with the thread's; mq-deadline reads a command's priority, bfq only the thread's",
     example "50",
     set |j, k, v| j.prio.cmd_pct = pair(k, v1(v), 0, 100)?,
     get |j| (j.prio.cmd_pct != [0, 0]).then(|| pair_text(j.prio.cmd_pct)),
