@@ -111,7 +111,7 @@ pub fn sched_prios(jobs: &[crate::scenario::JobSpec]) -> Vec<SchedPrio> {
                 .iter()
                 .filter(|j| j.prio.cgroup.as_deref() == Some(name))
                 .filter_map(|j| j.prio.cgroup_weight)
-                .last()
+                .next_back()
                 .unwrap_or(100);
             (id as u32, weight)
         });
