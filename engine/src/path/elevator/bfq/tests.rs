@@ -257,3 +257,26 @@ fn the_idle_class_goes_first_once_bfq_cl_idle_timeout_has_passed() {
     );
     assert_eq!(b.next_queue(260 * MS), Some(2), "and then not for 200 ms");
 }
+
+#[test]
+fn bfq_asymmetric_scenario_counts_groups_as_each_kernel_does() {
+    use crate::vocab::IoClass::Be;
+    // Job 1 alone in a group of weight 40 (its queue weighs what a root queue weighs), busy;
+    // nothing else pending.
+    let grouped = crate::path::elevator::SchedPrio {
+        group: Some((0, 40)),
+        ..prio(Be, 4)
+    };
+    for (root_counted, asymmetric) in [(false, true), (true, false)] {
+        let mut reqs = Slab::default();
+        let mut b = bfq(false);
+        b.set_job_prios(&[prio(Be, 4), grouped, prio(Be, 4)], root_counted);
+        b.insert(add(&mut reqs, Op::Read, 1, 0), &reqs, 0);
+        assert_eq!(
+            b.asymmetric_scenario(1),
+            asymmetric,
+            "6.1 idles for one group besides the root; 6.6 and 6.12 from two, the root counted \
+             (root counted: {root_counted})"
+        );
+    }
+}
