@@ -143,6 +143,8 @@ pub struct Deadline {
     last_dir: usize,
     batching: u32,
     starved: u32,
+    /// Requests in the FIFOs (`dd_has_work` without a walk over them).
+    waiting: u32,
 }
 
 impl Deadline {
@@ -166,6 +168,7 @@ impl Deadline {
             last_dir: DD_READ,
             batching: 0,
             starved: 0,
+            waiting: 0,
         }
     }
 
@@ -203,6 +206,7 @@ impl Deadline {
         };
         self.node[tail as usize].next = k as u32;
         self.node[list].prev = k as u32;
+        self.waiting += 1;
     }
 
     /// `dd_finish_request`: a request the scheduler owned completed (or was freed): its
@@ -231,7 +235,7 @@ impl Deadline {
     }
 
     pub fn has_work(&self) -> bool {
-        (0..LISTS).any(|l| self.any(l))
+        self.waiting > 0
     }
 
     /// `deadline_remove_request`: out of both lists (`moving`: `deadline_move_request`, which
@@ -253,6 +257,7 @@ impl Deadline {
         // `list_del_init(&rq->queuelist)`.
         self.node[n.prev as usize].next = n.next;
         self.node[n.next as usize].prev = n.prev;
+        self.waiting -= 1;
     }
 
     /// The next request in sector order of priority `prio`, direction `dir`: 6.1's `next_rq`,
@@ -271,6 +276,10 @@ impl Deadline {
     /// (`dd_dispatch_prio_aged_requests`), else the priorities in order, each only while none
     /// above it has requests queued.
     pub fn dispatch(&mut self, reqs: &Slab, now: u64) -> Option<ReqIdx> {
+        if self.per_prio[DD_RT_PRIO].queued == 0 && self.per_prio[2].queued == 0 {
+            // Best effort alone (a run without priorities): no aging, no class above it.
+            return self.dispatch_prio(DD_BE_PRIO, reqs, now, None);
+        }
         let queued = |p: &PerPrio| u32::from(p.queued > 0);
         // No request is older than the run: before `prio_aging_expire` none has aged.
         let aged = now.checked_sub(self.t.prio_aging_expire_ns);
