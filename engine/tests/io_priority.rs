@@ -205,3 +205,31 @@ fn best_effort_at_level_4_is_what_a_task_without_a_priority_gets() {
         );
     }
 }
+
+#[test]
+fn a_6_12_trace_prints_each_request_s_priority() {
+    // block_rq_* text from 6.11 (aa6ff4eb7c10): `class,hint,level` of `rq->ioprio`.
+    let args: Vec<&str> = vec![
+        "--platform=qemu-sdhci-pci",
+        "--kernel=6.12",
+        "--ioscheduler=mq-deadline",
+        "--name=fio",
+        "--ioengine=psync",
+        "--rw=randwrite",
+        "--bs=4k",
+        "--size=64k",
+        "--prioclass=1",
+        "--prio=2",
+    ];
+    let scn = parse_args(&args, Scenario::default()).unwrap();
+    let mut text = String::new();
+    mmcsim_engine::export::write_ftrace(&scn, 100_000, &mut text).unwrap();
+    let issues: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("block_rq_issue:"))
+        .collect();
+    assert_eq!(issues.len(), 16);
+    for l in issues {
+        assert!(l.ends_with(" rt,0,2 [fio]"), "{l}");
+    }
+}

@@ -7,7 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 /// `IOPRIO_CLASS_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub enum IoClass {
     /// `IOPRIO_CLASS_NONE`: the task never set one. mq-deadline files it as best effort
     /// (`ioprio_class_to_prio`); bfq takes best effort at the level of the task's nice value,
@@ -56,7 +58,7 @@ pub const IOPRIO_NORM: u8 = 4;
 pub const IOPRIO_NR_LEVELS: u8 = 8;
 
 /// A request's I/O priority (`rq->ioprio`): class and level.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct IoPrio {
     pub class: IoClass,
     pub level: u8,
