@@ -233,3 +233,37 @@ fn a_6_12_trace_prints_each_request_s_priority() {
         assert!(l.ends_with(" rt,0,2 [fio]"), "{l}");
     }
 }
+
+#[test]
+fn mq_deadline_reads_a_command_s_priority_and_bfq_does_not() {
+    // fio's cmdprio_percentage (libaio): that share of the reads carries cmdprio_class
+    // (realtime unless given), and mq-deadline files each request by its own class
+    // (`dd_rq_ioclass`); bfq reads the process's (`bfq_check_ioprio_change`) and says so.
+    let reader = "ioengine=libaio\niodepth=1\ncmdprio_percentage=100";
+    let (plain, _) = reader_and_writer("mq-deadline", "", &[]);
+    let (cmd, _) = reader_and_writer("mq-deadline", reader, &[]);
+    assert!(
+        cmd.clat.mean() < 0.5 * plain.clat.mean(),
+        "every read realtime: {:.2} ms against {:.2} ms",
+        ms(cmd.clat.mean()),
+        ms(plain.clat.mean())
+    );
+    let (half, _) = reader_and_writer("mq-deadline", "ioengine=libaio\ncmdprio_percentage=50", &[]);
+    assert!(
+        half.clat.mean() > cmd.clat.mean() && half.clat.mean() < plain.clat.mean(),
+        "half of them: {:.2} ms",
+        ms(half.clat.mean())
+    );
+    let w = warnings(&scenario("bfq", reader, &[]));
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("cmdprio_percentage: no effect with ioscheduler=bfq")),
+        "{w:?}"
+    );
+    let w = warnings(&scenario("mq-deadline", "cmdprio_percentage=100", &[]));
+    assert!(
+        w.iter()
+            .any(|l| l.starts_with("cmdprio_percentage: no effect with ioengine=psync")),
+        "{w:?}"
+    );
+}
