@@ -207,6 +207,13 @@ fn prio_warnings(scn: &Scenario, sched: IoSched) -> Vec<String> {
                 clip(&j.name)
             ));
         }
+        let cmd_set = p.cmd_class != [None, None] || p.cmd_level != [None, None];
+        if cmd_set && p.cmd_pct == [0, 0] {
+            w.push(format!(
+                "cmdprio_class, cmdprio: no effect in job '{}' without cmdprio_percentage= (the share of I/Os that take them)",
+                clip(&j.name)
+            ));
+        }
         if p.cmd_pct != [0, 0] && !j.ioengine.is_async() {
             w.push(format!(
                 "cmdprio_percentage: no effect with ioengine={} in job '{}' (an option of libaio and io_uring)",

@@ -129,6 +129,8 @@ pub(super) const ROWS: &[OptionRow] = &[
     ignored("dedupe_working_set_percentage", "any", "accepted, no effect in the model: the card does not deduplicate"),
     ignored("cmdprio_bssplit", "any", "accepted, no effect in the model: priorities by block size are not modelled (cmdprio_percentage= is)"),
     ignored("log_prio", "any", "accepted, no effect in the model: the logs carry no priority column"),
+    ignored("priohint", "any", "accepted, no effect in the model: priority hints are for devices with command duration limits; no scheduler reads them"),
+    ignored("cmdprio_hint", "any", "accepted, no effect in the model: priority hints are for devices with command duration limits; no scheduler reads them"),
     ignored("verify_write_sequence", "any", "accepted, no effect in the model: the data pattern is not modelled"),
     ignored("verify_state_save", "any", "accepted, no effect in the model: the data pattern is not modelled"),
     ignored("verify_only", "any", "accepted, no effect in the model: the verification read pass is not modelled"),
