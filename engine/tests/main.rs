@@ -27,6 +27,7 @@ mod fio_language;
 mod fuzz_regressions;
 mod golden;
 mod invariants;
+mod io_priority;
 mod issue10;
 mod issue32;
 mod issue48;

@@ -21,6 +21,7 @@
 //! | block_rq_* event text carries the I/O priority (aa6ff4eb7c10, 6.11) | no | no | yes |
 //! | mq-deadline batches on from the last dispatched position (`latest_pos`, 6.5) | no | yes | yes |
 //! | the plug list kept in submission order (e70c301faece, 6.13; 6.12.y) | no | no | yes |
+//! | bfq counts the root group among the groups with requests pending, and idles for service guarantees only from two (Yu Kuai's "block, bfq: do not idle if only one group is activated", after 6.1) | no: one group besides the root | yes | yes |
 //!
 //! Simplifications, said here and where each rule acts: the plug list's order does not change
 //! what the model issues (its plug is a list in submission order under every rule set, with
@@ -80,6 +81,11 @@ pub struct BlockRules {
     /// The plug list in submission order (e70c301faece, "block: don't reorder requests in
     /// blk_add_rq_to_plug", 6.13, in 6.12.y), the back-merge then at its tail (961296e89dc3).
     pub plug_in_order: bool,
+    /// bfq's `bfq_asymmetric_scenario` counts the root group in `num_groups_with_pending_reqs`
+    /// and asks for two groups (`> 1`), where 6.1 counts the other groups and asks for one
+    /// (`> 0`): Yu Kuai's series "block, bfq: do not idle if only one group is activated",
+    /// merged after 6.1 (in the 6.6 and 6.12 rule sets).
+    pub bfq_root_group_counted: bool,
 }
 
 impl BlockRules {
@@ -95,6 +101,7 @@ impl BlockRules {
             rq_ioprio_text: at(11),
             dd_from_pos: at(5),
             plug_in_order: at(12),
+            bfq_root_group_counted: at(6),
         }
     }
 }

@@ -77,6 +77,7 @@ impl Simulator {
             len: r.len,
             cpu: r.cpu,
             job: own,
+            ioprio: r.ioprio,
         };
         let max = self.platform.host.max_req_bytes.max(512);
         let plugged = (plug != Plug::None)
@@ -161,7 +162,9 @@ impl Simulator {
         };
         let (t, nr) = (self.reqs.get(target), self.reqs.get(n));
         let max = self.platform.host.max_req_bytes.max(512);
-        let fits = t.op == nr.op && !nr.fua && !t.fua && t.len + nr.len <= max;
+        // `attempt_merge`: same operation and priority (`req->ioprio != next->ioprio`).
+        let fits =
+            t.op == nr.op && t.ioprio == nr.ioprio && !nr.fua && !t.fua && t.len + nr.len <= max;
         let adjacent = match kind {
             Merge::Back => t.offset + t.len == nr.offset,
             Merge::Front => nr.offset + nr.len == t.offset,

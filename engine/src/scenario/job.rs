@@ -302,6 +302,8 @@ pub struct JobSpec {
     pub write_iops_log: Option<String>,
     /// `log_avg_msec=`: average log entries over windows of this many ms (0 = one per I/O).
     pub log_avg_msec: u32,
+    /// `prioclass=`, `prio=`, `cmdprio_*=`, `cgroup=`, `cgroup_weight=` (`scenario/prio.rs`).
+    pub prio: super::prio::JobPrio,
 }
 
 impl Default for JobSpec {
@@ -368,6 +370,7 @@ impl Default for JobSpec {
             write_lat_log: None,
             write_iops_log: None,
             log_avg_msec: 0,
+            prio: Default::default(),
         }
     }
 }

@@ -17,6 +17,7 @@
 //!    criterion's syntax).
 //! 2. The values: `job` ([`JobSpec`] and its enums), `host` (the switch types, [`HostConfig`]
 //!    and [`SwitchValue`], re-exported from the vocabulary), [`iolog`] (traces for `read_iolog=`),
+//!    [`prio`] (a job's I/O priorities and cgroup),
 //!    `overrides` ([`Overrides`], the override map's own methods), `spec` ([`Scenario`] itself).
 //! 3. [`table`]: the row types (`table::row`), the shared value parsers, one file per option
 //!    family as fio's `options.c` groups them, the board parameters as rows, and [`OPTIONS`],
@@ -43,6 +44,7 @@ mod host;
 pub mod iolog;
 mod job;
 mod overrides;
+pub mod prio;
 pub mod queue;
 mod spec;
 // 3. The option table.
@@ -71,6 +73,7 @@ pub use host::{HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, SwitchValue}
 pub use job::{IoEngine, JobSpec, RandomDistribution, Rw, SyncModel};
 pub use options::{apply_option, OptionScope};
 pub use overrides::Overrides;
+pub use prio::JobPrio;
 pub use queue::QueueTunables;
 pub use spec::{ErrorInjection, ErrorKind, Scenario, DEFAULT_RANDSEED};
 pub use table::OPTIONS;

@@ -27,6 +27,9 @@ pub struct QueueTunables {
     pub writes_starved: Option<u32>,
     /// mq-deadline `front_merges` (1).
     pub front_merges: Option<bool>,
+    /// mq-deadline `prio_aging_expire`, ms (10000).
+    #[serde(default)]
+    pub prio_aging_expire_ms: Option<u32>,
     /// kyber `read_lat_nsec`: the read domain's target latency (2 ms).
     pub read_lat_nsec: Option<u64>,
     /// kyber `write_lat_nsec` (10 ms).
@@ -65,6 +68,11 @@ impl QueueTunables {
             (
                 "front_merges",
                 t.front_merges.is_some(),
+                IoSched::MqDeadline,
+            ),
+            (
+                "prio_aging_expire",
+                t.prio_aging_expire_ms.is_some(),
                 IoSched::MqDeadline,
             ),
             ("read_lat_nsec", t.read_lat_nsec.is_some(), IoSched::Kyber),

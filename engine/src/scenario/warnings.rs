@@ -2,7 +2,7 @@
 //! cannot run (said, then run as that kernel would). The refusals are in `check.rs`.
 
 use super::table::{Access, OPTIONS};
-use super::{error::clip, host::MmcPath, job::JobSpec, spec::Scenario};
+use super::{error::clip, host::IoSched, host::MmcPath, job::JobSpec, spec::Scenario};
 use crate::board::{Platform, WhatIf};
 
 /// The what-ifs this scenario runs ([`crate::board::Platform::what_ifs`] of its effective
@@ -125,6 +125,7 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
             ));
         }
     }
+    w.extend(prio_warnings(scn, cfg.iosched));
     for (s, j) in scn.jobs.iter().enumerate() {
         w.extend(replay_warning(scn, j));
         if let Some(name) = j.wait_for.as_ref() {
@@ -157,6 +158,70 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         }
     }
     w.dedup();
+    w
+}
+
+/// The priority options where they change nothing: under a scheduler that reads no priority
+/// (none, kyber: one line naming it), a level under mq-deadline (it reads the class:
+/// `ioprio_class_to_prio`), command priorities under bfq (it reads the process's:
+/// `bfq_check_ioprio_change`), cgroup weights under any but bfq, and the options fio itself
+/// would not apply (a weight without `cgroup=`, command priorities of a synchronous engine).
+fn prio_warnings(scn: &Scenario, sched: IoSched) -> Vec<String> {
+    let mut w = Vec::new();
+    let any = |f: &dyn Fn(&JobSpec) -> bool| scn.jobs.iter().any(f);
+    let given: Vec<&str> = [
+        ("prioclass", any(&|j| j.prio.class.is_some())),
+        ("prio", any(&|j| j.prio.level.is_some())),
+        ("cmdprio_percentage", any(&|j| j.prio.cmd_pct != [0, 0])),
+        ("cgroup_weight", any(&|j| j.prio.group_weight().is_some())),
+    ]
+    .into_iter()
+    .filter_map(|(n, set)| set.then_some(n))
+    .collect();
+    let name = sched.name();
+    match sched {
+        IoSched::None | IoSched::Kyber if !given.is_empty() => w.push(format!(
+            "{}: no effect with ioscheduler={name} ({name} reads no I/O priority or cgroup weight; mq-deadline and bfq serve by priority)",
+            given.join(", ")
+        )),
+        IoSched::MqDeadline => {
+            for (opt, why) in [
+                ("prio", "mq-deadline reads the class, not the level: ioprio_class_to_prio"),
+                ("cgroup_weight", "cgroup weights are bfq's"),
+            ] {
+                if given.contains(&opt) {
+                    w.push(format!("{opt}: no effect with ioscheduler={name} ({why})"));
+                }
+            }
+        }
+        IoSched::Bfq if given.contains(&"cmdprio_percentage") => w.push(format!(
+            "cmdprio_percentage: no effect with ioscheduler={name} (bfq serves the process's priority, not the command's: bfq_check_ioprio_change)"
+        )),
+        _ => {}
+    }
+    for j in &scn.jobs {
+        let p = &j.prio;
+        if p.cgroup_weight.is_some() && p.cgroup.is_none() {
+            w.push(format!(
+                "cgroup_weight: no effect in job '{}' without cgroup= (fio writes the weight of the group cgroup= names)",
+                clip(&j.name)
+            ));
+        }
+        let cmd_set = p.cmd_class != [None, None] || p.cmd_level != [None, None];
+        if cmd_set && p.cmd_pct == [0, 0] {
+            w.push(format!(
+                "cmdprio_class, cmdprio: no effect in job '{}' without cmdprio_percentage= (the share of I/Os that take them)",
+                clip(&j.name)
+            ));
+        }
+        if p.cmd_pct != [0, 0] && !j.ioengine.is_async() {
+            w.push(format!(
+                "cmdprio_percentage: no effect with ioengine={} in job '{}' (an option of libaio and io_uring)",
+                j.ioengine.name(),
+                clip(&j.name)
+            ));
+        }
+    }
     w
 }
 

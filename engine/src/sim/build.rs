@@ -284,7 +284,11 @@ fn blk_mq_of(
     use crate::path::elevator::{default_nr_requests, Elevator, Tunables};
     let mut t = Tunables::of(&scn.queue);
     t.dd_from_pos = platform.kernel.block_rules().dd_from_pos;
-    let elv = Elevator::new(cfg.iosched, t);
+    let mut elv = Elevator::new(cfg.iosched, t);
+    elv.set_job_prios(
+        &crate::path::elevator::sched_prios(&scn.jobs),
+        platform.kernel.block_rules().bfq_root_group_counted,
+    );
     let nr = scn
         .queue
         .nr_requests

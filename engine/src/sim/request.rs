@@ -67,6 +67,8 @@ pub struct Request {
     pub passed_over: u32,
     /// How long fio's thread waited for the CPU before reaping it (preempted; 0 mostly).
     pub preempted_ns: u64,
+    /// `rq->ioprio`: the I/O priority its bio carried (`bio_set_ioprio`).
+    pub ioprio: crate::vocab::IoPrio,
 }
 
 impl Request {
@@ -112,6 +114,7 @@ impl Request {
             from_mmc_test: false,
             passed_over: 0,
             preempted_ns: 0,
+            ioprio: Default::default(),
         }
     }
 

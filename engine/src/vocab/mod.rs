@@ -4,11 +4,13 @@
 //! imports nothing of the crate.
 
 pub mod host;
+pub mod ioprio;
 pub mod kernel;
 pub mod op;
 pub mod trace;
 
 pub use host::{BlkDispatch, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, SwitchValue};
+pub use ioprio::{IoClass, IoPrio};
 pub use kernel::*;
 pub use op::Op;
 pub use trace::{Cause, Stage, TraceEvent};

@@ -298,6 +298,7 @@ impl Simulator {
         let tag = r.tag.take();
         let (op, job, t_alloc, t_dispatch) = (r.op, r.job, r.t_alloc, r.t_dispatch);
         let woken = self.blk.put_tags(tag, sched, cpu);
+        self.blk.elv.finish(req);
         if !self.cfg.kernel_dispatch() {
             // The fitted dispatch: the woken request joins the software queue; the queue is
             // re-run from the completion if requests wait.

@@ -55,4 +55,7 @@ impl Bfq {
     pub fn timer_at(&self) -> Option<u64> {
         match *self {}
     }
+    pub fn set_job_prios(&mut self, _: &[super::SchedPrio], _: bool) {
+        match *self {}
+    }
 }

@@ -42,6 +42,8 @@ pub struct Bio {
     /// Only this submitter's waiting requests may take the bio: the fitted dispatch of the 2020
     /// and 2022 presets (see [`crate::vocab::BlkDispatch::Fitted`]); `None` is Linux's rule.
     pub job: Option<u32>,
+    /// `bio_prio(bio)`: only a request of the same priority takes it.
+    pub ioprio: crate::vocab::IoPrio,
 }
 
 impl Bio {
@@ -59,12 +61,16 @@ pub enum Merge {
 }
 
 /// `blk_rq_merge_ok` + `blk_try_merge` (block/blk-merge.c): how `bio` can join the waiting
-/// request `r`, if at all: same operation, data only (discards are not merged in the model),
+/// request `r`, if at all: same operation and I/O priority (`rq->ioprio != bio_prio(bio)`),
+/// data only (discards are not merged in the model),
 /// neither carries REQ_FUA (`REQ_NOMERGE_FLAGS`), adjacent on the device, and the merged
 /// request within `max_bytes` (`blk_rq_get_max_sectors`; the segment limit is the same bound
 /// for fio's page-sized buffers: 128 segments of 4 KiB = 512 KiB).
 pub fn try_merge(r: &crate::sim::request::Request, bio: &Bio, max_bytes: u64) -> Option<Merge> {
     if r.op != bio.op || !r.op.has_data() || r.fua || r.len + bio.len > max_bytes {
+        return None;
+    }
+    if r.ioprio != bio.ioprio {
         return None;
     }
     if r.offset + r.len == bio.offset {
@@ -74,6 +80,49 @@ pub fn try_merge(r: &crate::sim::request::Request, bio: &Bio, max_bytes: u64) ->
     } else {
         None
     }
+}
+
+/// A job's priority as a scheduler keeps it per process (bfq: `bic->icq.ioc->ioprio` and the
+/// process's cgroup): its thread's class and level, and its cgroup (an id, and the group's
+/// weight) if fio put it in one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchedPrio {
+    pub class: crate::vocab::IoClass,
+    pub level: u8,
+    pub group: Option<(u32, u32)>,
+}
+
+/// The [`SchedPrio`] of every job clone, in the order the run numbers them (each section's
+/// `numjobs` clones in turn); cgroups by name, numbered from 0 in order of appearance.
+pub fn sched_prios(jobs: &[crate::scenario::JobSpec]) -> Vec<SchedPrio> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for spec in jobs {
+        let p = &spec.prio;
+        let thread = p.thread();
+        let group = p.cgroup.as_deref().map(|name| {
+            let id = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+                names.push(name);
+                names.len() - 1
+            });
+            // The weight fio writes (the last job naming the group wins, as its write does),
+            // else bfq's default `BFQ_DEFAULT_GRP_WEIGHT`.
+            let weight = jobs
+                .iter()
+                .filter(|j| j.prio.cgroup.as_deref() == Some(name))
+                .filter_map(|j| j.prio.cgroup_weight)
+                .next_back()
+                .unwrap_or(100);
+            (id as u32, weight)
+        });
+        let sp = SchedPrio {
+            class: thread.class,
+            level: thread.effective_level(),
+            group,
+        };
+        out.extend(std::iter::repeat_n(sp, spec.numjobs as usize));
+    }
+    out
 }
 
 /// The tunables of the queue and its scheduler, the kernel's defaults filled in.
@@ -87,6 +136,9 @@ pub struct Tunables {
     pub writes_starved: u32,
     /// mq-deadline `front_merges` (1).
     pub front_merges: bool,
+    /// mq-deadline `prio_aging_expire` (10 * HZ), ns: how long a lower-priority request may
+    /// wait behind higher ones before it goes anyway (`dd_dispatch_prio_aged_requests`).
+    pub prio_aging_expire_ns: u64,
     /// kyber `read_lat_nsec`, `write_lat_nsec` (2 ms, 10 ms) and the discards' 5 s.
     pub kyber_target_ns: [u64; 3],
     /// bfq `slice_idle` (HZ / 125 = 8 ms), ns.
@@ -109,6 +161,7 @@ impl Tunables {
             ],
             writes_starved: t.writes_starved.unwrap_or(2),
             front_merges: t.front_merges.unwrap_or(true),
+            prio_aging_expire_ns: u64::from(t.prio_aging_expire_ms.unwrap_or(10_000)) * MS,
             kyber_target_ns: [
                 t.read_lat_nsec.unwrap_or(2_000_000),
                 t.write_lat_nsec.unwrap_or(10_000_000),
@@ -166,6 +219,16 @@ impl Elevator {
             // A build without them: `scenario::check` refused the scenario before a run.
             #[cfg(feature = "lean")]
             IoSched::Kyber | IoSched::Bfq => Elevator::None(none::SwQueues::default()),
+        }
+    }
+
+    /// The jobs' priorities by job index, for the schedulers that keep them per process (bfq),
+    /// and whether the root group counts among the groups with requests pending
+    /// (`BlockRules::bfq_root_group_counted`).
+    pub fn set_job_prios(&mut self, jobs: &[SchedPrio], root_counted: bool) {
+        match self {
+            Elevator::None(_) | Elevator::MqDeadline(_) | Elevator::Kyber(_) => {}
+            Elevator::Bfq(b) => b.set_job_prios(jobs, root_counted),
         }
     }
 
@@ -252,6 +315,16 @@ impl Elevator {
             Elevator::MqDeadline(d) => d.requests_merged(into, gone, reqs),
             Elevator::Kyber(k) => k.remove(gone, reqs),
             Elevator::Bfq(b) => b.remove(gone, reqs),
+        }
+    }
+
+    /// `e->type->ops.finish_request` of `req` (completed, or freed): mq-deadline counts it
+    /// out of its priority's queued requests (`dd_finish_request`).
+    #[inline]
+    pub fn finish(&mut self, req: ReqIdx) {
+        match self {
+            Elevator::None(_) | Elevator::Kyber(_) | Elevator::Bfq(_) => {}
+            Elevator::MqDeadline(d) => d.finish(req),
         }
     }
 

@@ -65,6 +65,8 @@ impl Simulator {
             now,
         );
         node.preflush = atomic;
+        // Written by the syncing thread: its priority (`get_current_ioprio`).
+        node.ioprio = self.jobs[job as usize].prio.thread();
         self.next_req_id += 1;
         let req = self.reqs.insert(node);
         self.trace_stage(req, Stage::Submit, now);

@@ -273,6 +273,7 @@ impl Simulator {
             );
         }
         let submit = self.platform.host.submit_ns;
+        let ioprio = self.jobs[j as usize].prio.of(op);
         // The requests of a split I/O enter the event queue together (`push_all`); a whole
         // I/O as one push allocates nothing.
         let mut inserts = Vec::new();
@@ -287,6 +288,7 @@ impl Simulator {
             };
             let cpu = crate::path::blk_mq::job_cpu(j, self.platform.host.cpus);
             let mut r = Request::new(id, io, j, op, part_off, part_len, fua, cpu, now);
+            r.ioprio = ioprio;
             // The parts of a split I/O join the plug; the I/O's last part carries its place.
             r.plug = match plug {
                 Plug::Last | Plug::Sleeps if k + 1 < parts => Plug::Open,

@@ -3,12 +3,10 @@
 //! thread, keeps `outstanding()` of them in flight, and records completion latency the way fio's
 //! clat does (from the system call to the reaped completion).
 //!
-//! What fio's job options change is decided here, per I/O: the block size (`bs`, `bsrange`,
-//! `bssplit`), the offset (sequential per file, or random by `random_distribution`), the
-//! direction (`rwmixread`), when the next I/O may start (`rate`, `rate_iops`, `thinktime`, a
+//! What fio's job options change is decided here, per I/O: the block size, the offset, the
+//! direction, the priority (`ioprio`), when the next I/O may start (`rate`, `thinktime`, a
 //! replayed trace's timestamps), the flushes (`fsync`, `end_fsync`) and when the job stops
-//! (`size`, `loops`, `io_size`, `number_ios`, `runtime`). `stonewall` jobs start when every
-//! earlier job is done (`Simulator::job_finished`).
+//! (`size`, `loops`, `io_size`, `number_ios`, `runtime`); `stonewall` (`job_finished`).
 
 use crate::report::{DirStats, JobReport};
 use crate::rng::{Permutation, Rng};
@@ -19,6 +17,7 @@ use crate::vocab::Op;
 mod dist;
 mod f2fs;
 pub(crate) use f2fs::NodeLog;
+mod ioprio;
 mod issue;
 mod offsets;
 mod pace;
@@ -194,6 +193,8 @@ pub struct Job {
     flushes: u64,
     errors: u64,
     last_done: u64,
+    /// The priority of its I/Os (`prioclass=`, `prio=`, `cmdprio_*=`).
+    prio: ioprio::JobIoPrio,
 }
 
 impl Job {

@@ -101,6 +101,7 @@ impl Job {
             flushes: 0,
             errors: 0,
             last_done: 0,
+            prio: super::ioprio::JobIoPrio::new(spec, seed, stream),
         }
     }
 }

@@ -11,7 +11,7 @@
 //!
 //! The rows live by family, as fio's `options.c` groups them: `row` (the row types) and
 //! `values` (the shared value parsers) below, then `io_type`, `engine`, `process`, `time`,
-//! `rate`, `files`, `zones`, `logs`, `host`, `run` (scenario-wide), `ignored`, and `board`
+//! `rate`, `files`, `zones`, `logs`, `prio`, `host`, `run` (scenario-wide), `ignored`, and `board`
 //! (the board parameters wrapped as rows). [`OPTIONS`] assembles them in the order every
 //! writer prints them.
 
@@ -24,6 +24,7 @@ mod host;
 mod ignored;
 mod io_type;
 mod logs;
+mod prio;
 mod process;
 mod queue;
 mod rate;
@@ -96,6 +97,13 @@ const MODELLED: &[OptionRow] = &[
     logs::WRITE_LAT_LOG,
     logs::WRITE_IOPS_LOG,
     logs::LOG_AVG_MSEC,
+    prio::PRIO,
+    prio::PRIOCLASS,
+    prio::CMDPRIO_PERCENTAGE,
+    prio::CMDPRIO_CLASS,
+    prio::CMDPRIO,
+    prio::CGROUP,
+    prio::CGROUP_WEIGHT,
     run::PLATFORM,
     host::MMC_PATH,
     host::NONBLOCKING,
@@ -113,6 +121,7 @@ const MODELLED: &[OptionRow] = &[
     queue::WRITE_EXPIRE,
     queue::WRITES_STARVED,
     queue::FRONT_MERGES,
+    queue::PRIO_AGING_EXPIRE,
     queue::READ_LAT_NSEC,
     queue::WRITE_LAT_NSEC,
     queue::SLICE_IDLE,

@@ -63,6 +63,14 @@ pub(super) const FRONT_MERGES: OptionRow = scenario!("front_merges", "0|1",
     reset |s| s.queue.front_merges = None,
     form None);
 
+pub(super) const PRIO_AGING_EXPIRE: OptionRow = scenario!("prio_aging_expire", "0..=600000 (ms)",
+    "mq-deadline: how long a best-effort or idle request waits behind higher priorities before it goes anyway, ms (10000)",
+    example "1000",
+    set |s, k, v| s.queue.prio_aging_expire_ms = Some(uint32(k, v1(v), 0, 600_000)?),
+    get |s| s.queue.prio_aging_expire_ms.map(|n| n.to_string()),
+    reset |s| s.queue.prio_aging_expire_ms = None,
+    form None);
+
 pub(super) const READ_LAT_NSEC: OptionRow = scenario!("read_lat_nsec", "100000..=10000000000 (ns)",
     "kyber: the reads' target latency, ns (2000000)",
     example "1000000",

@@ -30,14 +30,15 @@ fn task(sim: &Simulator, e: &KEvent) -> (String, u32) {
     }
 }
 
-/// The I/O priority the block_rq_* events print from Linux 6.11 (aa6ff4eb7c10): fio's
-/// threads run at the default, best effort level 4 with no hint (`be,0,4`); nothing before.
-fn ioprio(sim: &Simulator) -> &'static str {
-    if sim.rules.rq_ioprio_text {
-        " be,0,4"
-    } else {
-        ""
+/// The I/O priority the block_rq_* events print from Linux 6.11 (aa6ff4eb7c10), as
+/// `class,hint,level`: a thread without one runs at best effort level 4 (`get_current_ioprio`
+/// for nice 0: `be,0,4`), fio's `prioclass=`/`prio=`/`cmdprio_*` set others; nothing before.
+fn ioprio(sim: &Simulator, e: &KEvent) -> String {
+    if !sim.rules.rq_ioprio_text {
+        return String::new();
     }
+    let p = e.ioprio;
+    format!(" {},0,{}", p.class.effective().name(), p.effective_level())
 }
 
 /// The job's thread name as the kernel keeps it (TASK_COMM_LEN: 15 bytes).
@@ -75,13 +76,13 @@ impl<W: Write> Sink for Text<'_, W> {
             Tp::RqInsert | Tp::RqIssue | Tp::IoStart | Tp::IoDone => format!(
                 "{maj},{min} {rwbs} {} () {sector} + {n}{} [{}]",
                 e.bytes(),
-                ioprio(sim),
+                ioprio(sim, e),
                 e.issuer(&comm(sim, e.job)).0
             ),
             Tp::RqRequeue | Tp::RqComplete => {
                 format!(
                     "{maj},{min} {rwbs} () {sector} + {n}{} [{}]",
-                    ioprio(sim),
+                    ioprio(sim, e),
                     e.error
                 )
             }

@@ -89,6 +89,8 @@ pub struct KEvent {
     /// The request was issued by kblockd (a kworker of the CPU's high-priority pool), not by
     /// its submitting task: `block_rq_issue` and `mmc_request_start` run there.
     pub kworker: bool,
+    /// `rq->ioprio`, which `block_rq_*` print from 6.11.
+    pub ioprio: crate::vocab::IoPrio,
 }
 
 /// The pid the exports give kblockd's kworker on CPU 0 (then one more per CPU).
@@ -167,6 +169,8 @@ pub struct Open {
     completed: bool,
     /// Issued by kblockd ([`KEvent::kworker`]).
     kworker: bool,
+    /// Its I/O priority.
+    ioprio: crate::vocab::IoPrio,
 }
 
 /// What the run gives a writer: tracepoints in time order, each request's stages once it is
@@ -223,6 +227,7 @@ impl KernelEvents {
                     issued: false,
                     mmc: false,
                     completed: false,
+                    ioprio: Default::default(),
                     kworker: false,
                 };
                 self.open.insert(e.req, open);
@@ -256,6 +261,7 @@ impl KernelEvents {
             self.work += 1;
             if let Some(o) = self.open.get_mut(&r.id) {
                 o.extent = Some((r.offset, r.len, r.fua, u32::from(r.cpu)));
+                o.ioprio = r.ioprio;
                 o.failed |= r.failed;
                 o.crc = r.crc_error;
                 if let (None, Some(t)) = (o.tag, r.tag) {
@@ -293,6 +299,7 @@ impl KernelEvents {
             nr_sector: if data { (len / 512) as u32 } else { 0 },
             error,
             kworker: o.kworker,
+            ioprio: o.ioprio,
         };
         self.seq += 1;
         self.heap.push(Reverse((e, self.seq)));

@@ -1,5 +1,5 @@
 //! BFQ's queues kept in order as the kernel keeps its entities (block/bfq-wf2q.c, Linux 6.1), so
-//! that no step of a request's path walks every queue: the service tree's weight sum
+//! that no step of a request's path walks every queue: per class, the service tree's weight sum
 //! (`st->wsum`, updated in `bfq_weights_tree_add` / `__bfq_entity_update_weight_prio` and on
 //! the idle tree's changes), its active entities ordered by finish time among the eligible
 //! (`st->active`, an rb-tree augmented with `min_start`, `bfq_first_active_entity`), its idle
@@ -17,24 +17,37 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound::Excluded;
 
+use super::prio::{CL_IDLE_TIMEOUT_NS, IDLE_CLASS};
 use super::{try_merge, Bfq, Bio, Merge, Queue};
 use crate::sim::request::Slab;
 use crate::sim::ReqIdx;
 
+/// `struct bfq_service_tree`: one per I/O priority class (`sd->service_tree[]`: realtime,
+/// best effort, idle), each with its own virtual time and weight sum.
 #[derive(Debug, Default)]
-pub(super) struct Index {
+pub(super) struct ServiceTree {
     /// `st->wsum`: the weights of the busy queues and of those on the idle tree.
     pub(super) wsum: u64,
-    /// The busy queues, by job (`bfqd->active_list` order for injection).
-    pub(super) busy: BTreeSet<u32>,
-    /// `bfqd->wr_busy_queues`.
-    pub(super) wr_busy: usize,
+    /// `st->vtime`.
+    pub(super) vtime: u64,
     /// Busy queues whose start the virtual time has passed, by (finish, job).
     eligible: BTreeSet<(u64, u32)>,
     /// Busy queues whose start is still ahead of the virtual time, by (start, job).
     ahead: BTreeSet<(u64, u32)>,
     /// The idle tree, by (finish, job).
     idle: BTreeSet<(u64, u32)>,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Index {
+    /// The service trees, by class (`Queue::class`).
+    pub(super) st: [ServiceTree; 3],
+    /// The busy queues, by job (`bfqd->active_list` order for injection).
+    pub(super) busy: BTreeSet<u32>,
+    /// `bfqd->busy_queues[class]`.
+    pub(super) busy_class: [usize; 3],
+    /// `bfqd->wr_busy_queues`.
+    pub(super) wr_busy: usize,
     /// Every queued request's key in its queue's `sorted`, with its job.
     pub(super) requests: BTreeMap<(u64, u64), u32>,
     /// The longest any queued request has been: as queued, or grown by a bio that
@@ -47,18 +60,20 @@ impl Bfq {
     pub(super) fn unindex(&mut self, job: u32) {
         let q = &self.queues[&job];
         let ix = &mut self.ix;
+        let st = &mut ix.st[usize::from(q.class)];
         if q.busy || q.idle_tree {
-            ix.wsum -= q.weight();
+            st.wsum -= q.weight();
         }
         if q.busy {
             ix.busy.remove(&job);
+            ix.busy_class[usize::from(q.class)] -= 1;
             ix.wr_busy -= usize::from(q.wr_coeff > 1);
-            if !ix.eligible.remove(&(q.finish, job)) {
-                ix.ahead.remove(&(q.start, job));
+            if !st.eligible.remove(&(q.finish, job)) {
+                st.ahead.remove(&(q.start, job));
             }
         }
         if q.idle_tree {
-            ix.idle.remove(&(q.finish, job));
+            st.idle.remove(&(q.finish, job));
         }
     }
 
@@ -66,20 +81,22 @@ impl Bfq {
     pub(super) fn index(&mut self, job: u32) {
         let q = &self.queues[&job];
         let ix = &mut self.ix;
+        let st = &mut ix.st[usize::from(q.class)];
         if q.busy || q.idle_tree {
-            ix.wsum += q.weight();
+            st.wsum += q.weight();
         }
         if q.busy {
             ix.busy.insert(job);
+            ix.busy_class[usize::from(q.class)] += 1;
             ix.wr_busy += usize::from(q.wr_coeff > 1);
-            if q.start <= self.vtime {
-                ix.eligible.insert((q.finish, job));
+            if q.start <= st.vtime {
+                st.eligible.insert((q.finish, job));
             } else {
-                ix.ahead.insert((q.start, job));
+                st.ahead.insert((q.start, job));
             }
         }
         if q.idle_tree {
-            ix.idle.insert((q.finish, job));
+            st.idle.insert((q.finish, job));
         }
     }
 
@@ -91,40 +108,57 @@ impl Bfq {
         r
     }
 
-    /// `bfq_forget_idle`: queues whose finish the virtual time has passed leave the idle tree.
-    pub(super) fn forget_idle(&mut self) {
-        while let Some(&(finish, job)) = self.ix.idle.first() {
-            if finish > self.vtime {
+    /// `bfq_forget_idle`: queues whose finish the virtual time of class `c` has passed leave
+    /// its idle tree.
+    pub(super) fn forget_idle(&mut self, c: usize) {
+        while let Some(&(finish, job)) = self.ix.st[c].idle.first() {
+            if finish > self.ix.st[c].vtime {
                 break;
             }
             self.with_queue(job, |q| q.idle_tree = false);
         }
     }
 
-    /// `bfq_get_next_queue` -> `bfq_lookup_next_entity`: the eligible busy queue with the
-    /// smallest finish, after the virtual time's jump to the earliest start
-    /// (`bfq_calc_vtime_jump`) when none is eligible.
-    pub(super) fn next_queue(&mut self) -> Option<u32> {
-        self.make_eligible();
-        if self.ix.eligible.is_empty() {
-            let &(first, _) = self.ix.ahead.first()?;
-            if first > self.vtime {
-                self.vtime = first;
-                self.forget_idle();
+    /// `bfq_get_next_queue` -> `bfq_lookup_next_entity`: the first class with a busy queue,
+    /// realtime before best effort before idle, except that the idle class goes first once
+    /// `BFQ_CL_IDLE_TIMEOUT` has passed since it last could (`bfq_class_idle_last_service`);
+    /// in the class, `__bfq_lookup_next_entity`: the eligible busy queue with the smallest
+    /// finish, after the virtual time's jump to the earliest start (`bfq_calc_vtime_jump`)
+    /// when none is eligible.
+    pub(super) fn next_queue(&mut self, now: u64) -> Option<u32> {
+        let mut first = 0;
+        if now >= self.class_idle_last_service + CL_IDLE_TIMEOUT_NS {
+            if self.ix.busy_class[IDLE_CLASS] > 0 {
+                first = IDLE_CLASS;
             }
-            self.make_eligible();
+            self.class_idle_last_service = now;
         }
-        self.ix.eligible.first().map(|&(_, j)| j)
+        (first..3).find_map(|c| self.next_in_class(c))
     }
 
-    /// The busy queues whose start the virtual time has reached become eligible.
-    fn make_eligible(&mut self) {
-        while let Some(&(start, job)) = self.ix.ahead.first() {
-            if start > self.vtime {
+    /// `__bfq_lookup_next_entity` on the service tree of class `c`.
+    fn next_in_class(&mut self, c: usize) -> Option<u32> {
+        self.make_eligible(c);
+        if self.ix.st[c].eligible.is_empty() {
+            let &(first, _) = self.ix.st[c].ahead.first()?;
+            if first > self.ix.st[c].vtime {
+                self.ix.st[c].vtime = first;
+                self.forget_idle(c);
+            }
+            self.make_eligible(c);
+        }
+        self.ix.st[c].eligible.first().map(|&(_, j)| j)
+    }
+
+    /// The busy queues of class `c` whose start the virtual time has reached become eligible.
+    fn make_eligible(&mut self, c: usize) {
+        let st = &mut self.ix.st[c];
+        while let Some(&(start, job)) = st.ahead.first() {
+            if start > st.vtime {
                 break;
             }
-            self.ix.ahead.pop_first();
-            self.ix.eligible.insert((self.queues[&job].finish, job));
+            st.ahead.pop_first();
+            st.eligible.insert((self.queues[&job].finish, job));
         }
     }
 
@@ -179,21 +213,26 @@ impl Bfq {
     /// The index is what a scan of the queues finds.
     pub(super) fn assert_index(&self) {
         let qs = || self.queues.iter();
-        let wsum: u64 = qs()
-            .filter(|(_, q)| q.busy || q.idle_tree)
-            .map(|(_, q)| q.weight())
-            .sum();
-        assert_eq!(self.ix.wsum, wsum);
+        for c in 0..3u8 {
+            let st = &self.ix.st[usize::from(c)];
+            let wsum: u64 = qs()
+                .filter(|(_, q)| q.class == c && (q.busy || q.idle_tree))
+                .map(|(_, q)| q.weight())
+                .sum();
+            assert_eq!(st.wsum, wsum);
+            let idle: BTreeSet<(u64, u32)> = qs()
+                .filter(|(_, q)| q.class == c && q.idle_tree)
+                .map(|(j, q)| (q.finish, j))
+                .collect();
+            assert_eq!(st.idle, idle);
+            let busy = qs().filter(|(_, q)| q.class == c && q.busy).count();
+            assert_eq!(st.eligible.len() + st.ahead.len(), busy);
+            assert_eq!(self.ix.busy_class[usize::from(c)], busy);
+        }
         let busy: BTreeSet<u32> = qs().filter(|(_, q)| q.busy).map(|(j, _)| j).collect();
         assert_eq!(self.ix.busy, busy);
         let wr = qs().filter(|(_, q)| q.busy && q.wr_coeff > 1).count();
         assert_eq!(self.ix.wr_busy, wr);
-        let idle: BTreeSet<(u64, u32)> = qs()
-            .filter(|(_, q)| q.idle_tree)
-            .map(|(j, q)| (q.finish, j))
-            .collect();
-        assert_eq!(self.ix.idle, idle);
-        assert_eq!(self.ix.eligible.len() + self.ix.ahead.len(), busy.len());
         let n: usize = qs().map(|(_, q)| q.sorted.len()).sum();
         assert_eq!(self.ix.requests.len(), n);
     }

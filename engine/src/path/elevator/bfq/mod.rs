@@ -13,11 +13,13 @@
 //! comes back within its budget, weighs more, or the one in service gains nothing from idling
 //! (`bfq_bfqq_handle_idle_busy_switch`).
 //!
+//! Priorities ([`prio`]): one service tree per I/O priority class, served realtime first, and
+//! a queue's weight from its process's priority level and cgroup weight.
+//!
 //! Simplifications: no soft real-time raising (`bfq_wr_max_softrt_rate`: a random reader is never
 //! soft real-time, `BFQQ_TOTALLY_SEEKY`), no large-burst detection, no waker/woken or async
 //! queues (fio's jobs issue sync I/O, one queue each), no queue merging (`bfq_setup_cooperator`),
-//! no groups or classes (so `bfq_asymmetric_scenario` never holds: raised queues stay out of the
-//! weights tree and the others share one weight), the peak rate is not estimated (the weight
+//! no group entities (a group's weight is carried by its queues, [`prio`]), the peak rate is not estimated (the weight
 //! raising lasts what `bfq_wr_duration` gives for the initial estimate, 3.75 s), a fixed budget
 //! per turn (the kernel tunes it per queue, `__bfq_bfqq_recalc_budget`) charged in service, never
 //! in time (`bfq_bfqq_charge_time`), all queues I/O-bound, the think time as the last gap only.
@@ -25,6 +27,7 @@
 mod completion;
 mod index;
 mod inject;
+mod prio;
 #[cfg(test)]
 mod tests;
 mod wf2q;
@@ -36,6 +39,7 @@ use super::{try_merge, Bio, Merge, Tunables};
 use crate::sim::request::Slab;
 use crate::sim::ReqIdx;
 use index::{Index, Queues};
+use prio::JobPrios;
 
 /// `bfq_default_max_budget`: 16 * 1024 sectors, the budget of a turn.
 const MAX_BUDGET: u64 = 16 * 1024;
@@ -95,6 +99,11 @@ struct Queue {
     inject_limit: u32,
     last_serv_time_ns: u64,
     decrease_time: Option<u64>,
+    /// Its service tree (`ioprio_class - 1`: 0 realtime, 1 best effort, 2 idle), its weight
+    /// before raising (`entity->orig_weight`), its cgroup (0: the root).
+    class: u8,
+    orig_weight: u64,
+    group: u32,
 }
 
 impl Default for Queue {
@@ -122,6 +131,9 @@ impl Default for Queue {
             inject_limit: 0,
             last_serv_time_ns: 0,
             decrease_time: None,
+            class: 1,
+            orig_weight: wf2q::ORIG_WEIGHT,
+            group: 0,
         }
     }
 }
@@ -157,8 +169,10 @@ pub struct Bfq {
     /// The idle slice's end while the queue in service idles (`BFQQF_wait_request`,
     /// `bfq_arm_slice_timer`).
     idle_until: Option<u64>,
-    /// `st->vtime`.
-    vtime: u64,
+    /// The jobs' classes, weights and groups ([`prio`]).
+    prios: JobPrios,
+    /// `sd->bfq_class_idle_last_service`.
+    class_idle_last_service: u64,
     seq: u64,
     slice_idle_ns: u64,
     low_latency: bool,
@@ -183,7 +197,8 @@ impl Bfq {
             ix: Index::default(),
             in_service: None,
             idle_until: None,
-            vtime: 0,
+            prios: JobPrios::new(),
+            class_idle_last_service: 0,
             seq: 0,
             slice_idle_ns: t.slice_idle_ns,
             low_latency: t.low_latency,
@@ -215,7 +230,12 @@ impl Bfq {
         self.seq += 1;
         let key = (r.offset, self.seq);
         let job = r.job;
-        let q = self.queues.or_default(job);
+        let new = !self.queues.contains_key(&job);
+        self.queues.or_default(job);
+        if new {
+            self.init_prio(job);
+        }
+        let q = self.qm(job);
         if let Some(t) = q.last_done {
             q.ttime_ns = now.saturating_sub(t);
         }
@@ -302,7 +322,7 @@ impl Bfq {
             let j = match job {
                 Some(j) => j,
                 None => {
-                    let j = self.next_queue()?;
+                    let j = self.next_queue(now)?;
                     self.set_in_service(j, now);
                     j
                 }
@@ -396,6 +416,10 @@ impl Bfq {
         self.emptied(job);
         if self.in_service == Some(job) {
             self.update_wr_data(job, now);
+            // An idle-class queue leaves the device after each request while others wait.
+            if self.ix.busy.len() > 1 && self.class_idle(job) {
+                self.expire(Reason::BudgetExhausted, now);
+            }
         }
         req
     }

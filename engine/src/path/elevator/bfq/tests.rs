@@ -207,3 +207,76 @@ fn the_index_follows_the_queues() {
         now += (rng >> 40) % (3 * MS);
     }
 }
+
+fn prio(class: crate::vocab::IoClass, level: u8) -> crate::path::elevator::SchedPrio {
+    crate::path::elevator::SchedPrio {
+        class,
+        level,
+        group: None,
+    }
+}
+
+#[test]
+fn bfq_ioprio_to_weight_is_ten_per_level_below_eight() {
+    use super::prio::ioprio_to_weight;
+    assert_eq!([0, 4, 7].map(ioprio_to_weight), [80, wf2q::ORIG_WEIGHT, 10]);
+}
+
+#[test]
+fn bfq_lookup_next_entity_serves_the_realtime_tree_first() {
+    use crate::vocab::IoClass::{Be, Rt};
+    let mut reqs = Slab::default();
+    let mut b = bfq(false);
+    b.set_job_prios(&[prio(Be, 4), prio(Be, 4), prio(Rt, 4)], false);
+    let a = add(&mut reqs, Op::Write, 1, 0);
+    let c = add(&mut reqs, Op::Write, 2, 1 << 30);
+    b.insert(a, &reqs, 0);
+    b.insert(c, &reqs, 0);
+    assert_eq!(
+        b.dispatch(&reqs, 0),
+        Some(c),
+        "the realtime queue, though later"
+    );
+    b.assert_index();
+}
+
+#[test]
+fn the_idle_class_goes_first_once_bfq_cl_idle_timeout_has_passed() {
+    use crate::vocab::IoClass::{Be, Idle};
+    let mut reqs = Slab::default();
+    let mut b = bfq(false);
+    b.set_job_prios(&[prio(Be, 4), prio(Idle, 0), prio(Be, 4)], false);
+    b.insert(add(&mut reqs, Op::Write, 1, 0), &reqs, 0);
+    b.insert(add(&mut reqs, Op::Write, 2, 1 << 30), &reqs, 0);
+    assert_eq!(b.q(1).weight(), 10, "an idle queue at level 7");
+    assert_eq!(b.next_queue(0), Some(2), "best effort before idle");
+    assert_eq!(
+        b.next_queue(250 * MS),
+        Some(1),
+        "200 ms since the idle class could"
+    );
+    assert_eq!(b.next_queue(260 * MS), Some(2), "and then not for 200 ms");
+}
+
+#[test]
+fn bfq_asymmetric_scenario_counts_groups_as_each_kernel_does() {
+    use crate::vocab::IoClass::Be;
+    // Job 1 alone in a group of weight 40 (its queue weighs what a root queue weighs), busy;
+    // nothing else pending.
+    let grouped = crate::path::elevator::SchedPrio {
+        group: Some((0, 40)),
+        ..prio(Be, 4)
+    };
+    for (root_counted, asymmetric) in [(false, true), (true, false)] {
+        let mut reqs = Slab::default();
+        let mut b = bfq(false);
+        b.set_job_prios(&[prio(Be, 4), grouped, prio(Be, 4)], root_counted);
+        b.insert(add(&mut reqs, Op::Read, 1, 0), &reqs, 0);
+        assert_eq!(
+            b.asymmetric_scenario(1),
+            asymmetric,
+            "6.1 idles for one group besides the root; 6.6 and 6.12 from two, the root counted \
+             (root counted: {root_counted})"
+        );
+    }
+}

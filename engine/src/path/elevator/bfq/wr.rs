@@ -101,7 +101,7 @@ impl Bfq {
             // `bfq_bfqq_higher_class_or_weight`; `next_queue_may_preempt` holds: the queue in
             // service has left the active tree, so the next to serve is never it.
             if (wants_to_preempt && q.wr_coeff >= sq.wr_coeff)
-                || q.weight() > sq.weight()
+                || self.higher_class_or_weight(job, s)
                 || !self.better_to_idle(s)
             {
                 self.expire(Reason::Preempted, now);
@@ -132,10 +132,11 @@ impl Bfq {
         q.last_wr_start_finish = Some(now);
     }
 
-    /// `bfq_better_to_idle`: idle for the queue in service when that boosts the throughput
-    /// without issues, or its service guarantees need it.
+    /// `bfq_better_to_idle`: idle for the queue in service (never one of the idle class) when
+    /// that boosts the throughput without issues, or its service guarantees need it.
     pub(super) fn better_to_idle(&self, job: u32) -> bool {
         self.slice_idle_ns > 0
+            && !self.class_idle(job)
             && (self.idling_boosts_thr_without_issues(job)
                 || self.idling_needed_for_service_guarantees(job))
     }
@@ -152,12 +153,13 @@ impl Bfq {
     }
 
     /// `idling_needed_for_service_guarantees`: a raised queue beside busy ones not raised (or
-    /// with many others' requests in the driver), or the only busy queue
-    /// (`bfq_asymmetric_scenario` never holds here: one weight, one class, no groups).
+    /// with many others' requests in the driver), an asymmetric scenario (weights, classes or
+    /// groups that differ: [`Bfq::asymmetric_scenario`]), or the only busy queue.
     pub(super) fn idling_needed_for_service_guarantees(&self, job: u32) -> bool {
         let q = self.q(job);
         let tot = self.tot_busy_queues();
         (q.wr_coeff > 1 && (self.wr_busy_queues() < tot || self.rq_in_driver >= q.dispatched + 4))
+            || self.asymmetric_scenario(job)
             || tot == 1
     }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::sim::request::Request;
+use crate::vocab::IoClass;
 
 fn rq(op: Op, offset: u64, len: u64) -> Request {
     crate::sim::request::tests::request(op, offset, len)
@@ -87,6 +88,7 @@ fn bios_merge_at_the_back_and_the_front() {
         len: 4096,
         cpu: 0,
         job: None,
+        ioprio: Default::default(),
     };
     assert_eq!(
         d.bio_merge(&bio(12288), &reqs, 1 << 19),
@@ -167,4 +169,70 @@ fn from_6_5_a_batch_goes_on_from_the_last_dispatched_position() {
         let next = d.dispatch(&reqs, 0).unwrap();
         assert_eq!(reqs.get(next).offset, second, "from_pos {from_pos}");
     }
+}
+
+/// Inserts a read at `offset` of class `class` at `now`.
+fn add(d: &mut Deadline, reqs: &mut Slab, class: IoClass, offset: u64, now: u64) -> ReqIdx {
+    let mut r = rq(Op::Read, offset, 4096);
+    r.ioprio = crate::vocab::IoPrio::new(class, 0);
+    let i = reqs.insert(r);
+    d.insert(i, reqs, now);
+    i
+}
+
+#[test]
+fn dd_dispatch_request_serves_realtime_first_and_holds_best_effort_while_it_is_queued() {
+    let mut reqs = Slab::default();
+    let mut d = Deadline::new(defaults());
+    let be = add(&mut d, &mut reqs, IoClass::None, 0, 0);
+    let rt = add(&mut d, &mut reqs, IoClass::Rt, 1 << 20, 1);
+    assert_eq!(d.queued(), [1, 1, 0], "the class-less are best effort");
+    assert_eq!(d.dispatch(&reqs, 2), Some(rt), "DD_RT_PRIO first");
+    assert_eq!(
+        d.dispatch(&reqs, 3),
+        None,
+        "the realtime request is in flight: dd_queued(DD_RT_PRIO) = 1"
+    );
+    d.finish(rt);
+    assert_eq!(d.dispatch(&reqs, 4), Some(be));
+    d.finish(be);
+    assert_eq!(d.queued(), [0, 0, 0]);
+}
+
+#[test]
+fn dd_dispatch_prio_aged_requests_lets_a_request_go_after_prio_aging_expire() {
+    let mut reqs = Slab::default();
+    let mut d = Deadline::new(defaults());
+    let idle = add(&mut d, &mut reqs, IoClass::Idle, 0, 0);
+    let rt = add(&mut d, &mut reqs, IoClass::Rt, 1 << 20, 0);
+    assert_eq!(d.dispatch(&reqs, 0), Some(rt));
+    let rt2 = add(&mut d, &mut reqs, IoClass::Rt, 2 << 20, 1);
+    let aging = 10_000_000_000;
+    assert_eq!(d.dispatch(&reqs, aging - 1), Some(rt2), "not aged yet");
+    assert_eq!(d.dispatch(&reqs, aging - 1), None, "realtime still queued");
+    assert_eq!(
+        d.dispatch(&reqs, aging),
+        Some(idle),
+        "inserted prio_aging_expire (10 s) ago: started_after no longer holds"
+    );
+}
+
+#[test]
+fn a_bio_joins_only_a_request_of_its_own_priority() {
+    let mut reqs = Slab::default();
+    let mut d = Deadline::new(defaults());
+    let rt = add(&mut d, &mut reqs, IoClass::Rt, 8192, 0);
+    let bio = |class| Bio {
+        op: Op::Read,
+        offset: 12288,
+        len: 4096,
+        cpu: 0,
+        job: None,
+        ioprio: crate::vocab::IoPrio::new(class, 0),
+    };
+    assert_eq!(
+        d.bio_merge(&bio(IoClass::Rt), &reqs, 1 << 19),
+        Some((rt, Merge::Back))
+    );
+    assert_eq!(d.bio_merge(&bio(IoClass::Be), &reqs, 1 << 19), None);
 }
