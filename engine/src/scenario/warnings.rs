@@ -8,12 +8,41 @@ use crate::board::{Platform, WhatIf};
 /// The what-ifs this scenario runs ([`crate::board::Platform::what_ifs`] of its effective
 /// platform): what no kernel runs, each with what mainline does instead. None under
 /// `mmc_test=` (the case runs the legacy path, its own transfers) or for a platform that does
-/// not resolve (`check` refuses it).
+/// not resolve (`check` refuses it); the FUA switch's only where a write carries REQ_FUA
+/// ([`sends_fua`]): elsewhere it changes nothing.
 pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
     match scn.effective_platform() {
-        Ok(p) if scn.mmc_test.is_none() => p.what_ifs(),
+        Ok(p) if scn.mmc_test.is_none() => {
+            let fua = sends_fua(scn);
+            let mut w = p.what_ifs();
+            w.retain(|w| fua || !w.setting.starts_with("fua="));
+            w
+        }
         _ => Vec::new(),
     }
+}
+
+/// Whether a write of this run can carry REQ_FUA, the only request the FUA switch acts on
+/// (`blk_insert_flush`, `mmc_blk_rw_rq_prep`): an O_SYNC write on the raw device (`sync=1`,
+/// `fs=raw`: `blkdev_write_iter`), an F2FS atomic commit's node write (`fs=f2fs-atomic`, on
+/// `sync=1` writes and fsyncs: `__write_node_page`), or a replayed trace's FUA write. Under
+/// `fs=f2fs` (Linux 6.1's `f2fs_do_sync_file`) nothing does.
+pub fn sends_fua(scn: &Scenario) -> bool {
+    use super::job::{Rw, SyncModel};
+    scn.jobs.iter().any(|j| {
+        let writes = !matches!(j.rw, Rw::Read | Rw::RandRead | Rw::Trim | Rw::RandTrim);
+        let syncs = j.flush_every() > 0 || j.flush_at_end();
+        let replayed = j.read_iolog.as_ref().is_some_and(|n| {
+            scn.iolog(n)
+                .is_none_or(|l| l.ops.iter().chain(&l.queued).any(|o| o.fua))
+        });
+        replayed
+            || match j.fs {
+                SyncModel::Raw => writes && j.sync,
+                SyncModel::F2fs => false,
+                SyncModel::F2fsAtomic => writes && j.sync || syncs,
+            }
+    })
 }
 
 /// `mmc_path=cqe` asked for on a board whose kernel or card cannot queue: why, and what runs
@@ -89,6 +118,12 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         w.extend(p.kernel.rule_set_notice());
     }
     w.extend(cq_warning(scn, &p));
+    if given("fua") && !sends_fua(scn) {
+        w.push(
+            "fua: no effect: no write of this run carries REQ_FUA (only sync=1 on the raw device, fs=f2fs-atomic's commits and a trace's FUA writes do)"
+                .to_string(),
+        );
+    }
     if given("hsq_depth") && path != MmcPath::Hsq {
         w.push(format!(
             "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",
