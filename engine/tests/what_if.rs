@@ -92,6 +92,8 @@ fn several_posted_writes_on_sd_are_the_march_2024_rule() {
         "max_posted_writes=31",
         "PR #6235",
     );
+    // Reads only: the limit acts on nothing, so it is not said.
+    assert!(settings(&[rpi[0], rpi[1], "--max_posted_writes=31", "--rw=randread"]).is_empty());
     // Without command queueing the limit has no effect.
     assert!(settings(&["--platform=rpi5-sd-2024", "--max_posted_writes=31"]).is_empty());
     // A kernel before 6.6 cannot queue on SD: it runs legacy, no what-if.

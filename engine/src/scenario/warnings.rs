@@ -8,17 +8,32 @@ use crate::board::{Platform, WhatIf};
 /// The what-ifs this scenario runs ([`crate::board::Platform::what_ifs`] of its effective
 /// platform): what no kernel runs, each with what mainline does instead. None under
 /// `mmc_test=` (the case runs the legacy path, its own transfers) or for a platform that does
-/// not resolve (`check` refuses it); the FUA switch's only where a write carries REQ_FUA
-/// ([`sends_fua`]): elsewhere it changes nothing.
+/// not resolve (`check` refuses it); a setting's only where it acts: the FUA switch where a
+/// write carries REQ_FUA ([`sends_fua`]), a posted-write limit where the run writes.
 pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
     match scn.effective_platform() {
         Ok(p) if scn.mmc_test.is_none() => {
-            let fua = sends_fua(scn);
+            let (fua, writes) = (sends_fua(scn), scn.jobs.iter().any(|j| writes(scn, j)));
             let mut w = p.what_ifs();
-            w.retain(|w| fua || !w.setting.starts_with("fua="));
+            w.retain(|w| match w.setting.split_once('=').map(|(k, _)| k) {
+                Some("fua") => fua,
+                Some("max_posted_writes") => writes,
+                _ => true,
+            });
             w
         }
         _ => Vec::new(),
+    }
+}
+
+/// Whether job `j` writes: its `rw=` has writes, or the trace it replays has.
+fn writes(scn: &Scenario, j: &JobSpec) -> bool {
+    use super::{iolog::LogOpKind, job::Rw};
+    match j.read_iolog.as_ref() {
+        Some(n) => scn
+            .iolog(n)
+            .is_none_or(|l| (l.ops.iter().chain(&l.queued)).any(|o| o.kind == LogOpKind::Write)),
+        None => !matches!(j.rw, Rw::Read | Rw::RandRead | Rw::Trim | Rw::RandTrim),
     }
 }
 
@@ -28,20 +43,19 @@ pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
 /// `sync=1` writes and fsyncs: `__write_node_page`), or a replayed trace's FUA write. Under
 /// `fs=f2fs` (Linux 6.1's `f2fs_do_sync_file`) nothing does.
 pub fn sends_fua(scn: &Scenario) -> bool {
-    use super::job::{Rw, SyncModel};
+    use super::job::SyncModel;
     scn.jobs.iter().any(|j| {
-        let writes = !matches!(j.rw, Rw::Read | Rw::RandRead | Rw::Trim | Rw::RandTrim);
+        if let Some(n) = j.read_iolog.as_ref() {
+            return scn
+                .iolog(n)
+                .is_none_or(|l| l.ops.iter().chain(&l.queued).any(|o| o.fua));
+        }
         let syncs = j.flush_every() > 0 || j.flush_at_end();
-        let replayed = j.read_iolog.as_ref().is_some_and(|n| {
-            scn.iolog(n)
-                .is_none_or(|l| l.ops.iter().chain(&l.queued).any(|o| o.fua))
-        });
-        replayed
-            || match j.fs {
-                SyncModel::Raw => writes && j.sync,
-                SyncModel::F2fs => false,
-                SyncModel::F2fsAtomic => writes && j.sync || syncs,
-            }
+        match j.fs {
+            SyncModel::Raw => writes(scn, j) && j.sync,
+            SyncModel::F2fs => false,
+            SyncModel::F2fsAtomic => writes(scn, j) && j.sync || syncs,
+        }
     })
 }
 
