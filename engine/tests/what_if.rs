@@ -259,3 +259,22 @@ fn an_unknown_host_driver_is_refused_naming_the_accepted_ones() {
         "{e}"
     );
 }
+
+/// hsq's dynamic depth differs from a fixed window of 2 only while 4 KiB writes are queued
+/// (`mmc_hsq_modify_threshold`): its what-if (and a fixed 2's under 6.12) is said only there.
+#[test]
+fn the_depth_rule_is_a_what_if_only_where_4k_writes_are_queued() {
+    let hsq23 = |extra: &[&str]| {
+        let mut a = vec!["--platform=unisoc-hsq-2023"];
+        a.extend_from_slice(extra);
+        settings(&a)
+    };
+    assert_eq!(hsq23(&[]), ["hsq_depth=dynamic"]);
+    assert!(hsq23(&["--rw=randread"]).is_empty());
+    assert!(hsq23(&["--bs=64k"]).is_empty());
+    assert_eq!(hsq23(&["--bsrange=512-64k"]), ["hsq_depth=dynamic"]);
+    assert_eq!(hsq23(&["--kernel=6.12", "--hsq_depth=2"]), ["hsq_depth=2"]);
+    assert!(hsq23(&["--kernel=6.12", "--hsq_depth=2", "--rw=read"]).is_empty());
+    // A window no kernel has acts on any run.
+    assert_eq!(hsq23(&["--hsq_depth=8", "--rw=randread"]), ["hsq_depth=8"]);
+}

@@ -9,15 +9,20 @@ use crate::board::{Platform, WhatIf};
 /// platform): what no kernel runs, each with what mainline does instead. None under
 /// `mmc_test=` (the case runs the legacy path, its own transfers) or for a platform that does
 /// not resolve (`check` refuses it); a setting's only where it acts: the FUA switch where a
-/// write carries REQ_FUA ([`sends_fua`]), a posted-write limit where the run writes.
+/// write carries REQ_FUA ([`sends_fua`]), a posted-write limit where the run writes, hsq's
+/// dynamic depth (or a fixed 2 where the kernel's is dynamic) where it queues 4 KiB writes.
 pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
     match scn.effective_platform() {
         Ok(p) if scn.mmc_test.is_none() => {
             let (fua, writes) = (sends_fua(scn), scn.jobs.iter().any(|j| writes(scn, j)));
+            let small = scn.jobs.iter().any(|j| small_writes(scn, j));
             let mut w = p.what_ifs();
-            w.retain(|w| match w.setting.split_once('=').map(|(k, _)| k) {
-                Some("fua") => fua,
-                Some("max_posted_writes") => writes,
+            w.retain(|w| match w.setting.as_str() {
+                s if s.starts_with("fua=") => fua,
+                s if s.starts_with("max_posted_writes=") => writes,
+                // The dynamic depth differs from a fixed 2 only while 4 KiB writes are queued
+                // (`mmc_hsq_modify_threshold`); another fixed window acts on any run.
+                "hsq_depth=dynamic" | "hsq_depth=2" => small,
                 _ => true,
             });
             w
@@ -34,6 +39,32 @@ fn writes(scn: &Scenario, j: &JobSpec) -> bool {
             .iolog(n)
             .is_none_or(|l| (l.ops.iter().chain(&l.queued)).any(|o| o.kind == LogOpKind::Write)),
         None => !matches!(j.rw, Rw::Read | Rw::RandRead | Rw::Trim | Rw::RandTrim),
+    }
+}
+
+/// Whether job `j` can queue 4 KiB writes, what `mmc_hsq_modify_threshold` counts: it writes
+/// blocks of 4 KiB or less (smaller ones can merge into 4 KiB), syncs a file on F2FS, or its
+/// trace has such writes.
+fn small_writes(scn: &Scenario, j: &JobSpec) -> bool {
+    use super::iolog::LogOpKind;
+    let small = j.min_bs().min(
+        j.bssplit_write
+            .iter()
+            .flatten()
+            .map(|b| b.0)
+            .min()
+            .unwrap_or(u64::MAX),
+    );
+    match j.read_iolog.as_ref() {
+        Some(n) => scn.iolog(n).is_none_or(|l| {
+            (l.ops.iter().chain(&l.queued)).any(|o| o.kind == LogOpKind::Write && o.len <= 4096)
+        }),
+        // An F2FS sync writes its 4 KiB node block too (`F2FS_BLKSIZE`).
+        None => {
+            let f2fs_sync = j.fs != super::job::SyncModel::Raw
+                && (j.sync || j.flush_every() > 0 || j.flush_at_end());
+            writes(scn, j) && small <= 4096 || f2fs_sync
+        }
     }
 }
 
