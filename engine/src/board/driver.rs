@@ -52,8 +52,11 @@ const NO_CQHCI_PCI: &str =
     "sdhci-pci calls cqhci_init only for Intel GLK and GL9763E eMMC hosts: the legacy path here";
 const OLD_CQHCI_BRCMSTB: &str =
     "sdhci-brcmstb's CQE came in Linux 5.6 (cqhci_init): this kernel runs the legacy path";
-const NO_HSQ_SUNXI: &str = "mainline's sunxi-mmc has no hsq (no mmc_hsq_init; Allwinner's Android BSP has one): the legacy path";
-const NO_HSQ: &str = "this board's driver has no hsq (no mmc_hsq_init; mainline: sdhci-sprd, mtk-sd): the legacy path";
+const NO_HSQ_SUNXI: &str = "sunxi-mmc has no hsq in mainline (no mmc_hsq_init; Allwinner's Android BSP has one): mainline runs the legacy path";
+const NO_HSQ_BRCMSTB: &str =
+    "sdhci-brcmstb has no hsq (no mmc_hsq_init): mainline runs the legacy path";
+const NO_HSQ_MMCI: &str = "mmci has no hsq (no mmc_hsq_init): mainline runs the legacy path";
+const NO_HSQ_PCI: &str = "sdhci-pci has no hsq (no mmc_hsq_init): mainline runs the legacy path";
 
 impl HostDriver {
     pub const ALL: [HostDriver; 5] = [
@@ -92,7 +95,9 @@ impl HostDriver {
         match self {
             HostDriver::SdhciSprd => None,
             HostDriver::SunxiMmc => Some(NO_HSQ_SUNXI),
-            HostDriver::SdhciBrcmstb | HostDriver::Mmci | HostDriver::SdhciPci => Some(NO_HSQ),
+            HostDriver::SdhciBrcmstb => Some(NO_HSQ_BRCMSTB),
+            HostDriver::Mmci => Some(NO_HSQ_MMCI),
+            HostDriver::SdhciPci => Some(NO_HSQ_PCI),
         }
     }
 
@@ -136,6 +141,20 @@ mod tests {
             Some(HostDriver::SdhciSprd)
         );
         assert_eq!(HostDriver::from_name("sdhci"), None);
+    }
+
+    #[test]
+    fn every_reason_names_its_driver_and_kernel_function() {
+        let k = KernelVersion::new(5, 4);
+        for d in HostDriver::ALL {
+            for why in [d.hsq_missing(), d.cqhci_missing(k)].into_iter().flatten() {
+                assert!(why.starts_with(d.name()), "{why}");
+                assert!(
+                    why.contains("mmc_hsq_init") || why.contains("cqhci_init"),
+                    "{why}"
+                );
+            }
+        }
     }
 
     #[test]
