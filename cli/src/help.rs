@@ -126,14 +126,29 @@ fn board_rows(out: &mut String, fio_args: &[String]) {
     }
 }
 
-/// One line per platform preset: name and description, then the measurements it reproduces.
+/// Each platform preset: name and description, the measurements it reproduces, its host
+/// driver and what that provides, and its defaults as options (the kernel, then every host
+/// switch: path, hsq depth, FUA, scheduler, dispatch, ...), which a run on it takes unless given.
 pub fn platforms() -> String {
     let mut out = String::new();
     for p in mmcsim_engine::platform::PLATFORMS {
+        let switches: Vec<String> = mmcsim_engine::scenario::board::switch_values(&p.switches)
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let _ = writeln!(
             out,
-            "{:<20} {}\n{:<20} source: {}",
-            p.name, p.description, "", p.source
+            "{:<20} {}\n{:<20} source: {}\n{:<20} host driver: {} — {}\n{:<20} defaults: kernel={} {}",
+            p.name,
+            p.description,
+            "",
+            p.source,
+            "",
+            p.driver.name(),
+            p.driver.provides(),
+            "",
+            p.kernel,
+            switches.join(" ")
         );
     }
     out

@@ -241,3 +241,115 @@ fn fit_runtime_cuts_time_based_results_too() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 47: `--mmc_path=cqe` on every preset whose host driver has no cqhci prints a
+/// `what-if:` line naming the driver, and the JSON's `what_if` has it: as the preset is where
+/// its kernel and card can queue, else with board parameters that let them (without, the CQE is
+/// refused and the board runs legacy, saying so).
+#[test]
+fn cqe_on_every_driver_without_cqhci_is_a_what_if_in_text_and_json() {
+    for p in mmcsim_engine::PLATFORMS {
+        let Some(why) = p.driver.cqhci_missing(p.kernel) else {
+            continue;
+        };
+        let mut args = vec![
+            format!("--platform={}", p.name),
+            "--mmc_path=cqe".into(),
+            "--name=w".into(),
+            "--rw=randwrite".into(),
+            "--size=64k".into(),
+        ];
+        if p.cq_refusal().is_some() {
+            let k = if p.card.sd { "6.6" } else { "6.1" };
+            args.extend(
+                [
+                    &format!("--kernel={k}"),
+                    "--cmdq_depth=16",
+                    "--card_cache_kib=1024",
+                    "--cache=1",
+                ]
+                .map(String::from),
+            );
+        }
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let text = ok_stdout(&a);
+        let line = format!("what-if: mmc_path=cqe — {why}\n");
+        assert!(text.starts_with(&line), "{}: {text}", p.name);
+        assert!(
+            why.contains(p.driver.name()) && why.contains("cqhci_init"),
+            "{why}"
+        );
+        let json = ok_stdout(&[&a[..], &["--output-format=json"]].concat());
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let w = &v["jobs"][0]["mmcsim"]["what_if"][0];
+        assert_eq!(w["setting"], "mmc_path=cqe", "{}: {w}", p.name);
+        assert_eq!(w["reason"], why, "{}", p.name);
+    }
+}
+
+/// A platform file states its host driver; an unknown driver is one line naming the accepted.
+#[test]
+fn a_platform_file_states_its_host_driver() {
+    let dir = scratch("mmcsim-driver-test");
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let board = "platform = \"unisoc-hsq-2023\"\n[host]\nhost_driver = \"sdhci-brcmstb\"\n";
+    std::fs::write(f("brcm.toml"), board).unwrap();
+    let run = |file: &str| {
+        ok_stdout(&[
+            &format!("--platform_file={}", f(file)),
+            "--mmc_path=cqe",
+            "--name=w",
+            "--rw=randwrite",
+            "--size=64k",
+        ])
+    };
+    // sdhci-brcmstb runs a CQE on eMMC from 5.6: the board's 6.6 runs it, no what-if.
+    assert!(!run("brcm.toml").contains("what-if"));
+    std::fs::write(f("sprd.toml"), board.replace("sdhci-brcmstb", "sdhci-sprd")).unwrap();
+    assert!(run("sprd.toml").starts_with("what-if: mmc_path=cqe — sdhci-sprd has no CQE"));
+    std::fs::write(f("bad.toml"), board.replace("sdhci-brcmstb", "dw_mmc")).unwrap();
+    bad(
+        &[&format!("--platform_file={}", f("bad.toml"))],
+        "host.host_driver: 'dw_mmc' is not a host driver the model knows; accepted: sdhci-sprd, sunxi-mmc, sdhci-brcmstb, mmci, sdhci-pci",
+    );
+    bad(&["--host_driver=sdhci"], "accepted: sdhci-sprd, sunxi-mmc");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--list-platforms` gives each preset's host driver and its defaults as options.
+#[test]
+fn list_platforms_shows_each_presets_driver_and_defaults() {
+    let out = ok_stdout(&["--list-platforms"]);
+    for p in mmcsim_engine::PLATFORMS {
+        let at = out.find(p.name).expect(p.name);
+        let block: Vec<&str> = out[at..].lines().take(4).collect();
+        assert!(
+            block[2]
+                .trim_start()
+                .starts_with(&format!("host driver: {} — ", p.driver.name())),
+            "{block:?}"
+        );
+        let defaults = block[3].trim_start();
+        for opt in [
+            format!("kernel={}", p.kernel),
+            "ioscheduler=".into(),
+            "mmc_path=".into(),
+            "hsq_depth=".into(),
+            "fua=".into(),
+            "blk_dispatch=".into(),
+        ] {
+            assert!(
+                defaults.starts_with("defaults: ") && defaults.contains(&opt),
+                "{opt}: {defaults}"
+            );
+        }
+    }
+    let sprd = out
+        .lines()
+        .find(|l| l.contains("defaults: kernel=5.8"))
+        .unwrap();
+    assert!(
+        sprd.contains("mmc_path=hsq") && sprd.contains("ioscheduler=none"),
+        "{sprd}"
+    );
+}

@@ -83,7 +83,7 @@ fn param_row(
         Callback::from(move |_: MouseEvent| cb.emit((name.to_string(), String::new())))
     };
     let step = match p.unit {
-        Unit::Count | Unit::Bool | Unit::Mode | Unit::Width | Unit::Kernel => 1.0,
+        Unit::Count | Unit::Bool | Unit::Mode | Unit::Width | Unit::Kernel | Unit::Driver => 1.0,
         u => ((hi - lo) / 200.0).max(u.to_f64(1)),
     };
     let error = props.errors.get(name);
@@ -100,7 +100,7 @@ fn param_row(
                 }
             </td>
             <td>
-                if !matches!(p.unit, Unit::Mode | Unit::Width | Unit::Kernel) {
+                if !matches!(p.unit, Unit::Mode | Unit::Width | Unit::Kernel | Unit::Driver) {
                 <input class="board-slider" type="range" min={lo.to_string()} max={hi.to_string()}
                        step={step.to_string()} value={shown.to_string()} disabled={props.disabled}
                        aria-label={format!("{name} slider")} oninput={slide} />

@@ -21,7 +21,7 @@ pub const DEFAULT_FIT: &[&str] = &[
 fn discrete(p: &Param) -> bool {
     matches!(
         p.unit,
-        Unit::Bool | Unit::Count | Unit::Mode | Unit::Width | Unit::Kernel
+        Unit::Bool | Unit::Count | Unit::Mode | Unit::Width | Unit::Kernel | Unit::Driver
     )
 }
 

@@ -305,5 +305,14 @@ mod tests {
             "{both}"
         );
         assert_eq!(side_notes(&scenario(&[])), "");
+        // Issue 47: a path the board's host driver cannot run is a what-if on the Watch too.
+        let cqe = side_notes(&scenario(&[
+            ("platform", "unisoc-hsq-2023"),
+            ("mmc_path", "cqe"),
+        ]));
+        assert!(
+            cqe.starts_with("what-if: mmc_path=cqe — sdhci-sprd has no CQE (no cqhci_init)"),
+            "{cqe}"
+        );
     }
 }

@@ -4,6 +4,9 @@
 //! ```toml
 //! platform = "unisoc-hsq-2023"
 //!
+//! [host]
+//! host_driver = "sdhci-sprd"  # the host controller driver: what its kernel can run
+//!
 //! [card]
 //! nand_read_us = 120          # NAND page read (random reads); preset 60
 //! ```
@@ -35,7 +38,9 @@ pub fn to_toml(preset: &Platform, effective: &Platform, changed: usize) -> Strin
             let v = (param.get)(effective);
             let pv = (param.get)(preset);
             let text = match param.unit {
-                Unit::Mode | Unit::Kernel => format!("\"{}\"", param.unit.format(v)),
+                Unit::Mode | Unit::Kernel | Unit::Driver => {
+                    format!("\"{}\"", param.unit.format(v))
+                }
                 u => u.format(v),
             };
             let mark = if v == pv {
@@ -151,7 +156,7 @@ pub fn read_toml(
                     ),
                 ));
             }
-            let named = matches!(param.unit, Unit::Mode | Unit::Kernel);
+            let named = matches!(param.unit, Unit::Mode | Unit::Kernel | Unit::Driver);
             if let (toml::Value::String(_), false) = (v, named) {
                 return Err(at(
                     &field,

@@ -4,6 +4,7 @@
 //! its parameters; above the vocabulary. The crate root re-exports this module as `platform`.
 
 mod cq;
+mod driver;
 pub mod file;
 mod kernel;
 mod kernel_rules;
@@ -13,6 +14,7 @@ mod presets;
 mod what_if;
 
 pub use cq::{CQE_SINCE, SD_CQ_SINCE};
+pub use driver::BRCMSTB_CQE_SINCE;
 pub use kernel_rules::{BlockRules, CARRIED, HSQ_DYNAMIC_SINCE, HSQ_SINCE};
 pub use platform::*;
 pub use presets::*;

@@ -11,6 +11,7 @@
 use crate::vocab::HostConfig;
 use serde::{Deserialize, Serialize};
 
+pub use super::driver::HostDriver;
 pub use super::kernel::{BusyPoll, KernelVersion};
 
 pub use crate::variation::VariationTiming;
@@ -392,8 +393,11 @@ pub struct Platform {
     pub description: &'static str,
     /// The patch series whose measurements this preset reproduces.
     pub source: &'static str,
-    /// The host controller driver, which the explanations name.
+    /// The host controller's model (SDHCI or MMCI timing), which the explanations name.
     pub controller: Controller,
+    /// The host controller driver (drivers/mmc/host/): which host paths the board's kernel
+    /// can run (`driver.rs`); one it cannot is a what-if.
+    pub driver: HostDriver,
     /// The Linux version the measurements ran (`major.minor`): the kernel rules that changed
     /// between versions follow it (today the legacy path's CMD13 polling after a write,
     /// [`KernelVersion::busy_poll`]).

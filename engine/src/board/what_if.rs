@@ -24,6 +24,9 @@
 //!   host adjusts it. A paper that measured such a patch on an older kernel (unisoc-hsq-2023:
 //!   the dynamic depth on 6.6) runs it labelled so. (The CQE before 4.15 is refused instead:
 //!   `cq.rs`.)
+//! - A host path the board's host driver cannot run (`driver.rs`): `mmc_path=cqe` on a driver
+//!   that never calls `cqhci_init` (sdhci-sprd, sunxi-mmc, mmci, sdhci-pci for QEMU's device),
+//!   `mmc_path=hsq` on one that never calls `mmc_hsq_init` (all but sdhci-sprd).
 
 use super::kernel_rules::{HSQ_DYNAMIC_SINCE, HSQ_SINCE};
 use super::Platform;
@@ -72,8 +75,17 @@ impl Platform {
             w.push(WhatIf { setting, reason })
         };
         let k = self.kernel;
+        // The host path the board's driver cannot run (`driver.rs`), else one newer than its
+        // kernel. A CQE the kernel or card cannot run was refused already (`cq.rs`).
+        if s.mmc_path == MmcPath::Cqe {
+            if let Some(why) = self.driver.cqhci_missing(k) {
+                put("mmc_path", "cqe", why);
+            }
+        }
         if s.mmc_path == MmcPath::Hsq {
-            if k < HSQ_SINCE {
+            if let Some(why) = self.driver.hsq_missing() {
+                put("mmc_path", "hsq", why);
+            } else if k < HSQ_SINCE {
                 put("mmc_path", "hsq", HSQ_NEWER);
             }
             let dynamic = k >= HSQ_DYNAMIC_SINCE;

@@ -8,12 +8,86 @@ use crate::board::{Platform, WhatIf};
 /// The what-ifs this scenario runs ([`crate::board::Platform::what_ifs`] of its effective
 /// platform): what no kernel runs, each with what mainline does instead. None under
 /// `mmc_test=` (the case runs the legacy path, its own transfers) or for a platform that does
-/// not resolve (`check` refuses it).
+/// not resolve (`check` refuses it); a setting's only where it acts: the FUA switch where a
+/// write carries REQ_FUA ([`sends_fua`]), a posted-write limit where the run writes, hsq's
+/// dynamic depth (or a fixed 2 where the kernel's is dynamic) where it queues 4 KiB writes.
 pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
     match scn.effective_platform() {
-        Ok(p) if scn.mmc_test.is_none() => p.what_ifs(),
+        Ok(p) if scn.mmc_test.is_none() => {
+            let (fua, writes) = (sends_fua(scn), scn.jobs.iter().any(|j| writes(scn, j)));
+            let small = scn.jobs.iter().any(|j| small_writes(scn, j));
+            let mut w = p.what_ifs();
+            w.retain(|w| match w.setting.as_str() {
+                s if s.starts_with("fua=") => fua,
+                s if s.starts_with("max_posted_writes=") => writes,
+                // The dynamic depth differs from a fixed 2 only while 4 KiB writes are queued
+                // (`mmc_hsq_modify_threshold`); another fixed window acts on any run.
+                "hsq_depth=dynamic" | "hsq_depth=2" => small,
+                _ => true,
+            });
+            w
+        }
         _ => Vec::new(),
     }
+}
+
+/// Whether job `j` writes: its `rw=` has writes, or the trace it replays has.
+fn writes(scn: &Scenario, j: &JobSpec) -> bool {
+    use super::{iolog::LogOpKind, job::Rw};
+    match j.read_iolog.as_ref() {
+        Some(n) => scn
+            .iolog(n)
+            .is_none_or(|l| (l.ops.iter().chain(&l.queued)).any(|o| o.kind == LogOpKind::Write)),
+        None => !matches!(j.rw, Rw::Read | Rw::RandRead | Rw::Trim | Rw::RandTrim),
+    }
+}
+
+/// Whether job `j` can queue 4 KiB writes, what `mmc_hsq_modify_threshold` counts: it writes
+/// blocks of 4 KiB or less (smaller ones can merge into 4 KiB), syncs a file on F2FS, or its
+/// trace has such writes.
+fn small_writes(scn: &Scenario, j: &JobSpec) -> bool {
+    use super::iolog::LogOpKind;
+    let small = j.min_bs().min(
+        j.bssplit_write
+            .iter()
+            .flatten()
+            .map(|b| b.0)
+            .min()
+            .unwrap_or(u64::MAX),
+    );
+    match j.read_iolog.as_ref() {
+        Some(n) => scn.iolog(n).is_none_or(|l| {
+            (l.ops.iter().chain(&l.queued)).any(|o| o.kind == LogOpKind::Write && o.len <= 4096)
+        }),
+        // An F2FS sync writes its 4 KiB node block too (`F2FS_BLKSIZE`).
+        None => {
+            let f2fs_sync = j.fs != super::job::SyncModel::Raw
+                && (j.sync || j.flush_every() > 0 || j.flush_at_end());
+            writes(scn, j) && small <= 4096 || f2fs_sync
+        }
+    }
+}
+
+/// Whether a write of this run can carry REQ_FUA, the only request the FUA switch acts on
+/// (`blk_insert_flush`, `mmc_blk_rw_rq_prep`): an O_SYNC write on the raw device (`sync=1`,
+/// `fs=raw`: `blkdev_write_iter`), an F2FS atomic commit's node write (`fs=f2fs-atomic`, on
+/// `sync=1` writes and fsyncs: `__write_node_page`), or a replayed trace's FUA write. Under
+/// `fs=f2fs` (Linux 6.1's `f2fs_do_sync_file`) nothing does.
+pub fn sends_fua(scn: &Scenario) -> bool {
+    use super::job::SyncModel;
+    scn.jobs.iter().any(|j| {
+        if let Some(n) = j.read_iolog.as_ref() {
+            return scn
+                .iolog(n)
+                .is_none_or(|l| l.ops.iter().chain(&l.queued).any(|o| o.fua));
+        }
+        let syncs = j.flush_every() > 0 || j.flush_at_end();
+        match j.fs {
+            SyncModel::Raw => writes(scn, j) && j.sync,
+            SyncModel::F2fs => false,
+            SyncModel::F2fsAtomic => writes(scn, j) && j.sync || syncs,
+        }
+    })
 }
 
 /// `mmc_path=cqe` asked for on a board whose kernel or card cannot queue: why, and what runs
@@ -89,6 +163,12 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
         w.extend(p.kernel.rule_set_notice());
     }
     w.extend(cq_warning(scn, &p));
+    if given("fua") && !sends_fua(scn) {
+        w.push(
+            "fua: no effect: no write of this run carries REQ_FUA (only sync=1 on the raw device, fs=f2fs-atomic's commits and a trace's FUA writes do)"
+                .to_string(),
+        );
+    }
     if given("hsq_depth") && path != MmcPath::Hsq {
         w.push(format!(
             "hsq_depth: no effect on mmc_path={} (only the host software queue has that window)",

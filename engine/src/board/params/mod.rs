@@ -11,126 +11,10 @@
 //! Adding a platform field is adding one `param!` line here (field path, name with its unit,
 //! range, help); `engine/tests/board.rs` fails for a numeric field no row covers.
 
-use super::{BusMode, KernelVersion, Platform};
+use super::{BusMode, HostDriver, KernelVersion, Platform};
 
-/// The unit an option value is written in, and the internal unit it is kept in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// Microseconds, up to 3 decimals (kept in ns).
-    Us,
-    /// MB/s = 10^6 bytes per second, up to 6 decimals (kept in bytes per second).
-    MBps,
-    /// KiB, any fraction that is a whole number of bytes (kept in bytes).
-    KiB,
-    /// Percent, up to 4 decimals (kept in parts per million).
-    Pct,
-    /// A count.
-    Count,
-    /// 0 or 1.
-    Bool,
-    /// MHz, up to 6 decimals (kept in Hz).
-    MHz,
-    /// A bus speed mode by name (`hs400`; kept as its [`BusMode`] number).
-    Mode,
-    /// Bus width in data lines: 1, 4 or 8.
-    Width,
-    /// A Linux version `major.minor` (`5.4`; kept as [`KernelVersion::code`]).
-    Kernel,
-}
-
-impl Unit {
-    /// The unit as `--help` and the page show it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Unit::Us => "us",
-            Unit::MBps => "MB/s",
-            Unit::KiB => "KiB",
-            Unit::Pct => "%",
-            Unit::Count => "",
-            Unit::Bool => "",
-            Unit::MHz => "MHz",
-            Unit::Mode => "",
-            Unit::Width => "bit",
-            Unit::Kernel => "",
-        }
-    }
-
-    /// Internal units per written unit, and the decimals accepted.
-    fn scale(self) -> (u64, u32) {
-        match self {
-            Unit::Us => (1_000, 3),
-            Unit::MBps | Unit::MHz => (1_000_000, 6),
-            Unit::KiB => (1024, 10),
-            Unit::Pct => (10_000, 4),
-            Unit::Count | Unit::Bool | Unit::Mode | Unit::Width | Unit::Kernel => (1, 0),
-        }
-    }
-
-    /// Parses a written value ("14.6") into internal units (14_600 ns); None if it is not a
-    /// non-negative decimal or not a whole number of internal units.
-    pub fn parse(self, text: &str) -> Option<u64> {
-        if self == Unit::Mode {
-            return BusMode::from_key(&text.trim().to_ascii_lowercase()).map(|m| m as u64);
-        }
-        if self == Unit::Kernel {
-            return KernelVersion::parse(text).map(KernelVersion::code);
-        }
-        let (scale, max_dec) = self.scale();
-        let (int, frac) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
-        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-        if int.is_empty() || !digits(int) || !digits(frac) || frac.len() > max_dec as usize {
-            return None;
-        }
-        let whole: u64 = int.parse().ok()?;
-        let mut v = whole.checked_mul(scale)?;
-        if !frac.is_empty() {
-            let den = 10u128.pow(frac.len() as u32);
-            let num = frac.parse::<u128>().ok()? * scale as u128;
-            if !num.is_multiple_of(den) {
-                return None;
-            }
-            v = v.checked_add(u64::try_from(num / den).ok()?)?;
-        }
-        if self == Unit::Bool && v > 1 || self == Unit::Width && ![1, 4, 8].contains(&v) {
-            return None;
-        }
-        Some(v)
-    }
-
-    /// Internal units as the written value, shortest exact form ("14.6", "60", "63.5").
-    pub fn format(self, v: u64) -> String {
-        if self == Unit::Mode {
-            return BusMode::ALL
-                .get(v as usize)
-                .map_or_else(|| v.to_string(), |m| m.key().to_string());
-        }
-        if self == Unit::Kernel {
-            return KernelVersion::from_code(v).to_string();
-        }
-        let (scale, _) = self.scale();
-        let (whole, mut rest) = (v / scale, v % scale);
-        if rest == 0 {
-            return whole.to_string();
-        }
-        let mut frac = String::new();
-        while rest != 0 && frac.len() < 12 {
-            rest *= 10;
-            frac.push(char::from(b'0' + (rest / scale) as u8));
-            rest %= scale;
-        }
-        format!("{whole}.{frac}")
-    }
-
-    /// The value as a float in the written unit (for fits and charts).
-    pub fn to_f64(self, v: u64) -> f64 {
-        v as f64 / self.scale().0 as f64
-    }
-
-    /// A float in the written unit as internal units (rounded).
-    pub fn from_f64(self, x: f64) -> u64 {
-        (x.max(0.0) * self.scale().0 as f64).round() as u64
-    }
-}
+mod unit;
+pub use unit::Unit;
 
 /// The part of the board a parameter belongs to (the sections of a platform file and of the
 /// page's Board panel).
@@ -201,6 +85,7 @@ impl Param {
             Unit::Mode => "legacy, sdr, hs52, ddr52, hs200, hs400, hs400es".to_string(),
             Unit::Width => "1, 4, 8".to_string(),
             Unit::Kernel => format!("major.minor, {}", self.accepted),
+            Unit::Driver => self.accepted.to_string(),
             u => format!("{} {}", self.accepted, u.label()),
         }
     }
@@ -216,9 +101,13 @@ impl Param {
                 value,
                 self.accepted_with_unit()
             )),
-            None if matches!(self.unit, Unit::Kernel | Unit::Mode) => Err(format!(
+            None if matches!(self.unit, Unit::Kernel | Unit::Mode | Unit::Driver) => Err(format!(
                 "'{value}' is not a {}; accepted: {}",
-                ["bus mode", "kernel version"][usize::from(self.unit == Unit::Kernel)],
+                match self.unit {
+                    Unit::Kernel => "kernel version",
+                    Unit::Driver => "host driver the model knows",
+                    _ => "bus mode",
+                },
                 self.accepted_with_unit()
             )),
             None => Err(format!(
@@ -228,6 +117,7 @@ impl Param {
                     Unit::Mode => "bus modes",
                     Unit::Width => "1, 4 or 8",
                     Unit::Kernel => "versions",
+                    Unit::Driver => "drivers",
                     Unit::Count | Unit::Bool => "whole units",
                     u => u.label(),
                 },
@@ -349,6 +239,20 @@ pub const PARAMS: &[Param] = &[
         example: "5.4",
         get: |p: &Platform| p.kernel.code(),
         put: |p: &mut Platform, v: u64| p.kernel = KernelVersion::from_code(v),
+    },
+    // The host driver is a name: its row is written out too.
+    Param {
+        name: "host_driver",
+        part: Part::Host,
+        unit: Unit::Driver,
+        field: "driver",
+        min: "sdhci-sprd",
+        max: "sdhci-pci",
+        accepted: "sdhci-sprd, sunxi-mmc, sdhci-brcmstb, mmci, sdhci-pci",
+        help: crate::vocab::lean_text("the host controller driver (drivers/mmc/host/): which host paths its kernel can run; hsq on one without mmc_hsq_init, or the CQE on one without cqhci_init, is a what-if"),
+        example: "mmci",
+        get: |p: &Platform| p.driver as u64,
+        put: |p: &mut Platform, v: u64| p.driver = HostDriver::from_code(v),
     },
     param!("sw_shape", Host, Count, variation.sw_shape_milli, "0"..="1000000", example "10000",
         "variation: gamma shape of host software times, in thousandths (0 = fixed; larger is steadier)"),

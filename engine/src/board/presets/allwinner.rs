@@ -25,6 +25,7 @@ pub const ALLWINNER_HSQ_2022: Platform = Platform {
     source:
         "Michael Wu, '[PATCH] mmc:mmc-hsq:use fifo to dispatch mmc_request' v2, linux-mmc, 2022-11",
     controller: Controller::Sdhci,
+    driver: HostDriver::SunxiMmc,
     // Linux 5.10 (an estimate: the patch names no version): Android 13 phones of 2022 ran the
     // android12/13-5.10 GKI kernels. The calibrated figures are reads, which poll no CMD13.
     kernel: KernelVersion::new(5, 10),

@@ -47,6 +47,7 @@ pub const RPI5_SD_2024: Platform = Platform {
     description: "Raspberry Pi 5, sdhci-brcmstb + CQHCI, SanDisk Extreme 64 GB A2 microSD at SDR104 (CQ off: legacy path)",
     source: "bretmlw/sbc-benchmarks, official-raspberry-pi-microsd-card-review.md (2024-10-17); fio job: Raspberry Pi agnostics sd_bench.fio",
     controller: Controller::Sdhci,
+    driver: HostDriver::SdhciBrcmstb,
     // Raspberry Pi OS's kernel at the review (October 2024): rpi-6.6.y.
     kernel: KernelVersion::new(6, 6),
     switches: HostConfig {

@@ -26,6 +26,7 @@ pub const QEMU_SDHCI_PCI: Platform = Platform {
     description: "QEMU sdhci-pci + sd-card (SD 2.0, no CMD23, no cache), the kernel oracle's machine (Linux 6.1, TCG)",
     source: "QEMU 7.2 hw/sd/sdhci-pci.c and hw/sd/sd.c; the queue limits and request stream of oracle/fixtures/sd-1cpu.json",
     controller: Controller::Sdhci,
+    driver: HostDriver::SdhciPci,
     // The kernel the oracle boots (`oracle/config.sh`): Linux 6.1.
     kernel: KernelVersion::new(6, 1),
     switches: HostConfig {

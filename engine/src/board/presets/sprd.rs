@@ -20,6 +20,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
     source:
         "Baolin Wang, '[RFC PATCH v2 0/7] Add MMC packed request support', linux-mmc, 2020-04-26",
     controller: Controller::Sdhci,
+    driver: HostDriver::SdhciSprd,
     // Linux 5.8 (an estimate: the cover letter names no version): the RFC v2 is against
     // mmc-next of April 2020 (5.7-rc), the mmc tree of 5.8, which the host software queue it
     // builds on had just entered (so hsq is that kernel's own, no what-if). Before 5.15, so the

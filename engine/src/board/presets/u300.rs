@@ -30,6 +30,7 @@ pub const U300_MMCI_2011: Platform = Platform {
     description: "ST-Ericsson U300 (ARM926), PL180 MMCI + DMA, SD card, legacy path (non-blocking series, 2011)",
     source: "Per Forlin, '[PATCH v8 00/12] use nonblock mmc requests to minimize latency', tested by Linus Walleij, 2011-07-01",
     controller: Controller::Mmci,
+    driver: HostDriver::Mmci,
     // Linux 3.0: Per Forlin's v8 series is against 3.0-rc (merged for 3.1). mmc_test drives
     // the host itself, so no block-layer CMD13 poll runs in the calibrated cases.
     kernel: KernelVersion::new(3, 0),

@@ -38,6 +38,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
     source:
         "Wenchao Chen, '[PATCH] mmc: block: Support Host to control FUA', linux-mmc, 2022-10-20",
     controller: Controller::Sdhci,
+    driver: HostDriver::SdhciSprd,
     // Linux 6.1 (an estimate: the patch names no version): its base, mmc-next of October 2022
     // (6.1-rc). The calibrated figures run hsq, which never polls CMD13.
     kernel: KernelVersion::new(6, 1),
@@ -173,6 +174,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         "Unisoc sdhci-sprd, eMMC, hsq without packing, 8 psync jobs (dynamic hsq depth, 2023, a patch on Linux 6.6)",
     source: "Wenchao Chen, 'mmc: hsq: dynamic adjustment of hsq->depth' v4, linux-mmc, 2023-09",
     controller: Controller::Sdhci,
+    driver: HostDriver::SdhciSprd,
     // Linux 6.6 (an estimate: the patch names no version): the base of v4, mmc-next of
     // September 2023 (6.6-rc). The calibrated figures run hsq, which never polls CMD13. The
     // paper measured the dynamic depth as a patch on 6.6 (mainline took it in 6.7): the preset
