@@ -90,11 +90,11 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         recap: format!(
             "B ({cb}) is what mainline runs on this card: every O_SYNC write becomes a reliable write. A \
              ({ca}) is the 2022 patch, never merged (mainline 6.4 drops FUA only for a card with \
-             MMC_QUIRK_AVOID_REL_WRITE and its cache on): a write into the cache plus a flush, {} here. Both \
+             MMC_QUIRK_AVOID_REL_WRITE and its cache on): a write into the cache plus a flush; here {}. Both \
              acknowledge a synchronous write only once it is in NAND: after the reliable write's program, \
              or after the flush the block layer sends behind it. (This tour pulls no plug; the gallery's \
              walk-through of this series pulls it at 50 ms.)",
-            a_vs_b(r.fa.figure, r.fb.figure)
+            speed_words(r.fa.figure, r.fb.figure, DATA.series.unit.name())
         ),
         try_it: TryIt {
             option: "bs",
@@ -106,18 +106,6 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         },
     };
     Ok(r.script(parts, Vec::new(), None))
-}
-
-/// A against B in words, from the two figures: "4.9x faster than B".
-fn a_vs_b(fa: f64, fb: f64) -> String {
-    let r = fa / fb.max(1e-9);
-    if r >= 1.01 {
-        format!("{r:.1}x faster than B")
-    } else if r <= 0.99 {
-        format!("{:.1}x slower than B", 1.0 / r.max(1e-9))
-    } else {
-        "about as fast as B".to_string()
-    }
 }
 
 #[cfg(test)]
