@@ -339,10 +339,9 @@ mod tests {
                 .flat_map(|g| g.controls.iter().map(|c| c.name))
                 .collect();
             for n in &names {
+                // An option, or the one board parameter the form offers (the kernel).
                 assert!(
-                    mmcsim_engine::scenario::OPTIONS
-                        .iter()
-                        .any(|o| o.name == *n),
+                    lookup(n).is_some_and(|o| o.name == *n),
                     "control {n} is no engine option"
                 );
             }
