@@ -19,6 +19,7 @@ use mmcsim_engine::Scenario;
 use super::script::{StepAction as S, WalkStep};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
+#[cfg(feature = "full")]
 use {
     super::paused::{first_moment, Paused},
     super::readout,
@@ -26,6 +27,16 @@ use {
     super::words::{lat, run_report as run, Figures},
     mmcsim_engine::Report,
 };
+
+/// The text in the whole app; empty in the landing's build, which never opens this lesson
+/// (lesson 7 hands the page over to the whole app first) and keeps its bytes for its size bar.
+const fn full(s: &'static str) -> &'static str {
+    if cfg!(feature = "full") {
+        s
+    } else {
+        ""
+    }
+}
 
 /// The jobs, as a fio job file: one second of simulated time.
 const JOBS: &str =
@@ -41,7 +52,7 @@ pub const KERNELS: (&str, &str) = ("6.1", "6.12");
 pub static KERNEL_SERIES: Series = Series {
     id: "kernel-upgrade",
     platform: "unisoc-hsq-2023",
-    source: "Linux 6.1 and 6.12, block/blk-mq.c, blk-core.c and blk-flush.c (engine/src/board/kernel_rules.rs)",
+    source: "Linux 6.1 and 6.12: block/blk-mq.c, blk-core.c and blk-flush.c",
     hardware: "The 2023 Unisoc board's preset: the kernels' rules, not a measurement",
     unit: Unit::MiBs,
     command: "fio --ioscheduler=mq-deadline --direct=1 --runtime=1 --time_based --name=reader --rw=randread --bs=4k \
@@ -70,18 +81,18 @@ pub static DATA: SeriesData = SeriesData {
         label: "a 4 KiB psync reader beside two O_SYNC writers",
         no_table: "No patch and no measured table: two kernels' block layers on the 2023 board. Take the tour.",
     },
-    kernel: "Linux 6.1's blk_mq_submit_bio inserts a request into the scheduler and runs the queue \
+    kernel: full("Linux 6.1's blk_mq_submit_bio inserts a request into the scheduler and runs the queue \
              asynchronously: kblockd's worker calls ->queue_rq. Linux 6.12 plugs every bio in __submit_bio \
              (060406c61c7c, 6.10) and runs a BLK_MQ_F_BLOCKING queue in the caller (65a558f66c30, 6.6): the \
              submitting task calls ->queue_rq itself, and two tasks that do so at once meet mmc_mq_queue_rq's \
-             mq->busy (one is refused and kblockd runs it again).",
+             mq->busy (one is refused and kblockd runs it again)."),
     walk: &[
-        WalkStep::plain(S::Load(false), "Load A: the reader and two writers on Linux 6.1."),
-        WalkStep::plain(S::Play("1 ms/s"), "Play it and watch blk-mq: each request waits there for kblockd."),
-        WalkStep::plain(S::Pause, "Pause: read who issued the requests, under the pipeline."),
-        WalkStep::plain(S::Highlight(Layer::BlkMq), "blk-mq: the scheduler holds a request until a context dispatches it."),
-        WalkStep::plain(S::Load(true), "Load B: the same jobs on Linux 6.12."),
-        WalkStep::plain(S::RunToEnd, "Run it to the end and compare."),
+        WalkStep::plain(S::Load(false), full("Load A: the reader and two writers on Linux 6.1.")),
+        WalkStep::plain(S::Play("1 ms/s"), full("Play it and watch blk-mq: each request waits there for kblockd.")),
+        WalkStep::plain(S::Pause, full("Pause: read who issued the requests, under the pipeline.")),
+        WalkStep::plain(S::Highlight(Layer::BlkMq), full("blk-mq: the scheduler holds a request until a context dispatches it.")),
+        WalkStep::plain(S::Load(true), full("Load B: the same jobs on Linux 6.12.")),
+        WalkStep::plain(S::RunToEnd, full("Run it to the end and compare.")),
     ],
     tour: Some(tour),
     suggest_b: None,
@@ -89,6 +100,7 @@ pub static DATA: SeriesData = SeriesData {
 
 /// What a finished run gives: the reader's mean completion latency (µs) and reads per
 /// second, the writers' mean, and the run's figures.
+#[cfg(feature = "full")]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Jobs {
     pub read_clat_us: f64,
@@ -96,6 +108,7 @@ pub struct Jobs {
     pub write_clat_us: f64,
 }
 
+#[cfg(feature = "full")]
 impl Jobs {
     fn of(r: &Report) -> Jobs {
         let m = r.merged();
@@ -107,6 +120,16 @@ impl Jobs {
     }
 }
 
+/// The landing's build never opens this lesson (`full`).
+#[cfg(not(feature = "full"))]
+fn tour(_: &TourInput) -> Result<TourScript, RunError> {
+    Err(RunError {
+        option: None,
+        message: "the whole app runs this tour".to_string(),
+    })
+}
+
+#[cfg(feature = "full")]
 /// The upgrade tour on its pair: A (6.1) and B (6.12).
 fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let (a, b) = (input.a.clone(), input.b.clone());
@@ -174,11 +197,13 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     })
 }
 
+#[cfg(feature = "full")]
 /// kblockd's wake-up on the pair's board, µs (`queue_rerun_us`, a fitted figure).
 fn rerun_us(a: &Scenario) -> u64 {
     a.effective_platform().map_or(0, |p| p.host.rerun_ns / 1000)
 }
 
+#[cfg(feature = "full")]
 /// The cause at the paused moment: who issued the requests so far, and B's refusal.
 fn cause(at: &Paused) -> String {
     format!(
@@ -198,6 +223,7 @@ fn cause(at: &Paused) -> String {
     )
 }
 
+#[cfg(feature = "full")]
 /// How B's reader latency compares with A's.
 fn prediction(ratio: f64) -> Prediction {
     Prediction {
@@ -214,6 +240,7 @@ fn prediction(ratio: f64) -> Prediction {
     }
 }
 
+#[cfg(feature = "full")]
 /// The run-to-end step: what each job got under each kernel.
 fn end(ja: &Jobs, jb: &Jobs, fa: &Figures, fb: &Figures, unit: &str) -> String {
     format!(
