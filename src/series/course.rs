@@ -3,21 +3,21 @@
 //! step offers the next lesson; the last lesson's offers the first, so a student who starts
 //! anywhere and keeps pressing Next meets all eight. The landing's tour is lesson 1.
 
-/// One lesson: its series id, why it comes here, the glossary terms it uses (ids of
-/// `mmcsim_components::glossary::TERMS`).
+/// One lesson: its series id and the glossary terms it uses (ids of
+/// `mmcsim_components::glossary::TERMS`). Why it comes where it does is the comment above it
+/// (no screen shows it: kept out of the landing's wasm).
 pub struct Lesson {
     pub id: &'static str,
-    pub why: &'static str,
     pub terms: &'static [&'static str],
 }
 
 /// The course, in order.
 pub static COURSE: &[Lesson] = &[
+    // First the landing's pair, the headline: batching requests into one ADMA3 chain pays one
+    // interrupt and one software pass for the chain instead of one each, and the bus waits less
+    // for the host.
     Lesson {
         id: "sprd-hs400es-2020",
-        why: "First the landing's pair, the headline: batching requests into one ADMA3 chain pays \
-              one interrupt and one software pass for the chain instead of one each, and the \
-              bus waits less for the host.",
         terms: &[
             "hsq",
             "packed",
@@ -28,24 +28,23 @@ pub static COURSE: &[Lesson] = &[
             "mmc-queue",
         ],
     },
+    // Then what the batching stands on: the host software queue itself, what the host does
+    // between two requests, and that sending the next request from the interrupt shortens the
+    // bus's wait. Every later lesson but one runs on hsq.
     Lesson {
         id: "hsq-intro-2020",
-        why: "Then what the batching stands on: the host software queue itself, what the host \
-              does between two requests, and that sending the next request from the interrupt \
-              shortens the bus's wait. Every later lesson but one runs on hsq.",
         terms: &["fio", "psync", "legacy", "hsq", "irq", "bus", "card"],
     },
+    // The other way to hide host time, older and on the legacy path: prepare the next request
+    // while the current one is on the bus; it helps only as much as the CPU's share was.
     Lesson {
         id: "u300-mmci-2011",
-        why: "The other way to hide host time, older and on the legacy path: prepare the next \
-              request while the current one is on the bus; it helps only as much as the CPU's \
-              share was.",
         terms: &["legacy", "nonblocking", "controller", "bus", "card"],
     },
+    // Back on hsq, how many requests it takes at once: the window, the refusals when it is
+    // full, and a depth that grows while small writes queue.
     Lesson {
         id: "unisoc-hsq-2023",
-        why: "Back on hsq, how many requests it takes at once: the window, the refusals when it \
-              is full, and a depth that grows while small writes queue.",
         terms: &[
             "blk-mq",
             "resource",
@@ -55,30 +54,30 @@ pub static COURSE: &[Lesson] = &[
             "hsq",
         ],
     },
+    // Once requests wait in hsq's slots, the order they leave in: not throughput but the
+    // latency tail, one starving request followed through the pipeline.
     Lesson {
         id: "fifo-dispatch-2022",
-        why: "Once requests wait in hsq's slots, the order they leave in: not throughput but the \
-              latency tail, one starving request followed through the pipeline.",
         terms: &["hsq", "tag", "clat", "libaio"],
     },
+    // Then the card's side: a write that must be in NAND before it is acknowledged costs card
+    // time, not host time: what durability costs.
     Lesson {
         id: "unisoc-fua-2022",
-        why: "Then the card's side: a write that must be in NAND before it is acknowledged costs \
-              card time, not host time: what durability costs.",
         terms: &["fua", "cache", "card", "dat0", "flush"],
     },
+    // Then, above the driver, the question asked most: which I/O scheduler? Not a patch but the
+    // kernel's own choice, mq-deadline or bfq, for a reader beside a writer: who gets the card,
+    // and what the other pays.
     Lesson {
         id: "io-schedulers",
-        why: "Then, above the driver, the question asked most: which I/O scheduler? Not a patch \
-              but the kernel's own choice, mq-deadline or bfq, for a reader beside a writer: who \
-              gets the card, and what the other pays.",
         terms: &["blk-mq", "psync", "libaio", "clat"],
     },
+    // Last, the kernel under it all: the same board and jobs on Linux 6.1 and 6.12. Who
+    // dispatches a request (kblockd or the task that submitted it) changes a reader's latency,
+    // and tasks that dispatch at once collide in the mmc queue.
     Lesson {
         id: "kernel-upgrade",
-        why: "Last, the kernel under it all: the same board and jobs on Linux 6.1 and 6.12. Who \
-              dispatches a request (kblockd or the task that submitted it) changes a reader's \
-              latency, and tasks that dispatch at once collide in the mmc queue.",
         terms: &["blk-mq", "kblockd", "psync", "resource", "flush"],
     },
 ];

@@ -5,6 +5,7 @@ use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HsqDepth, MmcPath};
 
+use super::gallery_text;
 use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
@@ -15,24 +16,24 @@ use crate::run::session::RunError;
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[3],
     headline: Headline::Case { rw: "randwrite", bs: 4096 },
-    kernel: "The patch adds mmc_hsq_modify_threshold: at every pump hsq counts the 4 KiB writes it \
+    kernel: gallery_text("The patch adds mmc_hsq_modify_threshold: at every pump hsq counts the 4 KiB writes it \
              holds and raises its depth from 2 to 5 while two or more are queued, so \
              the mmc queue window (depth + 1) grows from 3 to 6 requests and the next write can wait \
-             in an hsq slot instead of in blk-mq.",
+             in an hsq slot instead of in blk-mq."),
     walk: &[
-        WalkStep::plain(S::Load(false), "Load the fixed-depth run: 8 jobs of 4 KiB random writes, hsq_depth=2."),
+        WalkStep::plain(S::Load(false), gallery_text("Load the fixed-depth run: 8 jobs of 4 KiB random writes, hsq_depth=2.")),
         WalkStep::says(S::Play("200 µs/s"), |s| match s.figs {
             Some((fa, _)) => format!("Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full ({} refusals over the run).", fa.requeues),
             None => "Play it slowly and watch blk-mq: requests bounce back when the mmc queue is full.".to_string(),
         }),
-        WalkStep::plain(S::Pause, "Pause on a bounce: mmc_mq_queue_rq refused a request (BLK_STS_RESOURCE)."),
-        WalkStep::plain(S::Highlight(Layer::MmcQueue), "The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth."),
-        WalkStep::plain(S::Load(true), "Load the dynamic run (hsq_depth=dynamic)."),
+        WalkStep::plain(S::Pause, gallery_text("Pause on a bounce: mmc_mq_queue_rq refused a request (BLK_STS_RESOURCE).")),
+        WalkStep::plain(S::Highlight(Layer::MmcQueue), gallery_text("The mmc queue window is depth + 1 requests: 3 here, 6 with the dynamic depth.")),
+        WalkStep::plain(S::Load(true), gallery_text("Load the dynamic run (hsq_depth=dynamic).")),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
             Some((fa, fb)) => format!("Run it to the end: simulated {}, {}. The gain comes from the bus, idle A {:.1} vs B {:.1} µs per request; {}.", s.sizes(), speed_words(fa.figure, fb.figure, s.unit), fa.idle_us, fb.idle_us, refusal_words(fa, fb)),
             None => "Run it to the end and compare with the measured figures.".to_string(),
         }),
-        WalkStep::plain(S::Compare, "Fill the whole table: only the 4 KiB random writes change."),
+        WalkStep::plain(S::Compare, gallery_text("Fill the whole table: only the 4 KiB random writes change.")),
     ],
     tour: Some(tour),
     suggest_b: Some(|cfg, b| {

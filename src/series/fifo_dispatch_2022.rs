@@ -9,6 +9,7 @@ use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::{HsqDispatch, MmcPath};
 use mmcsim_engine::{Cause, Report, Scenario, Stage};
 
+use super::gallery_text;
 use super::paused::{first_moment, Paused};
 use super::readout;
 use super::script::{
@@ -83,12 +84,12 @@ pub static DATA: SeriesData = SeriesData {
          ", reported_max!(), "."
     ),
     walk: &[
-        WalkStep::plain(S::Load(false), "Load the old order: 8 threads of 4 KiB random reads, hsq_dispatch=next_tag."),
-        WalkStep::plain(S::Play("1 ms/s"), "Play it slowly and watch the host queue's slots: the lowest occupied one goes next unless the slot after the last one served is full."),
-        WalkStep::plain(S::Pause, "Pause: a request in a high slot is still waiting while later requests in low slots go to the bus."),
-        WalkStep::plain(S::Highlight(Layer::HostQueue), "The host queue is where the order is decided (mmc_hsq_update_next_tag)."),
-        WalkStep::plain(S::Load(true), "Load the FIFO order (hsq_dispatch=fifo), today's kernel."),
-        WalkStep::plain(S::RunToEnd, "Run it to the end and compare the latency percentiles of both."),
+        WalkStep::plain(S::Load(false), gallery_text("Load the old order: 8 threads of 4 KiB random reads, hsq_dispatch=next_tag.")),
+        WalkStep::plain(S::Play("1 ms/s"), gallery_text("Play it slowly and watch the host queue's slots: the lowest occupied one goes next unless the slot after the last one served is full.")),
+        WalkStep::plain(S::Pause, gallery_text("Pause: a request in a high slot is still waiting while later requests in low slots go to the bus.")),
+        WalkStep::plain(S::Highlight(Layer::HostQueue), gallery_text("The host queue is where the order is decided (mmc_hsq_update_next_tag).")),
+        WalkStep::plain(S::Load(true), gallery_text("Load the FIFO order (hsq_dispatch=fifo), today's kernel.")),
+        WalkStep::plain(S::RunToEnd, gallery_text("Run it to the end and compare the latency percentiles of both.")),
     ],
     tour: Some(tour),
     suggest_b: None,

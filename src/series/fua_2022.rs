@@ -6,6 +6,7 @@
 use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 
+use super::gallery_text;
 use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
@@ -16,7 +17,7 @@ use crate::run::session::RunError;
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[1],
     headline: Headline::Case { rw: "randwrite", bs: 4096 },
-    kernel: "The patch lets the host decide whether to advertise FUA (blk_queue_write_cache with \
+    kernel: gallery_text("The patch lets the host decide whether to advertise FUA (blk_queue_write_cache with \
              fua). An O_SYNC write carries REQ_FUA either way. With FUA advertised, mmc_blk_rw_rq_prep \
              turns it into an eMMC reliable write (CMD23 bit 31) that completes only once the data is \
              in NAND. Without it, the block layer (blk-flush.c, REQ_FSEQ_POSTFLUSH) sends the write \
@@ -30,23 +31,23 @@ pub static DATA: SeriesData = SeriesData {
              (fs=f2fs) Linux 6.1's f2fs_do_sync_file sends a data write, the file's node block and \
              an empty flush, none with REQ_FUA, so there the switch changes nothing the card \
              receives; only an atomic write's commit (fs=f2fs-atomic) sends the node write with \
-             PREFLUSH|FUA, which FUA turns into a reliable write.",
+             PREFLUSH|FUA, which FUA turns into a reliable write."),
     walk: &[
-        WalkStep::plain(S::Load(false), "Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0."),
-        WalkStep::plain(S::Play("200 µs/s"), "Play it slowly: each write goes into the card's cache, then the block layer sends a flush behind it; the write is acknowledged when the flush is done."),
+        WalkStep::plain(S::Load(false), gallery_text("Load the run without FUA: one job of synchronous 4 KiB random writes, fua=0.")),
+        WalkStep::plain(S::Play("200 µs/s"), gallery_text("Play it slowly: each write goes into the card's cache, then the block layer sends a flush behind it; the write is acknowledged when the flush is done.")),
         WalkStep::says(S::Pause, |s| match s.figs {
             Some((fa, fb)) => format!("Pause and look at the card: {:.1} µs per request on the bus and card here (writes and their flushes), {:.1} µs with FUA. Each flush is short: the card programs its small cache as the data arrives.", fa.bus_us, fb.bus_us),
             None => "Pause and look at the card: every write is followed by a flush request of the same I/O.".to_string(),
         }),
-        WalkStep::plain(S::Highlight(Layer::Card), "The card is where the difference is made: a reliable write holds it busy for an SLC program and a commit; a write into the cache plus a flush costs less here."),
-        WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at 50 ms (power_cut=50ms) and run: no acknowledged write is lost, because each one waited for its flush."),
-        WalkStep::plain(S::Load(true), "Load the run with FUA (fua=1): every write becomes a reliable write."),
+        WalkStep::plain(S::Highlight(Layer::Card), gallery_text("The card is where the difference is made: a reliable write holds it busy for an SLC program and a commit; a write into the cache plus a flush costs less here.")),
+        WalkStep::plain(S::PlugAt("50ms"), gallery_text("Pull the plug at 50 ms (power_cut=50ms) and run: no acknowledged write is lost, because each one waited for its flush.")),
+        WalkStep::plain(S::Load(true), gallery_text("Load the run with FUA (fua=1): every write becomes a reliable write.")),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
             Some((fa, fb)) => format!("Run it to the end: simulated {}, {}; the authors measured {}.", s.sizes(), speed_words(fa.figure, fb.figure, s.unit), s.authors()),
             None => format!("Run it to the end; the authors measured {}.", s.authors()),
         }),
-        WalkStep::plain(S::PlugAt("50ms"), "Pull the plug at the same moment: again no acknowledged write is lost. FUA changes the cost of durability, not whether O_SYNC writes get it."),
-        WalkStep::plain(S::Compare, "Fill the whole table: reads do not change, large writes lose a quarter, small writes most."),
+        WalkStep::plain(S::PlugAt("50ms"), gallery_text("Pull the plug at the same moment: again no acknowledged write is lost. FUA changes the cost of durability, not whether O_SYNC writes get it.")),
+        WalkStep::plain(S::Compare, gallery_text("Fill the whole table: reads do not change, large writes lose a quarter, small writes most.")),
     ],
     tour: Some(tour),
     suggest_b: Some(|cfg, b| {

@@ -16,6 +16,7 @@ use mmcsim_engine::scenario::jobfile::parse_jobfile;
 use mmcsim_engine::scenario::options::apply_text;
 use mmcsim_engine::Scenario;
 
+use super::gallery_text;
 use super::script::{StepAction as S, WalkStep};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
@@ -27,16 +28,6 @@ use {
     super::words::{lat, run_report as run, Figures},
     mmcsim_engine::Report,
 };
-
-/// The text in the whole app; empty in the landing's build, which never opens this lesson
-/// (lesson 7 hands the page over to the whole app first) and keeps its bytes for its size bar.
-const fn full(s: &'static str) -> &'static str {
-    if cfg!(feature = "full") {
-        s
-    } else {
-        ""
-    }
-}
 
 /// The jobs, as a fio job file: one second of simulated time.
 const JOBS: &str =
@@ -81,18 +72,18 @@ pub static DATA: SeriesData = SeriesData {
         label: "a 4 KiB psync reader beside two O_SYNC writers",
         no_table: "No patch and no measured table: two kernels' block layers on the 2023 board. Take the tour.",
     },
-    kernel: full("Linux 6.1's blk_mq_submit_bio inserts a request into the scheduler and runs the queue \
+    kernel: gallery_text("Linux 6.1's blk_mq_submit_bio inserts a request into the scheduler and runs the queue \
              asynchronously: kblockd's worker calls ->queue_rq. Linux 6.12 plugs every bio in __submit_bio \
              (060406c61c7c, 6.10) and runs a BLK_MQ_F_BLOCKING queue in the caller (65a558f66c30, 6.6): the \
              submitting task calls ->queue_rq itself, and two tasks that do so at once meet mmc_mq_queue_rq's \
              mq->busy (one is refused and kblockd runs it again)."),
     walk: &[
-        WalkStep::plain(S::Load(false), full("Load A: the reader and two writers on Linux 6.1.")),
-        WalkStep::plain(S::Play("1 ms/s"), full("Play it and watch blk-mq: each request waits there for kblockd.")),
-        WalkStep::plain(S::Pause, full("Pause: read who issued the requests, under the pipeline.")),
-        WalkStep::plain(S::Highlight(Layer::BlkMq), full("blk-mq: the scheduler holds a request until a context dispatches it.")),
-        WalkStep::plain(S::Load(true), full("Load B: the same jobs on Linux 6.12.")),
-        WalkStep::plain(S::RunToEnd, full("Run it to the end and compare.")),
+        WalkStep::plain(S::Load(false), gallery_text("Load A: the reader and two writers on Linux 6.1.")),
+        WalkStep::plain(S::Play("1 ms/s"), gallery_text("Play it and watch blk-mq: each request waits there for kblockd.")),
+        WalkStep::plain(S::Pause, gallery_text("Pause: read who issued the requests, under the pipeline.")),
+        WalkStep::plain(S::Highlight(Layer::BlkMq), gallery_text("blk-mq: the scheduler holds a request until a context dispatches it.")),
+        WalkStep::plain(S::Load(true), gallery_text("Load B: the same jobs on Linux 6.12.")),
+        WalkStep::plain(S::RunToEnd, gallery_text("Run it to the end and compare.")),
     ],
     tour: Some(tour),
     suggest_b: None,

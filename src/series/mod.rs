@@ -89,6 +89,17 @@ pub fn needs_full(name: &str) -> bool {
     })
 }
 
+/// A text only the gallery shows (a series' kernel paragraph, its walk-through's steps): empty
+/// in the landing's build, which has no gallery (it hands the page over to the whole app for
+/// it), so its bytes stay out of the landing's wasm and its size bar.
+pub const fn gallery_text(s: &'static str) -> &'static str {
+    if cfg!(feature = "full") {
+        s
+    } else {
+        ""
+    }
+}
+
 /// The series that have a tour, by id, in the gallery's order (the key of the tours' links).
 pub fn tour_names() -> Vec<&'static str> {
     ALL.iter()

@@ -5,6 +5,7 @@ use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::Scenario;
 
+use super::gallery_text;
 use super::readout;
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
@@ -15,24 +16,24 @@ use crate::run::session::RunError;
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[2],
     headline: Headline::Case { rw: "write", bs: 4096 },
-    kernel: "Per Forlin's series splits mmc_start_req into pre_req and post_req host hooks \
+    kernel: gallery_text("Per Forlin's series splits mmc_start_req into pre_req and post_req host hooks \
              (mmci: dma_map_sg and dma_unmap_sg): while one request is on the bus the next one is \
              already mapped, so the CPU work of a slow ARM926 overlaps the transfer instead of \
-             following it. Measured with the kernel's mmc_test cases 37-40.",
+             following it. Measured with the kernel's mmc_test cases 37-40."),
     walk: &[
-        WalkStep::plain(S::Load(false), "Load the blocking run: mmc_test case 37 (writes, each request prepared after the previous one ends)."),
-        WalkStep::plain(S::Play("5 ms/s"), "Play it slowly: map, transfer, wait, unmap, then the next request."),
+        WalkStep::plain(S::Load(false), gallery_text("Load the blocking run: mmc_test case 37 (writes, each request prepared after the previous one ends).")),
+        WalkStep::plain(S::Play("5 ms/s"), gallery_text("Play it slowly: map, transfer, wait, unmap, then the next request.")),
         WalkStep::says(S::Pause, |s| match s.figs {
             Some((fa, _)) => format!("Pause after a transfer and read the bus strip: {}. The CPU maps the next buffer in {:.0} µs of host software per request.", bus_state(fa), fa.software_us),
             None => "Pause after a transfer and read the bus strip while the CPU maps the next buffer.".to_string(),
         }),
-        WalkStep::plain(S::Highlight(Layer::HostQueue), "The legacy host queue holds one request; non-blocking prepares the next one during the transfer."),
-        WalkStep::plain(S::Load(true), "Load the non-blocking run: mmc_test case 38."),
+        WalkStep::plain(S::Highlight(Layer::HostQueue), gallery_text("The legacy host queue holds one request; non-blocking prepares the next one during the transfer.")),
+        WalkStep::plain(S::Load(true), gallery_text("Load the non-blocking run: mmc_test case 38.")),
         WalkStep::says(S::RunToEnd, |s| match s.figs {
             Some((fa, fb)) => format!("Run it to the end: simulated {}, {}: {}.", s.sizes(), speed_words(fa.figure, fb.figure, s.unit), bus_state(fa)),
             None => "Run it to the end and compare with the measured figures.".to_string(),
         }),
-        WalkStep::plain(S::Compare, "Fill the whole table: the four mmc_test figures the patch was tested with."),
+        WalkStep::plain(S::Compare, gallery_text("Fill the whole table: the four mmc_test figures the patch was tested with.")),
     ],
     tour: Some(tour),
     suggest_b: None,

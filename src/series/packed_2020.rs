@@ -5,6 +5,7 @@ use mmcsim_engine::calibration::{CASES, SERIES};
 use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HsqDepth, Scenario};
 
+use super::gallery_text;
 use super::readout;
 use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
 use super::throughput::{run, Parts};
@@ -15,14 +16,14 @@ use crate::run::session::RunError;
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[0],
     headline: Headline::Case { rw: "read", bs: 4096 },
-    kernel: "The RFC adds ADMA3 to sdhci (sdhci-sprd): the controller walks one chain of command \
+    kernel: gallery_text("The RFC adds ADMA3 to sdhci (sdhci-sprd): the controller walks one chain of command \
              and ADMA2 descriptors for several requests and raises one interrupt at the end. \
              mmc_hsq_pump_requests hands it up to 8 queued requests at once, so the interrupt, \
              hsq's finalize and the pump (sdhci_irq, mmc_hsq_finalize_request) are paid once per \
              chain; each request still gets its own block-layer completion (blk_mq_complete_request, \
-             the block softirq), one after another on the interrupt's CPU.",
+             the block softirq), one after another on the interrupt's CPU."),
     walk: &[
-        WalkStep::plain(S::Load(false), "Load the non-packed run: 20 psync jobs of 4 KiB sequential reads, packed=0."),
+        WalkStep::plain(S::Load(false), gallery_text("Load the non-packed run: 20 psync jobs of 4 KiB sequential reads, packed=0.")),
         WalkStep::says(S::Play("50 µs/s"), |s| match s.figs {
             Some((fa, _)) => format!("Play it slowly: each request spends {:.1} µs on the bus and card; over the run {}.", fa.bus_us, bus_state(fa)),
             None => "Play it slowly: each request crosses the bus; watch the bus strip between transfers.".to_string(),
@@ -31,10 +32,10 @@ pub static DATA: SeriesData = SeriesData {
             Some((fa, _)) => format!("Pause and read the bus strip: {}, while the host handles the interrupt and pumps the next request.", bus_state(fa)),
             None => "Pause and read the bus strip between two transfers: the host handles the interrupt and pumps the next request.".to_string(),
         }),
-        WalkStep::plain(S::Highlight(Layer::Controller), "That gap is host software: sdhci_irq, mmc_hsq_finalize_request, then mmc_hsq_pump_requests for the next one."),
-        WalkStep::plain(S::Load(true), "Now load the packed run (packed=8): the controller takes chains of up to 8 requests, one interrupt each."),
+        WalkStep::plain(S::Highlight(Layer::Controller), gallery_text("That gap is host software: sdhci_irq, mmc_hsq_finalize_request, then mmc_hsq_pump_requests for the next one.")),
+        WalkStep::plain(S::Load(true), gallery_text("Now load the packed run (packed=8): the controller takes chains of up to 8 requests, one interrupt each.")),
         WalkStep::says(S::RunToEnd, |s| format!("Run it to the end and compare with the authors' table below ({}).", s.authors())),
-        WalkStep::plain(S::Compare, "Fill the whole table: every workload of the series, both columns, simulated here."),
+        WalkStep::plain(S::Compare, gallery_text("Fill the whole table: every workload of the series, both columns, simulated here.")),
     ],
     tour: Some(tour),
     suggest_b: None,

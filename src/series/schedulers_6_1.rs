@@ -10,6 +10,7 @@ use mmcsim_engine::explain::Layer;
 use mmcsim_engine::scenario::jobfile::parse_jobfile;
 use mmcsim_engine::{IoSched, Scenario};
 
+use super::gallery_text;
 use super::script::{StepAction as S, WalkStep};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
@@ -61,18 +62,18 @@ pub static DATA: SeriesData = SeriesData {
         label: "4 KiB reader beside a 4 KiB writer",
         no_table: "No patch and no measured table: the kernel's schedulers on the 2023 board. Take the tour.",
     },
-    kernel: "mq-deadline (elevator_get_default's choice for one hardware queue) serves reads before \
+    kernel: gallery_text("mq-deadline (elevator_get_default's choice for one hardware queue) serves reads before \
              writes, one queue for every process. bfq gives each process a queue, served by weight \
              (B-WF2Q+); with low_latency a queue that becomes busy has its weight raised 30 times \
              (bfq_bfqq_handle_idle_busy_switch) for max_service_from_wr (120 000 sectors) of service \
-             or bfq_wr_duration: the writer uses its raising up, the reader's lasts.",
+             or bfq_wr_duration: the writer uses its raising up, the reader's lasts."),
     walk: &[
-        WalkStep::plain(S::Load(false), "Load A: a reader beside a writer, mq-deadline."),
-        WalkStep::plain(S::Play("25 ms/s"), "Play it and watch the job lanes."),
-        WalkStep::plain(S::Pause, "Pause: count the reader's completions."),
-        WalkStep::plain(S::Highlight(Layer::BlkMq), "blk-mq holds what the scheduler has not dispatched."),
-        WalkStep::plain(S::Load(true), "Load B: bfq."),
-        WalkStep::plain(S::RunToEnd, "Run it to the end and compare."),
+        WalkStep::plain(S::Load(false), gallery_text("Load A: a reader beside a writer, mq-deadline.")),
+        WalkStep::plain(S::Play("25 ms/s"), gallery_text("Play it and watch the job lanes.")),
+        WalkStep::plain(S::Pause, gallery_text("Pause: count the reader's completions.")),
+        WalkStep::plain(S::Highlight(Layer::BlkMq), gallery_text("blk-mq holds what the scheduler has not dispatched.")),
+        WalkStep::plain(S::Load(true), gallery_text("Load B: bfq.")),
+        WalkStep::plain(S::RunToEnd, gallery_text("Run it to the end and compare.")),
     ],
     tour: Some(tour),
     suggest_b: None,
