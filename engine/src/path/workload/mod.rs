@@ -192,6 +192,8 @@ pub struct Job {
     ss: Option<Box<steadystate::SteadyState>>,
     flushes: u64,
     errors: u64,
+    /// I/Os completed during `ramp_time` (not in the statistics).
+    ramp_ios: u64,
     last_done: u64,
     /// The priority of its I/Os (`prioclass=`, `prio=`, `cmdprio_*=`).
     prio: ioprio::JobIoPrio,
@@ -326,6 +328,7 @@ impl Job {
                 .unwrap_or_default(),
             flushes: self.flushes,
             errors: self.errors,
+            ramp_ios: self.ramp_ios,
             runtime_ns: self.last_done.saturating_sub(self.stats_t0()),
         }
     }

@@ -47,6 +47,7 @@ impl Job {
             }
         }
         if !counted {
+            self.ramp_ios += u64::from(op != Op::Flush);
             return;
         }
         // fio's steady-state check: the intervals that ended before this completion.
