@@ -33,6 +33,7 @@ pub fn sample(scn: &Scenario) -> Report {
                 flushes: 0,
                 errors: 0,
                 runtime_ns: 8_437_000_000,
+                ramp_ios: 0,
             });
         }
     }

@@ -122,3 +122,24 @@ fn trace_options_without_a_trace_are_named() {
         "{err}"
     );
 }
+
+/// Item 10: a ramp longer than the job printed no figures and did not say why (every I/O
+/// completed within the ramp, which fio's statistics leave out); the report says so.
+#[test]
+fn a_ramp_that_takes_every_io_is_said() {
+    let out = run_in(&std::env::temp_dir(), &with(&["--ramp_time=24h"]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("  note: ramp_time=24h: all 16 I/Os completed within the ramp, which the statistics leave out"),
+        "{text}"
+    );
+    assert!(!text.contains("IOPS="), "{text}");
+    // A ramp shorter than the job: figures, no note.
+    let out = run_in(&std::env::temp_dir(), &with(&["--ramp_time=1ms"]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("IOPS=") && !text.contains("note: ramp_time"),
+        "{text}"
+    );
+}

@@ -72,6 +72,14 @@ pub struct JobReport {
     pub errors: u64,
     /// Simulated ns from the job's start to its last completion.
     pub runtime_ns: u64,
+    /// I/Os completed during `ramp_time`, left out of every figure above (fio's
+    /// `in_ramp_time`): the report says so when they were all of them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ramp_ios: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Simulator-side figures of a run (the `mmcsim` object of the JSON output).
@@ -279,6 +287,7 @@ impl Report {
             flushes: 0,
             errors: 0,
             runtime_ns: 0,
+            ramp_ios: 0,
         });
         for j in it {
             m.read.merge(&j.read);
@@ -287,6 +296,7 @@ impl Report {
             m.flushes += j.flushes;
             m.errors += j.errors;
             m.runtime_ns = m.runtime_ns.max(j.runtime_ns);
+            m.ramp_ios += j.ramp_ios;
         }
         m
     }

@@ -31,6 +31,7 @@ mod io_priority;
 mod issue10;
 mod issue32;
 mod issue48;
+mod issue48_no_effect;
 mod kernel_exports;
 mod kernel_versions;
 mod measurements_file;

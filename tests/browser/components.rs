@@ -39,6 +39,7 @@ fn report() -> Report {
         errors: 0,
         runtime_ns: 1_000_000_000,
         groupid: 0,
+        ramp_ios: 0,
     };
     // A real (tiny) run's report with its figures replaced: stays valid when the engine adds
     // fields to Report.

@@ -43,6 +43,12 @@ pub const CARRIED: [KernelVersion; 3] = [
 /// software queue support", 511ce378e16f) entered mainline in Linux 5.8.
 pub const HSQ_SINCE: KernelVersion = KernelVersion::new(5, 8);
 
+/// The blk-mq schedulers kyber (block/kyber-iosched.c, Omar Sandoval's "blk-mq: introduce
+/// Kyber multiqueue I/O scheduler", 00e043936e9a) and bfq (block/bfq-iosched.c, Paolo
+/// Valente's "block, bfq: introduce the BFQ-v0 I/O scheduler as an extra scheduler",
+/// aee69d78dec0) entered mainline in Linux 4.12.
+pub const KYBER_BFQ_SINCE: KernelVersion = KernelVersion::new(4, 12);
+
 /// The dynamic hsq depth (`mmc_hsq_modify_threshold`, Wenchao Chen's "mmc: hsq: dynamic
 /// adjustment of hsq->depth", 2023) entered mainline in Linux 6.7: from it, every hsq host's
 /// window is 2, or 5 while queued 4 KiB writes wait; before it, 6.1's `mmc_mq_queue_rq`

@@ -27,10 +27,12 @@
 //! - A host path the board's host driver cannot run (`driver.rs`): `mmc_path=cqe` on a driver
 //!   that never calls `cqhci_init` (sdhci-sprd, sunxi-mmc, mmci, sdhci-pci for QEMU's device),
 //!   `mmc_path=hsq` on one that never calls `mmc_hsq_init` (all but sdhci-sprd).
+//! - A scheduler newer than the board's kernel: kyber and bfq before Linux 4.12
+//!   (`KYBER_BFQ_SINCE`; before it, bfq was out-of-tree patches for the legacy block layer).
 
-use super::kernel_rules::{HSQ_DYNAMIC_SINCE, HSQ_SINCE};
+use super::kernel_rules::{HSQ_DYNAMIC_SINCE, HSQ_SINCE, KYBER_BFQ_SINCE};
 use super::Platform;
-use crate::vocab::{HsqDepth, MmcPath, HSQ_NORMAL_DEPTH};
+use crate::vocab::{HsqDepth, IoSched, MmcPath, HSQ_NORMAL_DEPTH};
 use serde::Serialize;
 
 /// One what-if in effect: the setting as its option text (`packed=8`) and why no kernel runs
@@ -60,6 +62,10 @@ const EMMC_POSTED: &str = "no kernel limits an eMMC's queued writes";
 const HSQ_NEWER: &str =
     "hsq came to mainline in Linux 5.8 (mmc_hsq.c): this kernel runs the series before its merge";
 const DYNAMIC_NEWER: &str = "the 2023 dynamic depth, mainline from Linux 6.7: this kernel's mmc_mq_queue_rq keeps a window of 2 + 1";
+const KYBER_NEWER: &str =
+    "kyber came to mainline in Linux 4.12 (kyber-iosched.c): this kernel had no such scheduler";
+const BFQ_NEWER: &str =
+    "bfq came to mainline in Linux 4.12 (bfq-iosched.c): this kernel had it only as out-of-tree patches";
 const FIXED_OLDER: &str = "Linux 6.7 and later adjust the depth (2, or 5 for 4 KiB writes: mmc_hsq_modify_threshold); a fixed 2 is 6.6's rule";
 
 impl Platform {
@@ -97,6 +103,14 @@ impl Platform {
                 (0, HsqDepth::Dynamic) if !dynamic => put("hsq_depth", "dynamic", DYNAMIC_NEWER),
                 (0, _) => {}
                 (n, _) => put("packed", &n.to_string(), PACKED),
+            }
+        }
+        // Kyber and bfq are not in the landing page's build (`lean`).
+        if !cfg!(feature = "lean") && k < KYBER_BFQ_SINCE {
+            match s.iosched {
+                IoSched::Kyber => put("ioscheduler", "kyber", KYBER_NEWER),
+                IoSched::Bfq => put("ioscheduler", "bfq", BFQ_NEWER),
+                _ => {}
             }
         }
         if !s.fua && c.reliable_write && !c.sd {

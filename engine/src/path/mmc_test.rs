@@ -161,6 +161,7 @@ impl MmcTest {
             flushes: 0,
             errors,
             runtime_ns: now - self.size_start,
+            ramp_ios: 0,
         });
     }
 

@@ -117,7 +117,20 @@ impl ScenarioBuilder {
         let row = resolve(key, value)?;
         self.note(key, value);
         let Access::Job { set, .. } = row.access else {
-            return apply_option(&mut self.scn, OptionScope::Global, key, value);
+            // A scenario-wide option in a `[global]` after a job section changes the jobs
+            // before it too (fio would change only the jobs after it): said, as in [`Self::job`].
+            let before = (self.sections > 0).then(|| self.scenario_wide_text(key));
+            apply_option(&mut self.scn, OptionScope::Global, key, value)?;
+            if let Some(Some(before)) = before {
+                if Some(&before) != self.scenario_wide_text(key).as_ref() {
+                    let name = clip(&self.scn.jobs[self.scn.jobs.len() - 1].name);
+                    self.notice(format!(
+                        "{}: set in a [global] after job section '{name}' to another value; it is one setting for the whole run, so it changes the jobs before it too",
+                        clip(key)
+                    ));
+                }
+            }
+            return Ok(());
         };
         set(&mut self.template, key, value)?;
         if self.sections == 0 {

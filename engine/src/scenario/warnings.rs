@@ -208,6 +208,7 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
     w.extend(prio_warnings(scn, cfg.iosched));
     for (s, j) in scn.jobs.iter().enumerate() {
         w.extend(replay_warning(scn, j));
+        w.extend(fs_warning(scn, j));
         if let Some(name) = j.wait_for.as_ref() {
             if !scn.jobs[..s].iter().any(|e| e.name == *name) {
                 let whom = if *name == j.name {
@@ -327,6 +328,30 @@ fn replay_warning(scn: &Scenario, j: &JobSpec) -> Option<String> {
     };
     Some(format!(
         "replay_events=queue: no effect in job '{}': {why}; accepted: a kernel trace (blkparse, blktrace, ftrace, Perfetto) in read_iolog",
+        clip(&j.name)
+    ))
+}
+
+/// `fs=f2fs` or `fs=f2fs-atomic` where nothing goes through `f2fs_do_sync_file`, the only path
+/// the model's F2FS changes (`path/workload/f2fs.rs`): a job that neither writes with `sync=1`
+/// nor fsyncs (`fsync=`, `fdatasync=` count writes; `end_fsync`, `fsync_on_close` run once).
+/// Its plain writes and reads go to the device as on `fs=raw`. A replayed trace is left out:
+/// its flushes take the F2FS path.
+fn fs_warning(scn: &Scenario, j: &JobSpec) -> Option<String> {
+    use super::job::SyncModel;
+    if j.fs == SyncModel::Raw || j.read_iolog.is_some() || j.flush_at_end() {
+        return None;
+    }
+    let why = if !writes(scn, j) {
+        "it does not write"
+    } else if !j.sync && j.flush_every() == 0 {
+        "its writes are neither O_SYNC nor fsynced"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "fs={}: no effect in job '{}': {why}, and F2FS's sync path (f2fs_do_sync_file) never runs; accepted with effect: writes with sync=1, fsync=N or fdatasync=N, or end_fsync=1, fsync_on_close=1",
+        j.fs.name(),
         clip(&j.name)
     ))
 }

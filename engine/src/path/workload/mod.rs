@@ -8,7 +8,7 @@
 //! replayed trace's timestamps), the flushes (`fsync`, `end_fsync`) and when the job stops
 //! (`size`, `loops`, `io_size`, `number_ios`, `runtime`); `stonewall` (`job_finished`).
 
-use crate::report::{DirStats, JobReport};
+use crate::report::DirStats;
 use crate::rng::{Permutation, Rng};
 use crate::scenario::{JobSpec, RandomDistribution, Rw};
 use crate::sim::observe::JobView;
@@ -192,6 +192,8 @@ pub struct Job {
     ss: Option<Box<steadystate::SteadyState>>,
     flushes: u64,
     errors: u64,
+    /// I/Os completed during `ramp_time` (not in the statistics).
+    ramp_ios: u64,
     last_done: u64,
     /// The priority of its I/Os (`prioclass=`, `prio=`, `cmdprio_*=`).
     prio: ioprio::JobIoPrio,
@@ -310,24 +312,6 @@ impl Job {
     /// An I/O of this job failed without being reaped (power cut): fio counts the error.
     pub fn count_error(&mut self) {
         self.errors += 1;
-    }
-
-    pub fn report(&self) -> JobReport {
-        JobReport {
-            name: self.name.clone(),
-            index: self.index,
-            groupid: self.group,
-            read: self.read.clone(),
-            write: self.write.clone(),
-            trim: self
-                .trim
-                .as_ref()
-                .map(|t| t.stats.clone())
-                .unwrap_or_default(),
-            flushes: self.flushes,
-            errors: self.errors,
-            runtime_ns: self.last_done.saturating_sub(self.stats_t0()),
-        }
     }
 }
 

@@ -3,10 +3,31 @@
 //! (`exitall`, the next `stonewall` phase).
 
 use super::{steadystate, IoRecord, Job, Step, SyncingWrite, MAX_IO_RECORDS};
+use crate::report::JobReport;
 use crate::sim::{Event, ReqIdx, Simulator};
 use crate::vocab::{Cause, Op, Stage};
 
 impl Job {
+    /// What the job's completions add up to: fio's per-job report.
+    pub fn report(&self) -> JobReport {
+        JobReport {
+            name: self.name.clone(),
+            index: self.index,
+            groupid: self.group,
+            read: self.read.clone(),
+            write: self.write.clone(),
+            trim: self
+                .trim
+                .as_ref()
+                .map(|t| t.stats.clone())
+                .unwrap_or_default(),
+            flushes: self.flushes,
+            errors: self.errors,
+            ramp_ios: self.ramp_ios,
+            runtime_ns: self.last_done.saturating_sub(self.stats_t0()),
+        }
+    }
+
     /// A whole I/O is done at `now` (all its requests, if the block layer split it).
     pub(super) fn complete(
         &mut self,
@@ -47,6 +68,7 @@ impl Job {
             }
         }
         if !counted {
+            self.ramp_ios += u64::from(op != Op::Flush);
             return;
         }
         // fio's steady-state check: the intervals that ended before this completion.

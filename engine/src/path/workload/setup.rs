@@ -100,6 +100,7 @@ impl Job {
             ss: steady_state(spec),
             flushes: 0,
             errors: 0,
+            ramp_ios: 0,
             last_done: 0,
             prio: super::ioprio::JobIoPrio::new(spec, seed, stream),
         }

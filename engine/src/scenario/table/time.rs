@@ -72,7 +72,15 @@ pub(super) const STEADYSTATE_RAMP_TIME: OptionRow = job!("steadystate_ramp_time"
 pub(super) const STEADYSTATE_CHECK_INTERVAL: OptionRow = job!("steadystate_check_interval", &["ss_interval"], "time (default unit s), at least 1ms",
     "period of the steady-state samples (default 1s)",
     example "5s",
-    set |j, k, v| j.ss_interval_ns = time(k, v1(v), MAX_RUNTIME_NS, "up to 24h of simulated time")?.max(1_000_000),
+    set |j, k, v| {
+        // Refused below 1 ms, not raised to it (0 took 1 ms silently): a sample per
+        // simulated millisecond is the finest the model keeps.
+        let ns = time(k, v1(v), MAX_RUNTIME_NS, "a time from 1ms up to 24h of simulated time")?;
+        if ns < 1_000_000 {
+            return Err(bad(k, v1(v), "shorter than 1ms", "a time from 1ms up to 24h of simulated time"));
+        }
+        j.ss_interval_ns = ns
+    },
     get |j| (j.ss_interval_ns != 1_000_000_000).then(|| format_time_ns(j.ss_interval_ns)),
     reset |j| j.ss_interval_ns = 1_000_000_000,
     form None);

@@ -63,6 +63,16 @@ fn job_block(out: &mut String, b: &Block, mmc_test: bool) {
     all.merge(&b.job.write.clat);
     all.merge(&b.job.trim.clat);
     lat_distribution(out, &all);
+    let counted = b.job.read.total_ios + b.job.write.total_ios + b.job.trim.total_ios;
+    if let Some(ramp) = b.spec.filter(|_| counted == 0 && b.job.ramp_ios > 0) {
+        // fio prints nothing for such a job; say why.
+        let _ = writeln!(
+            out,
+            "  note: ramp_time={}: all {} I/Os completed within the ramp, which the statistics leave out (lower ramp_time below the job's run to see figures)",
+            crate::scenario::units::format_time_ns(ramp.ramp_time_ns),
+            b.job.ramp_ios
+        );
+    }
     if b.job.flushes > 0 {
         let _ = writeln!(
             out,
