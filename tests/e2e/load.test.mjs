@@ -8,8 +8,10 @@ import path from 'node:path';
 import { gzip } from '../../scripts/compress-dist.mjs';
 import { openPage, root, start } from './harness.mjs';
 
-/** The landing's wasm gzipped (zlib level 9), at most 400 KB of 1024 bytes: README "Loading". */
-const LANDING_GZIP_MAX = 400 * 1024;
+/** The landing's wasm gzipped (zlib level 9), at most 408 KB of 1024 bytes: docs/performance.md
+ * "Loading" (400 KB until December 2026, raised for the kernel choice, priorities, host drivers
+ * and the eighth lesson after trimming what the landing never shows). */
+const LANDING_GZIP_MAX = 408 * 1024;
 
 let env;
 before(async () => {
