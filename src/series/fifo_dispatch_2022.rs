@@ -196,7 +196,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             value: "16",
             both: true,
             press: Some(
-                "Try it yourself: press the button to open the Lab with numjobs=16 on both sides, where it runs at once: more threads, \
+                "Try it yourself: the button opens the Lab with numjobs=16 on both sides and runs it: more threads, \
                  more slots in use: does A's tail grow?",
             ),
             button: None,

@@ -172,8 +172,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             value: "6.6",
             both: false,
             press: Some(
-                "Try it yourself: press the button to open the Lab with B on Linux 6.6 (Android's android15-6.6), \
-                 where it runs at once: 6.6 already dispatches in the caller, but it has no plug in __submit_bio; who issues the \
+                "Try it yourself: the button opens the Lab with B on Linux 6.6 (Android's android15-6.6) \
+                 and runs it: 6.6 already dispatches in the caller, but it has no plug in __submit_bio; who issues the \
                  reader's requests there?",
             ),
             button: Some("Try kernel=6.6"),

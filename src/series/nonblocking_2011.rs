@@ -105,8 +105,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             value: "39/40",
             both: true,
             press: Some(
-                "Try it yourself: press the button to open the Lab with the read cases (mmc_test 39 \
-                 against 40), where it runs at once: does preparing ahead help reads more?",
+                "Try it yourself: the button opens the Lab with the read cases (mmc_test 39 \
+                 against 40) and runs it: does preparing ahead help reads more?",
             ),
             button: Some("Try mmc_test 39/40"),
             pair: Some(read_cases),

@@ -160,8 +160,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             value: "0",
             both: false,
             press: Some(
-                "Try it yourself: press the button to open the Lab with B's low_latency set to 0 (bfq without \
-                 weight raising), where it runs at once: how much of the reader's gain is left?",
+                "Try it yourself: the button opens the Lab with B's low_latency set to 0 (bfq without \
+                 weight raising) and runs it: how much of the reader's gain is left?",
             ),
             button: None,
             pair: None,

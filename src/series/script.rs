@@ -280,11 +280,11 @@ impl TryIt {
         match (self.press, self.both) {
             (Some(p), _) => p.to_string(),
             (None, true) => format!(
-                "Try it yourself: press the button to open the Lab with {k}={v} on both sides, where it runs at once: does the \
+                "Try it yourself: the button opens the Lab with {k}={v} on both sides and runs it: does the \
                  change still cost (or pay) as much?"
             ),
             (None, false) => format!(
-                "Try it yourself: press the button to open the Lab with B's {k} set to {v}, where it runs at once: how much of \
+                "Try it yourself: the button opens the Lab with B's {k} set to {v} and runs it: how much of \
                  the gain is left?"
             ),
         }

@@ -301,7 +301,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
     });
     html! {
         <figure class={classes!("pipeline", compact.then_some("compact"))} id={format!("{side}-pipeline")}>
-            if !props.title.is_empty() { <figcaption class="pipeline-title">{ props.title.clone() }</figcaption> }
+            if !props.title.is_empty() { <figcaption class="pipeline-title" title={props.title.clone()}>{ props.title.clone() }</figcaption> }
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="Requests moving through the eMMC block I/O path"
                  data-tokens={n_tokens.to_string()} {onpointermove} {onpointerleave} {onpointerdown} {onmousedown} {onclick} {onkeydown}>
                 <defs>
