@@ -203,10 +203,10 @@ impl Prediction {
         )
     }
 
-    /// Choice `i`'s band in words: "B/A from 0.55x to 0.82x", "B/A above 1.22x".
+    /// Choice `i`'s band in words: "B/A 0.55x to 0.82x", "B/A above 1.22x".
     pub fn band_text(&self, i: usize) -> String {
         match self.band(i) {
-            (Some(lo), Some(hi)) => format!("B/A from {lo:.2}x to {hi:.2}x"),
+            (Some(lo), Some(hi)) => format!("B/A {lo:.2}x to {hi:.2}x"),
             (Some(lo), None) => format!("B/A above {lo:.2}x"),
             (None, Some(hi)) => format!("B/A below {hi:.2}x"),
             (None, None) => "any B/A".to_string(),
@@ -218,19 +218,14 @@ impl Prediction {
     pub fn answer(&self, picked: usize, fa: f64, fb: f64, unit: &str) -> String {
         let best = self.closest();
         let verdict = if picked == best {
-            format!(
-                "Right: \"{}\" stands for {}",
-                self.choices[best].1,
-                self.band_text(best)
-            )
+            format!("Right ({}: {})", self.choices[best].1, self.band_text(best))
         } else {
             let off =
                 (self.choices[picked].0 / self.ratio).max(self.ratio / self.choices[picked].0);
             format!(
-                "Not quite: the closest answer is \"{}\" ({}); yours stands for {}, {off:.1}x off",
+                "Not quite: the closest is \"{}\" ({}); yours is {off:.1}x off",
                 self.choices[best].1,
-                self.band_text(best),
-                self.band_text(picked)
+                self.band_text(best)
             )
         };
         format!(
@@ -391,19 +386,18 @@ mod tests {
         for w in [(0, 1), (1, 2), (2, 3)] {
             assert_eq!(bands[w.0].0, bands[w.1].1, "bands {w:?} meet");
         }
-        assert_eq!(p.band_text(1), "B/A from 0.35x to 0.71x");
+        assert_eq!(p.band_text(1), "B/A 0.35x to 0.71x");
         // 2.8x lower: "B 2x lower" (its band reaches 2.83x), right, and the band is said.
         assert_eq!(p.closest(), 1);
         let a = p.answer(1, 100.0, 35.7, "µs");
         assert!(
-            a.starts_with("Right: \"B 2x lower\" stands for B/A from 0.35x to 0.71x."),
+            a.starts_with("Right (B 2x lower: B/A 0.35x to 0.71x)."),
             "{a}"
         );
         // A pick two bands away: the closest, and by how much it was off.
         let a = p.answer(3, 100.0, 35.7, "µs");
-        assert!(a.contains("the closest answer is \"B 2x lower\""), "{a}");
         assert!(
-            a.contains("yours stands for B/A below 0.16x, 3.6x off"),
+            a.contains("the closest is \"B 2x lower\" (B/A 0.35x to 0.71x); yours is 3.6x off"),
             "{a}"
         );
         p.ratio = 1.0 / 1.5;
