@@ -9,9 +9,9 @@ use crate::vocab::{HsqDepth, MmcPath};
 pub(super) const K: u64 = 1024;
 
 const SPRD_RANDREAD_NOTE: &str = "The packed figure needs ~6 us of card time per random 4 KiB read, but the \
-non-packed figure of the same card takes ~125 us per read, ~100 us of it the card's NAND read: there the card, \
-not the host, sets the pace. A card without command queueing cannot overlap NAND reads with an ADMA3 chain, so \
-no single preset reproduces both; mmcsim keeps the physically consistent 100 us NAND read and flags this case.";
+non-packed figure of the same card is card-bound at ~125 us per read (a 100 us NAND read). A card without command \
+queueing cannot overlap NAND reads with an ADMA3 chain, so no single preset reproduces both; mmcsim keeps the \
+physical 100 us NAND read and flags this case.";
 
 pub const CASES: [Case; 20] = [
     Case {
