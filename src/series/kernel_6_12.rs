@@ -25,8 +25,7 @@ use {
     super::paused::{first_moment, Paused},
     super::readout,
     super::script::{pause_press, Prediction, TryIt},
-    super::words::{lat, run_report as run, Figures},
-    mmcsim_engine::Report,
+    super::words::{lat, run_report as run, Figures, Jobs},
 };
 
 /// The jobs, as a fio job file: one second of simulated time.
@@ -88,28 +87,6 @@ pub static DATA: SeriesData = SeriesData {
     tour: Some(tour),
     suggest_b: None,
 };
-
-/// What a finished run gives: the reader's mean completion latency (µs) and reads per
-/// second, the writers' mean, and the run's figures.
-#[cfg(feature = "full")]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Jobs {
-    pub read_clat_us: f64,
-    pub read_iops: f64,
-    pub write_clat_us: f64,
-}
-
-#[cfg(feature = "full")]
-impl Jobs {
-    fn of(r: &Report) -> Jobs {
-        let m = r.merged();
-        Jobs {
-            read_clat_us: m.read.clat.mean() / 1e3,
-            read_iops: m.read.iops(),
-            write_clat_us: m.write.clat.mean() / 1e3,
-        }
-    }
-}
 
 /// The landing's build never opens this lesson (`full`).
 #[cfg(not(feature = "full"))]

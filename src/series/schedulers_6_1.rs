@@ -19,8 +19,7 @@ use {
     super::paused::{first_moment, Paused},
     super::readout,
     super::script::{pause_press, Prediction, TryIt},
-    super::words::{lat, run_report as run, Figures},
-    mmcsim_engine::Report,
+    super::words::{lat, run_report as run, Figures, Jobs},
 };
 
 /// The two jobs, as a fio job file: `size` bytes each, one second of simulated time.
@@ -78,28 +77,6 @@ pub static DATA: SeriesData = SeriesData {
     tour: Some(tour),
     suggest_b: None,
 };
-
-/// What a finished run gives each job: the reader's reads per second and mean completion
-/// latency (µs), the writer's MiB/s.
-#[cfg(feature = "full")]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Jobs {
-    pub read_iops: f64,
-    pub read_clat_us: f64,
-    pub write_mib_s: f64,
-}
-
-#[cfg(feature = "full")]
-impl Jobs {
-    fn of(r: &Report) -> Jobs {
-        let m = r.merged();
-        Jobs {
-            read_iops: m.read.iops(),
-            read_clat_us: m.read.clat.mean() / 1e3,
-            write_mib_s: m.write.mib_s(),
-        }
-    }
-}
 
 /// The landing's build has no bfq: the whole app runs this tour (`series::needs_full`).
 #[cfg(not(feature = "full"))]

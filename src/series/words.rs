@@ -134,6 +134,29 @@ pub fn refusal_words(fa: &Figures, fb: &Figures) -> String {
     )
 }
 
+/// What a finished run of a reader beside writers gives each side (the scheduler and the
+/// kernel lessons): the reader's mean completion latency (µs) and reads per second, the
+/// writers' MiB/s and mean completion latency (µs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Jobs {
+    pub read_clat_us: f64,
+    pub read_iops: f64,
+    pub write_mib_s: f64,
+    pub write_clat_us: f64,
+}
+
+impl Jobs {
+    pub fn of(r: &Report) -> Jobs {
+        let m = r.merged();
+        Jobs {
+            read_clat_us: m.read.clat.mean() / 1e3,
+            read_iops: m.read.iops(),
+            write_mib_s: m.write.mib_s(),
+            write_clat_us: m.write.clat.mean() / 1e3,
+        }
+    }
+}
+
 /// Runs a scenario to its end (unwatched: no trace) and gives its report.
 pub fn run_report(scn: &Scenario) -> Result<Report, RunError> {
     let mut s = Session::start(scn)?;
