@@ -11,6 +11,8 @@
 #   sd-1cpu     the SD card, 1 vCPU, jobs of set sd, schedulers none mq-deadline kyber bfq
 #   sd-2cpu     the same with 2 vCPUs
 #   virtio-1cpu virtio-blk with a write-back cache, 1 vCPU, jobs of set vblk, all four
+#   prio-1cpu   (6.12 only) the SD card, 1 vCPU, jobs of set prio (fio's priority options),
+#               none mq-deadline bfq: the priority each request carries (printed from 6.11)
 # and three more boots of make oracle-check's own (set check, none and mq-deadline), whose
 # facts must also agree for a fact of sd-1cpu to be called stable: the check compares those.
 # Boots run side by side (the machine has 2 cores; QEMU's TCG thread is one per vCPU).
@@ -27,6 +29,8 @@ fi
 SCHEDS=none,mq-deadline,kyber,bfq
 CHECK_SCHEDS=none,mq-deadline
 SUITES=${ORACLE_SUITES:-sd-1cpu virtio-1cpu sd-2cpu}
+# The priority suite on the kernels that print a request's priority (6.11 on).
+[[ -z ${ORACLE_SUITES:-} && $ORACLE_KERNEL == 6.12 ]] && SUITES+=" prio-1cpu"
 RUNS=$WORK/runs
 t0=$(date +%s)
 
@@ -36,6 +40,7 @@ suite_args() {  # suite -> DEVICE VCPUS SET SCHEDULERS RUNS
         sd-2cpu) echo "sd 2 sd $SCHEDS a b" ;;
         virtio-1cpu) echo "vblk 1 vblk $SCHEDS a b" ;;
         check) echo "sd 1 check $CHECK_SCHEDS c1 c2 c3" ;;
+        prio-1cpu) echo "sd 1 prio none,mq-deadline,bfq a b" ;;
         *) echo "unknown suite $1" >&2; exit 2 ;;
     esac
 }

@@ -42,7 +42,7 @@ const KNOWN: &[(&[&str], &str, &[&str], &str)] = &[
 #[derive(Debug, Default)]
 struct Facts(BTreeMap<&'static str, Value>);
 
-fn model(args: &str, sched: &str, cache: bool, kernel: &str) -> Facts {
+fn model(args: &str, sched: &str, cache: bool, kernel: &str, wanted: &[&str]) -> Facts {
     let mut a: Vec<String> = vec![
         "--platform=qemu-sdhci-pci".into(),
         format!("--kernel={kernel}"),
@@ -81,7 +81,33 @@ fn model(args: &str, sched: &str, cache: bool, kernel: &str) -> Facts {
     if s.discards == 0 {
         f.insert("request_sizes", Value::Object(sizes));
     }
+    // From 6.11 `block_rq_issue` prints each request's priority (`class,hint,level`): counted
+    // from the model's own ftrace text, as `oracle/reduce.py` counts the kernel's.
+    if kernel != "6.1" && wanted.contains(&"issue_ioprio") {
+        f.insert("issue_ioprio", issue_ioprio(&scn));
+    }
     Facts(f)
+}
+
+/// The priorities of the issued requests, from the model's ftrace text of the same run.
+fn issue_ioprio(scn: &Scenario) -> Value {
+    let mut text = String::new();
+    mmcsim_engine::export::write_ftrace(scn, 1_000_000, &mut text).expect("ftrace text");
+    let mut counts = serde_json::Map::new();
+    for line in text.lines() {
+        let Some((_, rest)) = line.split_once("block_rq_issue: ") else {
+            continue;
+        };
+        // "179,0 WS 4096 () 488 + 8 be,0,4 [fio]": the field before the task.
+        let prio = rest.rsplit_once(" [").map(|(head, _)| head);
+        if let Some(p) = prio.and_then(|h| h.rsplit(' ').next()) {
+            if p.contains(',') {
+                let n = counts.entry(p.to_string()).or_insert(Value::from(0u64));
+                *n = Value::from(n.as_u64().unwrap_or(0) + 1);
+            }
+        }
+    }
+    Value::Object(counts)
 }
 
 /// The kernel's fact of that name (merges summed over bio and request merges; data request
@@ -156,7 +182,7 @@ fn compare(fixture: &str, cache: bool, facts: &[&str]) -> (Vec<String>, Vec<Stri
             job["sched"].as_str().unwrap(),
         );
         let args = job["args"].as_str().unwrap();
-        let m = model(args, sched, cache, version);
+        let m = model(args, sched, cache, version, facts);
         for &fact in facts {
             let (Some(k), Some(v)) = (kernel(job, fact), m.0.get(fact)) else {
                 continue;
@@ -231,6 +257,8 @@ const KNOWN_612: &[(&[&str], &str, &[&str], &str)] = &[
     (&["c3_randwrite4k_qd8", "c4_randwrite4k_qd8_batch", "c7_randwrite4k_qd8_uring", "e3_randread4k_qd8", "g2_randwrite4k_8jobs", "m_randrw4k_70r_qd8"], "*",
         &["requests", "request_sizes", "merges", "issue_ctx", "cmd13_after_write", "host_irqs"],
         "random offsets (and randrw's mix) are fio's generator, not the model's: which neighbours meet, hence merges, differ (as under 6.1)"),
+    (&["p4_randread4k_qd8_cmdidle", "p5_randwrite4k_qd8_cmdrt"], "bfq", &["requests", "merges", "issue_ctx", "issue_ioprio"],
+        "random offsets are fio's generator, not the model's, and the model's bfq holds a lone queue's requests while it idles for it: two to four of the model's neighbours meet and merge (the priority each request carries agrees)"),
     (&["f_read1m", "f2_read512k", "f3_read2m", "b3_write512k", "b4_write2m"], "*", &["host_irqs"],
         "QEMU's SDHCI raises more than one interrupt for a 512 KiB transfer; the model's controller one per request (as under 6.1)"),
     (&["d10_seqwrite4k_qd8_batch_fsync8"], "*", &["requests", "merges", "issue_ctx"],
@@ -282,4 +310,18 @@ fn under_6_12_s_rules_the_flush_jobs_share_flushes_as_6_12_does() {
         &["requests", "merges", "flushes", "issue_ctx"],
     );
     agrees(rows, bad, 60);
+}
+
+/// fio's priority options become the priority each request carries, as Linux 6.12 prints it
+/// in `block_rq_issue` (6.11's aa6ff4eb7c10): the thread's (`prioclass=`, `prio=`: fio's
+/// `ioprio_set`, `bio_set_ioprio` from `get_current_ioprio`), or a command's own
+/// (`cmdprio_*`: the iocb's `aio_reqprio`), and a thread without one at best effort 4.
+#[test]
+fn under_6_12_s_rules_fio_s_priorities_reach_the_requests_as_in_6_12() {
+    let (rows, bad) = compare(
+        "linux-6.12/prio-1cpu.json",
+        false,
+        &["requests", "merges", "issue_ctx", "issue_ioprio"],
+    );
+    agrees(rows, bad, 50);
 }
