@@ -194,7 +194,7 @@ test('numbers agree: A/B table before data, CQE grid, the controller, the mmc_te
     const svgText = await page.textContent('#a-pipeline svg');
     assert.ok(svgText.includes('MMCI') && !svgText.includes('SDHCI'), svgText);
     await page.click('#advanced summary');
-    for (const n of ['sync', 'mmc_test', 'cache', 'runtime', 'time_based', 'rwmixread', 'fsync', 'inject_error']) {
+    for (const n of ['sync', 'mmc_test', 'cache', 'runtime', 'time_based', 'rwmixread', 'fsync', 'inject_error', 'prioclass', 'prio']) {
         assert.ok(await page.isVisible(`#ctl-${n}`), `no control for ${n}`);
     }
     assert.equal(await page.inputValue('#ctl-mmc_test'), '38');

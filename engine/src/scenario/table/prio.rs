@@ -4,11 +4,15 @@
 //! and how, is in `path/elevator/` (mq-deadline's per-priority queues, bfq's classes and
 //! weights); the "no effect" notice for the others in `scenario/warnings.rs`.
 
+use super::macros::{form, GA};
 use super::values::*;
-use super::OptionRow;
+use super::{OptionRow, Widget};
 use crate::scenario::error::ScenarioError;
 use crate::scenario::prio::{CGROUP_WEIGHT_MAX, CGROUP_WEIGHT_MIN};
 use crate::vocab::IoClass;
+
+/// The Lab's choices for `prioclass`: 0 is fio's "not set" (the thread keeps best effort).
+const PRIOCLASS_CHOICES: &[&str] = &["0", "1", "2", "3"];
 
 /// fio's `int[,int]`: one value for reads and writes, or a value for each, within `lo..=hi`.
 fn pair(key: &str, v: &str, lo: u32, hi: u32) -> Result<[u8; 2], ScenarioError> {
@@ -43,7 +47,7 @@ pub(super) const PRIO: OptionRow = job!("prio", &[], "0..=7",
     set |j, k, v| j.prio.level = Some(uint32(k, v1(v), 0, 7)? as u8),
     get |j| j.prio.level.map(|l| l.to_string()),
     reset |j| j.prio.level = None,
-    form None);
+    form form(GA, "prio", "Priority level 0..7, 0 the highest (bfq weighs by it)", Widget::Text { placeholder: "4" }));
 
 pub(super) const PRIOCLASS: OptionRow = job!("prioclass", &[], "0..=3",
     "I/O priority class of the job's thread: 1 realtime, 2 best effort, 3 idle (0: best effort); mq-deadline and bfq serve realtime before best effort before idle, none and kyber ignore it",
@@ -51,7 +55,7 @@ pub(super) const PRIOCLASS: OptionRow = job!("prioclass", &[], "0..=3",
     set |j, k, v| j.prio.class = Some(IoClass::from_number(uint32(k, v1(v), 0, 3)? as u8)),
     get |j| j.prio.class.map(|c| c.number().to_string()),
     reset |j| j.prio.class = None,
-    form None);
+    form form(GA, "prioclass", "1 realtime, 2 best effort, 3 idle (mq-deadline, bfq)", Widget::Choices(PRIOCLASS_CHOICES)));
 
 pub(super) const CMDPRIO_PERCENTAGE: OptionRow = job!("cmdprio_percentage", &[], "0..=100[,0..=100]",
     "libaio, io_uring: the share of reads[,writes] issued with the command priority (cmdprio_class=, cmdprio=), the rest with the thread's; mq-deadline reads a command's priority, bfq only the thread's",
