@@ -16,6 +16,7 @@ fn dir(ios: u64, bs: u64, runtime_ns: u64, lat0: u64) -> DirStats {
         total_ios: ios,
         runtime_ns,
         clat,
+        prios: Vec::new(),
     }
 }
 
@@ -34,6 +35,7 @@ pub fn sample(scn: &Scenario) -> Report {
                 errors: 0,
                 runtime_ns: 8_437_000_000,
                 ramp_ios: 0,
+                ioprio: Default::default(),
             });
         }
     }

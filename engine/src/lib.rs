@@ -51,12 +51,12 @@ pub use figures::Figures;
 pub use path::bus::{Segment, SegmentKind};
 pub use path::workload::{IoRecord, QueuedIo, MAX_IO_RECORDS};
 pub use platform::{Platform, PLATFORMS};
-pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
+pub use report::{DirStats, JobReport, PowerCutReport, PrioLat, Report, SimStats};
 pub use scenario::{IoEngine, JobSpec, Overrides, Rw, Scenario, ScenarioError};
 pub use sim::observe::{JobView, RequestView, Snapshot};
 pub use sim::{run, Simulator};
 pub use vocab::{
-    BlkDispatch, Cause, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, Op, Stage,
-    SwitchValue, TraceEvent, CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NORMAL_DEPTH, HSQ_NUM_SLOTS,
+    BlkDispatch, Cause, HostConfig, HsqDepth, HsqDispatch, IoClass, IoPrio, IoSched, MmcPath, Op,
+    Stage, SwitchValue, TraceEvent, CQE_TASKS, CQHCI_NUM_SLOTS, HSQ_NORMAL_DEPTH, HSQ_NUM_SLOTS,
     HSQ_PACKED_QUEUE_DEPTH, HSQ_PERFORMANCE_DEPTH, MMC_QUEUE_DEPTH,
 };

@@ -2,7 +2,7 @@
 //! The CLI formats these as fio's normal and JSON output; the web app shows them as a table.
 
 use crate::metrics::histogram::LatencyHistogram;
-use crate::vocab::Stage;
+use crate::vocab::{IoPrio, Stage};
 use serde::{Deserialize, Serialize};
 
 /// Per-direction statistics of one job (fio's `read` / `write` objects).
@@ -16,6 +16,31 @@ pub struct DirStats {
     pub runtime_ns: u64,
     /// Completion latency: from the job's system call to its completion being reaped.
     pub clat: LatencyHistogram,
+    /// The same per I/O priority (fio's `clat_prio`), kept for a job whose I/Os carry more
+    /// than one (`cmdprio_percentage`) and for a group of jobs of different priorities; fio
+    /// prints them when two or more have samples ([`DirStats::prios_shown`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prios: Vec<PrioLat>,
+}
+
+/// Completion latency of the I/Os of one priority (fio's `struct clat_prio_stat`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PrioLat {
+    /// The priority fio gave the I/Os (`io_u->ioprio`): class 0 and level 0 when none was set.
+    pub ioprio: IoPrio,
+    pub clat: LatencyHistogram,
+}
+
+/// Adds `clat` to `prio`'s entry of `prios` (a new entry at the end, as fio's
+/// `add_clat_prio_sample` finds its index).
+fn add_prio(prios: &mut Vec<PrioLat>, ioprio: IoPrio, clat: &LatencyHistogram) {
+    match prios.iter_mut().find(|p| p.ioprio == ioprio) {
+        Some(p) => p.clat.merge(clat),
+        None => prios.push(PrioLat {
+            ioprio,
+            clat: clat.clone(),
+        }),
+    }
 }
 
 impl DirStats {
@@ -42,6 +67,15 @@ impl DirStats {
     /// Nothing completed in this direction.
     pub fn is_empty(&self) -> bool {
         self.total_ios == 0
+    }
+    /// The per-priority latencies fio prints (`get_nr_prios_with_samples` >= 2), else none.
+    pub fn prios_shown(&self) -> &[PrioLat] {
+        let with = self.prios.iter().filter(|p| p.clat.count() > 0).count();
+        if with >= 2 {
+            &self.prios
+        } else {
+            &[]
+        }
     }
     pub fn merge(&mut self, o: &DirStats) {
         self.io_bytes += o.io_bytes;
@@ -76,6 +110,13 @@ pub struct JobReport {
     /// `in_ramp_time`): the report says so when they were all of them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ramp_ios: u64,
+    /// The job thread's I/O priority (fio's `td->ioprio`: `prioclass=`, `prio=`).
+    #[serde(default, skip_serializing_if = "is_default_prio")]
+    pub ioprio: IoPrio,
+}
+
+fn is_default_prio(p: &IoPrio) -> bool {
+    *p == IoPrio::default()
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -288,8 +329,40 @@ impl Report {
             errors: 0,
             runtime_ns: 0,
             ramp_ios: 0,
+            ioprio: IoPrio::default(),
         });
-        for j in it {
+        let rest: Vec<&JobReport> = it.collect();
+        // fio's `init_per_prio_stats`: a group keeps latencies per priority when a job of it
+        // kept them, or when its jobs' thread priorities differ; `sum_thread_stats` then files
+        // a job without them whole under its thread's priority.
+        let per_prio = rest.iter().any(|j| j.ioprio != m.ioprio)
+            || std::iter::once(&m)
+                .chain(rest.iter().copied())
+                .any(|j| !j.read.prios.is_empty() || !j.write.prios.is_empty());
+        if per_prio {
+            for d in [&mut m.read, &mut m.write] {
+                if d.prios.is_empty() && d.clat.count() > 0 {
+                    d.prios.push(PrioLat {
+                        ioprio: m.ioprio,
+                        clat: d.clat.clone(),
+                    });
+                }
+            }
+        }
+        for j in rest {
+            if per_prio {
+                for (d, s) in [(&mut m.read, &j.read), (&mut m.write, &j.write)] {
+                    if s.prios.is_empty() {
+                        if s.clat.count() > 0 {
+                            add_prio(&mut d.prios, j.ioprio, &s.clat);
+                        }
+                    } else {
+                        for p in &s.prios {
+                            add_prio(&mut d.prios, p.ioprio, &p.clat);
+                        }
+                    }
+                }
+            }
             m.read.merge(&j.read);
             m.write.merge(&j.write);
             m.trim.merge(&j.trim);

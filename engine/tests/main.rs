@@ -40,6 +40,7 @@ mod option_table;
 mod oracle;
 mod perfetto_export;
 mod power_cut;
+mod prio_stats;
 mod rpi5_sd;
 mod scenario_parse;
 mod schedulers;

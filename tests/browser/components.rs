@@ -40,6 +40,7 @@ fn report() -> Report {
         runtime_ns: 1_000_000_000,
         groupid: 0,
         ramp_ios: 0,
+        ioprio: Default::default(),
     };
     // A real (tiny) run's report with its figures replaced: stays valid when the engine adds
     // fields to Report.

@@ -162,6 +162,7 @@ impl MmcTest {
             errors,
             runtime_ns: now - self.size_start,
             ramp_ios: 0,
+            ioprio: Default::default(),
         });
     }
 

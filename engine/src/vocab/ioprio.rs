@@ -58,7 +58,9 @@ pub const IOPRIO_NORM: u8 = 4;
 pub const IOPRIO_NR_LEVELS: u8 = 8;
 
 /// A request's I/O priority (`rq->ioprio`): class and level.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct IoPrio {
     pub class: IoClass,
     pub level: u8,

@@ -85,7 +85,19 @@ impl Simulator {
                 .expect("the node write's I/O waits");
             let failed = failed || w.failed;
             let now = self.now;
-            self.jobs[job as usize].complete(now, w.t_issue, w.op, w.offset, w.len, failed);
+            // A synchronous engine's write: the thread's priority (no command priority).
+            let j = &mut self.jobs[job as usize];
+            let ioprio = j.prio.thread();
+            let (t_issue, op, offset, len) = (w.t_issue, w.op, w.offset, w.len);
+            let io = super::reap::DoneIo {
+                t_issue,
+                op,
+                offset,
+                len,
+                failed,
+                ioprio,
+            };
+            j.complete(now, io);
             return self.job_kick(job);
         }
         let submit = self.platform.host.submit_ns;

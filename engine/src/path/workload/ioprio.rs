@@ -5,6 +5,7 @@
 //! `fio_cmdprio_set_ioprio` gives `cmdprio_percentage` of the I/Os (engines/cmdprio.c: a draw
 //! of 0..=99 from the job's `prio_state` below the percentage).
 
+use crate::report::{DirStats, PrioLat};
 use crate::rng::Rng;
 use crate::scenario::JobSpec;
 use crate::vocab::{IoPrio, Op};
@@ -15,6 +16,9 @@ pub(crate) struct CmdPrio {
     pct: [u8; 2],
     prio: [IoPrio; 2],
     rng: Rng,
+    /// Completion latency per priority, reads and writes (fio's `clat_prio`, which a job
+    /// keeps when it uses command priorities: the thread's first, then the command's).
+    clat: [Vec<PrioLat>; 2],
 }
 
 /// A job's priorities.
@@ -36,6 +40,17 @@ impl JobIoPrio {
                 pct: p.cmd_pct,
                 prio: [p.command(0), p.command(1)],
                 rng: crate::rng::stream(seed, CMDPRIO_STREAM + stream),
+                clat: [0, 1].map(|d| {
+                    let mut order = vec![p.thread(), p.command(d)];
+                    order.dedup();
+                    order
+                        .into_iter()
+                        .map(|ioprio| PrioLat {
+                            ioprio,
+                            clat: Default::default(),
+                        })
+                        .collect()
+                }),
             })
         });
         JobIoPrio {
@@ -49,13 +64,39 @@ impl JobIoPrio {
         self.thread
     }
 
+    /// A completed I/O's latency under its priority, if the job keeps them per priority.
+    pub(crate) fn record(&mut self, op: Op, ioprio: IoPrio, clat_ns: u64) {
+        let (Some(c), Some(dir)) = (self.cmd.as_deref_mut(), dir(op)) else {
+            return;
+        };
+        let list = &mut c.clat[dir];
+        let i = match list.iter().position(|p| p.ioprio == ioprio) {
+            Some(i) => i,
+            None => {
+                list.push(PrioLat {
+                    ioprio,
+                    clat: Default::default(),
+                });
+                list.len() - 1
+            }
+        };
+        list[i].clat.record(clat_ns);
+    }
+
+    /// `d` with the job's per-priority latencies of direction `dir` (0 reads, 1 writes).
+    pub(crate) fn with_prios(&self, dir: usize, d: &DirStats) -> DirStats {
+        let mut d = d.clone();
+        if let Some(c) = self.cmd.as_deref() {
+            d.prios = c.clat[dir].clone();
+        }
+        d
+    }
+
     /// The priority of the next I/O of `op`.
     pub(crate) fn of(&mut self, op: Op) -> IoPrio {
         use rand::RngExt;
-        let dir = match op {
-            Op::Read => 0,
-            Op::Write => 1,
-            _ => return self.thread,
+        let Some(dir) = dir(op) else {
+            return self.thread;
         };
         let Some(c) = self.cmd.as_deref_mut() else {
             return self.thread;
@@ -65,5 +106,14 @@ impl JobIoPrio {
         } else {
             self.thread
         }
+    }
+}
+
+/// The direction index of a read or write (command priorities cover only those).
+fn dir(op: Op) -> Option<usize> {
+    match op {
+        Op::Read => Some(0),
+        Op::Write => Some(1),
+        _ => None,
     }
 }

@@ -109,7 +109,17 @@ impl Simulator {
                 // A trim on an emulated zone resets its write pointer: nothing reaches the
                 // device; the thread goes on with its next I/O.
                 self.jobs[ju].log_queued(op, o, l);
-                self.jobs[ju].complete(now, now, op, o, l, false);
+                let ioprio = self.jobs[ju].prio.thread();
+                let (offset, len, failed) = (o, l, false);
+                let io = super::reap::DoneIo {
+                    t_issue: now,
+                    op,
+                    offset,
+                    len,
+                    failed,
+                    ioprio,
+                };
+                self.jobs[ju].complete(now, io);
                 return self.job_queue_next(j, now);
             }
         };

@@ -5,7 +5,18 @@
 use super::{steadystate, IoRecord, Job, Step, SyncingWrite, MAX_IO_RECORDS};
 use crate::report::JobReport;
 use crate::sim::{Event, ReqIdx, Simulator};
-use crate::vocab::{Cause, Op, Stage};
+use crate::vocab::{Cause, IoPrio, Op, Stage};
+
+/// A completed I/O as its job accounts it.
+pub(super) struct DoneIo {
+    pub t_issue: u64,
+    pub op: Op,
+    pub offset: u64,
+    pub len: u64,
+    pub failed: bool,
+    /// The priority it carried (`rq->ioprio`), for fio's latency per priority.
+    pub ioprio: IoPrio,
+}
 
 impl Job {
     /// What the job's completions add up to: fio's per-job report.
@@ -14,8 +25,8 @@ impl Job {
             name: self.name.clone(),
             index: self.index,
             groupid: self.group,
-            read: self.read.clone(),
-            write: self.write.clone(),
+            read: self.prio.with_prios(0, &self.read),
+            write: self.prio.with_prios(1, &self.write),
             trim: self
                 .trim
                 .as_ref()
@@ -24,20 +35,21 @@ impl Job {
             flushes: self.flushes,
             errors: self.errors,
             ramp_ios: self.ramp_ios,
+            ioprio: self.prio.thread(),
             runtime_ns: self.last_done.saturating_sub(self.stats_t0()),
         }
     }
 
     /// A whole I/O is done at `now` (all its requests, if the block layer split it).
-    pub(super) fn complete(
-        &mut self,
-        now: u64,
-        t_issue: u64,
-        op: Op,
-        offset: u64,
-        len: u64,
-        failed: bool,
-    ) {
+    pub(super) fn complete(&mut self, now: u64, io: DoneIo) {
+        let DoneIo {
+            t_issue,
+            op,
+            offset,
+            len,
+            failed,
+            ioprio,
+        } = io;
         self.inflight -= 1;
         self.reap_wait = self.reap_wait.saturating_sub(1);
         self.last_done = now;
@@ -101,6 +113,7 @@ impl Job {
         d.total_ios += 1;
         d.runtime_ns = now - t0;
         d.clat.record(clat);
+        self.prio.record(op, ioprio, clat);
     }
 }
 
@@ -143,7 +156,18 @@ impl Simulator {
         {
             (offset, len) = (g.own_offset, g.own_len);
             for b in g.bios {
-                self.jobs[b.job as usize].complete(now, b.t_issue, b.op, b.offset, b.len, failed);
+                let j = &mut self.jobs[b.job as usize];
+                let (t_issue, op, offset, len) = (b.t_issue, b.op, b.offset, b.len);
+                let ioprio = r.ioprio;
+                let io = DoneIo {
+                    t_issue,
+                    op,
+                    offset,
+                    len,
+                    failed,
+                    ioprio,
+                };
+                j.complete(now, io);
                 self.job_kick(b.job);
             }
         }
@@ -190,7 +214,16 @@ impl Simulator {
         if !failed && op == Op::Write && fua && self.queue_has_fua() {
             self.acked_reliable_writes += 1;
         }
-        self.jobs[r.job as usize].complete(now, t_issue, op, offset, len, failed);
+        let ioprio = r.ioprio;
+        let io = DoneIo {
+            t_issue,
+            op,
+            offset,
+            len,
+            failed,
+            ioprio,
+        };
+        self.jobs[r.job as usize].complete(now, io);
         self.job_kick(r.job);
     }
 

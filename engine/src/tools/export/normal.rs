@@ -96,7 +96,22 @@ fn dir_lines(out: &mut String, name: &str, d: &DirStats) {
         ms
     );
     lat_line(out, "clat", &d.clat);
+    // fio's `show_ddir_status`: per priority, when two or more have samples.
+    let prios = || d.prios_shown().iter().filter(|p| p.clat.count() > 0);
+    for p in prios() {
+        lat_line(out, &format!("clat prio {}", prio_name(p.ioprio)), &p.clat);
+    }
     percentiles(out, "clat", &d.clat);
+    for p in prios() {
+        let share = 100.0 * p.clat.count() as f64 / d.clat.count().max(1) as f64;
+        let name = format!("clat prio {} ({share:.2}% of IOs)", prio_name(p.ioprio));
+        percentiles(out, &name, &p.clat);
+    }
+}
+
+/// fio's `class/level/hint` of a priority (`ioprio_class`, `ioprio`, `ioprio_hint`).
+fn prio_name(p: crate::vocab::IoPrio) -> String {
+    format!("{}/{}/0", p.class.number(), p.level)
 }
 
 fn lat_line(out: &mut String, name: &str, h: &LatencyHistogram) {

@@ -60,6 +60,19 @@ pub struct FioDir {
     pub slat_ns: FioLat,
     pub clat_ns: FioLat,
     pub lat_ns: FioLat,
+    /// Completion latency per I/O priority, when two or more have samples (fio's `prios`,
+    /// `add_ddir_status_json`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prios: Vec<FioPrio>,
+}
+
+/// One entry of fio's `prios`: the priority and its completion latency.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FioPrio {
+    pub prioclass: u8,
+    pub prio: u8,
+    pub priohint: u8,
+    pub clat_ns: FioLat,
 }
 
 /// fio's `{min, max, mean, stddev, N[, percentile]}` latency object, in ns.
@@ -231,6 +244,17 @@ impl FioDir {
             slat_ns: FioLat::zero(),
             clat_ns: FioLat::of(&d.clat, true),
             lat_ns: FioLat::of(&d.clat, false),
+            prios: d
+                .prios_shown()
+                .iter()
+                .filter(|p| p.clat.count() > 0)
+                .map(|p| FioPrio {
+                    prioclass: p.ioprio.class.number(),
+                    prio: p.ioprio.level,
+                    priohint: 0,
+                    clat_ns: FioLat::of(&p.clat, true),
+                })
+                .collect(),
         }
     }
 }
