@@ -170,6 +170,15 @@ pub struct SimStats {
     /// follow it in the page (a starving request under `hsq_dispatch=next_tag`).
     #[serde(default)]
     pub longest_host_wait: (u64, u64),
+    /// Issue-to-complete of the data requests (`block_rq_issue`, the driver's
+    /// `blk_mq_start_request`, to `blk_mq_end_request`), kept only while a trace is replayed:
+    /// what a kernel trace's own `D` .. `C` pairs are set beside (`tools/replay_check.rs`).
+    #[serde(default, skip_serializing_if = "hist_empty")]
+    pub d2c: LatencyHistogram,
+}
+
+fn hist_empty(h: &LatencyHistogram) -> bool {
+    h.count() == 0
 }
 
 impl SimStats {

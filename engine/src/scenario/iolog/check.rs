@@ -8,7 +8,8 @@
 //! bio was queued) and `block_unplug` (`blk_mq_flush_plug_list`), marked on the queue events so
 //! that `replay_events=queue` submits them as one plugged batch.
 
-use super::{LogOp, LogOpKind, LogPlug};
+use super::{IoLog, LogOp, LogOpKind, LogPlug};
+use crate::board::KernelVersion;
 use crate::metrics::histogram::LatencyHistogram;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
@@ -133,6 +134,41 @@ impl Tracker {
     }
 }
 
+/// mmc_blk's block major (`MMC_BLOCK_MAJOR`, include/linux/major.h): the board's card is
+/// `mmcblk0`, 179,0.
+pub const MMC_BLOCK_MAJOR: u32 = 179;
+
+impl IoLog {
+    /// Where the trace's machine differs from the board it is replayed on: its device is not an
+    /// MMC card (another major than mmc_blk's), or the kernel it names is another `major.minor`
+    /// than the board's `kernel`. One warning each (a trace names no device size: none of the
+    /// formats carries one).
+    pub fn board_differences(&self, kernel: KernelVersion) -> Vec<String> {
+        let mut w = Vec::new();
+        let name = super::super::error::clip(&self.name);
+        if let Some((maj, min)) = self.dev.filter(|d| d.0 != MMC_BLOCK_MAJOR) {
+            w.push(format!(
+                "read_iolog: '{name}' is a trace of device {maj},{min}, not an MMC card (mmc_blk's major is {MMC_BLOCK_MAJOR}: the board's card is mmcblk0, {MMC_BLOCK_MAJOR},0); its requests replay on the board's card, its timing was another device's"
+            ));
+        }
+        let traced = self.meta.kernel.as_deref();
+        if let Some((release, v)) = traced.and_then(|r| Some((r, version_of(r)?))) {
+            if v != kernel {
+                w.push(format!(
+                    "read_iolog: '{name}' was recorded on Linux {release}; the board runs Linux {kernel} (kernel={v} replays it under the trace's kernel)"
+                ));
+            }
+        }
+        w
+    }
+}
+
+/// `6.1` of `6.1.0-57-amd64`.
+fn version_of(release: &str) -> Option<KernelVersion> {
+    let mut parts = release.split(|c: char| !c.is_ascii_digit());
+    KernelVersion::parse(&format!("{}.{}", parts.next()?, parts.next()?))
+}
+
 /// The kernel release a header line names: the word after `kernel`, `Linux` or `release`,
 /// when it starts as a version does (`6.1.0-57-amd64`, `6.12.117+deb13-amd64`).
 pub(super) fn kernel_of_header(line: &str) -> Option<String> {
@@ -171,6 +207,20 @@ mod tests {
         );
         assert_eq!(kernel_of_header("# tracer: nop"), None);
         assert_eq!(kernel_of_header("# kernel threads: 3"), None);
+    }
+
+    #[test]
+    fn a_trace_of_another_device_or_kernel_is_said() {
+        let mut l = super::super::parse("t", "179,0 0 1 0.1 9 D WS 0 + 8 [fio]\n").unwrap();
+        let k61 = KernelVersion::new(6, 1);
+        assert!(l.board_differences(k61).is_empty());
+        l.meta.kernel = Some("6.12.117+deb13-amd64".into());
+        let w = l.board_differences(k61);
+        assert_eq!(w, ["read_iolog: 't' was recorded on Linux 6.12.117+deb13-amd64; the board runs Linux 6.1 (kernel=6.12 replays it under the trace's kernel)"]);
+        assert!(l.board_differences(KernelVersion::new(6, 12)).is_empty());
+        l.dev = Some((254, 0));
+        let w = l.board_differences(KernelVersion::new(6, 12));
+        assert!(w[0].contains("device 254,0, not an MMC card"), "{w:?}");
     }
 
     /// blkparse: a task's bios between its `P` and `U` are one plug (the bio queued just before

@@ -144,7 +144,8 @@ impl IoLog {
         }
     }
 
-    fn format_has_events(&self) -> bool {
+    /// A kernel trace (its events are the kernel's), not a fio iolog.
+    pub fn format_has_events(&self) -> bool {
         matches!(
             self.format,
             IoLogFormat::Blkparse
