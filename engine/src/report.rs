@@ -175,6 +175,10 @@ pub struct SimStats {
     /// what a kernel trace's own `D` .. `C` pairs are set beside (`tools/replay_check.rs`).
     #[serde(default, skip_serializing_if = "hist_empty")]
     pub d2c: LatencyHistogram,
+    /// Times a job's next I/O was held back for its pace (a replayed trace's issue times,
+    /// `rate`, `rate_iops`, `thinktime`): what tells a bus left idle by the workload's pace.
+    #[serde(default)]
+    pub pace_waits: u64,
 }
 
 fn hist_empty(h: &LatencyHistogram) -> bool {

@@ -76,6 +76,7 @@ impl Simulator {
         match self.jobs[ju].step(now, self.log_of(ju)) {
             Step::Issue => {}
             Step::At(t) => {
+                self.stats.pace_waits += 1;
                 self.jobs[ju].issuing = true;
                 self.q.push(t, Event::JobIssue { job: j });
                 return;
@@ -275,6 +276,7 @@ impl Simulator {
                 self.q.push(now + submit, Event::JobIssue { job: j });
             }
             Step::At(t) => {
+                self.stats.pace_waits += 1;
                 self.jobs[ju].issuing = true;
                 self.q.push(t.max(now + submit), Event::JobIssue { job: j });
             }
