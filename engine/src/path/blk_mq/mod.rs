@@ -294,9 +294,6 @@ impl Simulator {
     pub(crate) fn blk_mq_end_request(&mut self, req: ReqIdx) {
         self.blk_account_io_done(req);
         let r = self.reqs.get_mut(req);
-        if !self.iologs.is_empty() && r.op != crate::vocab::Op::Flush {
-            self.stats.d2c.record(self.now.saturating_sub(r.t_dispatch));
-        }
         let (cpu, sched) = (r.cpu, std::mem::take(&mut r.sched_tag));
         let tag = r.tag.take();
         let (op, job, t_alloc, t_dispatch) = (r.op, r.job, r.t_alloc, r.t_dispatch);
