@@ -41,7 +41,6 @@ mod oracle;
 mod perfetto_export;
 mod power_cut;
 mod replay_check;
-mod replay_check;
 mod rpi5_sd;
 mod scenario_parse;
 mod schedulers;
