@@ -2,12 +2,12 @@
 //! kernel's `trace_raw_output_*` into `/sys/kernel/tracing/trace`, and by `trace-cmd report`):
 //! one event a line, `TASK-PID [CPU] [FLAGS] SECS.USECS: EVENT: FIELDS`, with `#` headers.
 //! `block_rq_issue` (`MAJ,MIN RWBS BYTES (CMD) SECTOR + NSECTORS [COMM]`), `block_bio_queue`
-//! (`MAJ,MIN RWBS SECTOR + NSECTORS [COMM]`) and `block_rq_requeue` (`MAJ,MIN RWBS (CMD) SECTOR
-//! + NSECTORS [ERRORS]`) are replayed; `block_rq_complete` (`MAJ,MIN RWBS (CMD) SECTOR +
-//! NSECTORS [ERRORS]`), `block_plug` and `block_unplug` (`[COMM]`, of the task before the `[CPU]`)
-//! are read for the replay's check and batching ([`super::check`]), as is a header naming the
-//! kernel; the other block events only name the device; every other event (`mmc_*`, `sched_*`,
-//! markers) is read past.
+//! (`MAJ,MIN RWBS SECTOR + NSECTORS [COMM]`) and `block_rq_requeue` (`MAJ,MIN RWBS (CMD)
+//! SECTOR + NSECTORS [ERRORS]`) are replayed. For the replay's check and batching
+//! ([`super::check`]) `block_rq_complete` (as the requeue), `block_plug` and `block_unplug`
+//! (`[COMM]`, of the task before the `[CPU]`) are read, as is a header naming the kernel. The
+//! other block events only name the device; every other event (`mmc_*`, `sched_*`, markers)
+//! is read past.
 
 use super::block::{dev_of, sectors_of, Action, Event, Events};
 use super::{err, is_header, secs_ns, IoLog};
