@@ -44,7 +44,7 @@ pub mod tools;
 
 // Public module paths of the API, kept where callers know them.
 pub use board as platform;
-pub use tools::{calibration, explain, export};
+pub use tools::{calibration, explain, export, replay_check};
 pub use vocab::trace;
 
 pub use figures::Figures;

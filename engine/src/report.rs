@@ -211,6 +211,19 @@ pub struct SimStats {
     /// follow it in the page (a starving request under `hsq_dispatch=next_tag`).
     #[serde(default)]
     pub longest_host_wait: (u64, u64),
+    /// Issue-to-complete of the data requests (`block_rq_issue`, the driver's
+    /// `blk_mq_start_request`, to `blk_mq_end_request`), kept only while a trace is replayed:
+    /// what a kernel trace's own `D` .. `C` pairs are set beside (`tools/replay_check.rs`).
+    #[serde(default, skip_serializing_if = "hist_empty")]
+    pub d2c: LatencyHistogram,
+    /// Times a job's next I/O was held back for its pace (a replayed trace's issue times,
+    /// `rate`, `rate_iops`, `thinktime`): what tells a bus left idle by the workload's pace.
+    #[serde(default)]
+    pub pace_waits: u64,
+}
+
+fn hist_empty(h: &LatencyHistogram) -> bool {
+    h.count() == 0
 }
 
 impl SimStats {

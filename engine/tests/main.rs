@@ -41,6 +41,7 @@ mod oracle;
 mod perfetto_export;
 mod power_cut;
 mod prio_stats;
+mod replay_check;
 mod rpi5_sd;
 mod scenario_parse;
 mod schedulers;

@@ -8,6 +8,37 @@
 use mmcsim_engine::scenario::iolog;
 use mmcsim_engine::{IoEngine, JobSpec, Scenario};
 
+/// The formats the page reads, as the engine names them (`IoLogFormat::name`), for the
+/// panel's help: every one the engine's `parse_bytes` tells apart.
+pub const FORMATS: [iolog::IoLogFormat; 6] = [
+    iolog::IoLogFormat::FioV2,
+    iolog::IoLogFormat::FioV3,
+    iolog::IoLogFormat::Blkparse,
+    iolog::IoLogFormat::Blktrace,
+    iolog::IoLogFormat::Ftrace,
+    iolog::IoLogFormat::Perfetto,
+];
+
+/// The file picker's `accept=`: the text formats' names, Perfetto's (`.perfetto-trace`,
+/// `.pftrace`, `.pb`), binary blktrace's per-CPU files (`DEV.blktrace.N`), and any binary file
+/// (a phone's trace may have any name).
+pub const ACCEPT: &str = ".log,.iolog,.txt,.blkparse,.trace,.dat,.perfetto-trace,.pftrace,.pb,\
+.blktrace.0,.blktrace.1,.blktrace.2,.blktrace.3,.blktrace.4,.blktrace.5,.blktrace.6,.blktrace.7,\
+text/plain,application/octet-stream";
+
+/// The panel's help: every format it reads, named.
+pub fn formats_help() -> String {
+    let names: Vec<&str> = FORMATS.iter().map(|f| f.name()).collect();
+    format!(
+        "Drop a trace here, or open one: {} or {} (fio's write_iolog, blkparse -i, blktrace -d, \
+         /sys/kernel/tracing/trace or trace-cmd report, a Perfetto trace with block events). A \
+         kernel trace replays its requests at their issue times on this platform and host, and \
+         its own issue-to-complete times are set beside the model's.",
+        names[..names.len() - 1].join(", "),
+        names[names.len() - 1]
+    )
+}
+
 /// I/Os the replaying job keeps outstanding: enough that a captured burst is issued at its
 /// queue times rather than held back by the job.
 pub const REPLAY_IODEPTH: u32 = 32;
@@ -41,7 +72,25 @@ pub fn replay_scenario(
     } else {
         ""
     };
-    let summary = format!("{} over {span_ms:.1} ms{times}{unread}", log.summary(from));
+    // What the trace says of itself: its own latency, and where its machine differs.
+    let mut own = String::new();
+    if let Some(d) = log.meta.d2c {
+        own += &format!(
+            "; its own issue-to-complete: p50 {:.0} us, p99 {:.0} us over {} requests",
+            d.p50_ns as f64 / 1e3,
+            d.p99_ns as f64 / 1e3,
+            d.requests
+        );
+    }
+    if let Ok(p) = base.effective_platform() {
+        for w in log.board_differences(p.kernel) {
+            own += &format!("; {}", w.trim_start_matches("read_iolog: "));
+        }
+    }
+    let summary = format!(
+        "{} over {span_ms:.1} ms{times}{unread}{own}",
+        log.summary(from)
+    );
     let mut scn = Scenario {
         jobs: vec![JobSpec {
             name: "replay".to_string(),
@@ -162,6 +211,39 @@ mod tests {
         );
         let (_, summary) = replay_scenario(&Scenario::default(), "t", TRACE.as_bytes()).unwrap();
         assert!(!summary.contains("blktrace:"), "{summary}");
+    }
+
+    /// Issue 47 part 4: the panel names every format it reads, its picker offers them all
+    /// (Perfetto's and binary blktrace's names too), and a kernel trace's summary carries the
+    /// trace's own issue-to-complete and where its kernel differs from the board's.
+    #[test]
+    fn the_panel_names_and_offers_every_format() {
+        let help = formats_help();
+        for f in FORMATS {
+            assert!(help.contains(f.name()), "{help}");
+        }
+        for ext in [
+            ".perfetto-trace",
+            ".pftrace",
+            ".pb",
+            ".blktrace.0",
+            ".blktrace.1",
+            ".iolog",
+            ".blkparse",
+        ] {
+            assert!(ACCEPT.split(',').any(|a| a == ext), "{ext}");
+        }
+        let file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/oracle/fixtures/linux-6.12/traces/sd-x_trace_randwrite4k-mq-deadline.txt"
+        );
+        let base = crate::run::test_support::scenario(&[("kernel", "6.1")]);
+        let (_, summary) = replay_scenario(&base, "r.txt", &std::fs::read(file).unwrap()).unwrap();
+        assert!(
+            summary.contains("; its own issue-to-complete: p50 "),
+            "{summary}"
+        );
+        assert!(summary.contains("over 64 requests; 'r.txt' was recorded on Linux 6.12.117+deb13-amd64; the board runs Linux 6.1"), "{summary}");
     }
 
     /// A Perfetto trace dropped on the page (binary) replays as its text twin does.

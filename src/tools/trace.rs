@@ -1,6 +1,6 @@
-//! "Replay a trace": drop or open an I/O trace (fio iolog v2/v3, blkparse text) to make it the
-//! scenario, on the page's platform and host switches, and compare it A/B with ADMA3 packing
-//! off and on. The parsing and the scenarios are [`crate::tools::replay`]'s; this is only the panel.
+//! "Replay a trace": drop or open an I/O trace (fio iolog v2/v3, blkparse text, binary
+//! blktrace, ftrace text, a Perfetto trace: [`replay::FORMATS`]) to make it the scenario, on the
+//! page's platform and host switches, and compare it A/B with ADMA3 packing off and on. The parsing and the scenarios are [`crate::tools::replay`]'s; this is only the panel.
 
 use std::rc::Rc;
 
@@ -52,14 +52,10 @@ pub fn trace_replay(props: &TraceReplayProps) -> Html {
             <h3 class="tools-title">{ "Replay a trace" }</h3>
             <div id="trace-drop" class={classes!("trace-drop", (*over).then_some("over"))}
                  ondrop={on_drop} ondragover={on_over} ondragleave={on_leave}>
-                <p class="help">
-                    { "Drop a trace here, or open one: fio's " }<code>{ "write_iolog" }</code>
-                    { " (iolog v2 or v3) or " }<code>{ "blkparse" }</code>
-                    { "'s default text output. Each I/O is issued at its queue time, on this platform and host." }
-                </p>
+                <p class="help" id="trace-formats">{ replay::formats_help() }</p>
                 <label class={classes!("button", "secondary", "small", "file-button", props.running.then_some("disabled"))}>
                     { "Open trace…" }
-                    <input id="trace-open" type="file" accept=".log,.iolog,.txt,.blkparse,text/plain"
+                    <input id="trace-open" type="file" accept={replay::ACCEPT}
                            disabled={props.running} onchange={on_pick} />
                 </label>
                 if replaying {

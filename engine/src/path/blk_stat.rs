@@ -29,9 +29,14 @@ impl Simulator {
         a.in_flight += 1;
     }
 
-    /// `blk_account_io_done`: the request ends (`__blk_mq_end_request`).
+    /// `blk_account_io_done`: the request ends (`__blk_mq_end_request`). While a trace is
+    /// replayed, a data request's issue-to-complete (`block_rq_issue` to here) is kept too, to
+    /// set beside the trace's own (`tools/replay_check.rs`).
     pub(crate) fn blk_account_io_done(&mut self, req: ReqIdx) {
         let r = self.reqs.get(req);
+        if !self.iologs.is_empty() && r.op != Op::Flush {
+            self.stats.d2c.record(self.now.saturating_sub(r.t_dispatch));
+        }
         let ns = self.now.saturating_sub(r.t_alloc);
         match r.op {
             Op::Read => self.stats.ticks_ns[0] += ns,

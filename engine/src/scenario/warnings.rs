@@ -208,6 +208,13 @@ pub fn warnings(scn: &Scenario) -> Vec<String> {
     w.extend(prio_warnings(scn, cfg.iosched));
     for (s, j) in scn.jobs.iter().enumerate() {
         w.extend(replay_warning(scn, j));
+        if let Some(log) = j.read_iolog.as_deref().and_then(|n| scn.iolog(n)) {
+            for d in log.board_differences(p.kernel) {
+                if !w.contains(&d) {
+                    w.push(d);
+                }
+            }
+        }
         w.extend(fs_warning(scn, j));
         if let Some(name) = j.wait_for.as_ref() {
             if !scn.jobs[..s].iter().any(|e| e.name == *name) {

@@ -261,6 +261,7 @@ fn replay_of(
                         queued: Vec::new(),
                         dev: log.dev,
                         skipped: log.skipped,
+                        meta: log.meta.clone(),
                     });
                     iologs.len() - 1
                 }

@@ -5,7 +5,7 @@
 
 use super::{zbd, SplitIo, Step, ZbdIo};
 use crate::path::blk_mq::Plug;
-use crate::scenario::iolog::LogOp;
+use crate::scenario::iolog::{LogOp, LogOpKind, LogPlug};
 use crate::sim::request::Request;
 use crate::sim::{Event, Simulator};
 use crate::vocab::{Op, Stage};
@@ -76,6 +76,7 @@ impl Simulator {
         match self.jobs[ju].step(now, self.log_of(ju)) {
             Step::Issue => {}
             Step::At(t) => {
+                self.stats.pace_waits += 1;
                 self.jobs[ju].issuing = true;
                 self.q.push(t, Event::JobIssue { job: j });
                 return;
@@ -90,6 +91,9 @@ impl Simulator {
     pub(super) fn issue_now(&mut self, j: u32) {
         let now = self.now;
         let ju = j as usize;
+        if self.replay_plug(j) {
+            return self.job_queue_next(j, now);
+        }
         let li = self.jobs[ju].replay.as_ref().map(|r| r.log);
         let log: &[LogOp] = li.map_or(&[], |i| &self.iologs[i].ops);
         let (op, offset, len, fua) = self.jobs[ju].next_io(now, log);
@@ -195,6 +199,49 @@ impl Simulator {
         }
     }
 
+    /// A plug of the replayed trace (`replay_events=queue` on a trace with `block_plug` /
+    /// `block_unplug`, marked by `scenario/iolog/check.rs`): the bios the kernel queued between
+    /// `blk_start_plug` and `blk_finish_plug` are submitted now, together, plugged, the last one
+    /// flushing the plug, whatever the job's `iodepth` (the trace's task held them all at once):
+    /// they merge in the plug (`blk_attempt_plug_merge`) and reach the scheduler as one
+    /// `blk_mq_flush_plug_list`, as the kernel's did. False when the next op is not plugged (or
+    /// the plug holds a flush, or the job runs `zonemode=zbd`): it goes the usual way.
+    fn replay_plug(&mut self, j: u32) -> bool {
+        let ju = j as usize;
+        let Some(r) = self.jobs[ju].replay.as_ref().filter(|_| !self.jobs[ju].zbd) else {
+            return false;
+        };
+        let (li, pos) = (r.log, r.pos);
+        let log = &self.iologs[li].ops;
+        if log.get(pos).is_none_or(|o| o.plug == LogPlug::None) {
+            return false;
+        }
+        let end = log[pos..]
+            .iter()
+            .position(|o| o.plug != LogPlug::Open)
+            .map_or(log.len(), |k| {
+                pos + k + usize::from(log[pos + k].plug == LogPlug::Last)
+            });
+        if log[pos..end].iter().any(|o| o.kind == LogOpKind::Flush) {
+            return false;
+        }
+        for k in pos..end {
+            let log = &self.iologs[li].ops;
+            let (op, offset, len, fua) = self.jobs[ju].replay_next(self.now, log);
+            let job = &mut self.jobs[ju];
+            job.inflight += 1;
+            job.log_queued(op, offset, len);
+            self.data_ios += 1;
+            if self.data_ios == crate::scenario::check::MAX_TOTAL_IOS {
+                self.stats.io_budget_reached = true;
+                self.jobs.iter_mut().for_each(|job| job.stopped = true);
+            }
+            let plug = if k + 1 == end { Plug::Last } else { Plug::Open };
+            self.submit_io(j, op, offset, len, fua, plug);
+        }
+        true
+    }
+
     /// `zonemode=zbd`: the I/O fio's `zbd_adjust_block` makes of `(offset, len)`.
     pub(super) fn zbd_adjust_block(&mut self, ju: usize, op: Op, offset: u64, len: u64) -> ZbdIo {
         let job = &self.jobs[ju];
@@ -239,6 +286,7 @@ impl Simulator {
                 self.q.push(now + submit, Event::JobIssue { job: j });
             }
             Step::At(t) => {
+                self.stats.pace_waits += 1;
                 self.jobs[ju].issuing = true;
                 self.q.push(t.max(now + submit), Event::JobIssue { job: j });
             }

@@ -101,7 +101,7 @@ impl Job {
 
     /// The next op of the replayed trace (`read_iolog`): (op, offset, len, fua).
     #[inline]
-    fn replay_next(&mut self, now: u64, log: &[LogOp]) -> (Op, u64, u64, bool) {
+    pub(super) fn replay_next(&mut self, now: u64, log: &[LogOp]) -> (Op, u64, u64, bool) {
         let Some(r) = &mut self.replay else {
             unreachable!("only a replaying job replays")
         };

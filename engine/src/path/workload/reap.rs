@@ -254,6 +254,7 @@ impl Simulator {
             // The thread is running: it enters its next system call right away.
             Step::Issue => self.issue_now(j),
             Step::At(t) => {
+                self.stats.pace_waits += 1;
                 self.jobs[ju].issuing = true;
                 self.q.push(t, Event::JobIssue { job: j });
             }

@@ -1,7 +1,9 @@
 //! blkparse's default text output (`blkparse -i TRACE`, blkparse's `process_fmt` default: one
 //! line per event, `MAJ,MIN CPU SEQ SECS.NSECS PID ACTION RWBS [SECTOR + NSECTORS] [COMM]`):
-//! its `D` (issue), `Q` (queue) and `R` (requeue) events; the others (G, I, C, M, P, U, m...)
-//! are the kernel's own handling and are read past, as is the summary blkparse prints at the end.
+//! its `D` (issue), `Q` (queue) and `R` (requeue) events are replayed; `C` (complete), `P` (plug)
+//! and `U` (unplug) are read for the replay's check and batching ([`super::check`]); the others
+//! (G, I, M, m...) are the kernel's own handling and are read past, as is the summary blkparse
+//! prints at the end.
 
 use super::block::{dev_of, sectors_of, Action, Event, Events};
 use super::{err, secs_ns, IoLog};
@@ -46,10 +48,25 @@ pub(super) fn parse_blkparse(log: &mut IoLog, text: &str) -> Result<(), Scenario
             "Q" => Action::Queue,
             "D" => Action::Issue,
             "R" => Action::Requeue,
+            "C" => Action::Complete,
+            "P" => Action::Plug,
+            "U" => Action::Unplug,
             _ => continue,
         };
         let t_ns = secs_ns(tok[3])
             .ok_or_else(|| err(&name, n, format!("time '{}' is not SECS.NSECS", tok[3])))?;
+        let task = tok[4].parse::<u64>().ok();
+        if matches!(action, Action::Plug | Action::Unplug) {
+            let ev = Event {
+                t_ns,
+                action,
+                rwbs: "",
+                sectors: None,
+                task,
+            };
+            events.push(n, &ev)?;
+            continue;
+        }
         let rwbs = *tok
             .get(6)
             .ok_or_else(|| err(&name, n, "RWBS field is missing"))?;
@@ -72,6 +89,7 @@ pub(super) fn parse_blkparse(log: &mut IoLog, text: &str) -> Result<(), Scenario
                 action,
                 rwbs,
                 sectors,
+                task,
             },
         )?;
     }

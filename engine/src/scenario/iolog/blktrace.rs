@@ -3,7 +3,7 @@
 //! sequence, time in ns, sector, bytes, action, pid, device, cpu, error, pdu_len, then pdu_len
 //! bytes), in the byte order the magic is read in, as blkparse reads them: the CPUs' files merged
 //! by time, RWBS from the action's categories (`fill_rwbs`), the queue, issue and requeue
-//! actions replayed.
+//! actions replayed; complete, plug and unplug read for the replay's check and batching.
 
 use super::block::{Action, Event, Events};
 use super::{err, IoLog, Loc};
@@ -15,6 +15,10 @@ const RECORD: usize = 48;
 const TA_QUEUE: u32 = 1;
 const TA_REQUEUE: u32 = 6;
 const TA_ISSUE: u32 = 7;
+const TA_COMPLETE: u32 = 8;
+const TA_PLUG: u32 = 9;
+const TA_UNPLUG_IO: u32 = 10;
+const TA_UNPLUG_TIMER: u32 = 11;
 const TC_WRITE: u32 = 1 << 1;
 const TC_FLUSH: u32 = 1 << 2;
 const TC_SYNC: u32 = 1 << 3;
@@ -61,12 +65,13 @@ fn rwbs(action: u32, bytes: u32) -> String {
     s
 }
 
-/// One record: (time, action, sector, bytes, device, cpu).
+/// One record: (time, action, sector, bytes, pid, device, cpu).
 struct Rec {
     t: u64,
     action: u32,
     sector: u64,
     bytes: u32,
+    pid: u32,
     dev: u32,
     cpu: u32,
 }
@@ -133,6 +138,7 @@ fn records(name: &str, b: &[u8]) -> Result<Vec<(usize, Rec)>, ScenarioError> {
             sector: u64_at(i + 16),
             bytes: u32_at(i + 24),
             action: u32_at(i + 28),
+            pid: u32_at(i + 32),
             dev: u32_at(i + 36),
             cpu: u32_at(i + 40),
         };
@@ -192,8 +198,23 @@ pub(super) fn parse_blktrace(
             TA_QUEUE => Action::Queue,
             TA_ISSUE => Action::Issue,
             TA_REQUEUE => Action::Requeue,
+            TA_COMPLETE => Action::Complete,
+            TA_PLUG => Action::Plug,
+            TA_UNPLUG_IO | TA_UNPLUG_TIMER => Action::Unplug,
             _ => continue,
         };
+        let task = Some(u64::from(r.pid));
+        if matches!(action, Action::Plug | Action::Unplug) {
+            let ev = Event {
+                t_ns: r.t,
+                action,
+                rwbs: "",
+                sectors: None,
+                task,
+            };
+            events.push(Loc::Byte(*at), &ev)?;
+            continue;
+        }
         if r.bytes % 512 != 0 {
             return Err(err(
                 &names[*k],
@@ -212,6 +233,7 @@ pub(super) fn parse_blktrace(
                 action,
                 rwbs: &rwbs,
                 sectors: Some((r.sector, u64::from(r.bytes) / 512)),
+                task,
             },
         )?;
     }

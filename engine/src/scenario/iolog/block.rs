@@ -1,9 +1,12 @@
 //! A kernel trace's block events as replayed I/Os, read as blktrace and the block tracepoints
 //! (`include/trace/events/block.h`) write them: the RWBS letters of `blk_fill_rwbs`, the queue
 //! (`__BLK_TA_QUEUE`, `block_bio_queue`), issue (`__BLK_TA_ISSUE`, `block_rq_issue`) and requeue
-//! (`__BLK_TA_REQUEUE`, `block_rq_requeue`) events of one device.
+//! (`__BLK_TA_REQUEUE`, `block_rq_requeue`) events of one device, and what the trace says of
+//! itself ([`super::check`]): completions (`__BLK_TA_COMPLETE`, `block_rq_complete`) and plugs
+//! (`__BLK_TA_PLUG` / `__BLK_TA_UNPLUG_IO`, `block_plug` / `block_unplug`).
 
-use super::{err, extent, IoLog, Loc, LogOp, LogOpKind};
+use super::check::Tracker;
+use super::{err, extent, IoLog, Loc, LogOp, LogOpKind, LogPlug};
 use crate::scenario::error::ScenarioError;
 
 /// What a traced event is to a replay.
@@ -16,6 +19,12 @@ pub(super) enum Action {
     /// The driver gave the request back (blkparse `R`, `block_rq_requeue`): its earlier issue
     /// did not reach the device, its next one will.
     Requeue,
+    /// The request completed (blkparse `C`, `block_rq_complete`).
+    Complete,
+    /// The task's plug got its first request (blkparse `P`, `block_plug`).
+    Plug,
+    /// The task's plug was flushed (blkparse `U`, `block_unplug`).
+    Unplug,
 }
 
 /// One event of the trace, its fields as text.
@@ -25,6 +34,8 @@ pub(super) struct Event<'a> {
     pub rwbs: &'a str,
     /// `SECTOR + NSECTORS`, if the event has them.
     pub sectors: Option<(u64, u64)>,
+    /// The task (pid) the event ran in, if the format says: what ties a plug to its bios.
+    pub task: Option<u64>,
 }
 
 /// `blk_fill_rwbs`: `F` (REQ_PREFLUSH) first, then the operation (`W`, `R`, `D`, `DE`, `F`
@@ -70,6 +81,7 @@ pub(super) struct Events<'l> {
     /// The requeues read so far: the op taken back and how many issue events were read before
     /// it, resolved together in [`Events::finish`].
     requeues: Vec<(OpKey, usize)>,
+    track: Tracker,
 }
 
 /// What tells a requeued request's issue event: its kind, offset and length.
@@ -86,7 +98,13 @@ impl<'l> Events<'l> {
             log,
             name,
             requeues: Vec::new(),
+            track: Tracker::default(),
         }
+    }
+
+    /// The kernel release the trace's header or metadata names.
+    pub(super) fn kernel(&mut self, release: String) {
+        self.log.meta.kernel.get_or_insert(release);
     }
 
     /// Line `n`'s event is of device `dev`: the first device seen is the trace's, another is
@@ -115,6 +133,17 @@ impl<'l> Events<'l> {
 
     /// Line `n`'s event: its I/Os into the issue or the queue list.
     pub(super) fn push(&mut self, n: impl Into<Loc>, ev: &Event) -> Result<(), ScenarioError> {
+        match ev.action {
+            Action::Plug => {
+                self.track.plug(ev.task);
+                return Ok(());
+            }
+            Action::Unplug => {
+                self.track.unplug(ev.task, &mut self.log.queued);
+                return Ok(());
+            }
+            _ => self.track.seen(ev.t_ns),
+        }
         let name = self.name.as_str();
         let n: Loc = n.into();
         let r = rwbs(ev.rwbs).ok_or_else(|| {
@@ -145,6 +174,7 @@ impl<'l> Events<'l> {
                 offset,
                 len,
                 fua,
+                plug: LogPlug::None,
             })
         };
         let flush = LogOp {
@@ -153,6 +183,7 @@ impl<'l> Events<'l> {
             offset: 0,
             len: 0,
             fua: false,
+            plug: LogPlug::None,
         };
         match (r.op, data) {
             ('F', _) => ops.push(flush),
@@ -179,14 +210,23 @@ impl<'l> Events<'l> {
             }
         }
         match ev.action {
-            Action::Queue => self.log.queued.extend(ops),
-            Action::Issue => self.log.ops.extend(ops),
+            Action::Queue => {
+                self.log.queued.extend(ops);
+                self.track.queued(ev.task, self.log.queued.len());
+            }
+            Action::Issue => {
+                ops.iter().for_each(|o| self.track.issue(o));
+                self.log.ops.extend(ops);
+            }
             Action::Requeue => {
                 // The request's latest issue is taken back: it is replayed when issued again.
                 if let Some(o) = ops.last() {
+                    self.track.requeue(o);
                     self.requeues.push((key(o), self.log.ops.len()));
                 }
             }
+            Action::Complete => ops.iter().for_each(|o| self.track.complete(o)),
+            Action::Plug | Action::Unplug => {}
         }
         Ok(())
     }
@@ -234,6 +274,8 @@ impl<'l> Events<'l> {
     /// each from its first I/O.
     pub(super) fn finish(mut self) {
         self.take_back_requeued();
+        let track = std::mem::take(&mut self.track);
+        track.finish(&mut self.log.meta);
         for ops in [&mut self.log.ops, &mut self.log.queued] {
             ops.sort_by_key(|o| o.t_ns);
             let t0 = ops.first().map_or(0, |o| o.t_ns);

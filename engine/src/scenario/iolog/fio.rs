@@ -1,7 +1,7 @@
 //! fio's own iolog (`read_iolog2`): v2 (`FILE ACTION [OFFSET LENGTH]`, `wait` actions) and v3
 //! (`USECS FILE ACTION [OFFSET LENGTH]`).
 
-use super::{err, extent, number, IoLog, LogOp, LogOpKind};
+use super::{err, extent, number, IoLog, LogOp, LogOpKind, LogPlug};
 use crate::scenario::error::ScenarioError;
 
 /// fio iolog v2 (`FILE ACTION [OFFSET LENGTH]`) or v3 (`USECS FILE ACTION [OFFSET LENGTH]`).
@@ -64,6 +64,7 @@ pub(super) fn parse_fio(log: &mut IoLog, text: &str, v3: bool) -> Result<(), Sce
             offset,
             len,
             fua: false,
+            plug: LogPlug::None,
         });
     }
     Ok(())

@@ -2,9 +2,12 @@
 //! kernel's `trace_raw_output_*` into `/sys/kernel/tracing/trace`, and by `trace-cmd report`):
 //! one event a line, `TASK-PID [CPU] [FLAGS] SECS.USECS: EVENT: FIELDS`, with `#` headers.
 //! `block_rq_issue` (`MAJ,MIN RWBS BYTES (CMD) SECTOR + NSECTORS [COMM]`), `block_bio_queue`
-//! (`MAJ,MIN RWBS SECTOR + NSECTORS [COMM]`) and `block_rq_requeue` (`MAJ,MIN RWBS (CMD) SECTOR
-//! + NSECTORS [ERRORS]`) are replayed; the other block events only name the device; every other
-//! event (`mmc_*`, `sched_*`, markers) is read past.
+//! (`MAJ,MIN RWBS SECTOR + NSECTORS [COMM]`) and `block_rq_requeue` (`MAJ,MIN RWBS (CMD)
+//! SECTOR + NSECTORS [ERRORS]`) are replayed. For the replay's check and batching
+//! ([`super::check`]) `block_rq_complete` (as the requeue), `block_plug` and `block_unplug`
+//! (`[COMM]`, of the task before the `[CPU]`) are read, as is a header naming the kernel. The
+//! other block events only name the device; every other event (`mmc_*`, `sched_*`, markers)
+//! is read past.
 
 use super::block::{dev_of, sectors_of, Action, Event, Events};
 use super::{err, is_header, secs_ns, IoLog};
@@ -59,6 +62,9 @@ pub(super) fn parse_ftrace(log: &mut IoLog, text: &str) -> Result<(), ScenarioEr
             ));
         }
         if line.is_empty() || is_header(line) {
+            if let Some(k) = super::check::kernel_of_header(line) {
+                events.kernel(k);
+            }
             continue;
         }
         if line.starts_with("CPU:") && line.contains("LOST") {
@@ -78,9 +84,28 @@ pub(super) fn parse_ftrace(log: &mut IoLog, text: &str) -> Result<(), ScenarioEr
         if !event.starts_with("block_") {
             continue;
         }
+        // `TASK-PID` before the `[CPU]`.
+        let task = line
+            .split(" [")
+            .next()
+            .and_then(|t| t.trim().rsplit_once('-'))
+            .and_then(|(_, pid)| pid.parse::<u64>().ok());
         let tok: Vec<&str> = fields.split_whitespace().collect();
         let Some(dev) = tok.first().and_then(|t| dev_of(t)) else {
             // block_plug, block_unplug: no device.
+            let action = match event {
+                "block_plug" => Action::Plug,
+                "block_unplug" => Action::Unplug,
+                _ => continue,
+            };
+            let ev = Event {
+                t_ns,
+                action,
+                rwbs: "",
+                sectors: None,
+                task,
+            };
+            events.push(n, &ev)?;
             continue;
         };
         events.device(n, dev)?;
@@ -88,6 +113,7 @@ pub(super) fn parse_ftrace(log: &mut IoLog, text: &str) -> Result<(), ScenarioEr
             "block_bio_queue" => Action::Queue,
             "block_rq_issue" => Action::Issue,
             "block_rq_requeue" => Action::Requeue,
+            "block_rq_complete" => Action::Complete,
             _ => continue,
         };
         let rwbs = *tok
@@ -113,6 +139,7 @@ pub(super) fn parse_ftrace(log: &mut IoLog, text: &str) -> Result<(), ScenarioEr
                 action,
                 rwbs,
                 sectors,
+                task,
             },
         )?;
     }

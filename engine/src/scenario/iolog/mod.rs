@@ -15,6 +15,7 @@
 mod blkparse;
 mod blktrace;
 mod block;
+mod check;
 mod fio;
 mod ftrace;
 mod perfetto;
@@ -23,6 +24,7 @@ mod tests;
 
 use super::error::ScenarioError;
 use super::limits::{DEVICE_BYTES, MAX_BS};
+pub use check::{TraceD2c, TraceMeta};
 use serde::{Deserialize, Serialize};
 
 /// What one traced I/O asks of the device.
@@ -48,6 +50,23 @@ pub struct LogOp {
     pub len: u64,
     /// REQ_FUA (RWBS `WF...`).
     pub fua: bool,
+    /// A queue event's place in its task's plug, as the trace's `block_plug` / `block_unplug`
+    /// (blkparse `P` / `U`) bracket it; `None` for issue events and fio iologs.
+    #[serde(default)]
+    pub plug: LogPlug,
+}
+
+/// Where a queued bio stood in the plug the kernel submitted it in (`blk_start_plug` ..
+/// `blk_finish_plug`): the trace's `block_plug` fires when the plug gets its first request
+/// (`blk_add_rq_to_plug`), `block_unplug` when `blk_mq_flush_plug_list` flushes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LogPlug {
+    #[default]
+    None,
+    /// Plugged; more bios of the same plug follow.
+    Open,
+    /// The plug's last bio: the plug is flushed after it.
+    Last,
 }
 
 /// The format a trace was read from.
@@ -111,6 +130,9 @@ pub struct IoLog {
     /// Events of no modelled kind left out (RWBS `DE`, secure erase; `N` with data: a
     /// driver-private request), said when the trace is loaded.
     pub skipped: u64,
+    /// What a kernel trace says of itself, for the replay to be checked against.
+    #[serde(default)]
+    pub meta: TraceMeta,
 }
 
 impl IoLog {
@@ -122,7 +144,8 @@ impl IoLog {
         }
     }
 
-    fn format_has_events(&self) -> bool {
+    /// A kernel trace (its events are the kernel's), not a fio iolog.
+    pub fn format_has_events(&self) -> bool {
         matches!(
             self.format,
             IoLogFormat::Blkparse
@@ -203,6 +226,7 @@ fn empty(name: &str, format: IoLogFormat) -> IoLog {
         queued: Vec::new(),
         dev: None,
         skipped: 0,
+        meta: TraceMeta::default(),
     }
 }
 
@@ -262,14 +286,7 @@ pub fn parse(name: &str, text: &str) -> Result<IoLog, ScenarioError> {
         .clone()
         .find(|(_, l)| !l.is_empty())
         .ok_or_else(|| ScenarioError::new("read_iolog", format!("{name}: the trace is empty")))?;
-    let mut log = IoLog {
-        name: name.to_string(),
-        format: IoLogFormat::FioV2,
-        ops: Vec::new(),
-        queued: Vec::new(),
-        dev: None,
-        skipped: 0,
-    };
+    let mut log = empty(name, IoLogFormat::FioV2);
     let event = lines.find(|(_, l)| !l.is_empty() && !is_header(l));
     match (first.1, event) {
         (V2, _) => fio::parse_fio(&mut log, text, false)?,

@@ -2,7 +2,9 @@
 //! `traced` records ftrace on a phone or `--trace_format=perfetto` writes): the
 //! `FtraceEventBundle`s' `block_rq_issue`, `block_bio_queue` and `block_rq_requeue` events
 //! (field numbers of Perfetto's ftrace/ftrace_event.proto and ftrace/block.proto), their dev_t
-//! split as the kernel's `MAJOR` / `MINOR`; every other packet and event is read past. The
+//! split as the kernel's `MAJOR` / `MINOR`; `block_rq_complete`, `block_plug`, `block_unplug`
+//! (with the event's pid) and the `SystemInfo` packet's kernel release are read for the replay's
+//! check and batching ([`super::check`]); every other packet and event is read past. The
 //! protobuf wire format is read by hand: varints, length-delimited fields, fixed 32/64-bit fields
 //! skipped.
 
@@ -166,9 +168,32 @@ const FTRACE_EVENTS: u64 = 1;
 const BUNDLE_EVENT: u64 = 2;
 const BUNDLE_LOST_EVENTS: u64 = 3;
 const TIMESTAMP: u64 = 1;
+const EVENT_PID: u64 = 2;
 const BLOCK_RQ_ISSUE: u64 = 45;
 const BLOCK_BIO_QUEUE: u64 = 119;
+const BLOCK_PLUG: u64 = 123;
+const BLOCK_RQ_COMPLETE: u64 = 125;
 const BLOCK_RQ_REQUEUE: u64 = 129;
+const BLOCK_UNPLUG: u64 = 133;
+// TracePacket.system_info; SystemInfo.utsname; Utsname.release (system_info.proto).
+const SYSTEM_INFO: u64 = 45;
+const UTSNAME: u64 = 1;
+const RELEASE: u64 = 3;
+
+/// The kernel release of a `SystemInfo` packet (`uname -r` as traced read it).
+fn release(name: &str, info: &[u8], base: usize) -> Result<Option<String>, ScenarioError> {
+    for f in all_fields(name, info, base)? {
+        if f.num == UTSNAME && f.wire == 2 {
+            let off = base + (f.bytes.as_ptr() as usize - info.as_ptr() as usize);
+            for r in all_fields(name, f.bytes, off)? {
+                if r.num == RELEASE && r.wire == 2 {
+                    return Ok(std::str::from_utf8(r.bytes).ok().map(str::to_string));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
 
 pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), ScenarioError> {
     let name = log.name.clone();
@@ -181,6 +206,11 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
         }
         for bundle in fields(&name, packet.bytes, base(packet.bytes)) {
             let bundle = bundle?;
+            if bundle.num == SYSTEM_INFO && bundle.wire == 2 {
+                if let Some(r) = release(&name, bundle.bytes, base(bundle.bytes))? {
+                    events.kernel(r);
+                }
+            }
             if bundle.num != FTRACE_EVENTS {
                 continue;
             }
@@ -201,11 +231,29 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                     .iter()
                     .find(|f| f.num == TIMESTAMP)
                     .map_or(0, |f| f.varint);
+                let task = parts.iter().find(|f| f.num == EVENT_PID).map(|f| f.varint);
                 for body in &parts {
                     let (action, rwbs_field) = match body.num {
                         BLOCK_RQ_ISSUE => (Action::Issue, 5),
                         BLOCK_RQ_REQUEUE => (Action::Requeue, 5),
+                        BLOCK_RQ_COMPLETE => (Action::Complete, 5),
                         BLOCK_BIO_QUEUE => (Action::Queue, 4),
+                        BLOCK_PLUG | BLOCK_UNPLUG => {
+                            let action = if body.num == BLOCK_PLUG {
+                                Action::Plug
+                            } else {
+                                Action::Unplug
+                            };
+                            let ev = Event {
+                                t_ns,
+                                action,
+                                rwbs: "",
+                                sectors: None,
+                                task,
+                            };
+                            events.push(Loc::Byte(body.at), &ev)?;
+                            continue;
+                        }
                         _ => continue,
                     };
                     let f = all_fields(&name, body.bytes, base(body.bytes))?;
@@ -239,6 +287,7 @@ pub(super) fn parse_perfetto(log: &mut IoLog, bytes: &[u8]) -> Result<(), Scenar
                             action,
                             rwbs,
                             sectors: Some((sector, nsect)),
+                            task,
                         },
                     )?;
                 }

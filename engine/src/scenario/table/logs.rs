@@ -55,7 +55,7 @@ pub(super) const REPLAY_NO_STALL: OptionRow = job_flag!(
 /// `replay_events=`: mmcsim's own (fio's blktrace replay reads `Q` events; its move to `D`
 /// events in 2026 has no option name yet).
 pub(super) const REPLAY_EVENTS: OptionRow = job!("replay_events", &[], "issue, queue",
-    "which events of a kernel trace (blkparse, blktrace, ftrace, Perfetto) read_iolog replays: issue (D, block_rq_issue: the requests the driver got) or queue (Q, block_bio_queue: the bios submitted, merged and split again by the model)",
+    "which events of a kernel trace (blkparse, blktrace, ftrace, Perfetto) read_iolog replays: issue (D, block_rq_issue: the requests the driver got) or queue (Q, block_bio_queue: the bios submitted, each of the trace's plugs (block_plug..block_unplug) as one plugged batch, merged and split again by the model)",
     example "queue",
     set |j, k, v| j.replay_events = one_of(k, v1(v), &[ReplayEvents::Issue, ReplayEvents::Queue], ReplayEvents::name, "replayed events")?,
     get |j| Some(j.replay_events.name().to_string()),

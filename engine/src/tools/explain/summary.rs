@@ -89,6 +89,70 @@ pub fn headroom_words(busy_pct: f64) -> String {
     }
 }
 
+/// Why the bus idled between transfers, from the run's counters (never assumed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum IdleCause {
+    /// The workload's pace held its I/O back ([`crate::SimStats::pace_waits`] > 0: a replayed
+    /// trace's issue times, `rate`, `thinktime`) and no request was in flight (diskstats'
+    /// `io_ticks`) `idle_pct` % of the run, at least
+    /// [`crate::tools::replay_check::PACED_IDLE_PCT`].
+    Pacing { idle_pct: f64, waits: u64 },
+    /// `mmc_mq_queue_rq` refused requests (BLK_STS_RESOURCE): each waited for kblockd's run
+    /// to be dispatched again.
+    Refusals { requeues: u64 },
+    /// Neither: requests were there and none was refused; the bus waited for each transfer's
+    /// interrupt and completion.
+    Neither,
+}
+
+/// [`IdleCause`] of a report.
+pub fn idle_cause(rep: &Report) -> IdleCause {
+    let s = &rep.sim;
+    let idle_pct = if s.simulated_ns == 0 {
+        0.0
+    } else {
+        100.0 - (s.io_ticks_ns as f64 * 100.0 / s.simulated_ns as f64).min(100.0)
+    };
+    if s.pace_waits > 0 && idle_pct >= crate::tools::replay_check::PACED_IDLE_PCT {
+        IdleCause::Pacing {
+            idle_pct,
+            waits: s.pace_waits,
+        }
+    } else if s.requeues > 0 {
+        IdleCause::Refusals {
+            requeues: s.requeues,
+        }
+    } else {
+        IdleCause::Neither
+    }
+}
+
+/// The sentence on a bus idle between transfers, naming what the counters say happened
+/// ([`idle_cause`]): the pace, the refusals, or neither.
+pub fn idle_words(rep: &Report, window: &str, idle_us: f64) -> String {
+    match idle_cause(rep) {
+        IdleCause::Pacing { idle_pct, waits } => format!(
+            "One request per interrupt, a window of {window} requests: the bus idles between transfers, \
+             {idle_us:.1} us per request on average, because the workload's pace left it nothing to do: \
+             no request was in flight {idle_pct:.0}% of the time, and the jobs waited {waits} times for \
+             their next I/O's time (a trace's issue times, rate or thinktime). Depth or batching cannot \
+             fill that; only a faster pace can."
+        ),
+        IdleCause::Refusals { requeues } => format!(
+            "One request per interrupt, a window of {window} requests: after each transfer the bus \
+             waits for the interrupt, the completion and, for the {requeues} refused requests, kblockd's \
+             run that dispatches them again, {idle_us:.1} us idle per request on average, so the bus \
+             idles between transfers. Batching (packed) or a deeper window can hide that wait."
+        ),
+        IdleCause::Neither => format!(
+            "One request per interrupt, a window of {window} requests: after each transfer the bus \
+             waits for the interrupt and the completion (no request was refused), {idle_us:.1} us idle \
+             per request on average, so the bus idles between transfers. Batching (packed) or a deeper \
+             window can hide that wait."
+        ),
+    }
+}
+
 /// Sentences describing what the finished (or running) run shows, from its simulated figures.
 /// Every comparison word is computed from the numbers the sentence cites ([`relation`]).
 pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
@@ -120,13 +184,7 @@ pub fn effect_summary(rep: &Report, cfg: &HostConfig) -> Vec<String> {
             HsqDepth::Dynamic => "3 (6 while 4 KiB writes queue up)".to_string(),
         };
         if busy_pct < 80.0 {
-            out.push(format!(
-                "One request per interrupt, a window of {window} requests: after each transfer the bus \
-                 waits for the interrupt, the completion and kblockd's run that re-dispatches a refused request, \
-                 {:.1} us idle per request on average, so the bus idles between transfers. Batching \
-                 (packed) or a deeper window can hide that wait.",
-                c.idle_us
-            ));
+            out.push(idle_words(rep, &window, c.idle_us));
         } else {
             out.push(format!(
                 "A window of {window} requests: the bus is busy {busy_pct:.0}% of the time, so the bus and \

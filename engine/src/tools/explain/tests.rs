@@ -247,3 +247,62 @@ fn the_bound_a_bus_bound_run_states_holds_for_its_b() {
     assert_eq!(headroom_words(95.0), "5% (little: under 10%)");
     assert!(checked >= 1, "no bus-bound A among the cases");
 }
+
+/// Issue 47 part 4: the bus-idle sentence names what the counters say happened. A replayed
+/// trace whose issue times leave the device idle names the pace (it blamed "kblockd's run that
+/// re-dispatches a refused request" with 0 requests refused); kblockd's re-dispatch is named
+/// only when requests were refused; otherwise neither.
+#[test]
+fn the_bus_idle_sentence_names_pacing_refusals_or_neither() {
+    let run = |args: &[&str], log: Option<crate::scenario::iolog::IoLog>| {
+        let mut a = vec!["--name=x".to_string(), "--mmc_path=hsq".to_string()];
+        a.extend(args.iter().map(|s| s.to_string()));
+        let mut scn = crate::scenario::options::parse_args(&a, crate::Scenario::default()).unwrap();
+        if let Some(l) = log {
+            scn.attach_iolog(l);
+        }
+        let rep = crate::run(&scn).unwrap();
+        let text = effect_summary(&rep, &scn.effective_platform().unwrap().switches).join(" ");
+        (idle_cause(&rep), text, rep.sim.requeues)
+    };
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../oracle/fixtures/traces/sd-x_trace_seqwrite4k_qd8_batch-mq-deadline.txt"
+    );
+    let log = crate::scenario::iolog::parse("t.txt", &std::fs::read_to_string(file).unwrap());
+    let replay = ["--read_iolog=t.txt", "--ioengine=libaio", "--iodepth=32"];
+    let (cause, text, requeues) = run(&replay, Some(log.unwrap()));
+    assert!(
+        matches!(cause, IdleCause::Pacing { idle_pct, .. } if idle_pct > 50.0),
+        "{cause:?}"
+    );
+    assert!(
+        text.contains("because the workload's pace left it nothing to do"),
+        "{text}"
+    );
+    assert!(!text.contains("kblockd") && requeues == 0, "{text}");
+    let (cause, text, requeues) = run(
+        &[
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=1m",
+            "--ioengine=libaio",
+            "--iodepth=32",
+        ],
+        None,
+    );
+    assert_eq!(cause, IdleCause::Refusals { requeues });
+    assert!(
+        requeues > 0
+            && text.contains(&format!(
+                "for the {requeues} refused requests, kblockd's run"
+            )),
+        "{text}"
+    );
+    let (cause, text, _) = run(&["--rw=randread", "--bs=4k", "--size=1m"], None);
+    assert_eq!(cause, IdleCause::Neither);
+    assert!(
+        text.contains("(no request was refused)") && !text.contains("kblockd"),
+        "{text}"
+    );
+}

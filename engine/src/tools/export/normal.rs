@@ -22,6 +22,12 @@ pub fn render(scn: &Scenario, rep: &Report) -> String {
     }
     sim_lines(&mut out, rep);
     kernel_line(&mut out, scn, rep);
+    // A kernel trace's replay beside the trace itself (`tools/replay_check.rs`).
+    if let Some(c) = crate::tools::replay_check::ReplayCheck::of(scn, rep) {
+        for l in c.lines() {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
     // fio's show_run_stats: one "Run status group" per reporting group.
     for g in rep.groups() {
         let _ = writeln!(out, "\nRun status group {g} (all jobs):");

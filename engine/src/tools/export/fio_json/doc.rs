@@ -158,6 +158,11 @@ pub struct FioMmcsim {
     /// what mainline does instead; left out when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub what_if: Vec<FioWhatIf>,
+    /// A kernel trace's replay beside the trace's own issue-to-complete times and whose pace
+    /// the throughput is (`tools/replay_check.rs`); left out when the run replays no kernel
+    /// trace with completions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_check: Option<crate::tools::replay_check::ReplayCheck>,
 }
 
 /// One what-if of the run: its setting (`packed=8`) and the reason no kernel runs it.
@@ -312,6 +317,7 @@ impl FioMmcsim {
             issued_by_task: s.issued_direct,
             issued_by_kblockd: s.issued_by_kblockd,
             what_if: Vec::new(),
+            replay_check: None,
         }
     }
 }
@@ -377,6 +383,8 @@ impl FioDoc {
                 reason: w.reason.to_string(),
             })
             .collect();
+        mmcsim.replay_check =
+            crate::tools::replay_check::ReplayCheck::of(scn, rep).filter(|c| c.trace_d2c.is_some());
         let (global_options, job_options) = options_by_scope(scn);
         FioDoc {
             fio_version: format!("mmcsim-{}", env!("CARGO_PKG_VERSION")),
