@@ -3,6 +3,8 @@
 //! (`__BLK_TA_QUEUE`, `block_bio_queue`), issue (`__BLK_TA_ISSUE`, `block_rq_issue`) and requeue
 //! (`__BLK_TA_REQUEUE`, `block_rq_requeue`) events of one device.
 
+use std::sync::Arc;
+
 use super::{err, extent, IoLog, Loc, LogOp, LogOpKind};
 use crate::scenario::error::ScenarioError;
 
@@ -179,8 +181,8 @@ impl<'l> Events<'l> {
             }
         }
         match ev.action {
-            Action::Queue => self.log.queued.extend(ops),
-            Action::Issue => self.log.ops.extend(ops),
+            Action::Queue => Arc::make_mut(&mut self.log.queued).extend(ops),
+            Action::Issue => Arc::make_mut(&mut self.log.ops).extend(ops),
             Action::Requeue => {
                 // The request's latest issue is taken back: it is replayed when issued again.
                 if let Some(o) = ops.last() {
@@ -224,7 +226,7 @@ impl<'l> Events<'l> {
             }
         }
         let mut at = 0;
-        self.log.ops.retain(|_| {
+        Arc::make_mut(&mut self.log.ops).retain(|_| {
             at += 1;
             !taken[at - 1]
         });
@@ -235,6 +237,7 @@ impl<'l> Events<'l> {
     pub(super) fn finish(mut self) {
         self.take_back_requeued();
         for ops in [&mut self.log.ops, &mut self.log.queued] {
+            let ops = Arc::make_mut(ops);
             ops.sort_by_key(|o| o.t_ns);
             let t0 = ops.first().map_or(0, |o| o.t_ns);
             ops.iter_mut().for_each(|o| o.t_ns -= t0);
