@@ -159,7 +159,10 @@ fn the_traces_of_one_command_are_bounded_together() {
     }
     let out = run_in(
         &dir,
-        &["--name=r".to_string(), "--read_iolog=d.blktrace.0".to_string()],
+        &[
+            "--name=r".to_string(),
+            "--read_iolog=d.blktrace.0".to_string(),
+        ],
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());

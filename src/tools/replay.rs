@@ -80,8 +80,7 @@ pub fn replay_files(
         }
         cpus.sort_by_key(|c| c.1);
         let name = format!("{}.{}", cpus[0].0, cpus[0].1);
-        let parts: Vec<(String, &[u8])> =
-            cpus.iter().map(|c| (c.2.clone(), &c.3[..])).collect();
+        let parts: Vec<(String, &[u8])> = cpus.iter().map(|c| (c.2.clone(), &c.3[..])).collect();
         let log = iolog::parse_blktrace(&name, &parts).map_err(|e| e.to_string())?;
         let read = format!(
             "; binary blktrace: {} CPU files read ({})",
@@ -97,7 +96,11 @@ pub fn replay_files(
 }
 
 /// `base` replaying the parsed trace `log`; `note` ends the summary.
-fn replay_log(base: &Scenario, log: iolog::IoLog, note: &str) -> Result<(Scenario, String), String> {
+fn replay_log(
+    base: &Scenario,
+    log: iolog::IoLog,
+    note: &str,
+) -> Result<(Scenario, String), String> {
     let name = log.name.clone();
     // A kernel trace is replayed from its issue events; one with queue events only, from those.
     let from = if log.ops.is_empty() {
@@ -276,7 +279,12 @@ mod tests {
             ],
         )
         .unwrap_err();
-        assert!(e.starts_with("e.blktrace.1: the per-CPU files of one blktrace run share a name (d.blktrace.N)"), "{e}");
+        assert!(
+            e.starts_with(
+                "e.blktrace.1: the per-CPU files of one blktrace run share a name (d.blktrace.N)"
+            ),
+            "{e}"
+        );
     }
 
     /// A Perfetto trace dropped on the page (binary) replays as its text twin does.

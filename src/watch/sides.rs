@@ -291,11 +291,7 @@ impl Sides {
         } else {
             Some(&self.a.session)
         };
-        absent_text(
-            id,
-            side_b,
-            s.map(|s| (s.requests_made(), s.is_finished())),
-        )
+        absent_text(id, s.map(|s| (s.requests_made(), s.is_finished())))
     }
 
     /// Fresh chart data (see [`Staggered::refresh`]), the engine's summary of A and the A/B
@@ -328,10 +324,10 @@ impl Sides {
     }
 }
 
-/// What the request panel says of request `id` (of side B when `side_b`) with no life to show,
-/// from its side's requests made so far and whether its run is over (None: no such side);
-/// None when the request was made (its trace is no longer kept).
-pub fn absent_text(id: u64, side_b: bool, side: Option<(u64, bool)>) -> Option<String> {
+/// What the request panel says of request `id` with no life to show, from its side's requests
+/// made so far and whether its run is over (None: a side B the view does not have); None when
+/// the request was made (its trace is no longer kept).
+pub fn absent_text(id: u64, side: Option<(u64, bool)>) -> Option<String> {
     match side {
         None => Some(format!(
             "This view has no side B, so there is no request b:{id}; accepted: a:ID, a request of A (or a link with compare=1 for a B)."
@@ -356,16 +352,16 @@ mod tests {
     #[test]
     fn a_request_the_run_never_made_is_said_so() {
         assert_eq!(
-            absent_text(99_999_999_999, true, None).as_deref(),
+            absent_text(99_999_999_999, None).as_deref(),
             Some("This view has no side B, so there is no request b:99999999999; accepted: a:ID, a request of A (or a link with compare=1 for a B).")
         );
         assert_eq!(
-            absent_text(99_999_999_999, false, Some((4096, true))).as_deref(),
+            absent_text(99_999_999_999, Some((4096, true))).as_deref(),
             Some("The run made requests 0 to 4095: there is no request 99999999999; accepted: one of those (or click a request in the pipeline).")
         );
-        assert!(absent_text(5000, false, Some((4096, false)))
-            .unwrap()
-            .starts_with("It has not entered the pipeline yet: the run has made 4096 requests so far"));
-        assert_eq!(absent_text(7, false, Some((4096, true))), None);
+        assert!(absent_text(5000, Some((4096, false))).unwrap().starts_with(
+            "It has not entered the pipeline yet: the run has made 4096 requests so far"
+        ));
+        assert_eq!(absent_text(7, Some((4096, true))), None);
     }
 }

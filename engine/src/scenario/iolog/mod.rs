@@ -320,7 +320,12 @@ fn checked(mut log: IoLog) -> Result<IoLog, ScenarioError> {
         ));
     }
     let limit = super::limits::MAX_TIME_NS;
-    if let Some(op) = log.ops.iter().chain(log.queued.iter()).find(|o| o.t_ns > limit) {
+    if let Some(op) = log
+        .ops
+        .iter()
+        .chain(log.queued.iter())
+        .find(|o| o.t_ns > limit)
+    {
         // A fio iolog's times are from the trace's start; a kernel trace's from its first I/O.
         let from = match log.format {
             IoLogFormat::FioV2 | IoLogFormat::FioV3 => "from the trace's start",
