@@ -18,7 +18,7 @@ mod sweep;
 mod tests;
 
 use args::{Cli, Format};
-use mmcsim_engine::scenario::check::MAX_INPUT_BYTES;
+use mmcsim_engine::scenario::check::{MAX_INPUT_BYTES, MAX_TRACE_BYTES};
 use mmcsim_engine::scenario::iolog;
 use mmcsim_engine::scenario::jobfile::JobFileEnv;
 use mmcsim_engine::scenario::options::ScenarioBuilder;
@@ -72,14 +72,30 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
             .map_err(|e| format!("{}: {}", path, e))?;
         dirs.insert(0, dir);
     }
-    for name in b.iolog_names() {
-        let path = dirs
-            .iter()
-            .map(|d| resolve(d, &name))
-            .find(|p| p.exists())
-            .unwrap_or_else(|| std::path::PathBuf::from(&name));
+    let named: Vec<(String, std::path::PathBuf)> = b
+        .iolog_names()
+        .into_iter()
+        .map(|name| {
+            let path = dirs
+                .iter()
+                .map(|d| resolve(d, &name))
+                .find(|p| p.exists())
+                .unwrap_or_else(|| std::path::PathBuf::from(&name));
+            (name, path)
+        })
+        .collect();
+    // Their sizes first: too many bytes of traces are refused before any is read.
+    let mut sizes = TraceBytes::default();
+    for (name, path) in &named {
+        for (n, p) in std::iter::once((name.clone(), path.clone())).chain(siblings_of(path)) {
+            sizes.add(&n, std::fs::metadata(&p).map_or(0, |m| m.len()) as usize)?;
+        }
+    }
+    let mut traces = TraceBytes::default();
+    for (name, path) in named {
         let bytes = input::read_bytes(&path, &format!("read_iolog '{}'", name))?;
-        let log = match blktrace_siblings(&path, &bytes)? {
+        traces.add(&name, bytes.len())?;
+        let log = match blktrace_siblings(&path, &bytes, &mut traces)? {
             Some(files) => {
                 let files: Vec<(String, &[u8])> =
                     files.iter().map(|(n, b)| (n.clone(), &b[..])).collect();
@@ -108,30 +124,68 @@ fn scenario(cli: &Cli) -> Result<(Scenario, Vec<String>), String> {
     b.finish_with_warnings().map_err(|e| e.to_string())
 }
 
+/// The bytes of traces this command has read: at most [`MAX_TRACE_BYTES`] together, each
+/// refused as it comes, before it is parsed.
+#[derive(Default)]
+struct TraceBytes(u64);
+
+impl TraceBytes {
+    fn add(&mut self, name: &str, len: usize) -> Result<(), String> {
+        self.0 += len as u64;
+        if self.0 <= MAX_TRACE_BYTES {
+            return Ok(());
+        }
+        Err(format!(
+            "read_iolog '{}': the traces of this command come to {} bytes with it; accepted: at most {} MiB ({MAX_TRACE_BYTES} bytes) of traces per command, all read_iolog files and blktrace CPU files together (each is held parsed, about twice its size)",
+            mmcsim_engine::scenario::bounded_message(name.to_string()),
+            self.0,
+            MAX_TRACE_BYTES >> 20
+        ))
+    }
+}
+
 /// `DEV.blktrace.0` of binary blktrace: it and the other CPUs' files beside it (`.1`, `.2`, ...,
 /// up to the first missing), as `blktrace -d` wrote them; None for any other trace.
 #[allow(clippy::type_complexity)]
 fn blktrace_siblings(
     path: &std::path::Path,
     bytes: &[u8],
+    traces: &mut TraceBytes,
 ) -> Result<Option<Vec<(String, Vec<u8>)>>, String> {
     let p = path.to_string_lossy();
-    let Some(stem) = p.strip_suffix(".blktrace.0") else {
-        return Ok(None);
-    };
-    if !iolog::is_blktrace(bytes) {
+    if !p.ends_with(".blktrace.0") || !iolog::is_blktrace(bytes) {
         return Ok(None);
     }
     let mut files = vec![(p.to_string(), bytes.to_vec())];
-    for cpu in 1..4096 {
-        let sib = format!("{stem}.blktrace.{cpu}");
-        if !std::path::Path::new(&sib).exists() {
-            break;
-        }
-        let b = input::read_bytes(sib.as_ref(), &format!("read_iolog '{sib}'"))?;
+    for (sib, path) in siblings_of(path) {
+        let b = input::read_bytes(&path, &format!("read_iolog '{sib}'"))?;
+        traces.add(&sib, b.len())?;
         files.push((sib, b));
     }
     Ok(Some(files))
+}
+
+/// The other CPUs' files beside `DEV.blktrace.0` (`.1`, `.2`, ..., up to the first missing, at
+/// most 4095), as `blktrace -d` writes them; none for any other name or a file that does not
+/// start as binary blktrace.
+fn siblings_of(path: &std::path::Path) -> Vec<(String, std::path::PathBuf)> {
+    let p = path.to_string_lossy();
+    let Some(stem) = p.strip_suffix(".blktrace.0") else {
+        return Vec::new();
+    };
+    let mut head = [0u8; 4];
+    let magic = std::fs::File::open(path).and_then(|mut f| {
+        use std::io::Read;
+        f.read_exact(&mut head)
+    });
+    if magic.is_err() || !iolog::is_blktrace(&head) {
+        return Vec::new();
+    }
+    (1..4096)
+        .map(|cpu| format!("{stem}.blktrace.{cpu}"))
+        .map(|s| (s.clone(), std::path::PathBuf::from(s)))
+        .take_while(|(_, p)| p.exists())
+        .collect()
 }
 
 /// `name` as written, or relative to `dir` when it is a relative path.

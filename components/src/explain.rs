@@ -112,6 +112,10 @@ pub struct ExplainPanelProps {
     /// The selected request's life (when the focus is a request and the trace still has it).
     #[prop_or_default]
     pub life: Option<Rc<LifeView>>,
+    /// Why a selected request has no life to show when it is not that its trace is no longer
+    /// kept (the run never made it, or there is no such side).
+    #[prop_or_default]
+    pub absent: Option<AttrValue>,
     /// What to watch for in this scenario (plain words, from the app).
     #[prop_or_default]
     pub hints: Rc<Vec<String>>,
@@ -174,7 +178,10 @@ pub fn explain_panel(p: &ExplainPanelProps) -> Html {
     let head = match (p.focus, &p.life) {
         (Focus::Request(_), Some(l)) => life_html(l),
         (Focus::Request(id), None) => html! {
-            <><h3 id="explain-title">{ format!("Request {id}") }</h3><p>{ "Its trace is not kept: it began too long ago, or while Run went to the end untraced. Follow a request that entered the pipeline since." }</p></>
+            <><h3 id="explain-title">{ format!("Request {id}") }</h3><p>{ match &p.absent {
+                Some(why) => why.clone(),
+                None => AttrValue::from("Its trace is not kept: it began too long ago, or while Run went to the end untraced. Follow a request that entered the pipeline since."),
+            } }</p></>
         },
         (Focus::Layer(l), _) => info_html(&layer_info_on(l, p.path, &p.platform)),
         (Focus::Scenario, _) => html! {

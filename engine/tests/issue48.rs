@@ -69,6 +69,36 @@ fn item1_queue_events_count_against_the_outstanding_bound() {
 fn item8_a_traced_discard_is_one_request() {
     let text = "179,0 0 1 0.000000000 100 D D 0 + 524288 [fio]\n";
     replaying(text, "--max_req_kib=0.5 --numjobs=19");
+    let r = mmcsim_engine::run(&replaying(text, "--max_req_kib=0.5")).unwrap();
+    assert_eq!((r.sim.split_ios, r.sim.split_requests), (0, 0));
+}
+
+/// Item 8: a discard is split at the queue's max_discard_sectors (`bio_split_discard`), set
+/// from the card by `mmc_queue_setup_discard` (sysfs discard_max_bytes), not at max_sectors:
+/// with `max_discard_sectors=8192` (an eMMC's 4 MiB preferred erase size) the 256 MiB trim is 64
+/// requests, and a refusal counts them so.
+#[test]
+fn item8_a_discard_splits_at_max_discard() {
+    let text = "179,0 0 1 0.000000000 100 D D 0 + 524288 [fio]\n";
+    let s = replaying(text, "--max_discard_sectors=8192 --max_req_kib=0.5");
+    let r = mmcsim_engine::run(&s).unwrap();
+    assert_eq!((r.sim.split_ios, r.sim.split_requests), (1, 64));
+    assert_eq!(r.jobs[0].trim.total_ios, 1, "one I/O, as fio counts it");
+    let e = replay_refusal(
+        text,
+        "--max_discard_sectors=1 --numjobs=19 --ioengine=libaio --iodepth=2",
+    );
+    assert!(e.contains("19922944 requests outstanding"), "{e}");
+    // A generated trim job splits the same way.
+    let a = [
+        "--name=t",
+        "--rw=trim",
+        "--bs=8m",
+        "--size=16m",
+        "--max_discard_sectors=8192",
+    ];
+    let r = mmcsim_engine::run(&parse_args(&a, Scenario::default()).unwrap()).unwrap();
+    assert_eq!((r.sim.split_ios, r.sim.split_requests), (2, 4));
 }
 
 /// The refusal of the trace `text`, as the user reads it.

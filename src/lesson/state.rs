@@ -58,6 +58,20 @@ impl TourState {
         })
     }
 
+    /// The notice for a link's 0-based step `asked` past this tour's last step ([`open`]
+    /// shows the last): which steps there are.
+    ///
+    /// [`open`]: TourState::open
+    pub fn past_last(&self, asked: usize) -> Option<String> {
+        let n = self.tour.steps.len();
+        (asked >= n).then(|| {
+            format!(
+                "URL: step: '{}' is past the tour's last step; accepted: 1 to {n} (step {n} is shown)",
+                asked + 1
+            )
+        })
+    }
+
     /// Goes to step `k` (the last at most): what brings the screen to what that step's text
     /// is about (a reader who arrives by Next, Back or a link reads no sentence the screen
     /// contradicts).
@@ -209,8 +223,15 @@ mod tests {
 
     #[test]
     fn a_tour_steps_through_its_actions_and_answers_after_the_run() {
-        let mut t = TourState::open(LANDING_SERIES, 99).unwrap();
+        let mut t = TourState::open(LANDING_SERIES, 98).unwrap();
         assert_eq!(t.step, t.tour.steps.len() - 1, "clamped to the last step");
+        // Issue 48 item 9: a link's step=99 said nothing of it.
+        let n = t.tour.steps.len();
+        assert_eq!(
+            t.past_last(98).as_deref(),
+            Some(format!("URL: step: '99' is past the tour's last step; accepted: 1 to {n} (step {n} is shown)").as_str())
+        );
+        assert_eq!(t.past_last(n - 1), None);
         assert_eq!(t.go(0), None, "the first step says nothing of the moment");
         assert!(matches!(
             t.act(),

@@ -203,6 +203,11 @@ impl Session {
         }
     }
 
+    /// Requests the run has made so far (ids 0 to this, less one).
+    pub fn requests_made(&self) -> u64 {
+        self.sim.requests_made()
+    }
+
     /// The trace events of request `id`: the stages it entered. None when it is older than
     /// the requests remembered (or the session is not watched). The request panel folds them
     /// into its rows (`LifeView::from_trace`).

@@ -424,6 +424,7 @@ impl App {
         }
         match TourState::open(id, step) {
             Ok(t) => {
+                self.notices.extend(t.past_last(step));
                 self.pair = Pair::of_tour(&t.tour.a, &t.tour.b);
                 self.form(FormCmd::SetTexts(Rc::new(self.pair.a.clone())));
                 self.run = None;

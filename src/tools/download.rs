@@ -206,6 +206,48 @@ pub fn read_text_file(
     *slot.borrow_mut() = Some(reader);
 }
 
+/// Reads the files picked or dropped together as bytes (name and bytes each, in the order
+/// given: a binary blktrace run's per-CPU files), after the size check of each and of all of
+/// them together; `done` is called once, with them all or the first refusal.
+pub fn read_bytes_files(
+    files: Vec<web_sys::File>,
+    kind: PageInput,
+    done: impl FnOnce(Result<Vec<(String, Vec<u8>)>, String>) + 'static,
+) {
+    let n = files.len();
+    let total: u64 = files.iter().map(|f| f.size() as u64).sum();
+    if n > 1 {
+        if let Err(e) = input_limit::check(kind, &format!("{n} files together"), total) {
+            done(Err(e));
+            return;
+        }
+    }
+    type Got = Vec<Option<(String, Vec<u8>)>>;
+    let got: Rc<RefCell<Got>> = Rc::new(RefCell::new(vec![None; n]));
+    let done = Rc::new(RefCell::new(Some(done)));
+    for (i, f) in files.into_iter().enumerate() {
+        let name = f.name();
+        let (got, done) = (got.clone(), done.clone());
+        read_bytes_file(f, kind, move |r| {
+            let all = r.map(|bytes| {
+                let mut g = got.borrow_mut();
+                g[i] = Some((name, bytes));
+                g.iter()
+                    .all(Option::is_some)
+                    .then(|| g.drain(..).flatten().collect())
+            });
+            let d = match all {
+                Ok(None) => return,
+                Ok(Some(all)) => Ok(all),
+                Err(e) => Err(e),
+            };
+            if let Some(f) = done.borrow_mut().take() {
+                f(d);
+            }
+        });
+    }
+}
+
 /// Reads a picked or dropped file as bytes (a trace may be binary: Perfetto, blktrace), after
 /// the same size check as [`read_text_file`].
 pub fn read_bytes_file(

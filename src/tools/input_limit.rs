@@ -66,10 +66,15 @@ pub fn check(kind: PageInput, name: &str, bytes: u64) -> Result<(), String> {
     if bytes <= limit {
         return Ok(());
     }
+    // Sizes that round to the same text ("2.0 MiB is larger than ... 2.0 MiB") are said in
+    // bytes.
+    let size = match size_text(bytes) {
+        s if s == size_text(limit) => format!("{bytes} bytes"),
+        s => s,
+    };
     Err(format!(
-        "{name}: {} is larger than the page reads; accepted here: at most {} ({limit} bytes), \
+        "{name}: {size} is larger than the page reads; accepted here: at most {} ({limit} bytes), \
          which the page parses without holding up a frame. The CLI reads files up to {} MiB: {}",
-        size_text(bytes),
         size_text(limit),
         MAX_INPUT_BYTES >> 20,
         kind.cli()
@@ -98,7 +103,7 @@ mod tests {
         );
         let e = check(PageInput::JobFile, "j.fio", (1 << 20) + 1).unwrap_err();
         assert!(
-            e.contains("1.0 MiB is larger")
+            e.contains("1048577 bytes is larger")
                 && e.contains("at most 1.0 MiB")
                 && e.ends_with("mmcsim FILE"),
             "{e}"
@@ -115,6 +120,14 @@ mod tests {
             );
             assert!(check(kind, "x", kind.limit() + 1).is_err());
         }
+        // Just past the limit, the sizes would read alike: the file's is said in bytes.
+        let e = check(PageInput::Trace, "t.iolog", (2 << 20) + 1).unwrap_err();
+        assert!(
+            e.starts_with("t.iolog: 2097153 bytes is larger than the page reads; accepted here: at most 2.0 MiB (2097152 bytes)"),
+            "{e}"
+        );
+        let e = check(PageInput::JobFile, "j.fio", (1 << 20) + 1000).unwrap_err();
+        assert!(e.starts_with("j.fio: 1049576 bytes is larger"), "{e}");
         assert_eq!(size_text(900), "900 bytes");
         assert_eq!(size_text(1025), "2 KiB");
     }

@@ -52,6 +52,87 @@ pub fn replay_scenario(
     bytes: &[u8],
 ) -> Result<(Scenario, String), String> {
     let log = iolog::parse_bytes(name, bytes).map_err(|e| e.to_string())?;
+    // The page opens what was picked: of binary blktrace, maybe one CPU's file only (the CLI
+    // reads the run's other CPUs' files beside it), so the reader is told how to add them.
+    let unread = if iolog::is_blktrace(bytes) {
+        format!(
+            "; binary blktrace: only {name} was read, one CPU's records: a run's other CPUs' \
+             files ({}.1, ...) are read when opened (or dropped) together with it",
+            blktrace_stem(name).unwrap_or("DEV.blktrace")
+        )
+    } else {
+        String::new()
+    };
+    replay_log(base, log, &unread)
+}
+
+/// `DEV.blktrace` of a per-CPU file's name `DEV.blktrace.N`, and N.
+fn blktrace_cpu(name: &str) -> Option<(&str, u32)> {
+    let (stem, cpu) = name.rsplit_once('.')?;
+    stem.ends_with(".blktrace")
+        .then_some(())
+        .and(cpu.parse().ok())
+        .map(|n| (stem, n))
+}
+
+fn blktrace_stem(name: &str) -> Option<&str> {
+    blktrace_cpu(name).map(|(s, _)| s)
+}
+
+/// `base` replaying the files picked or dropped together (name and bytes each): one trace, or
+/// the per-CPU files of one binary blktrace run (`DEV.blktrace.0`, `.1`, ...), merged by time
+/// as blkparse and the CLI merge them. Several files of anything else are refused.
+pub fn replay_files(
+    base: &Scenario,
+    files: &[(String, Vec<u8>)],
+) -> Result<(Scenario, String), String> {
+    let [(name, bytes)] = files else {
+        let mut cpus = Vec::new();
+        for (n, b) in files {
+            match blktrace_cpu(n).filter(|_| iolog::is_blktrace(b)) {
+                Some((stem, cpu)) => cpus.push((stem, cpu, n, b)),
+                None => {
+                    return Err(format!(
+                        "{}: {} files opened together; accepted: one trace, or the per-CPU \
+                         files of one binary blktrace run together (DEV.blktrace.0, \
+                         DEV.blktrace.1, ...), which {n} is not",
+                        crate::tools::input_limit::shown_name(n),
+                        files.len()
+                    ))
+                }
+            }
+        }
+        if let Some(o) = cpus.iter().find(|c| c.0 != cpus[0].0) {
+            return Err(format!(
+                "{}: the per-CPU files of one blktrace run share a name ({}.N); accepted: one run's files together",
+                crate::tools::input_limit::shown_name(o.2),
+                crate::tools::input_limit::shown_name(cpus[0].0),
+            ));
+        }
+        cpus.sort_by_key(|c| c.1);
+        let name = format!("{}.{}", cpus[0].0, cpus[0].1);
+        let parts: Vec<(String, &[u8])> = cpus.iter().map(|c| (c.2.clone(), &c.3[..])).collect();
+        let log = iolog::parse_blktrace(&name, &parts).map_err(|e| e.to_string())?;
+        let read = format!(
+            "; binary blktrace: {} CPU files read ({})",
+            cpus.len(),
+            cpus.iter()
+                .map(|c| c.1.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return replay_log(base, log, &read);
+    };
+    replay_scenario(base, name, bytes)
+}
+
+/// `base` replaying the parsed trace `log`; `note` ends the summary.
+fn replay_log(
+    base: &Scenario,
+    log: iolog::IoLog,
+    note: &str,
+) -> Result<(Scenario, String), String> {
+    let name = log.name.clone();
     // A kernel trace is replayed from its issue events; one with queue events only, from those.
     let from = if log.ops.is_empty() {
         iolog::ReplayEvents::Queue
@@ -63,14 +144,6 @@ pub fn replay_scenario(
     let times = match loops {
         1 => String::new(),
         n => format!(", replayed {n} times (loops={n})"),
-    };
-    // The page opens one file: of binary blktrace, one CPU's (the CLI reads the run's other
-    // CPUs' files beside it), so the reader is told what was not read.
-    let unread = if iolog::is_blktrace(bytes) {
-        "; binary blktrace: only this file, one CPU's, was read: the run's other CPUs' files \
-         (DEV.blktrace.1, ...), if any, are not read here (the CLI reads them beside it)"
-    } else {
-        ""
     };
     // What the trace says of itself: its own latency, and where its machine differs.
     let mut own = String::new();
@@ -88,13 +161,13 @@ pub fn replay_scenario(
         }
     }
     let summary = format!(
-        "{} over {span_ms:.1} ms{times}{unread}{own}",
+        "{} over {span_ms:.1} ms{times}{own}{note}",
         log.summary(from)
     );
     let mut scn = Scenario {
         jobs: vec![JobSpec {
             name: "replay".to_string(),
-            read_iolog: Some(name.to_string()),
+            read_iolog: Some(name),
             replay_events: from,
             ioengine: IoEngine::Libaio,
             iodepth: REPLAY_IODEPTH,
@@ -189,24 +262,32 @@ mod tests {
         );
     }
 
-    /// Issue 48 item 7: a binary blktrace opened on the page is one CPU's file; the summary
-    /// says the other CPUs' files were not read (it said nothing).
-    #[test]
-    fn a_blktrace_file_says_what_was_not_read() {
+    /// An issue (`__BLK_TA_ISSUE`) of a 4 KiB read at `sector` on 179,0 by CPU `cpu`, at
+    /// `t` ns: a `blk_io_trace` record, little-endian.
+    fn blk_issue(t: u64, sector: u64, cpu: u32) -> Vec<u8> {
         let mut r = Vec::new();
         r.extend((0x6561_7400u32 | 7).to_le_bytes());
         r.extend(0u32.to_le_bytes());
-        r.extend(1000u64.to_le_bytes());
-        r.extend(0u64.to_le_bytes());
+        r.extend(t.to_le_bytes());
+        r.extend(sector.to_le_bytes());
         r.extend(4096u32.to_le_bytes());
         r.extend(7u32.to_le_bytes());
         r.extend(100u32.to_le_bytes());
         r.extend((179u32 << 20).to_le_bytes());
-        r.extend(0u32.to_le_bytes());
+        r.extend(cpu.to_le_bytes());
         r.extend([0, 0, 0, 0]);
+        r
+    }
+
+    /// Issue 48 item 7: a binary blktrace opened on the page alone is one CPU's file; the
+    /// summary says so and how to add the others (it said nothing, then that only the CLI
+    /// reads them).
+    #[test]
+    fn a_lone_blktrace_file_says_how_to_add_the_other_cpus() {
+        let r = blk_issue(1000, 0, 0);
         let (_, summary) = replay_scenario(&Scenario::default(), "mmcblk0.blktrace.0", &r).unwrap();
         assert!(
-            summary.contains("only this file, one CPU's, was read"),
+            summary.ends_with("binary blktrace: only mmcblk0.blktrace.0 was read, one CPU's records: a run's other CPUs' files (mmcblk0.blktrace.1, ...) are read when opened (or dropped) together with it"),
             "{summary}"
         );
         let (_, summary) = replay_scenario(&Scenario::default(), "t", TRACE.as_bytes()).unwrap();
@@ -244,6 +325,48 @@ mod tests {
             "{summary}"
         );
         assert!(summary.contains("over 64 requests; 'r.txt' was recorded on Linux 6.12.117+deb13-amd64; the board runs Linux 6.1"), "{summary}");
+    }
+
+    /// Issue 48 item 7: the per-CPU files of a blktrace run opened together are read together,
+    /// merged by time, as the CLI reads them; several files of anything else are refused.
+    #[test]
+    fn the_cpu_files_of_a_blktrace_run_opened_together_are_read_together() {
+        let files = vec![
+            ("d.blktrace.1".to_string(), blk_issue(2000, 64, 1)),
+            ("d.blktrace.0".to_string(), blk_issue(1000, 0, 0)),
+        ];
+        let (s, summary) = replay_files(&Scenario::default(), &files).unwrap();
+        assert!(summary.contains(": 2 reads, 0 writes"), "{summary}");
+        assert!(
+            summary.ends_with("binary blktrace: 2 CPU files read (0, 1)"),
+            "{summary}"
+        );
+        assert_eq!(s.jobs[0].read_iolog.as_deref(), Some("d.blktrace.0"));
+        let r = mmcsim_engine::run(&s).unwrap();
+        assert_eq!(r.jobs[0].read.io_bytes, 8192);
+        let e = replay_files(
+            &Scenario::default(),
+            &[
+                ("d.blktrace.0".to_string(), blk_issue(1000, 0, 0)),
+                ("t.txt".to_string(), TRACE.as_bytes().to_vec()),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.starts_with("t.txt: 2 files opened together; accepted: one trace, or the per-CPU files of one binary blktrace run together"), "{e}");
+        let e = replay_files(
+            &Scenario::default(),
+            &[
+                ("d.blktrace.0".to_string(), blk_issue(1000, 0, 0)),
+                ("e.blktrace.1".to_string(), blk_issue(1000, 0, 1)),
+            ],
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with(
+                "e.blktrace.1: the per-CPU files of one blktrace run share a name (d.blktrace.N)"
+            ),
+            "{e}"
+        );
     }
 
     /// A Perfetto trace dropped on the page (binary) replays as its text twin does.

@@ -37,8 +37,8 @@ pub fn trace_replay(props: &TraceReplayProps) -> Html {
         let load = load.clone();
         Callback::from(move |e: Event| {
             if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
-                if let Some(f) = i.files().and_then(|l| l.get(0)) {
-                    load(f);
+                if let Some(l) = i.files() {
+                    load(files_of(&l));
                 }
                 i.set_value("");
             }
@@ -56,7 +56,7 @@ pub fn trace_replay(props: &TraceReplayProps) -> Html {
                 <label class={classes!("button", "secondary", "small", "file-button", props.running.then_some("disabled"))}>
                     { "Open trace…" }
                     <input id="trace-open" type="file" accept={replay::ACCEPT}
-                           disabled={props.running} onchange={on_pick} />
+                           disabled={props.running} onchange={on_pick} multiple=true />
                 </label>
                 if replaying {
                     <button id="trace-ab" type="button" class="button secondary small" disabled={props.running}
@@ -72,9 +72,15 @@ pub fn trace_replay(props: &TraceReplayProps) -> Html {
     }
 }
 
-type Load = Rc<dyn Fn(web_sys::File)>;
+type Load = Rc<dyn Fn(Vec<web_sys::File>)>;
 
-/// Reads a trace file and makes it the scenario (or says why not).
+/// The files picked or dropped.
+fn files_of(l: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..l.length()).filter_map(|i| l.get(i)).collect()
+}
+
+/// Reads the trace files picked or dropped together (one trace, or the per-CPU files of a
+/// binary blktrace run) and makes them the scenario (or says why not).
 fn loader(
     scn: &Rc<Scenario>,
     on_load: &Callback<(Scenario, Option<Scenario>)>,
@@ -83,12 +89,11 @@ fn loader(
 ) -> Load {
     let (scn, on_load, status, error) =
         (scn.clone(), on_load.clone(), status.clone(), error.clone());
-    Rc::new(move |file: web_sys::File| {
-        let name = file.name();
+    Rc::new(move |files: Vec<web_sys::File>| {
         let (scn, on_load, status, error) =
             (scn.clone(), on_load.clone(), status.clone(), error.clone());
-        download::read_bytes_file(file, PageInput::Trace, move |r| {
-            match r.and_then(|bytes| replay::replay_scenario(&scn, &name, &bytes)) {
+        download::read_bytes_files(files, PageInput::Trace, move |r| {
+            match r.and_then(|files| replay::replay_files(&scn, &files)) {
                 Ok((next, summary)) => {
                     error.set(None);
                     status.set(format!("Loaded {summary}. Press Run to replay it.").into());
@@ -125,12 +130,8 @@ fn drag_and_drop(
             if running {
                 return;
             }
-            if let Some(f) = e
-                .data_transfer()
-                .and_then(|d| d.files())
-                .and_then(|l| l.get(0))
-            {
-                load(f);
+            if let Some(l) = e.data_transfer().and_then(|d| d.files()) {
+                load(files_of(&l));
             }
         })
     };

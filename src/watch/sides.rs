@@ -280,6 +280,20 @@ impl Sides {
         LifeView::from_trace(id, s.trace_of(id)?, s.now()).map(Rc::new)
     }
 
+    /// Why the selected request has no life to show, when it is not that its trace is no
+    /// longer kept: a side B the view does not have, or an id the run has not made (yet).
+    pub fn life_absent(&self, selected: Option<(bool, Focus)>) -> Option<String> {
+        let Some((side_b, Focus::Request(id))) = selected else {
+            return None;
+        };
+        let s = if side_b {
+            self.b.as_ref().map(|b| &b.session)
+        } else {
+            Some(&self.a.session)
+        };
+        absent_text(id, s.map(|s| (s.requests_made(), s.is_finished())))
+    }
+
     /// Fresh chart data (see [`Staggered::refresh`]), the engine's summary of A and the A/B
     /// table, at `now_ms`.
     pub fn refresh(&self, f: &mut Figures, now_ms: f64, stagger: bool) {
@@ -307,5 +321,47 @@ impl Sides {
         f.readout = [Some(&ra).and_then(live), rb.as_ref().and_then(live)];
         f.series = Rc::new(a.series());
         f.reports = Some((Rc::new(ra), rb.map(Rc::new)));
+    }
+}
+
+/// What the request panel says of request `id` with no life to show, from its side's requests
+/// made so far and whether its run is over (None: a side B the view does not have); None when
+/// the request was made (its trace is no longer kept).
+pub fn absent_text(id: u64, side: Option<(u64, bool)>) -> Option<String> {
+    match side {
+        None => Some(format!(
+            "This view has no side B, so there is no request b:{id}; accepted: a:ID, a request of A (or a link with compare=1 for a B)."
+        )),
+        Some((made, _)) if id < made => None,
+        Some((0, true)) => Some("The run made no request.".to_string()),
+        Some((made, true)) => Some(format!(
+            "The run made requests 0 to {}: there is no request {id}; accepted: one of those (or click a request in the pipeline).",
+            made - 1
+        )),
+        Some((made, false)) => Some(format!(
+            "It has not entered the pipeline yet: the run has made {made} requests so far; its life shows once it does."
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::absent_text;
+
+    /// Issue 48 item 9: `?focus=b:99999999999` said the request's trace "began too long ago".
+    #[test]
+    fn a_request_the_run_never_made_is_said_so() {
+        assert_eq!(
+            absent_text(99_999_999_999, None).as_deref(),
+            Some("This view has no side B, so there is no request b:99999999999; accepted: a:ID, a request of A (or a link with compare=1 for a B).")
+        );
+        assert_eq!(
+            absent_text(99_999_999_999, Some((4096, true))).as_deref(),
+            Some("The run made requests 0 to 4095: there is no request 99999999999; accepted: one of those (or click a request in the pipeline).")
+        );
+        assert!(absent_text(5000, Some((4096, false))).unwrap().starts_with(
+            "It has not entered the pipeline yet: the run has made 4096 requests so far"
+        ));
+        assert_eq!(absent_text(7, Some((4096, true))), None);
     }
 }

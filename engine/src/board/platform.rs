@@ -323,6 +323,14 @@ pub struct CardTiming {
     /// `mmc_erase_timeout`.
     #[serde(default = "default_trim_ns")]
     pub trim_ns: u64,
+    /// The queue's `max_discard_sectors` (sysfs `discard_max_bytes` / 512), as
+    /// `mmc_queue_setup_discard` (drivers/mmc/core/queue.c, 6.1) sets it from
+    /// `mmc_calc_max_discard`: the erase groups whose timeout fits the host's
+    /// `max_busy_timeout`, or the card's preferred erase size without ERASE_GROUP_DEF. A longer
+    /// discard is split into requests of at most this (`bio_split_discard`), each its own
+    /// CMD35/36/38. Not known for the presets' cards: [`NO_DISCARD_SPLIT`] unless set.
+    #[serde(default = "default_max_discard")]
+    pub max_discard_sectors: u64,
     /// The card supports reliable write (so the host may advertise FUA).
     pub reliable_write: bool,
     /// The card's command queue depth (`card->ext_csd.cmdq_depth`): an eMMC's EXT_CSD
@@ -352,6 +360,14 @@ pub const TYPICAL_TRIM_NS: u64 = 2_000_000;
 
 fn default_trim_ns() -> u64 {
     TYPICAL_TRIM_NS
+}
+
+/// The presets' `max_discard_sectors`: the modelled device's 2 TiB, so a discard is one
+/// request.
+pub const NO_DISCARD_SPLIT: u64 = 1 << 32;
+
+fn default_max_discard() -> u64 {
+    NO_DISCARD_SPLIT
 }
 
 fn default_tprog() -> u64 {

@@ -9,7 +9,7 @@
 //! whole I/O completed to the job (every request of a split I/O, and its post-flushes); data a
 //! later trim unmapped (at either end, or one hole inside) is not lost data.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 use crate::report::PowerCutReport;
 use crate::sim::Simulator;
@@ -35,10 +35,14 @@ impl Simulator {
             at_ns: now,
             ..Default::default()
         };
-        let mut lost_ios = BTreeSet::new();
+        // The I/Os lost, each once: a list sorted afterwards (8 bytes an I/O; a set took
+        // several times that for the million extents of a 512 MiB cache of 512-byte writes).
+        let mut lost_ios = Vec::new();
         for e in lost.iter().filter(|e| !open.contains(&e.req)) {
             for range in e.lost_ranges() {
-                lost_ios.insert(e.req);
+                if lost_ios.last() != Some(&e.req) {
+                    lost_ios.push(e.req);
+                }
                 report.lost_acked_bytes += range.1;
                 report.lost_ranges_total += 1;
                 if report.lost_ranges.len() < PowerCutReport::MAX_RANGES {
@@ -46,6 +50,9 @@ impl Simulator {
                 }
             }
         }
+        drop(lost);
+        lost_ios.sort_unstable();
+        lost_ios.dedup();
         report.lost_acked_writes = lost_ios.len() as u64;
         report.truncated = report.lost_ranges_total > report.lost_ranges.len() as u64;
         report.lost_requests = lost_ios

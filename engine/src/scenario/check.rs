@@ -19,7 +19,7 @@ use super::estimate::{estimate, fmt_kib, max_req_bytes, requests_per_io};
 pub use super::limits::{
     DEVICE_BYTES, EVENTS_PER_IO, MAX_BS, MAX_COMMAND_EVENTS, MAX_DEVICE_BYTES, MAX_EVENTS,
     MAX_INPUT_BYTES, MAX_JOBS, MAX_NUMJOBS, MAX_OUTSTANDING, MAX_RUNTIME_NS, MAX_TIME_NS,
-    MAX_TOTAL_IOS,
+    MAX_TOTAL_IOS, MAX_TRACE_BYTES,
 };
 
 /// Checks the scenario as a whole: the platform exists, the host switches fit it, the jobs make

@@ -52,7 +52,7 @@ pub(super) fn estimate(scn: &Scenario, p: &Platform) -> Estimate {
     let min_req_ns = scn
         .jobs
         .iter()
-        .map(|j| req_ns(j.min_bs().min(max_req)))
+        .map(|j| req_ns(j.min_bs().min(max_req.data)))
         .min()
         .unwrap_or(1);
     let sized = |j: &JobSpec| sized_requests(scn, j, max_req);
@@ -138,41 +138,66 @@ pub(super) fn fmt_kib(bytes: u64) -> String {
     }
 }
 
-/// The host's largest request (`max_req_kib`), at least one sector, as the engine splits.
-pub(super) fn max_req_bytes(p: &Platform) -> u64 {
-    p.host.max_req_bytes.max(512)
+/// The largest requests the engine splits I/Os into, as `submit_io` splits: a read or write at
+/// the host's largest request (`max_req_kib`), a discard at the card's `max_discard_sectors`;
+/// at least one sector each.
+#[derive(Clone, Copy)]
+pub(super) struct MaxReq {
+    pub(super) data: u64,
+    pub(super) discard: u64,
 }
 
-/// Requests one I/O of `len` bytes becomes: the block layer splits a data I/O larger than the
-/// host's largest request (`bio_split_to_limits`); a discard or a flush stays one request.
-fn requests_of(len: u64, max_req: u64, data: bool) -> u64 {
-    if data && len > max_req {
-        len.div_ceil(max_req)
-    } else {
-        1
+pub(super) fn max_req_bytes(p: &Platform) -> MaxReq {
+    MaxReq {
+        data: p.host.max_req_bytes.max(512),
+        discard: p.card.max_discard_sectors.max(1) * 512,
     }
 }
 
-/// Requests the job's largest I/O becomes (a trim-only job's discards are not split).
-fn job_requests_per_io(j: &JobSpec, max_req: u64) -> u64 {
-    let data = !matches!(j.rw, Rw::Trim | Rw::RandTrim);
-    requests_of(j.max_bs(), max_req, data)
+/// What an I/O asks, as its split goes.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Data,
+    Discard,
+    Flush,
 }
 
-/// Requests one traced op becomes: a read or write larger than the host's largest request is
-/// split, a discard or a flush is one request (as [`requests_of`], `submit_io`).
-fn op_requests(op: &super::iolog::LogOp, max_req: u64) -> u64 {
-    requests_of(
-        op.len,
-        max_req,
-        matches!(op.kind, LogOpKind::Read | LogOpKind::Write),
-    )
+/// Requests one I/O of `len` bytes becomes: the block layer splits a read or write larger than
+/// the host's largest request (`bio_split_to_limits`), a discard larger than
+/// `max_discard_sectors` (`bio_split_discard`); a flush stays one request.
+fn requests_of(len: u64, max_req: MaxReq, kind: Kind) -> u64 {
+    let max = match kind {
+        Kind::Data => max_req.data,
+        Kind::Discard => max_req.discard,
+        Kind::Flush => return 1,
+    };
+    len.div_ceil(max).max(1)
+}
+
+/// Requests the job's largest I/O becomes (a trim's at the discard limit).
+fn job_requests_per_io(j: &JobSpec, max_req: MaxReq) -> u64 {
+    let discard = requests_of(j.max_bs(), max_req, Kind::Discard);
+    match j.rw {
+        Rw::Trim | Rw::RandTrim => discard,
+        Rw::TrimWrite => discard.max(requests_of(j.max_bs(), max_req, Kind::Data)),
+        _ => requests_of(j.max_bs(), max_req, Kind::Data),
+    }
+}
+
+/// Requests one traced op becomes (as [`requests_of`], `submit_io`).
+fn op_requests(op: &super::iolog::LogOp, max_req: MaxReq) -> u64 {
+    let kind = match op.kind {
+        LogOpKind::Read | LogOpKind::Write => Kind::Data,
+        LogOpKind::Discard => Kind::Discard,
+        LogOpKind::Flush => Kind::Flush,
+    };
+    requests_of(op.len, max_req, kind)
 }
 
 /// Requests the largest I/O the job issues becomes: of a replayed trace (`read_iolog=`, once
 /// attached), the largest op of the events the job replays (`replay_events=`: issue or queue),
 /// whatever `bs` says; else the largest block's.
-pub(super) fn requests_per_io(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
+pub(super) fn requests_per_io(scn: &Scenario, j: &JobSpec, max_req: MaxReq) -> u64 {
     match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
         Some(log) => log
             .ops_of(j.replay_events)
@@ -185,7 +210,7 @@ pub(super) fn requests_per_io(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 
 }
 
 /// Requests one job section's clones issue, by size (or its replayed trace), ignoring time.
-fn sized_requests(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
+fn sized_requests(scn: &Scenario, j: &JobSpec, max_req: MaxReq) -> u64 {
     let per = match j.read_iolog.as_ref().and_then(|n| scn.iolog(n)) {
         Some(log) => {
             let ops = log.ops_of(j.replay_events);
@@ -208,7 +233,7 @@ fn sized_requests(scn: &Scenario, j: &JobSpec, max_req: u64) -> u64 {
             let ios = j.io_bytes() / j.min_bs().max(1);
             let ios = j.number_ios.map_or(ios, |n| ios.min(n));
             ios.saturating_mul(job_requests_per_io(j, max_req))
-                .min(ios.saturating_add(j.io_bytes() / max_req))
+                .min(ios.saturating_add(j.io_bytes() / max_req.data.min(max_req.discard)))
         }
     };
     per.saturating_mul(u64::from(j.numjobs))

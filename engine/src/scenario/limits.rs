@@ -41,6 +41,10 @@ pub const MAX_COMMAND_EVENTS: u64 = 60 * MAX_EVENTS;
 /// Most bytes read from any one input file (job file, include, platform file, iolog, sweep or
 /// fit result): 16 MiB, a 700 000-line trace. Inputs must be regular files (or `-`, stdin, for a job file).
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+/// Most bytes of traces one command reads (every `read_iolog=` file and a binary blktrace's
+/// CPU files, together): 32 MiB. A trace is held parsed (32 bytes an I/O, about twice the
+/// size of its text); four 16 MiB Perfetto traces took 189 MB, two take under 100 MB.
+pub const MAX_TRACE_BYTES: u64 = 32 << 20;
 /// Most zones `zonemode=zbd` may emulate over the jobs' regions: 16 M, 64 MiB of write
 /// pointers (4 bytes a zone, `path/workload/zbd.rs`), whatever the I/O count.
 pub const MAX_ZBD_ZONES: u64 = 1 << 24;

@@ -35,9 +35,9 @@ pub fn what_ifs(scn: &Scenario) -> Vec<WhatIf> {
 fn writes(scn: &Scenario, j: &JobSpec) -> bool {
     use super::{iolog::LogOpKind, job::Rw};
     match j.read_iolog.as_ref() {
-        Some(n) => scn
-            .iolog(n)
-            .is_none_or(|l| (l.ops.iter().chain(&l.queued)).any(|o| o.kind == LogOpKind::Write)),
+        Some(n) => scn.iolog(n).is_none_or(|l| {
+            (l.ops.iter().chain(l.queued.iter())).any(|o| o.kind == LogOpKind::Write)
+        }),
         None => !matches!(j.rw, Rw::Read | Rw::RandRead | Rw::Trim | Rw::RandTrim),
     }
 }
@@ -57,7 +57,8 @@ fn small_writes(scn: &Scenario, j: &JobSpec) -> bool {
     );
     match j.read_iolog.as_ref() {
         Some(n) => scn.iolog(n).is_none_or(|l| {
-            (l.ops.iter().chain(&l.queued)).any(|o| o.kind == LogOpKind::Write && o.len <= 4096)
+            (l.ops.iter().chain(l.queued.iter()))
+                .any(|o| o.kind == LogOpKind::Write && o.len <= 4096)
         }),
         // An F2FS sync writes its 4 KiB node block too (`F2FS_BLKSIZE`).
         None => {
@@ -79,7 +80,7 @@ pub fn sends_fua(scn: &Scenario) -> bool {
         if let Some(n) = j.read_iolog.as_ref() {
             return scn
                 .iolog(n)
-                .is_none_or(|l| l.ops.iter().chain(&l.queued).any(|o| o.fua));
+                .is_none_or(|l| l.ops.iter().chain(l.queued.iter()).any(|o| o.fua));
         }
         let syncs = j.flush_every() > 0 || j.flush_at_end();
         match j.fs {

@@ -39,6 +39,11 @@ impl Simulator {
         self.q.is_empty()
     }
 
+    /// Requests the run has made so far (their ids are 0 to this, less one).
+    pub fn requests_made(&self) -> u64 {
+        self.next_req_id
+    }
+
     /// Requests the run left unfinished: once it is over (no event left, no power cut), every
     /// request has ended and this is 0; more is a defect of the model (a request waiting for
     /// something that never comes), which the CLI reports instead of figures.

@@ -250,15 +250,18 @@ fn replay_of(
                     ),
                 ));
             }
-            let i = match iologs.iter().position(|l| l.name == *name && l.ops == ops) {
+            let i = match iologs
+                .iter()
+                .position(|l| l.name == *name && std::sync::Arc::ptr_eq(&l.ops, ops))
+            {
                 Some(i) => i,
                 None => {
-                    // Not `..log.clone()`: that would copy both lists only to drop them.
+                    // The scenario's list, shared: not a copy of it.
                     iologs.push(IoLog {
                         name: log.name.clone(),
                         format: log.format,
-                        ops: ops.to_vec(),
-                        queued: Vec::new(),
+                        ops: ops.clone(),
+                        queued: Default::default(),
                         dev: log.dev,
                         skipped: log.skipped,
                         meta: log.meta.clone(),

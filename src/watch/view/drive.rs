@@ -11,6 +11,7 @@ impl Watch {
         self.run.restart();
         self.selected = None;
         self.life = None;
+        self.life_absent = None;
         (self.sides, self.error, self.b_error) = match Sides::start(&p.a, p.b.as_ref()) {
             Ok((s, b_err)) => (Some(s), None, b_err.map(|e| format!("B: {e}").into())),
             Err(e) => (None, Some(e), None),
@@ -48,6 +49,7 @@ impl Watch {
         };
         sides.read(at_ms, lag);
         self.life = sides.life(self.selected);
+        self.life_absent = sides.life_absent(self.selected).map(AttrValue::from);
     }
 
     /// New chart data, summary and A/B table. While playing, the four charts take the new

@@ -140,6 +140,8 @@ pub struct Watch {
     /// (side B?, focus) the user clicked or a command chose.
     selected: Option<(bool, Focus)>,
     life: Option<Rc<LifeView>>,
+    /// Why the selected request has no life shown, when it was never made (or has no side).
+    life_absent: Option<AttrValue>,
     node: NodeRef,
     /// Kept, not made per render: the pipelines' memoised parts compare them.
     on_hover: Callback<Option<Layer>>,
@@ -173,6 +175,7 @@ impl Component for Watch {
             present: false,
             selected: None,
             life: None,
+            life_absent: None,
             node: NodeRef::default(),
             on_hover: ctx.link().callback(Msg::Hover),
             on_select: [
@@ -362,7 +365,7 @@ impl Component for Watch {
                     if let Some(b) = b { { b.view(true, &pointing, self.figures.readout[1], &labels.1) } }
                 </div>
                 <div class="watch-info">
-                    <ExplainPanel {focus} {path} platform={AttrValue::from(p.a.platform.clone())} life={self.life.clone()} hints={self.figures.hints.clone()} summary={self.figures.summary.clone()} />
+                    <ExplainPanel {focus} {path} platform={AttrValue::from(p.a.platform.clone())} life={self.life.clone()} absent={self.life_absent.clone()} hints={self.figures.hints.clone()} summary={self.figures.summary.clone()} />
                     if a.is_some() && b.is_some() {
                         <div class="ab">
                             <h3>{ "A/B" }</h3>

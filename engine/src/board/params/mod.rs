@@ -306,6 +306,8 @@ pub const PARAMS: &[Param] = &[
         "the SLC / write-cache program unit: bytes one tPROG programs (a page on each plane of a die)"),
     param!("flush_us", Card, Us, card.flush_fixed_ns, "0"..="1000000", example "500",
         "CMD6 FLUSH_CACHE: fixed time on top of draining the cache"),
+    param!("max_discard_sectors", Card, Count, card.max_discard_sectors, "1"..="4294967296", example "8192",
+        "the queue's limit (sysfs discard_max_bytes / 512, from mmc_calc_max_discard): a longer discard is split; default 2 TiB, never split"),
     param!("trim_us", Card, Us, card.trim_ns, "0"..="3000000", example "5000",
         "CMD35/36/38 DISCARD (fio's trim): card busy per command; typical 2000, not measured (JEDEC bound 300 ms x TRIM_MULT)"),
     param!("card_reliable_write", Card, Bool, card.reliable_write, "0"..="1", example "0",

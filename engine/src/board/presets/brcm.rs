@@ -141,6 +141,7 @@ pub const RPI5_SD_2024: Platform = Platform {
         // SD's cache flush (CMD49 write to the performance-enhancement register): typical.
         flush_fixed_ns: 1_000_000,
         trim_ns: TYPICAL_TRIM_NS,
+        max_discard_sectors: NO_DISCARD_SPLIT,
         reliable_write: false,
         // Command queueing as the Raspberry Pi kernel runs it on SD (6.6, PR #6235): an A2
         // card reports the 5-bit depth field's most (31 tags, `sd_parse_ext_reg_perf`); in

@@ -108,6 +108,7 @@ pub const QEMU_SDHCI_PCI: Platform = Platform {
         random_write_commit_ns: 0,
         flush_fixed_ns: 1_000,
         trim_ns: 1_000,
+        max_discard_sectors: NO_DISCARD_SPLIT,
         reliable_write: false,
         // An SD 2.0 card has no command queue (no performance enhancement register), and the
         // oracle's mainline kernel has no SD command queueing: `mmc_path=cqe` runs the legacy

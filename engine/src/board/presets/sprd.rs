@@ -133,6 +133,7 @@ pub const SPRD_HS400ES_2020: Platform = Platform {
         random_write_commit_ns: 56_000,
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
+        max_discard_sectors: NO_DISCARD_SPLIT,
         reliable_write: true,
         // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
         // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.

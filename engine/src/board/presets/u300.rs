@@ -127,6 +127,7 @@ pub const U300_MMCI_2011: Platform = Platform {
         random_write_commit_ns: 0,
         flush_fixed_ns: 0,
         trim_ns: TYPICAL_TRIM_NS,
+        max_discard_sectors: NO_DISCARD_SPLIT,
         reliable_write: false,
         // Command queueing (a what-if: this SD card has no command queue) as the Raspberry Pi
         // kernel would run it on an SD card: the 5-bit depth field's most, one posted write in

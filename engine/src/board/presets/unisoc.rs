@@ -149,6 +149,7 @@ pub const UNISOC_FUA_2022: Platform = Platform {
         // 200 us, never measured, when no O_SYNC write was followed by a flush.
         flush_fixed_ns: 1_000,
         trim_ns: TYPICAL_TRIM_NS,
+        max_discard_sectors: NO_DISCARD_SPLIT,
         reliable_write: true,
         // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
         // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.
@@ -272,6 +273,7 @@ pub const UNISOC_HSQ_2023: Platform = Platform {
         random_write_commit_ns: 0,
         flush_fixed_ns: 200_000,
         trim_ns: TYPICAL_TRIM_NS,
+        max_discard_sectors: NO_DISCARD_SPLIT,
         reliable_write: true,
         // Command queueing (a what-if on this board): an eMMC 5.1 queue of 32 (EXT_CSD
         // CMDQ_DEPTH 31 + 1), no limit on queued writes, flushes as DCMDs.

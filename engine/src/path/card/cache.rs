@@ -1,6 +1,8 @@
 //! The card's cache and NAND (`mmc_flush_cache`, drivers/mmc/core/mmc_ops.c): the volatile
 //! cache drained to NAND in the background, flushed by CMD6 FLUSH_CACHE, lost on a power cut.
 
+use std::collections::VecDeque;
+
 use super::{CachedExtent, Card, READ_WINDOWS};
 use crate::vocab::xfer_ns;
 
@@ -34,10 +36,10 @@ impl Card {
             let Some(front) = self.cache.front_mut() else {
                 break;
             };
-            if bytes >= front.remaining {
-                bytes -= front.remaining;
-                drained += front.remaining;
-                front.remaining = 0;
+            let remaining = front.remaining();
+            if bytes >= remaining {
+                bytes -= remaining;
+                drained += remaining;
                 self.cache.pop_front();
                 continue;
             }
@@ -45,7 +47,7 @@ impl Card {
             // time (what is left of `bytes` after the whole sectors is under one sector, and
             // the extent keeps more than that).
             let take = bytes - bytes % 512;
-            front.remaining -= take;
+            front.programmed(take);
             drained += take;
             bytes -= take;
             if bytes > 0 {
@@ -110,10 +112,10 @@ impl Card {
             if bytes == 0 {
                 break;
             }
-            if bytes >= e.remaining {
+            if bytes >= e.remaining() {
                 // The whole extent is programmed.
-                bytes -= e.remaining;
-                dirty -= e.remaining;
+                bytes -= e.remaining();
+                dirty -= e.remaining();
             } else {
                 // Whole sectors of it; the partial sector waits for more time.
                 dirty -= bytes - bytes % 512;
@@ -138,14 +140,16 @@ impl Card {
     }
 
     /// The power fails at `now`: whatever is only in the volatile cache is gone. Returns the
-    /// extents lost, in program order.
-    pub fn power_cut(&mut self, now: u64) -> Vec<CachedExtent> {
+    /// extents lost, in program order (the cache's own ring, not a copy of it).
+    pub fn power_cut(&mut self, now: u64) -> VecDeque<CachedExtent> {
         self.drain_to(now);
         self.dirty = 0;
         self.drain_carry = 0;
         self.flush_owed = 0;
         self.streams = [super::Stream::NONE; READ_WINDOWS];
-        self.cache.drain(..).filter(|e| e.remaining > 0).collect()
+        let mut lost = std::mem::take(&mut self.cache);
+        lost.retain(|e| e.remaining() > 0);
+        lost
     }
 
     /// CMD6 FLUSH_CACHE at `now`: busy until everything dirty is programmed. The card programs

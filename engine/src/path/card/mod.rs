@@ -27,34 +27,77 @@ use crate::rng::Rng;
 use crate::variation::{CardVariation, VariationTiming};
 use crate::vocab::Cause;
 
-/// A write acknowledged from the volatile cache, not yet programmed to NAND.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A write acknowledged from the volatile cache, not yet programmed to NAND. 32 bytes: a card
+/// cache of 1 GiB holding 512 MiB of 512-byte writes keeps 1,048,576 of them (the ring's
+/// doubling makes that 64 MiB; 128 MiB when each took 64 bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CachedExtent {
     pub offset: u64,
-    pub len: u64,
-    /// Bytes of it still only in the cache.
-    pub remaining: u64,
     /// Id of the I/O that wrote it (its first request's id: the requests of a split I/O
     /// share it).
     pub req: u64,
-    /// The byte range [start, end) of it that still holds data: a later trim (CMD38) that
-    /// covers its start or its end unmaps that part (the card still programs it, so timing is
-    /// unchanged, but nothing is lost there).
-    pub live: (u64, u64),
-    /// A range a later trim unmapped strictly inside `live` (empty: start >= end). One is
-    /// kept: two overlapping inside trims merge, of two apart the longer stays, so what a cut
-    /// reports lost may still include trimmed bytes but never leaves out data.
-    pub hole: (u64, u64),
+    /// Bytes (a request is at most `max_req_kib`, 64 MiB).
+    len: u32,
+    /// Bytes of it still only in the cache (whole sectors).
+    remaining: u32,
+    /// What later trims unmapped of it; None (the common case) when none touched it.
+    trimmed: Option<Box<Trimmed>>,
+}
+
+/// The parts of a cached extent later trims (CMD38) unmapped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Trimmed {
+    /// The byte range [start, end) of it that still holds data: a trim that covers its start
+    /// or its end unmaps that part (the card still programs it, so timing is unchanged, but
+    /// nothing is lost there).
+    live: (u64, u64),
+    /// A range a trim unmapped strictly inside `live` (empty: start >= end). One is kept: two
+    /// overlapping inside trims merge, of two apart the longer stays, so what a cut reports
+    /// lost may still include trimmed bytes but never leaves out data.
+    hole: (u64, u64),
 }
 
 impl CachedExtent {
+    fn new(offset: u64, len: u64, req: u64) -> CachedExtent {
+        let len = u32::try_from(len).expect("a request is at most 64 MiB");
+        CachedExtent {
+            offset,
+            req,
+            len,
+            remaining: len,
+            trimmed: None,
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        u64::from(self.len)
+    }
+
+    /// Bytes of it still only in the cache.
+    pub fn remaining(&self) -> u64 {
+        u64::from(self.remaining)
+    }
+
+    /// `take` bytes of it programmed (at most what remains).
+    fn programmed(&mut self, take: u64) {
+        self.remaining -= u32::try_from(take).expect("at most what remains");
+    }
+
+    fn live_hole(&self) -> ((u64, u64), (u64, u64)) {
+        match &self.trimmed {
+            Some(t) => (t.live, t.hole),
+            None => ((self.offset, self.offset + self.len()), (0, 0)),
+        }
+    }
+
     /// The ranges (offset, length) of it that a power cut now loses: the part not yet
     /// programmed that still holds data, on either side of the trimmed hole; none, one or two.
     pub fn lost_ranges(&self) -> impl Iterator<Item = (u64, u64)> {
-        let end = self.offset + self.len;
-        let start = (end - self.remaining).max(self.live.0);
-        let end = end.min(self.live.1);
-        let (h0, h1) = self.hole;
+        let (live, hole) = self.live_hole();
+        let end = self.offset + self.len();
+        let start = (end - self.remaining()).max(live.0);
+        let end = end.min(live.1);
+        let (h0, h1) = hole;
         let parts = if h0 < h1 && h0 < end && h1 > start {
             [(start, h0), (h1, end)]
         } else {
@@ -69,25 +112,33 @@ impl CachedExtent {
     /// A trim of [start, end) unmaps the part of the live range it covers at either end, or
     /// makes (or widens) the hole when it falls strictly inside.
     fn trim(&mut self, start: u64, end: u64) {
-        let (a, b) = self.live;
+        let (live, hole) = self.live_hole();
+        let (a, b) = live;
+        if start >= b || end <= a {
+            // Nothing of what is live: no change (and no room taken for one).
+            return;
+        }
+        let t = self
+            .trimmed
+            .get_or_insert_with(|| Box::new(Trimmed { live, hole }));
         if start <= a && end > a {
-            self.live.0 = end.min(b);
+            t.live.0 = end.min(b);
         } else if start < b && end >= b {
-            self.live.1 = start.max(a);
+            t.live.1 = start.max(a);
         } else if start > a && end < b {
-            let (h0, h1) = self.hole;
+            let (h0, h1) = t.hole;
             if h0 >= h1 || (start <= h1 && end >= h0) {
-                self.hole = if h0 >= h1 {
+                t.hole = if h0 >= h1 {
                     (start, end)
                 } else {
                     (h0.min(start), h1.max(end))
                 };
             } else if end - start > h1 - h0 {
-                self.hole = (start, end);
+                t.hole = (start, end);
             }
         }
         // The hole lies inside what is still live.
-        self.hole = (self.hole.0.max(self.live.0), self.hole.1.min(self.live.1));
+        t.hole = (t.hole.0.max(t.live.0), t.hole.1.min(t.live.1));
     }
 }
 

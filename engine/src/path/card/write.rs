@@ -65,14 +65,7 @@ impl Card {
         let data_end = start + xfer_ns(len, rate);
         // The card programs from its cache while the data still arrives: the extent is in the
         // cache from the data start, so the background drain overlaps the transfer.
-        self.cache.push_back(CachedExtent {
-            offset,
-            len,
-            remaining: len,
-            req,
-            live: (offset, offset + len),
-            hole: (0, 0),
-        });
+        self.cache.push_back(CachedExtent::new(offset, len, req));
         self.dirty += len;
         self.drain_to(data_end);
         let sequential = self.sequential_write(offset, len);

@@ -308,10 +308,14 @@ impl Simulator {
         plug: Plug,
     ) {
         let now = self.now;
-        let max = self.platform.host.max_req_bytes.max(512);
-        // A discard is not split by max_sectors (its limit is max_discard_sectors, which the
-        // kernel sizes from the card's erase timeout: one request per trim here).
-        let parts = if len > max && op.has_data() {
+        // A discard is split by max_discard_sectors (`bio_split_discard`; the card's
+        // `max_discard_sectors`), a read or write by max_sectors and the segments.
+        let max = if op.has_data() {
+            self.platform.host.max_req_bytes.max(512)
+        } else {
+            self.platform.card.max_discard_sectors.max(1) * 512
+        };
+        let parts = if len > max && (op.has_data() || op == Op::Discard) {
             len.div_ceil(max)
         } else {
             1

@@ -5,6 +5,8 @@
 //! itself ([`super::check`]): completions (`__BLK_TA_COMPLETE`, `block_rq_complete`) and plugs
 //! (`__BLK_TA_PLUG` / `__BLK_TA_UNPLUG_IO`, `block_plug` / `block_unplug`).
 
+use std::sync::Arc;
+
 use super::check::Tracker;
 use super::{err, extent, IoLog, Loc, LogOp, LogOpKind, LogPlug};
 use crate::scenario::error::ScenarioError;
@@ -139,7 +141,8 @@ impl<'l> Events<'l> {
                 return Ok(());
             }
             Action::Unplug => {
-                self.track.unplug(ev.task, &mut self.log.queued);
+                self.track
+                    .unplug(ev.task, Arc::make_mut(&mut self.log.queued).as_mut_slice());
                 return Ok(());
             }
             _ => self.track.seen(ev.t_ns),
@@ -211,12 +214,12 @@ impl<'l> Events<'l> {
         }
         match ev.action {
             Action::Queue => {
-                self.log.queued.extend(ops);
+                Arc::make_mut(&mut self.log.queued).extend(ops);
                 self.track.queued(ev.task, self.log.queued.len());
             }
             Action::Issue => {
                 ops.iter().for_each(|o| self.track.issue(o));
-                self.log.ops.extend(ops);
+                Arc::make_mut(&mut self.log.ops).extend(ops);
             }
             Action::Requeue => {
                 // The request's latest issue is taken back: it is replayed when issued again.
@@ -264,7 +267,7 @@ impl<'l> Events<'l> {
             }
         }
         let mut at = 0;
-        self.log.ops.retain(|_| {
+        Arc::make_mut(&mut self.log.ops).retain(|_| {
             at += 1;
             !taken[at - 1]
         });
@@ -277,6 +280,7 @@ impl<'l> Events<'l> {
         let track = std::mem::take(&mut self.track);
         track.finish(&mut self.log.meta);
         for ops in [&mut self.log.ops, &mut self.log.queued] {
+            let ops = Arc::make_mut(ops);
             ops.sort_by_key(|o| o.t_ns);
             let t0 = ops.first().map_or(0, |o| o.t_ns);
             ops.iter_mut().for_each(|o| o.t_ns -= t0);

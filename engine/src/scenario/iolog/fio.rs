@@ -1,6 +1,8 @@
 //! fio's own iolog (`read_iolog2`): v2 (`FILE ACTION [OFFSET LENGTH]`, `wait` actions) and v3
 //! (`USECS FILE ACTION [OFFSET LENGTH]`).
 
+use std::sync::Arc;
+
 use super::{err, extent, number, IoLog, LogOp, LogOpKind, LogPlug};
 use crate::scenario::error::ScenarioError;
 
@@ -58,7 +60,7 @@ pub(super) fn parse_fio(log: &mut IoLog, text: &str, v3: bool) -> Result<(), Sce
             extent(&name, n, offset, len)?;
             (offset, len)
         };
-        log.ops.push(LogOp {
+        Arc::make_mut(&mut log.ops).push(LogOp {
             t_ns,
             kind,
             offset,

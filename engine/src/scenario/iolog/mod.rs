@@ -26,6 +26,7 @@ use super::error::ScenarioError;
 use super::limits::{DEVICE_BYTES, MAX_BS};
 pub use check::{TraceD2c, TraceMeta};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// What one traced I/O asks of the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -116,15 +117,19 @@ impl ReplayEvents {
     }
 }
 
+/// A list of traced I/Os, shared between the scenario and its simulators.
+pub type Ops = Arc<Vec<LogOp>>;
+
 /// A parsed trace, named as `read_iolog=` names it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IoLog {
     pub name: String,
     pub format: IoLogFormat,
-    /// The I/Os replayed: a fio iolog's, a kernel trace's issue events.
-    pub ops: Vec<LogOp>,
+    /// The I/Os replayed: a fio iolog's, a kernel trace's issue events. Shared (not copied)
+    /// with the simulators that replay them: a 16 MiB trace's million ops are held once.
+    pub ops: Ops,
     /// A kernel trace's queue events (`replay_events=queue`); empty for a fio iolog.
-    pub queued: Vec<LogOp>,
+    pub queued: Ops,
     /// The device (major, minor) of a kernel trace's events.
     pub dev: Option<(u32, u32)>,
     /// Events of no modelled kind left out (RWBS `DE`, secure erase; `N` with data: a
@@ -137,7 +142,7 @@ pub struct IoLog {
 
 impl IoLog {
     /// The I/Os a job replays with `replay_events=` `from` (a fio iolog has one list).
-    pub fn ops_of(&self, from: ReplayEvents) -> &[LogOp] {
+    pub fn ops_of(&self, from: ReplayEvents) -> &Ops {
         match from {
             ReplayEvents::Queue if self.format_has_events() => &self.queued,
             _ => &self.ops,
@@ -222,8 +227,8 @@ fn empty(name: &str, format: IoLogFormat) -> IoLog {
     IoLog {
         name: name.to_string(),
         format,
-        ops: Vec::new(),
-        queued: Vec::new(),
+        ops: Ops::default(),
+        queued: Ops::default(),
         dev: None,
         skipped: 0,
         meta: TraceMeta::default(),
@@ -322,8 +327,8 @@ pub fn parse(name: &str, text: &str) -> Result<IoLog, ScenarioError> {
 
 /// A parsed trace has something to replay, within the bounds; its lists hold no spare room.
 fn checked(mut log: IoLog) -> Result<IoLog, ScenarioError> {
-    log.ops.shrink_to_fit();
-    log.queued.shrink_to_fit();
+    Arc::make_mut(&mut log.ops).shrink_to_fit();
+    Arc::make_mut(&mut log.queued).shrink_to_fit();
     let name = &log.name;
     if log.ops.is_empty() && log.queued.is_empty() {
         return Err(ScenarioError::new(
@@ -332,7 +337,12 @@ fn checked(mut log: IoLog) -> Result<IoLog, ScenarioError> {
         ));
     }
     let limit = super::limits::MAX_TIME_NS;
-    if let Some(op) = log.ops.iter().chain(&log.queued).find(|o| o.t_ns > limit) {
+    if let Some(op) = log
+        .ops
+        .iter()
+        .chain(log.queued.iter())
+        .find(|o| o.t_ns > limit)
+    {
         // A fio iolog's times are from the trace's start; a kernel trace's from its first I/O.
         let from = match log.format {
             IoLogFormat::FioV2 | IoLogFormat::FioV3 => "from the trace's start",

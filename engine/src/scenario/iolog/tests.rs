@@ -30,7 +30,7 @@ fn reads_each_format_and_names_a_bad_line() {
         (l.ops[2].kind, l.ops[3].kind),
         (LogOpKind::Flush, LogOpKind::Discard)
     );
-    assert_eq!(l.ops_of(ReplayEvents::Queue), &l.ops[..]);
+    assert_eq!(l.ops_of(ReplayEvents::Queue), &l.ops);
     let v3 = "fio version 3 iolog\n0 f add\n5 f write 4096 4096\n";
     assert_eq!(parse("b", v3).unwrap().ops[0].t_ns, 5_000);
     let e = parse("d", "fio version 2 iolog\nf write 0\n").unwrap_err();
