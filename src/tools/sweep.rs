@@ -169,6 +169,7 @@ impl SweepView {
             points: self.total,
             shard: None,
             rows: self.rows.to_vec(),
+            sensitivity: None,
         };
         let (name, mime, text) = match kind {
             "csv" => ("sweep.csv", "text/csv", sweep_csv(&doc)),

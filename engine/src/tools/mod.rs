@@ -4,4 +4,5 @@
 pub mod calibration;
 pub mod explain;
 pub mod export;
+pub mod sensitivity;
 pub mod sweep;
