@@ -254,7 +254,7 @@ fn run(cli: &Cli) -> Result<String, String> {
             .map(|s| sweep::parse_dim(s))
             .collect::<Result<Vec<_>, _>>()?;
         if scn.sensitivity {
-            return ab_sensitivity(cli, &scn, dims, write_platform);
+            return sensitivity::ab(cli, &scn, dims, write_platform);
         }
         let doc = sweep::run(&scn, dims, cli.shard)?;
         write_platform()?;
@@ -310,51 +310,6 @@ fn run(cli: &Cli) -> Result<String, String> {
             ),
             Format::Csv => unreachable!("refused above"),
         });
-    }
-    Ok(out)
-}
-
-/// `--sensitivity` with `--sweep=KEY=A,B`: the pair's two runs (the sweep's rows, as the
-/// sweep prints them), then the extra runs and whether B's side of A holds.
-fn ab_sensitivity(
-    cli: &Cli,
-    scn: &Scenario,
-    dims: Vec<sweep::Dim>,
-    write_platform: impl Fn() -> Result<(), String>,
-) -> Result<String, String> {
-    if dims.len() != 1 || dims[0].values.len() != 2 || cli.shard.is_some() {
-        return Err(sensitivity::AB_ONLY.to_string());
-    }
-    sensitivity::check_formats(&cli.formats)?;
-    let values: Vec<Vec<String>> = (0..2).map(|i| sweep::point_values(&dims, i)).collect();
-    let points = values
-        .iter()
-        .map(|v| sweep::point_scenario(scn, &dims, v))
-        .collect::<Result<Vec<_>, _>>()?;
-    let reports = sensitivity::run_points(&points)?;
-    let labels: Vec<String> = values
-        .iter()
-        .map(|v| format!("{}={}", dims[0].key, v[0]))
-        .collect();
-    let s = sensitivity::run(&labels, &points, &reports)?;
-    write_platform()?;
-    let rows = values
-        .into_iter()
-        .zip(&reports)
-        .enumerate()
-        .map(|(i, (v, r))| sweep::Row::of(i, v, r))
-        .collect();
-    let doc = sweep::SweepDoc {
-        dims,
-        base: scn.to_args(),
-        points: 2,
-        shard: None,
-        rows,
-        sensitivity: serde_json::to_value(&s).ok(),
-    };
-    let mut out = sweep::render(&doc, cli.format);
-    if cli.format == Format::Normal {
-        out.push_str(&mmcsim_engine::tools::sensitivity::render(&s));
     }
     Ok(out)
 }

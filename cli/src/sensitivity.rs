@@ -88,3 +88,50 @@ pub fn run(labels: &[String], points: &[Scenario], base: &[Report]) -> Result<Se
         labels, points, base, &plan, &reports,
     ))
 }
+
+/// `--sensitivity` with `--sweep=KEY=A,B`: the pair's two runs (the sweep's rows, as the
+/// sweep prints them), then the extra runs and whether B's side of A holds.
+pub fn ab(
+    cli: &crate::args::Cli,
+    scn: &Scenario,
+    dims: Vec<crate::sweep::Dim>,
+    write_platform: impl Fn() -> Result<(), String>,
+) -> Result<String, String> {
+    if dims.len() != 1 || dims[0].values.len() != 2 || cli.shard.is_some() {
+        return Err(AB_ONLY.to_string());
+    }
+    check_formats(&cli.formats)?;
+    let values: Vec<Vec<String>> = (0..2)
+        .map(|i| crate::sweep::point_values(&dims, i))
+        .collect();
+    let points = values
+        .iter()
+        .map(|v| crate::sweep::point_scenario(scn, &dims, v))
+        .collect::<Result<Vec<_>, _>>()?;
+    let reports = run_points(&points)?;
+    let labels: Vec<String> = values
+        .iter()
+        .map(|v| format!("{}={}", dims[0].key, v[0]))
+        .collect();
+    let s = run(&labels, &points, &reports)?;
+    write_platform()?;
+    let rows = values
+        .into_iter()
+        .zip(&reports)
+        .enumerate()
+        .map(|(i, (v, r))| crate::sweep::Row::of(i, v, r))
+        .collect();
+    let doc = crate::sweep::SweepDoc {
+        dims,
+        base: scn.to_args(),
+        points: 2,
+        shard: None,
+        rows,
+        sensitivity: serde_json::to_value(&s).ok(),
+    };
+    let mut out = crate::sweep::render(&doc, cli.format);
+    if cli.format == Format::Normal {
+        out.push_str(&mmcsim_engine::tools::sensitivity::render(&s));
+    }
+    Ok(out)
+}

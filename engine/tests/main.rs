@@ -43,6 +43,7 @@ mod power_cut;
 mod rpi5_sd;
 mod scenario_parse;
 mod schedulers;
+mod sensitivity;
 mod shell_quote;
 mod tags;
 mod trace_replay;
