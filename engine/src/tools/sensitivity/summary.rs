@@ -276,7 +276,7 @@ fn with(v: f64, unit: &str) -> String {
 
 fn movers(m: &[Mover]) -> String {
     match m.len() {
-        0 => "no parameter moves it by 0.5 %".to_string(),
+        0 => "none by 0.5 % or more".to_string(),
         _ => m
             .iter()
             .map(|m| format!("{}={}", m.param, m.at.replace(' ', "")))
@@ -288,6 +288,26 @@ fn movers(m: &[Mover]) -> String {
 /// The normal output's block, printed after the runs' own output.
 pub fn render(s: &Sensitivity) -> String {
     let mut out = String::new();
+    if s.parameters.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nsensitivity: no parameter this run uses has an assessed range, so nothing was varied; the figures rest on these values:"
+        );
+        for n in s
+            .not_varied
+            .iter()
+            .filter(|n| !n.reason.starts_with("the run never"))
+        {
+            let _ = writeln!(
+                out,
+                "  {} ({}): {}",
+                n.reason,
+                n.params.len(),
+                n.params.join(", ")
+            );
+        }
+        return out;
+    }
     let _ = writeln!(
         out,
         "\nsensitivity: {} board parameter(s) varied one at a time to both ends of their range ({} runs besides the unvaried {}):",
