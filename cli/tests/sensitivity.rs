@@ -47,7 +47,7 @@ fn an_ab_pair_says_whether_the_winner_holds_and_what_moves_it() {
     // Parameters the run never pays are named with the reason.
     assert!(
         stdout.contains(
-            "not varied, the run never uses them (the path is not the CQE) (4): cqhci_irq_us"
+            "not varied, never used by the run: the path is not the CQE (4): cqhci_irq_us"
         ),
         "{stdout}"
     );

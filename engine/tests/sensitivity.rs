@@ -135,7 +135,7 @@ fn a_run_varies_only_what_it_uses_and_not_what_the_scenario_sets() {
     };
     assert_eq!(
         reason("cqhci_irq_us").unwrap(),
-        "the run never uses them (the path is not the CQE)"
+        "never used by the run: the path is not the CQE"
     );
     // On the CQE the same parameter is varied (half to twice the typical value).
     let cqe = scn(&[

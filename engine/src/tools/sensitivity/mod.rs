@@ -160,7 +160,7 @@ pub fn plan(points: &[Scenario], reports: &[Report]) -> Result<Plan, String> {
         }
         if let [Some(reason), ..] = why_unused[..] {
             if why_unused.iter().all(|w| w.is_some()) {
-                skip(format!("the run never uses them ({reason})"), param.name);
+                skip(format!("never used by the run: {reason}"), param.name);
                 continue;
             }
         }

@@ -296,7 +296,7 @@ pub fn render(s: &Sensitivity) -> String {
         for n in s
             .not_varied
             .iter()
-            .filter(|n| !n.reason.starts_with("the run never"))
+            .filter(|n| !n.reason.starts_with("never used"))
         {
             let _ = writeln!(
                 out,
@@ -376,7 +376,7 @@ pub fn render(s: &Sensitivity) -> String {
             (true, true) => "holds: B higher at every end".to_string(),
             (true, false) => "holds: B lower at every end".to_string(),
             (false, _) => format!(
-                "does NOT hold: the ratio crosses 1 at an end of {}",
+                "does NOT hold: the ratio reaches or crosses 1 at an end of {}",
                 f.flipped_by.join(", ")
             ),
         };
