@@ -107,7 +107,7 @@ pub fn unused(param: &Param, scn: &Scenario, rep: &Report) -> Option<&'static st
         "reliable_write_us" | "nand_program_us" => {
             let sync = scn.jobs.iter().any(|j| j.sync);
             let fua = sw.fua && p.card.reliable_write && sync && writes;
-            (!fua && !(p.card.sd && writes)).then_some("no reliable write")
+            (!(fua || p.card.sd && writes)).then_some("no reliable write")
         }
         "nand_read_us" | "card_read_hit_pct" | "card_seq_read_us" | "read_retry_pct" if !reads => {
             Some("the run does not read")

@@ -82,8 +82,11 @@ pub struct PointRanges {
     pub jobs: Vec<JobRanges>,
 }
 
+/// Each reported job's name and figures, in [`FIGURES`] order.
+type JobFigures = Vec<(String, [f64; 4])>;
+
 /// Each reported job's (name, figures in [`FIGURES`] order).
-fn figures(scn: &Scenario, rep: &Report) -> Vec<(String, [f64; 4])> {
+fn figures(scn: &Scenario, rep: &Report) -> JobFigures {
     blocks(scn, rep)
         .into_iter()
         .map(|b| {
@@ -126,7 +129,7 @@ pub fn summarize(
         .zip(base)
         .map(|(s, r)| figures(s, r))
         .collect();
-    let mut varied: Vec<Vec<[Vec<(String, [f64; 4])>; 2]>> = base_f
+    let mut varied: Vec<Vec<[JobFigures; 2]>> = base_f
         .iter()
         .map(|f| vec![[f.clone(), f.clone()]; plan.swings.len()])
         .collect();
