@@ -147,19 +147,79 @@ const UNISOC_HSQ_2023: &[Claim] = &[
 ];
 
 /// sprd-hs400es-2020: the hsq introduction series (presets/sprd.rs).
-const SPRD_HS400ES_2020: &[Claim] = &[claim(
-    "queue_rerun_us",
-    Fitted,
-    "70",
-    "154",
-    "kblockd's re-dispatch of a refused request, fitted to the hsq rows; low: 70 us, the \
-     preset's earlier fit (when the next submission re-dispatched first); high: 154 us, as far \
-     above the fit (a symmetric bound)",
-)];
+const SPRD_HS400ES_2020: &[Claim] = &[
+    claim(
+        "queue_rerun_us",
+        Fitted,
+        "70",
+        "154",
+        "kblockd's re-dispatch of a refused request, fitted to the hsq rows; low: 70 us, the \
+         preset's earlier fit (when the next submission re-dispatched first); high: 154 us, as \
+         far above the fit (a symmetric bound)",
+    ),
+    claim(
+        "irq_done_us",
+        Estimated,
+        "2",
+        "8",
+        "the hard interrupt's part of a completion, typical of a Cortex-A55, not measured \
+         (issue 28); range: half to twice it",
+    ),
+    claim(
+        "completion_us",
+        Estimated,
+        "5",
+        "20",
+        "the block softirq's completion, typical of a Cortex-A55, not measured (issue 28); \
+         range: half to twice it",
+    ),
+];
+
+/// rpi5-sd-2024: the Raspberry Pi 5's microSD, command queueing off and on (presets/brcm.rs).
+const RPI5_SD_2024: &[Claim] = &[
+    claim(
+        "submit_us",
+        Estimated,
+        "4",
+        "16",
+        "typical of a Cortex-A76 at 2.4 GHz (ext4 O_DIRECT through libaio), not measured; \
+         range: half to twice it",
+    ),
+    claim(
+        "issue_us",
+        Estimated,
+        "2",
+        "8",
+        "typical of a Cortex-A76, not measured; range: half to twice it",
+    ),
+    claim(
+        "irq_latency_us",
+        Estimated,
+        "2.5",
+        "10",
+        "typical of a Cortex-A76, not measured; range: half to twice it",
+    ),
+    claim(
+        "completion_us",
+        Estimated,
+        "1.5",
+        "6",
+        "typical of a Cortex-A76, not measured; range: half to twice it",
+    ),
+    claim(
+        "flush_us",
+        Estimated,
+        "500",
+        "2000",
+        "SD's cache flush (CMD49 to the performance-enhancement register), typical, not \
+         measured; range: half to twice it",
+    ),
+];
 
 /// Every preset's table, by preset name.
 pub(super) const TABLES: &[(&str, &[Claim])] = &[
     ("unisoc-fua-2022", UNISOC_FUA_2022),
     ("unisoc-hsq-2023", UNISOC_HSQ_2023),
     ("sprd-hs400es-2020", SPRD_HS400ES_2020),
+    ("rpi5-sd-2024", RPI5_SD_2024),
 ];

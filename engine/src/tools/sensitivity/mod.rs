@@ -10,8 +10,9 @@
 //! report, and a parameter is varied when any point uses it):
 //! - one the scenario sets itself (an option, a platform file's value, the A/B's own key) is
 //!   given, not uncertain;
-//! - the CQE's times (`cqhci_*`) only on `mmc_path=cqe`, the legacy path's only on `legacy`,
-//!   ADMA3's chain time only with `packed` > 0, mmc_test's only for an mmc_test case;
+//! - the CQE's times (`cqhci_*`) only on `mmc_path=cqe` (its halt only when it halted), the
+//!   legacy path's only on `legacy`, ADMA3's chain time only with `packed` > 0, mmc_test's only
+//!   for an mmc_test case;
 //! - kblockd's run (`queue_rerun_us`) only when kblockd issued a request in the run, the
 //!   scheduler's CPU time only under a scheduler, the flush time only when a flush was sent;
 //! - the reliable write's commit and tPROG only when the run sends O_SYNC writes with FUA on
@@ -101,6 +102,7 @@ pub fn unused(param: &Param, scn: &Scenario, rep: &Report) -> Option<&'static st
     }
     match n {
         "adma3_chain_us" if sw.packed == 0 => Some("no ADMA3 chains (packed=0)"),
+        "cqhci_halt_us" if rep.sim.cqe_halts == 0 => Some("the CQE never halted"),
         "queue_rerun_us" if rep.sim.issued_by_kblockd == 0 => Some("kblockd issued no request"),
         "sched_cpu_pct" if sw.iosched == IoSched::None => Some("no I/O scheduler"),
         "flush_us" if rep.sim.flushes == 0 => Some("no flush was sent"),
