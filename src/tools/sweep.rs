@@ -254,7 +254,7 @@ impl Component for SweepView {
                         self.running = self.running.saturating_sub(1);
                         self.error = Some(e);
                     }
-                    Reply::Fit(_) | Reply::Progress { .. } => {}
+                    Reply::Fit(_) | Reply::Progress { .. } | Reply::Report(_) => {}
                 }
                 self.dispatch();
                 true

@@ -220,6 +220,15 @@ impl Plan {
     }
 }
 
+/// Runs the scenario of a link's query (the page's workers: each run is sent as link text).
+pub fn run_query(query: &str) -> Result<Report, String> {
+    let d = crate::scenario::url::decode_query(query);
+    if let Some(e) = d.errors.first() {
+        return Err(format!("sensitivity run: {e}"));
+    }
+    run_report(&d.a)
+}
+
 /// Runs one scenario to its end (the CLI's threads and the page's workers call this).
 pub fn run_report(scn: &Scenario) -> Result<Report, String> {
     let mut sim = crate::Simulator::new(scn).map_err(|e| e.to_string())?;
