@@ -356,7 +356,10 @@ mod tests {
         };
         let mut sim = Simulator::new(&s).unwrap();
         sim.run_to_end();
-        assert_eq!(rep.jobs[0].write.total_ios, sim.report().jobs[0].write.total_ios);
+        assert_eq!(
+            rep.jobs[0].write.total_ios,
+            sim.report().jobs[0].write.total_ios
+        );
     }
 
     fn f_warnings_are_page_words(r: &Reply) -> bool {

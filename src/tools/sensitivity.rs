@@ -97,7 +97,10 @@ impl SensitivityView {
         let mut pending = Vec::new();
         for (i, r) in plan.runs.iter().enumerate() {
             let s = plan.scenario(&self.points, r)?;
-            pending.push(((self.check << 32) | EXTRA | i as u64, encode_query(&s, None)));
+            pending.push((
+                (self.check << 32) | EXTRA | i as u64,
+                encode_query(&s, None),
+            ));
         }
         pending.reverse();
         self.extra = vec![None; plan.runs.len()];
