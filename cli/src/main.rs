@@ -12,6 +12,7 @@ mod logs;
 mod paths;
 mod predict;
 mod progress;
+mod sensitivity;
 use mmcsim_engine::export::normal;
 mod sweep;
 #[cfg(test)]
@@ -306,6 +307,9 @@ fn run(cli: &Cli) -> Result<String, String> {
             .iter()
             .map(|s| sweep::parse_dim(s))
             .collect::<Result<Vec<_>, _>>()?;
+        if scn.sensitivity {
+            return sensitivity::ab(cli, &scn, dims, write_platform);
+        }
         let doc = sweep::run(&scn, dims, cli.shard)?;
         write_platform()?;
         return Ok(sweep::render(&doc, cli.format));
@@ -333,12 +337,31 @@ fn run(cli: &Cli) -> Result<String, String> {
     stranded(&sim)?;
     let report = sim.report();
     exports::after_run(cli, &sim)?;
+    let sens = match scn.sensitivity {
+        true => Some(sensitivity::run(
+            &[String::new()],
+            std::slice::from_ref(&scn),
+            std::slice::from_ref(&report),
+        )?),
+        false => None,
+    };
+    let value = sens.as_ref().and_then(|s| serde_json::to_value(s).ok());
     let mut out = String::new();
     for f in &cli.formats {
         out.push_str(&match f {
-            Format::Normal => normal::render(&scn, &report),
-            Format::Json => mmcsim_engine::export::fio_json(&scn, &report),
-            Format::JsonPlus => mmcsim_engine::export::fio_json_plus(&scn, &report),
+            Format::Normal => {
+                let mut text = normal::render(&scn, &report);
+                if let Some(s) = &sens {
+                    text.push_str(&mmcsim_engine::tools::sensitivity::render(s));
+                }
+                text
+            }
+            Format::Json | Format::JsonPlus => mmcsim_engine::export::fio_json::render_with(
+                &scn,
+                &report,
+                *f == Format::JsonPlus,
+                value.clone(),
+            ),
             Format::Csv => unreachable!("refused above"),
         });
     }

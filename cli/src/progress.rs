@@ -166,8 +166,10 @@ impl Meter {
 /// points done; once the first is done, the estimate is its time scaled by the items'
 /// `weights` (their predicted events, `predict.rs`) shared by the threads (but no less than the heaviest
 /// item's); after Ctrl-C no further item starts,
-/// and the results of the items done are returned.
+/// and the results of the items done are returned. `what` names the command (`sweep`,
+/// `sensitivity`), `unit` its items (`points`, `runs`).
 pub fn par_points<T: Send, R: Send>(
+    (what, unit): (&'static str, &'static str),
     items: Vec<T>,
     weights: &[u64],
     f: impl Fn(T) -> Result<R, String> + Sync,
@@ -176,7 +178,7 @@ pub fn par_points<T: Send, R: Send>(
     use std::sync::atomic::AtomicUsize;
     catch_ctrl_c(|| {});
     let n = items.len();
-    let meter = Meter::new("sweep", n);
+    let meter = Meter::new(what, n);
     let done = AtomicUsize::new(0);
     let total: u64 = weights.iter().sum();
     let heaviest = weights.iter().copied().max().unwrap_or(0);
@@ -199,7 +201,7 @@ pub fn par_points<T: Send, R: Send>(
                     let work = (total as f64 / threads).max(heaviest as f64);
                     let est = t * work / w.max(1) as f64;
                     meter.say(&format!(
-                        "{n} points on {threads} thread(s); the first took {t:.2} s: about {} in all (scaled by the points' events, as a probe of each predicts them)",
+                        "{n} {unit} on {threads} thread(s); the first took {t:.2} s: about {} in all (scaled by the {unit}' events, as a probe of each predicts them)",
                         eta_to_str(est.round() as u64)
                     ));
                 }
@@ -211,7 +213,7 @@ pub fn par_points<T: Send, R: Send>(
     let rows: Vec<R> = rows.into_iter().flatten().collect();
     if interrupted() {
         meter.say(&format!(
-            "interrupted: {} of {n} points done; the output lists those",
+            "interrupted: {} of {n} {unit} done; the output lists those",
             rows.len()
         ));
     }

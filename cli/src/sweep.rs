@@ -59,15 +59,17 @@ pub fn run(
     // In parallel, with fio's status line on stderr, and stopped by Ctrl-C (the points done
     // are the output).
     let points: Vec<_> = mine.into_iter().zip(scns).collect();
-    let rows = crate::progress::par_points(points, &weights, |((i, values), s)| {
-        run_point(i, values, &s)
-    })?;
+    let rows =
+        crate::progress::par_points(("sweep", "points"), points, &weights, |((i, values), s)| {
+            run_point(i, values, &s)
+        })?;
     Ok(SweepDoc {
         dims,
         base: base.to_args(),
         points: total,
         shard: shard.map(|(i, n)| format!("{i}/{n}")),
         rows,
+        sensitivity: None,
     })
 }
 
@@ -199,6 +201,7 @@ pub fn merge(files: &[(String, String)]) -> Result<SweepDoc, String> {
             out = Some(SweepDoc {
                 shard: None,
                 rows: Vec::new(),
+                sensitivity: None,
                 ..doc
             });
         }

@@ -45,6 +45,7 @@ mod replay_check;
 mod rpi5_sd;
 mod scenario_parse;
 mod schedulers;
+mod sensitivity;
 mod shell_quote;
 mod tags;
 mod trace_replay;

@@ -17,6 +17,9 @@ pub const PAGE_FIT_ITERS: u64 = 200;
 pub enum Job {
     Point(PointJob),
     Fit(FitJob),
+    /// One run of a sensitivity check: the scenario as a link's query, answered with its whole
+    /// report (`Reply::Report`).
+    Report(String),
 }
 
 /// `mmcsim fit` as a message: the result files (name, text), the base preset and the free
@@ -42,6 +45,7 @@ pub enum Reply {
     Ready,
     Row(Row),
     Fit(Box<FitReply>),
+    Report(Box<mmcsim_engine::Report>),
     /// A fit under way: its `fit`-th fit of `of` has started (the fit to every file, then one
     /// per file left out). The job goes on; its `Fit` or `Error` ends it.
     Progress {
@@ -261,6 +265,8 @@ pub fn handle_each(text: &str, post: &mut dyn FnMut(String)) {
             r.id,
             match r.job {
                 Job::Point(p) => p.run().map_or_else(Reply::Error, Reply::Row),
+                Job::Report(q) => mmcsim_engine::tools::sensitivity::run_query(&q)
+                    .map_or_else(Reply::Error, |r| Reply::Report(Box::new(r))),
                 Job::Fit(f) => {
                     // The page counts the fits (1..=of), not the base's evaluation (0).
                     let mut on_fit = |fit, of| {
@@ -339,6 +345,21 @@ mod tests {
         assert_eq!(row, Row::of(1, vec!["x".into()], &sim.report()));
         let bad: Response = serde_json::from_str(&handle("{\"id\":1}")).unwrap();
         assert!(matches!(bad.reply, Reply::Error(e) if e.contains("not a job")));
+    }
+
+    #[test]
+    fn a_sensitivity_run_comes_back_as_the_whole_report() {
+        let s = parse_args(&["--rw=randwrite", "--size=1m"], Scenario::default()).unwrap();
+        let r = ask(Job::Report(encode_query(&s, None)));
+        let Reply::Report(rep) = r.reply else {
+            panic!("{r:?}")
+        };
+        let mut sim = Simulator::new(&s).unwrap();
+        sim.run_to_end();
+        assert_eq!(
+            rep.jobs[0].write.total_ios,
+            sim.report().jobs[0].write.total_ios
+        );
     }
 
     fn f_warnings_are_page_words(r: &Reply) -> bool {

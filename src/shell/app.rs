@@ -31,6 +31,8 @@ use crate::run::pair::{Pair, B};
 use crate::run::url::scroll_to;
 use crate::run::url::{url_search, write_url};
 #[cfg(feature = "full")]
+use crate::tools::sensitivity::SensitivityView;
+#[cfg(feature = "full")]
 use crate::tools::sweep::SweepView;
 use crate::watch::command::{Commands, WatchAction};
 use crate::watch::{moment, RunState, Watch};
@@ -300,13 +302,14 @@ impl Component for App {
 }
 
 impl App {
-    /// What follows the lesson: the Lab, the sweep and the gallery.
+    /// What follows the lesson: the Lab, its sensitivity check, the sweep and the gallery.
     #[cfg(feature = "full")]
     fn rest(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         html! {
             <>
                 { self.lab(ctx) }
+                <SensitivityView a={Rc::new(self.pair.a.clone())} b={self.pair.b_scenario().map(Rc::new)} />
                 <SweepView scenario={Rc::new(self.pair.a.clone())} />
                 <GalleryPanel on_open={link.callback(|(a, b)| Msg::Open(a, b))} on_action={link.callback(Msg::Walk)}
                               on_watch={link.callback(Msg::Watch)} on_tour={link.callback(|p| Msg::Tour(Some(p)))} />

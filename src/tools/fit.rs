@@ -214,7 +214,7 @@ impl Component for FitView {
                         self.status.clear();
                         self.error = Some(e);
                     }
-                    Reply::Row(_) => {}
+                    Reply::Row(_) | Reply::Report(_) => {}
                 }
                 true
             }

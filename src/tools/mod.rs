@@ -1,6 +1,7 @@
 //! The tools: the scenario's tools beside the form ([`panels`]: link, Share, the plug, job
 //! files) and a finished run's beside the results ([`results`]: downloads, the power-cut
-//! report), the Board panel ([`board`]) and its fit ([`fit`]), the Sweep ([`sweep`]), "Replay
+//! report), the Board panel ([`board`]) and its fit ([`fit`]), the Sweep ([`sweep`]), the
+//! Sensitivity check ([`sensitivity`]), "Replay
 //! a trace" ([`trace`], [`replay`]), and what they export and import ([`exports`],
 //! [`download`]).
 //!
@@ -23,6 +24,8 @@ pub mod fit_report;
 pub mod panels;
 #[cfg(target_arch = "wasm32")]
 pub mod results;
+#[cfg(target_arch = "wasm32")]
+pub mod sensitivity;
 #[cfg(target_arch = "wasm32")]
 pub mod sweep;
 #[cfg(target_arch = "wasm32")]

@@ -169,6 +169,7 @@ impl SweepView {
             points: self.total,
             shard: None,
             rows: self.rows.to_vec(),
+            sensitivity: None,
         };
         let (name, mime, text) = match kind {
             "csv" => ("sweep.csv", "text/csv", sweep_csv(&doc)),
@@ -253,7 +254,7 @@ impl Component for SweepView {
                         self.running = self.running.saturating_sub(1);
                         self.error = Some(e);
                     }
-                    Reply::Fit(_) | Reply::Progress { .. } => {}
+                    Reply::Fit(_) | Reply::Progress { .. } | Reply::Report(_) => {}
                 }
                 self.dispatch();
                 true

@@ -5,6 +5,7 @@
 
 mod cq;
 mod driver;
+pub mod evidence;
 pub mod file;
 mod kernel;
 mod kernel_rules;

@@ -169,7 +169,9 @@ impl ScenarioBuilder {
             0 => self.global(key, value),
             _ => {
                 let last = self.scn.jobs.len().saturating_sub(1);
-                let before = (self.sections > 1).then(|| self.scenario_wide_text(key));
+                // `sensitivity` asks for more runs and changes no job: no notice.
+                let before = (self.sections > 1 && key != "sensitivity")
+                    .then(|| self.scenario_wide_text(key));
                 apply_option(&mut self.scn, OptionScope::Job(last), key, value)?;
                 if let Some(Some(before)) = before {
                     if Some(&before) != self.scenario_wide_text(key).as_ref() {

@@ -26,6 +26,11 @@ pub struct Scenario {
     pub power_cut_ns: Option<u64>,
     /// Make the card return errors (`inject_error=crc:RATE`).
     pub inject_error: Option<ErrorInjection>,
+    /// `sensitivity=1` (`--sensitivity`): also run the scenario at both ends of each fitted
+    /// board parameter's range the run uses and report how far each figure moves
+    /// (`tools::sensitivity`). The scenario itself runs as without it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sensitivity: bool,
     /// What the scenario sets over its preset: host switches (the `switch!` rows, a field of
     /// `Platform::switches` each) and board parameters (`crate::board::params`), option name ->
     /// value in internal units (ns, bytes, bytes per second, parts per million; a switch as
@@ -142,6 +147,7 @@ impl Default for Scenario {
             mmc_test: None,
             power_cut_ns: None,
             inject_error: None,
+            sensitivity: false,
             overrides: Overrides::new(),
             iologs: Vec::new(),
             queue: Default::default(),

@@ -5,4 +5,5 @@ pub mod calibration;
 pub mod explain;
 pub mod export;
 pub mod replay_check;
+pub mod sensitivity;
 pub mod sweep;

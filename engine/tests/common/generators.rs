@@ -148,6 +148,7 @@ pub fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         kind: ErrorKind::Crc,
                         rate_ppm,
                     }),
+                    sensitivity: false,
                     iologs: Vec::new(),
                     queue: Default::default(),
                 };

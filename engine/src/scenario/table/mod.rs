@@ -131,6 +131,7 @@ const MODELLED: &[OptionRow] = &[
     run::MMC_TEST,
     run::POWER_CUT,
     run::INJECT_ERROR,
+    run::SENSITIVITY,
 ];
 
 const OPTION_COUNT: usize = MODELLED.len() + ignored::ROWS.len();

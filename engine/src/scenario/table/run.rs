@@ -69,3 +69,11 @@ pub(super) const INJECT_ERROR: OptionRow = scenario!("inject_error", "crc:RATE, 
     get |s| s.inject_error.map(|e| e.to_text()),
     reset |s| s.inject_error = None,
     form form(GA, "inject_error", "CRC errors on data transfers, e.g. crc:0.01", Widget::Text { placeholder: "none" }));
+
+pub(super) const SENSITIVITY: OptionRow = scenario!("sensitivity", "flag or 0|1",
+    "also run at both ends of each fitted board parameter's range the run uses; report each figure's range and the parameters that move it",
+    example "1",
+    set |s, k, v| s.sensitivity = flag(k, v)?,
+    get |s| s.sensitivity.then(|| "1".to_string()),
+    reset |s| s.sensitivity = false,
+    form None);

@@ -17,6 +17,10 @@ pub struct SweepDoc {
     /// `I/N` when this is one shard.
     pub shard: Option<String>,
     pub rows: Vec<Row>,
+    /// `--sensitivity`'s summary of an A/B sweep (`tools::sensitivity::Sensitivity`); absent
+    /// unless asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensitivity: Option<serde_json::Value>,
 }
 
 /// The sweep as JSON (pretty, one trailing newline): `--sweep=... --output-format=json`.

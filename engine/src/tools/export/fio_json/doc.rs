@@ -21,6 +21,9 @@ pub struct FioDoc {
     /// /proc/diskstats of the card over the run (none for mmc_test).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disk_util: Vec<FioDiskUtil>,
+    /// `--sensitivity`'s summary (`tools::sensitivity::Sensitivity`); absent unless asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensitivity: Option<serde_json::Value>,
 }
 
 /// One reported job (fio `show_thread_status_json`).
@@ -400,6 +403,7 @@ impl FioDoc {
             disk_util: FioDiskUtil::of(rep, scn.mmc_test.is_some())
                 .into_iter()
                 .collect(),
+            sensitivity: None,
         }
     }
 

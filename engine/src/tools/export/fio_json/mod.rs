@@ -85,6 +85,26 @@ pub fn render(scn: &Scenario, rep: &Report) -> String {
 /// fio's `--output-format=json+`: the JSON document with each completion-latency histogram's
 /// non-empty bins (`"bins" : { "VALUE_NS" : COUNT, ... }` in `clat_ns`).
 pub fn render_plus(scn: &Scenario, rep: &Report) -> String {
+    doc_plus(scn, rep).to_text()
+}
+
+/// The JSON document (`plus`: json+) with a `sensitivity` object after the jobs when one is
+/// given (`--sensitivity`; without it the document is [`render`]'s, byte for byte).
+pub fn render_with(
+    scn: &Scenario,
+    rep: &Report,
+    plus: bool,
+    sensitivity: Option<serde_json::Value>,
+) -> String {
+    let mut doc = match plus {
+        true => doc_plus(scn, rep),
+        false => FioDoc::of(scn, rep),
+    };
+    doc.sensitivity = sensitivity;
+    doc.to_text()
+}
+
+fn doc_plus(scn: &Scenario, rep: &Report) -> FioDoc {
     let mut doc = FioDoc::of(scn, rep);
     for (job, b) in doc.jobs.iter_mut().zip(blocks(scn, rep)) {
         for (dir, d) in [(&mut job.read, &b.job.read), (&mut job.write, &b.job.write)] {
@@ -95,7 +115,7 @@ pub fn render_plus(scn: &Scenario, rep: &Report) -> String {
             job.trim.clat_ns.bins = Some(bins.collect());
         }
     }
-    doc.to_text()
+    doc
 }
 
 #[cfg(test)]
