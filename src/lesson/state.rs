@@ -67,6 +67,15 @@ impl TourState {
         let b = || tour.b.clone();
         match tour.steps[self.step].shows {
             Shows::Any => None,
+            Shows::Start => Some(Effect::Stand(
+                b(),
+                WatchAction::Moment {
+                    t: Some(0),
+                    speed: None,
+                    play: false,
+                    focus: None,
+                },
+            )),
             Shows::At { t_ns, focus } => Some(Effect::Stand(
                 b(),
                 WatchAction::Moment {
@@ -108,12 +117,10 @@ impl TourState {
         let tour = self.tour.clone();
         let action = tour.steps[self.step].action;
         let effect = match action {
-            // From time zero: the steps after it read the pair from its start.
-            TourAction::Play(speed) => Some(Effect::Watch(WatchAction::Moment {
-                t: Some(0),
+            // From time zero to the tour's moment: the steps after it read the pair there.
+            TourAction::Play(speed) => Some(Effect::Watch(WatchAction::PlayFromStart {
                 speed: speed_index(speed),
-                play: true,
-                focus: None,
+                until: tour.moment(),
             })),
             TourAction::PauseAt(t) => Some(Effect::Watch(WatchAction::Moment {
                 t: Some(t),
@@ -149,7 +156,13 @@ impl TourState {
         if action == TourAction::RunToEnd {
             self.ran = true;
         }
-        if self.step + 1 < tour.steps.len() && action != TourAction::Predict {
+        // A step that shows a thing on screen (playing, a column outlined) stays until Next:
+        // its text explains what the button shows (issue 50).
+        let stays = matches!(
+            action,
+            TourAction::Predict | TourAction::Play(_) | TourAction::Focus(_)
+        );
+        if self.step + 1 < tour.steps.len() && !stays {
             self.step += 1;
         }
         effect
@@ -163,7 +176,7 @@ impl TourState {
         let shows = self.tour.steps[self.step].shows;
         let still = view.filter(|v| !v.playing);
         match shows {
-            Shows::Any => None,
+            Shows::Any | Shows::Start => None,
             Shows::End | Shows::EndWindow if still.is_some_and(|v| v.finished) => None,
             Shows::End | Shows::EndWindow => Some(format!(
                 "Both sides are running to the end ({:.0} % done). This step reads them there: its \
@@ -211,17 +224,33 @@ mod tests {
     fn a_tour_steps_through_its_actions_and_answers_after_the_run() {
         let mut t = TourState::open(LANDING_SERIES, 99).unwrap();
         assert_eq!(t.step, t.tour.steps.len() - 1, "clamped to the last step");
-        assert_eq!(t.go(0), None, "the first step says nothing of the moment");
-        assert!(matches!(
+        assert!(
+            matches!(
+                t.go(0),
+                Some(Effect::Stand(
+                    _,
+                    WatchAction::Moment {
+                        t: Some(0),
+                        play: false,
+                        ..
+                    }
+                ))
+            ),
+            "the lesson starts at time 0"
+        );
+        // Play runs from time 0 to the tour's moment, and the step stays until Next (issue
+        // 50: Play once jumped to the next step).
+        let moment = t.tour.moment();
+        assert!(moment > 0);
+        assert_eq!(
             t.act(),
-            Some(Effect::Watch(WatchAction::Moment {
-                t: Some(0),
-                speed: Some(_),
-                play: true,
-                ..
+            Some(Effect::Watch(WatchAction::PlayFromStart {
+                speed: crate::run::speed::speed_index("50 µs/s"),
+                until: moment
             }))
-        ));
-        assert_eq!(t.step, 1);
+        );
+        assert_eq!(t.step, 0, "Play stays on its step");
+        let _ = t.go(1);
         let Some(Effect::Watch(WatchAction::Moment {
             t: Some(at),
             play: false,
@@ -230,7 +259,16 @@ mod tests {
         else {
             panic!("the pause stands at its moment");
         };
-        assert!(at > 0);
+        assert_eq!(at, moment);
+        assert_eq!(
+            t.step, 2,
+            "the pause goes on to the step that reads the moment"
+        );
+        assert!(matches!(
+            t.act(),
+            Some(Effect::Watch(WatchAction::Focus(Some(Target::Layer(_)))))
+        ));
+        assert_eq!(t.step, 2, "Show stays on the step that explains the column");
         // Back to the paused step by Back: the screen goes back to that moment.
         assert!(matches!(
             t.go(2),
@@ -269,9 +307,10 @@ mod tests {
             })
         };
         assert_eq!(t.waiting(None), None, "the first step reads no moment");
-        let Some(Effect::Watch(WatchAction::Moment { .. })) = t.act() else {
+        let Some(Effect::Watch(WatchAction::PlayFromStart { .. })) = t.act() else {
             panic!("play");
         };
+        let _ = t.go(1);
         let Some(Effect::Watch(WatchAction::Moment { t: Some(p), .. })) = t.act() else {
             panic!("pause");
         };

@@ -7,10 +7,15 @@
 
 use super::words::Figures;
 
-/// The readouts a text may name, as the Watch marks them (`data-readout`): requests per
-/// interrupt and bus busy under each pipeline, who issued its requests (shown where kblockd
-/// issued any, or the sides' kernels differ), and the clock.
-pub const READOUTS: [&str; 9] = [
+/// The readouts a text may name, as the Watch marks them (`data-readout`): requests done,
+/// requests per interrupt and bus busy under each pipeline, who issued its requests (shown where
+/// kblockd issued any, or the sides' kernels differ), the interrupts counted in each pipeline's
+/// controller column, and the clock.
+pub const READOUTS: [&str; 13] = [
+    "a.done",
+    "b.done",
+    "a.irqs",
+    "b.irqs",
     "a.per-irq",
     "b.per-irq",
     "a.bus-busy",
@@ -53,6 +58,20 @@ pub fn by_kblockd(b: bool, f: &Figures) -> String {
     mark(
         if b { "b.by-kblockd" } else { "a.by-kblockd" },
         &f.by_kblockd.to_string(),
+    )
+}
+
+/// Side A's (`b: false`) or B's requests done so far, as its readout shows it (what a
+/// moment's per-request figures are over).
+pub fn done(b: bool, f: &Figures) -> String {
+    mark(if b { "b.done" } else { "a.done" }, &f.requests.to_string())
+}
+
+/// Side A's or B's interrupts so far, as its controller column counts them.
+pub fn irqs(b: bool, f: &Figures) -> String {
+    mark(
+        if b { "b.irqs" } else { "a.irqs" },
+        &f.interrupts.to_string(),
     )
 }
 

@@ -112,14 +112,15 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         watch_for: "Watch the job lanes and blk-mq's queue: in A the reader's read waits with the writer's 32 \
                     writes; bfq gives each process a queue and raises the weight of one that has just become busy."
             .to_string(),
-        pause_press: pause_press("B's reader has completed half again as many reads as A's"),
+        pause_press: pause_press("B's reader has completed half again as many reads as A's", &at),
         paused: at,
         layer: Layer::BlkMq,
         cause: cause(&at),
         focus_press: "Press Show to outline blk-mq, where the scheduler holds what it has not dispatched, in both \
-                      pipelines.",
+                      pipelines, then Next.",
         prediction: prediction(ratio),
         end: end(&ja, &jb, unit),
+        middle: Vec::new(),
         extra: Vec::new(),
         recap: format!(
             "Recap: for an application waiting on its reads beside a bulk writer, bfq's low_latency cut the \

@@ -77,11 +77,12 @@ impl Figures {
 pub const MIN_REQUESTS: u64 = 16;
 
 /// "over the run so far (A's first 40 requests, B's first 112)": what a moment's per-request
-/// figures are over.
+/// figures are over, each count the readout of requests done under its pipeline.
 pub fn so_far(fa: &Figures, fb: &Figures) -> String {
     format!(
         "over the run so far (A's first {} requests, B's first {})",
-        fa.requests, fb.requests
+        super::readout::done(false, fa),
+        super::readout::done(true, fb)
     )
 }
 
@@ -105,7 +106,17 @@ pub fn bus_state(f: &Figures) -> String {
     }
 }
 
-/// "B 1.05x faster (A 82.9 vs B 87.1 MiB/s)": the word from the two figures (within 1 %:
+/// A figure in `unit` as the page's tables print it: MiB/s with two decimals (the A/B table's
+/// and the results' rounding, issue 50: a text's 86.1 beside the table's 85.76), else one.
+pub fn fig(v: f64, unit: &str) -> String {
+    if unit == "MiB/s" {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// "B 1.05x faster (A 82.90 vs B 87.10 MiB/s)": the word from the two figures (within 1 %:
 /// "about as fast").
 pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
     let r = fb / fa.max(1e-9);
@@ -116,7 +127,7 @@ pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
     } else {
         "B about as fast".to_string()
     };
-    format!("{word} (A {fa:.1} vs B {fb:.1} {unit})")
+    format!("{word} (A {} vs B {} {unit})", fig(fa, unit), fig(fb, unit))
 }
 
 /// Refusals of B against A, the word from the counts: "B had about as many refusals as A
