@@ -53,7 +53,7 @@ pub use path::workload::{IoRecord, QueuedIo, MAX_IO_RECORDS};
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, Report, SimStats};
 pub use scenario::{IoEngine, JobSpec, Overrides, Rw, Scenario, ScenarioError};
-pub use sim::observe::{JobView, RequestView, Snapshot};
+pub use sim::observe::{BfqView, JobView, RequestView, Snapshot};
 pub use sim::{run, Simulator};
 pub use vocab::{
     BlkDispatch, Cause, HostConfig, HsqDepth, HsqDispatch, IoSched, MmcPath, Op, Stage,

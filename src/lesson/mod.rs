@@ -322,6 +322,13 @@ mod readouts {
                 None => while !s.run_events(1 << 20) {},
             }
             now = now.max(s.now());
+            if let Some(v) = s.snapshot().bfq {
+                let job = v
+                    .in_service
+                    .map_or("no queue".to_string(), |j| format!("job {j}"));
+                out.push((format!("{name}.bfq-job"), job));
+                out.push((format!("{name}.bfq-raised"), v.raised_text()));
+            }
             let f = Figures::of(&s.report(), None);
             out.push((format!("{name}.per-irq"), readout::per_irq_text(&f)));
             out.push((format!("{name}.bus-busy"), readout::busy_text(&f)));

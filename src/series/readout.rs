@@ -10,8 +10,11 @@ use super::words::Figures;
 /// The readouts a text may name, as the Watch marks them (`data-readout`): requests done,
 /// requests per interrupt and bus busy under each pipeline, who issued its requests (shown where
 /// kblockd issued any, or the sides' kernels differ), the interrupts counted in each pipeline's
-/// controller column, and the clock.
-pub const READOUTS: [&str; 13] = [
+/// controller column, what bfq serves and raises (in B's blk-mq column under bfq), and the
+/// clock.
+pub const READOUTS: [&str; 15] = [
+    "b.bfq-job",
+    "b.bfq-raised",
     "a.done",
     "b.done",
     "a.irqs",
@@ -75,8 +78,9 @@ pub fn irqs(b: bool, f: &Figures) -> String {
     )
 }
 
-/// A figure of readout `id` in a text.
-fn mark(id: &str, text: &str) -> String {
+/// A figure of readout `id` in a text (public for what is no `Figures`' figure: bfq's job in
+/// service and raised queues, "job 0", "job 0 ×30").
+pub fn mark(id: &str, text: &str) -> String {
     format!("{OPEN}{id}|{text}{CLOSE}")
 }
 

@@ -83,7 +83,36 @@ pub(super) struct Blk {
     /// Requests handed to the driver by the submitting tasks and by kblockd so far.
     pub(super) issued: (u64, u64),
     pub(super) hidden: usize,
+    /// bfq's queue in service, budget, idling and weight raising (None: another scheduler).
+    pub(super) bfq: Option<mmcsim_engine::BfqView>,
     pub(super) compact: bool,
+}
+
+/// What bfq does now, in the scheduler's box: the job whose queue it serves, of which budget
+/// (sectors), whether the device idles for it, and the queues it weight-raises.
+fn bfq_lines(side: &AttrValue, v: &mmcsim_engine::BfqView, x: f64, y: f64) -> Html {
+    let (job, budget) = match v.in_service {
+        Some(j) => (
+            format!("job {j}"),
+            format!(
+                ": {} of {} sectors{}",
+                v.service,
+                v.budget,
+                if v.idling { " · idling for it" } else { "" }
+            ),
+        ),
+        None => ("no queue".to_string(), String::new()),
+    };
+    let raised = v.raised_text();
+    // The job served and the raised queues are readouts a tour's text may name
+    // (`b.bfq-job`, `b.bfq-raised`).
+    html! {
+        <g id={format!("{side}-bfq")} class="bfq" data-idling={v.idling.to_string()}>
+            <title>{ "bfq (block/bfq-iosched.c) serves one process's queue at a time for a budget of sectors, keeps the device idle a moment for a synchronous reader's next request (slice_idle), and raises the weight of a queue that has just become busy (low_latency)" }</title>
+            <text x={f(x)} y={f(y)} class="tiny">{ "bfq serves " }<tspan data-readout={format!("{side}.bfq-job")}>{ job }</tspan>{ budget }</text>
+            <text x={f(x)} y={f(y + 12.0)} class="tiny">{ "weight raised: " }<tspan data-readout={format!("{side}.bfq-raised")}>{ raised }</tspan></text>
+        </g>
+    }
 }
 
 impl PartView for Blk {
@@ -100,6 +129,7 @@ impl PartView for Blk {
                 <rect class="gauge-fill" id={format!("{side}-tags")} x={f(c.x + 8.0)} y={f(TOP + 18.0)} width={f((c.w - 16.0) * frac)} height="7" rx="2" />
                 <rect class="box" x={f(sw.0)} y={f(sw.1)} width={f(sw.2)} height={f(sw.3)} rx="4" />
                 { text(sw.0 + 6.0, sw.1 + 12.0, "small", format!("queued · {}", self.queued)) }
+                if let Some(v) = &self.bfq { { bfq_lines(side, v, sw.0 + 6.0, sw.1 + 26.0) } }
                 <text key={self.merges} x={f(sw.0 + 6.0)} y={f(sw.1 + sw.3 - 6.0)} class={classes!("small", "merges", (self.merges > 0).then_some("flash"))} id={format!("{side}-merges")}>
                     { format!("bios merged: {}", self.merges) }
                     <title>{ "Bios that joined a waiting request instead of becoming one (plug, software-queue and scheduler merges, block/blk-merge.c): fio's merge= count; such a request has a halo" }</title>
