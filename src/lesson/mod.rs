@@ -51,6 +51,8 @@ pub struct Tour {
     pub b: Scenario,
     /// The 2020 RFC's "window only" side.
     pub window: Option<Scenario>,
+    /// A second pair on the same board (lesson 4's random reads).
+    pub other: Option<(Scenario, Scenario)>,
     pub fa: Figures,
     pub fb: Figures,
     pub fw: Option<Figures>,
@@ -204,6 +206,7 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
         a: s.a,
         b: s.b,
         window,
+        other: s.other,
         fa: s.fa,
         fb: s.fb,
         fw,
@@ -350,6 +353,10 @@ mod readouts {
             Shows::At { t_ns, .. } | Shows::Following { t_ns, .. } => shown(&t.a, &t.b, Some(t_ns)),
             Shows::End => shown(&t.a, &t.b, None),
             Shows::EndWindow => shown(&t.a, &window, None),
+            Shows::EndOther => {
+                let (a, b) = t.other.clone().expect("the second pair");
+                shown(&a, &b, None)
+            }
         })
     }
 

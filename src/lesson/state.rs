@@ -44,6 +44,9 @@ pub enum Effect {
     Stand(Scenario, WatchAction),
     /// Open the Lab with this pair.
     TryIt(Scenario, Scenario),
+    /// A and B become this pair (the tour's second pair, or its own again), then the Watch
+    /// does the command.
+    Pair(Scenario, Scenario, WatchAction),
 }
 
 impl TourState {
@@ -98,6 +101,11 @@ impl TourState {
                 self.ran = true;
                 Some(Effect::Stand(b(), WatchAction::Seek(None)))
             }
+            Shows::EndOther => {
+                self.ran = true;
+                let (a, b) = tour.other.clone().unwrap_or_else(|| (tour.a.clone(), b()));
+                Some(Effect::Pair(a, b, WatchAction::Seek(None)))
+            }
             Shows::EndWindow => {
                 self.ran = true;
                 let w = tour.window.clone().unwrap_or_else(b);
@@ -148,6 +156,13 @@ impl TourState {
                 };
                 b.map(|b| Effect::Stand(b, WatchAction::Seek(None)))
             }
+            TourAction::OtherPair(on) => {
+                let (a, b) = match (&tour.other, on) {
+                    (Some(p), true) => p.clone(),
+                    _ => (tour.a.clone(), tour.b.clone()),
+                };
+                Some(Effect::Pair(a, b, WatchAction::Seek(None)))
+            }
             TourAction::TryIt => {
                 let (a, b) = tour.try_pair();
                 Some(Effect::TryIt(a, b))
@@ -177,8 +192,12 @@ impl TourState {
         let still = view.filter(|v| !v.playing);
         match shows {
             Shows::Any | Shows::Start => None,
-            Shows::End | Shows::EndWindow if still.is_some_and(|v| v.finished) => None,
-            Shows::End | Shows::EndWindow => Some(format!(
+            Shows::End | Shows::EndWindow | Shows::EndOther
+                if still.is_some_and(|v| v.finished) =>
+            {
+                None
+            }
+            Shows::End | Shows::EndWindow | Shows::EndOther => Some(format!(
                 "Both sides are running to the end ({:.0} % done). This step reads them there: its \
                  text appears when they arrive.",
                 view.map_or(0.0, |v| (v.progress * 100.0).floor())

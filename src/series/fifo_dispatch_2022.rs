@@ -219,6 +219,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         fb,
         unit,
         window: None,
+        other: None,
     })
 }
 

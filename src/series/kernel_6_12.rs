@@ -163,6 +163,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         fb,
         unit,
         window: None,
+        other: None,
     })
 }
 

@@ -156,6 +156,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         fb,
         unit,
         window: None,
+        other: None,
     })
 }
 

@@ -116,6 +116,8 @@ pub enum TourAction {
     Follow { t_ns: u64, id: u64 },
     /// B becomes "window only" (true) or B again (false), run to the end.
     WindowOnly(bool),
+    /// A and B become the tour's second pair (true) or its own again (false), run to the end.
+    OtherPair(bool),
     /// Open the Lab with B as the step suggests.
     TryIt,
 }
@@ -138,6 +140,8 @@ pub enum Shows {
     End,
     /// The pair run to the end with B as the 2020 RFC's "window only".
     EndWindow,
+    /// The tour's second pair on the same board (lesson 4's random reads) run to the end.
+    EndOther,
 }
 
 /// One tour step: what the reader sees now, then what to press.
@@ -335,6 +339,8 @@ pub struct TourScript {
     pub try_it: TryIt,
     /// The 2020 RFC's "window only" side.
     pub window: Option<(Scenario, Figures)>,
+    /// A second pair on the same board its steps run (lesson 4: the random reads).
+    pub other: Option<(Scenario, Scenario)>,
 }
 
 /// The usual press sentence of the step that goes to the script's moment `at`, `when` saying

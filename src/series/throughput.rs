@@ -155,6 +155,7 @@ impl Run {
             recap,
             try_it: parts.try_it,
             window,
+            other: None,
         }
     }
 }

@@ -210,7 +210,18 @@ impl App {
                 self.watch.send(a);
             }
             Some(Effect::Stand(b, then)) => {
-                self.pair.set_b(&b);
+                // A step of the tour's own pair: its A too, after a step that ran another pair
+                // (lesson 4's random reads).
+                match self.tour.as_ref().map(|t| t.tour.a.clone()) {
+                    Some(a) if a != self.pair.a => {
+                        self.load(a, Some(b));
+                    }
+                    _ => self.pair.set_b(&b),
+                }
+                self.watch.send(then);
+            }
+            Some(Effect::Pair(a, b, then)) => {
+                self.load(a, Some(b));
                 self.watch.send(then);
             }
             Some(Effect::TryIt(a, b)) => {

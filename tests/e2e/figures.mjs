@@ -61,8 +61,8 @@ export async function settledNext(page, said, where) {
 }
 
 /** Watches the clock (#sim-clock's data-ns) every 10 ms: a time earlier than the one before,
- * with B's pipeline title unchanged (a new B runs from time 0: a new run, not time going
- * back), is recorded with the step it happened at. */
+ * with the pair unchanged (#watch's data-pair, its link less the tour's step: a new pair runs
+ * from time 0, a new run, not time going back), is recorded with the step it happened at. */
 export async function watchClock(page) {
     await page.evaluate(() => {
         const w = { last: 0, title: null, back: [] };
@@ -71,7 +71,10 @@ export async function watchClock(page) {
             const c = document.querySelector('#sim-clock');
             if (!c) return;
             const ns = Number(c.dataset.ns);
-            const title = document.querySelector('.side.b .pipeline-title')?.textContent ?? '';
+            const q = new URLSearchParams(document.querySelector('#watch')?.dataset.pair ?? '');
+            q.delete('tour');
+            q.delete('step');
+            const title = q.toString();
             const step = document.querySelector('#tour')?.dataset.step;
             if (ns < w.last && title === w.title) w.back.push({ from: w.last, to: ns, step });
             w.last = ns;
