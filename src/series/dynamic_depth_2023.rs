@@ -7,10 +7,10 @@ use mmcsim_engine::scenario::Rw;
 use mmcsim_engine::{HsqDepth, MmcPath, Scenario};
 
 use super::gallery_text;
-use super::readout;
+use super::readout::{self, so_far};
 use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
 use super::throughput::{run, Parts, Run};
-use super::words::{fig, less_more, refusal_words, run_figures, so_far, speed_words};
+use super::words::{fig, less_more, refusal_words, run_figures, speed_words};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::{RunError, Session};
 

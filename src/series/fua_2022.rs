@@ -7,10 +7,10 @@ use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 
 use super::gallery_text;
-use super::readout;
+use super::readout::{self, so_far};
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{so_far, speed_words};
+use super::words::speed_words;
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 

@@ -6,10 +6,10 @@ use mmcsim_engine::explain::Layer;
 use mmcsim_engine::Scenario;
 
 use super::gallery_text;
-use super::readout;
+use super::readout::{self, so_far};
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, so_far, speed_words, Figures};
+use super::words::{bus_state, speed_words, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 

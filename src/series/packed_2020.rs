@@ -6,10 +6,10 @@ use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HsqDepth, Scenario};
 
 use super::gallery_text;
-use super::readout;
+use super::readout::{self, so_far};
 use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, fig, less_more, run_figures, shorter_longer, so_far, Figures};
+use super::words::{bus_state, fig, less_more, run_figures, shorter_longer, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 

@@ -64,6 +64,16 @@ pub fn by_kblockd(b: bool, f: &Figures) -> String {
     )
 }
 
+/// "over the run so far (A's first 40 requests, B's first 112)": what a moment's per-request
+/// figures are over, each count the readout of requests done under its pipeline.
+pub fn so_far(fa: &Figures, fb: &Figures) -> String {
+    format!(
+        "over the run so far (A's first {} requests, B's first {})",
+        done(false, fa),
+        done(true, fb)
+    )
+}
+
 /// Side A's (`b: false`) or B's requests done so far, as its readout shows it (what a
 /// moment's per-request figures are over).
 pub fn done(b: bool, f: &Figures) -> String {

@@ -76,16 +76,6 @@ impl Figures {
 /// than each side's this many finished requests (an average of three says little).
 pub const MIN_REQUESTS: u64 = 16;
 
-/// "over the run so far (A's first 40 requests, B's first 112)": what a moment's per-request
-/// figures are over, each count the readout of requests done under its pipeline.
-pub fn so_far(fa: &Figures, fb: &Figures) -> String {
-    format!(
-        "over the run so far (A's first {} requests, B's first {})",
-        super::readout::done(false, fa),
-        super::readout::done(true, fb)
-    )
-}
-
 /// At or above this share of busy time the bus strip reads as solid: the bus and card are the
 /// bottleneck, and a text may not call the bus idle.
 pub const BUS_BOUND_PCT: f64 = 80.0;

@@ -116,8 +116,8 @@ test('a link to a tour step stands where the step says: its figures are the read
 });
 
 test('Try it yourself opens the Lab far below the tour; a dock brings the tour and its Next lesson back', async () => {
-    const { page, problems } = await openPage(env.browser, env.base, '?tour=unisoc-hsq-2023&step=7', { viewport: { width: 1366, height: 768 } });
-    await page.waitForSelector('#tour[data-step="7"]');
+    const { page, problems } = await openPage(env.browser, env.base, '?tour=unisoc-hsq-2023&step=9', { viewport: { width: 1366, height: 768 } });
+    await page.waitForSelector('#tour[data-step="9"]');
     assert.equal(await page.$('#tour-dock'), null, 'no dock before the Lab is opened');
     assert.match(await page.textContent('#tour-act'), /^Try /);
     await page.click('#tour-act');
