@@ -256,6 +256,10 @@ impl App {
                     return false;
                 }
                 self.landing = false;
+                // The lesson starts where its first step stands (time 0, paused: the
+                // landing's own play is no part of it).
+                let effect = self.tour.as_mut().and_then(|t| t.go(0));
+                self.tour_effect(ctx, effect);
                 self.sync_url(true);
                 scroll_to("watch");
                 return true;
