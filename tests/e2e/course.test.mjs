@@ -170,9 +170,12 @@ async function buttons(width, height, present) {
             await clockForward(page, `${where} after "${label}"`);
             // Play and Show stay on the step that explains what they show, until Next
             // (issue 50: the outlined column showed only under the next step's question).
-            if (/^(Play|Show)/.test(label)) {
+            if (/^(Play|Replay|Show the column)/.test(label)) {
                 // The column outlined while its explanation is still on screen.
-                if (/^Show/.test(label)) await page.waitForSelector('#a-pipeline g.stage.focused');
+                if (/^Show the column/.test(label)) {
+                    await page.waitForSelector('#watch g.stage.focused', { state: 'attached', timeout: 10_000 })
+                        .catch(() => assert.fail(`${where}: "${label}" outlines no column`));
+                }
                 else await page.waitForTimeout(300);
                 assert.equal(await page.getAttribute('#tour', 'data-step'), String(k), `${where}: "${label}" stays on its step`);
                 await page.click('#tour-next');

@@ -143,7 +143,7 @@ for (const series of SERIES) {
                 }
                 if (/Play/.test(label)) await page.waitForTimeout(800);
                 // Play and Show stay on the step that explains what they show, until Next.
-                if (/^(Play|Show)/.test(label)) await page.click('#tour-next');
+                if (/^(Play|Replay|Show the column)/.test(label)) await page.click('#tour-next');
                 // After the step's own button: the next step's figures, once the view stands
                 // where that step reads them, are the readouts on screen.
                 if (!/Play|Try/.test(label)) compared += await settled(page, k + 1, `${series} after "${label}"`);
