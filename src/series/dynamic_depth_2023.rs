@@ -147,8 +147,8 @@ fn reads_steps(r: &Run) -> Result<(Vec<TourStep>, (Scenario, Scenario)), RunErro
         .showing(Shows::End),
         TourStep::new(
             format!(
-                "Random reads, run to the end: A {} vs B {} {unit}. B's window switched {switched}× (its mmc \
-                 queue column): the depth rises only while 4 KiB writes are queued. Deeper would not help: a \
+                "Random reads, run to the end: A {} vs B {} {unit}. B's window stayed at 3 (\"0/3\", {switched} \
+                 switches): the depth rises only while 4 KiB writes are queued. Deeper would not help: a \
                  read keeps the bus and card {:.1} µs (a NAND read), a write {:.1} µs (into the card's \
                  cache), so reads keep the bus busy {} (writes {:.0} %); hsq_depth=5 gives the reads {} {unit}.",
                 fig(ra.figure, unit),
@@ -187,7 +187,7 @@ mod tests {
             .position(|s| s.shows == Shows::EndOther)
             .expect("a step reads the random reads");
         let text = t.tour.steps[k].text();
-        assert!(text.contains("switched 0×"), "{text}");
+        assert!(text.contains("stayed at 3 (\"0/3\", 0 switches)"), "{text}");
         assert!(text.contains("a NAND read"), "{text}");
         let (ra, rb) = t.tour.other.clone().unwrap();
         assert_eq!(ra.jobs[0].rw.name(), "randread");

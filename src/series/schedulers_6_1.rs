@@ -215,8 +215,8 @@ fn bfq_step(at: &Paused, v: &BfqView) -> TourStep {
     };
     TourStep::new(
         format!(
-            "What bfq does is in B's blk-mq column: it serves {} (the reader's lane), {} of its \
-             {}-sector budget used{}. The reader's read is done and its next \
+            "B's block layer column (blk-mq) names what bfq does: it serves {} (the reader's lane), {} \
+             of its {}-sector budget used{}. The reader's read is done and its next \
              not yet issued; bfq keeps the card for it (slice_idle) rather than turn to the writer's \
              waiting writes. Weight raised: {}; {writer}. A's mq-deadline has no queue per process.",
             readout::mark("b.bfq-job", &job),
@@ -225,7 +225,7 @@ fn bfq_step(at: &Paused, v: &BfqView) -> TourStep {
             if v.idling { ", and it idles" } else { "" },
             readout::mark("b.bfq-raised", &v.raised_text()),
         ),
-        "Read bfq's two lines in B's blk-mq column, then press Continue for the prediction.",
+        "Read bfq's lines in B's block layer column, then press Continue for the prediction.",
         "Continue",
         TourAction::Continue,
     )
@@ -322,7 +322,10 @@ mod tests {
         let k = t
             .steps
             .iter()
-            .position(|s| s.text().starts_with("What bfq does"))
+            .position(|s| {
+                s.text()
+                    .starts_with("B's block layer column (blk-mq) names what bfq does")
+            })
             .expect("a step on bfq's mechanism");
         assert!(k < t.predict_step, "before the prediction");
         let text = t.steps[k].text();
