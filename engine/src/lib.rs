@@ -53,7 +53,11 @@ pub use path::workload::{IoRecord, QueuedIo, MAX_IO_RECORDS};
 pub use platform::{Platform, PLATFORMS};
 pub use report::{DirStats, JobReport, PowerCutReport, PrioLat, Report, SimStats};
 pub use scenario::{IoEngine, JobSpec, Overrides, Rw, Scenario, ScenarioError};
-pub use sim::observe::{JobView, RequestView, Snapshot};
+pub use sim::observe::{BfqView, JobView, RequestView, Snapshot};
+
+/// Whether this build has bfq (the landing's `lean` build has not): a view may leave out what
+/// draws bfq's state, which such a build never has.
+pub const HAS_BFQ: bool = cfg!(not(feature = "lean"));
 pub use sim::{run, Simulator};
 pub use vocab::{
     BlkDispatch, Cause, HostConfig, HsqDepth, HsqDispatch, IoClass, IoPrio, IoSched, MmcPath, Op,

@@ -51,6 +51,8 @@ pub struct Tour {
     pub b: Scenario,
     /// The 2020 RFC's "window only" side.
     pub window: Option<Scenario>,
+    /// A second pair on the same board (lesson 4's random reads).
+    pub other: Option<(Scenario, Scenario)>,
     pub fa: Figures,
     pub fb: Figures,
     pub fw: Option<Figures>,
@@ -64,6 +66,17 @@ pub struct Tour {
 }
 
 impl Tour {
+    /// The tour's moment: where its Pause step stands (0 without one).
+    pub fn moment(&self) -> u64 {
+        self.steps
+            .iter()
+            .find_map(|s| match s.action {
+                TourAction::PauseAt(t) => Some(t),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+
     /// The pair "try it yourself" opens in the Lab.
     pub fn try_pair(&self) -> (Scenario, Scenario) {
         self.try_it.pair(&self.a, &self.b)
@@ -107,14 +120,20 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
         focus,
     };
     let mut steps = vec![
+        // The lesson starts at time 0 (the landing's own play is no part of it); Play stops
+        // at the moment the next steps read, so time moves only forward within the lesson
+        // (issue 50). Pressed again, its button says "Replay from the start" (`view.rs`).
         TourStep::new(
             s.intro,
-            // The view may be playing already (the landing plays its pair at its own speed):
-            // the sentence says what the button does, not what the screen shows now.
-            &format!("Press the button: both sides go back to time 0 and play again in slow motion ({speed}), in lockstep."),
+            &format!(
+                "Press the button: both sides play from time 0 in slow motion ({speed}), in lockstep, and \
+                 stop at {}, where the next steps read them. Then press Next.",
+                mmcsim_engine::scenario::units::format_clock_ns(s.paused.t_ns)
+            ),
             &format!("Play at {speed}"),
             TourAction::Play(speed),
-        ),
+        )
+        .showing(Shows::Start),
         // Not "Pause": the moment is found by simulating up to it, so the clock may have passed
         // it; the button says where it goes.
         TourStep::new(
@@ -133,6 +152,9 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
             TourAction::Focus(s.layer),
         )
         .showing(at(None)),
+    ];
+    steps.extend(s.middle);
+    steps.extend([
         TourStep::new(
             s.prediction.question.clone(),
             "Pick an answer: the simulation answers it once both have run to the end.",
@@ -149,7 +171,7 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
             TourAction::RunToEnd,
         )
         .showing(at(Some(s.layer))),
-    ];
+    ]);
     // The run's figures, read at the end of the run.
     steps.push(
         TourStep::new(
@@ -184,6 +206,7 @@ fn scaffold(id: &'static str, title: &str, s: TourScript) -> Tour {
         a: s.a,
         b: s.b,
         window,
+        other: s.other,
         fa: s.fa,
         fb: s.fb,
         fw,
@@ -217,16 +240,19 @@ mod tests {
             let end = &t.steps[run + 1];
             assert_eq!(end.shows, Shows::End, "{p}");
             assert!(
-                end.text()
-                    .contains(&format!("A {:.1} {}", t.fa.figure, t.unit)),
+                end.text().contains(&format!(
+                    "A {} {}",
+                    crate::series::words::fig(t.fa.figure, t.unit),
+                    t.unit
+                )),
                 "{}",
                 end.see
             );
             // No figure of the run before it has run.
             assert!(
-                !t.steps[..=run]
-                    .iter()
-                    .any(|s| s.text().contains(&format!("{:.1}", t.fb.figure))),
+                !t.steps[..=run].iter().any(|s| s
+                    .text()
+                    .contains(&crate::series::words::fig(t.fb.figure, t.unit))),
                 "{p}"
             );
             assert!(t.prediction.closest() < t.prediction.choices.len());
@@ -299,52 +325,72 @@ mod readouts {
                 None => while !s.run_events(1 << 20) {},
             }
             now = now.max(s.now());
+            if let Some(v) = s.snapshot().bfq {
+                let job = v
+                    .in_service
+                    .map_or("no queue".to_string(), |j| format!("job {j}"));
+                out.push((format!("{name}.bfq-job"), job));
+                out.push((format!("{name}.bfq-raised"), v.raised_text()));
+            }
             let f = Figures::of(&s.report(), None);
             out.push((format!("{name}.per-irq"), readout::per_irq_text(&f)));
             out.push((format!("{name}.bus-busy"), readout::busy_text(&f)));
             out.push((format!("{name}.by-task"), f.by_task.to_string()));
             out.push((format!("{name}.by-kblockd"), f.by_kblockd.to_string()));
+            out.push((format!("{name}.done"), f.requests.to_string()));
+            out.push((format!("{name}.irqs"), f.interrupts.to_string()));
         }
         let clock = mmcsim_engine::scenario::units::format_clock_ns(t.unwrap_or(now));
         out.push(("clock".to_string(), clock));
         out
     }
 
+    /// What the readouts show where step `st` of tour `t` stands (None: it names no moment).
+    fn screen_of(t: &Tour, st: &TourStep) -> Option<Vec<(String, String)>> {
+        let window = t.window.clone().unwrap_or_else(|| t.b.clone());
+        Some(match st.shows {
+            Shows::Any | Shows::Start => return None,
+            Shows::At { t_ns, .. } | Shows::Following { t_ns, .. } => shown(&t.a, &t.b, Some(t_ns)),
+            Shows::End => shown(&t.a, &t.b, None),
+            Shows::EndWindow => shown(&t.a, &window, None),
+            Shows::EndOther => {
+                let (a, b) = t.other.clone().expect("the second pair");
+                shown(&a, &b, None)
+            }
+        })
+    }
+
     /// Every figure a tour step gives of a readout is what that readout shows in the state the
     /// step stands at (the same figures, formatted by the same functions); a step that says
-    /// nothing of the moment gives none.
+    /// nothing of the moment gives none. A press sentence's figures are of the screen the next
+    /// step stands at (issue 50: "each side sixteen requests" was A 16 / B 48 there).
     #[test]
     fn every_figure_of_a_readout_in_a_tour_is_the_readouts_at_its_step() {
         let mut checked = 0;
         for p in tour_names() {
             let t = tour(p).unwrap();
             for (i, st) in t.steps.iter().enumerate() {
-                let figs = figures(&st.see);
-                for (id, _) in &figs {
-                    assert!(READOUTS.contains(id), "{p} step {}: {id}", i + 1);
-                }
-                let window = t.window.clone().unwrap_or_else(|| t.b.clone());
-                let screen = match st.shows {
-                    Shows::Any => {
+                let next = t.steps.get(i + 1);
+                for (text, on) in [(&st.see, Some(st)), (&st.press, next)] {
+                    let figs = figures(text);
+                    for (id, _) in &figs {
+                        assert!(READOUTS.contains(id), "{p} step {}: {id}", i + 1);
+                    }
+                    let Some(screen) = on.and_then(|on| screen_of(&t, on)) else {
                         assert_eq!(figs, vec![], "{p} step {}: figures with no moment", i + 1);
                         continue;
+                    };
+                    for (id, text) in figs {
+                        let want = screen
+                            .iter()
+                            .find(|(k, _)| k == id)
+                            .map(|(_, v)| v.as_str());
+                        assert_eq!(Some(text), want, "{p} step {}: {id}", i + 1);
+                        checked += 1;
                     }
-                    Shows::At { t_ns, .. } | Shows::Following { t_ns, .. } => {
-                        shown(&t.a, &t.b, Some(t_ns))
-                    }
-                    Shows::End => shown(&t.a, &t.b, None),
-                    Shows::EndWindow => shown(&t.a, &window, None),
-                };
-                for (id, text) in figs {
-                    let want = screen
-                        .iter()
-                        .find(|(k, _)| k == id)
-                        .map(|(_, v)| v.as_str());
-                    assert_eq!(Some(text), want, "{p} step {}: {id}", i + 1);
-                    checked += 1;
                 }
             }
         }
-        assert!(checked >= 20, "only {checked} figures checked");
+        assert!(checked >= 40, "only {checked} figures checked");
     }
 }

@@ -44,6 +44,9 @@ pub enum Effect {
     Stand(Scenario, WatchAction),
     /// Open the Lab with this pair.
     TryIt(Scenario, Scenario),
+    /// A and B become this pair (the tour's second pair, or its own again), then the Watch
+    /// does the command.
+    Pair(Scenario, Scenario, WatchAction),
 }
 
 impl TourState {
@@ -81,6 +84,15 @@ impl TourState {
         let b = || tour.b.clone();
         match tour.steps[self.step].shows {
             Shows::Any => None,
+            Shows::Start => Some(Effect::Stand(
+                b(),
+                WatchAction::Moment {
+                    t: Some(0),
+                    speed: None,
+                    play: false,
+                    focus: None,
+                },
+            )),
             Shows::At { t_ns, focus } => Some(Effect::Stand(
                 b(),
                 WatchAction::Moment {
@@ -103,6 +115,11 @@ impl TourState {
                 self.ran = true;
                 Some(Effect::Stand(b(), WatchAction::Seek(None)))
             }
+            Shows::EndOther => {
+                self.ran = true;
+                let (a, b) = tour.other.clone().unwrap_or_else(|| (tour.a.clone(), b()));
+                Some(Effect::Pair(a, b, WatchAction::Seek(None)))
+            }
             Shows::EndWindow => {
                 self.ran = true;
                 let w = tour.window.clone().unwrap_or_else(b);
@@ -122,12 +139,10 @@ impl TourState {
         let tour = self.tour.clone();
         let action = tour.steps[self.step].action;
         let effect = match action {
-            // From time zero: the steps after it read the pair from its start.
-            TourAction::Play(speed) => Some(Effect::Watch(WatchAction::Moment {
-                t: Some(0),
+            // From time zero to the tour's moment: the steps after it read the pair there.
+            TourAction::Play(speed) => Some(Effect::Watch(WatchAction::PlayFromStart {
                 speed: speed_index(speed),
-                play: true,
-                focus: None,
+                until: tour.moment(),
             })),
             TourAction::PauseAt(t) => Some(Effect::Watch(WatchAction::Moment {
                 t: Some(t),
@@ -155,6 +170,13 @@ impl TourState {
                 };
                 b.map(|b| Effect::Stand(b, WatchAction::Seek(None)))
             }
+            TourAction::OtherPair(on) => {
+                let (a, b) = match (&tour.other, on) {
+                    (Some(p), true) => p.clone(),
+                    _ => (tour.a.clone(), tour.b.clone()),
+                };
+                Some(Effect::Pair(a, b, WatchAction::Seek(None)))
+            }
             TourAction::TryIt => {
                 let (a, b) = tour.try_pair();
                 Some(Effect::TryIt(a, b))
@@ -163,7 +185,13 @@ impl TourState {
         if action == TourAction::RunToEnd {
             self.ran = true;
         }
-        if self.step + 1 < tour.steps.len() && action != TourAction::Predict {
+        // A step that shows a thing on screen (playing, a column outlined) stays until Next:
+        // its text explains what the button shows (issue 50).
+        let stays = matches!(
+            action,
+            TourAction::Predict | TourAction::Play(_) | TourAction::Focus(_)
+        );
+        if self.step + 1 < tour.steps.len() && !stays {
             self.step += 1;
         }
         effect
@@ -177,9 +205,13 @@ impl TourState {
         let shows = self.tour.steps[self.step].shows;
         let still = view.filter(|v| !v.playing);
         match shows {
-            Shows::Any => None,
-            Shows::End | Shows::EndWindow if still.is_some_and(|v| v.finished) => None,
-            Shows::End | Shows::EndWindow => Some(format!(
+            Shows::Any | Shows::Start => None,
+            Shows::End | Shows::EndWindow | Shows::EndOther
+                if still.is_some_and(|v| v.finished) =>
+            {
+                None
+            }
+            Shows::End | Shows::EndWindow | Shows::EndOther => Some(format!(
                 "Both sides are running to the end ({:.0} % done). This step reads them there: its \
                  text appears when they arrive.",
                 view.map_or(0.0, |v| (v.progress * 100.0).floor())
@@ -232,17 +264,33 @@ mod tests {
             Some(format!("URL: step: '99' is past the tour's last step; accepted: 1 to {n} (step {n} is shown)").as_str())
         );
         assert_eq!(t.past_last(n - 1), None);
-        assert_eq!(t.go(0), None, "the first step says nothing of the moment");
-        assert!(matches!(
+        assert!(
+            matches!(
+                t.go(0),
+                Some(Effect::Stand(
+                    _,
+                    WatchAction::Moment {
+                        t: Some(0),
+                        play: false,
+                        ..
+                    }
+                ))
+            ),
+            "the lesson starts at time 0"
+        );
+        // Play runs from time 0 to the tour's moment, and the step stays until Next (issue
+        // 50: Play once jumped to the next step).
+        let moment = t.tour.moment();
+        assert!(moment > 0);
+        assert_eq!(
             t.act(),
-            Some(Effect::Watch(WatchAction::Moment {
-                t: Some(0),
-                speed: Some(_),
-                play: true,
-                ..
+            Some(Effect::Watch(WatchAction::PlayFromStart {
+                speed: crate::run::speed::speed_index("50 µs/s"),
+                until: moment
             }))
-        ));
-        assert_eq!(t.step, 1);
+        );
+        assert_eq!(t.step, 0, "Play stays on its step");
+        let _ = t.go(1);
         let Some(Effect::Watch(WatchAction::Moment {
             t: Some(at),
             play: false,
@@ -251,7 +299,16 @@ mod tests {
         else {
             panic!("the pause stands at its moment");
         };
-        assert!(at > 0);
+        assert_eq!(at, moment);
+        assert_eq!(
+            t.step, 2,
+            "the pause goes on to the step that reads the moment"
+        );
+        assert!(matches!(
+            t.act(),
+            Some(Effect::Watch(WatchAction::Focus(Some(Target::Layer(_)))))
+        ));
+        assert_eq!(t.step, 2, "Show stays on the step that explains the column");
         // Back to the paused step by Back: the screen goes back to that moment.
         assert!(matches!(
             t.go(2),
@@ -290,9 +347,10 @@ mod tests {
             })
         };
         assert_eq!(t.waiting(None), None, "the first step reads no moment");
-        let Some(Effect::Watch(WatchAction::Moment { .. })) = t.act() else {
+        let Some(Effect::Watch(WatchAction::PlayFromStart { .. })) = t.act() else {
             panic!("play");
         };
+        let _ = t.go(1);
         let Some(Effect::Watch(WatchAction::Moment { t: Some(p), .. })) = t.act() else {
             panic!("pause");
         };

@@ -108,13 +108,15 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
             if let Some(w) = waiting {
                 <p class="tour-see tour-wait" id="tour-see" aria-live="polite">{ w }</p>
             } else {
-                <p class="tour-see" id="tour-see">{ see(&s.see) }</p>
+                <p class="tour-see" id="tour-see">{ pieces(&s.see, "data-readout") }</p>
             }
             if let Some(answer) = answer {
                 <p class="tour-answer" id="tour-answer">{ answer }</p>
             }
             if let Some(check) = &props.check { { check.clone() } }
-            <p class="tour-press">{ &s.press }</p>
+            // Its figures are of the screen the next step stands at (the moment the button goes
+            // to): spans naming their readout for the next step (`data-next-readout`).
+            <p class="tour-press" id="tour-press">{ pieces(&s.press, "data-next-readout") }</p>
             <div class="tour-actions">
                 <button class="button secondary" id="tour-back" disabled={k == 0}
                         onclick={props.on_step.reform(move |_| k.saturating_sub(1))}>{ "◂ Back" }</button>
@@ -124,7 +126,7 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
                                 onclick={props.on_predict.reform(move |_| i)}>{ l.clone() }</button>
                     }) }
                 } else {
-                    <button class="button primary" id="tour-act" onclick={props.on_act.reform(|_| ())}>{ s.button.clone() }</button>
+                    <button class="button primary" id="tour-act" onclick={props.on_act.reform(|_| ())}>{ button_label(s, props.view) }</button>
                 }
                 if let (true, Some(next)) = (last, next) {
                     // The course's end: the check it promised (one button; the questions then
@@ -153,13 +155,31 @@ fn tour_view(props: &LessonProps, t: &TourState) -> Html {
     }
 }
 
-/// A step's text, its figures of readouts as spans naming the readout (`data-readout`).
-fn see(text: &str) -> Html {
+/// A step's text, its figures of readouts as spans naming the readout in attribute `attr`
+/// (`data-readout`: the screen's now; `data-next-readout`: the next step's).
+fn pieces(text: &str, attr: &'static str) -> Html {
     html! {
         { for readout::pieces(text).into_iter().map(|p| match p {
             Piece::Words(w) => html! { { w.to_string() } },
-            Piece::Figure { id, text } => html! { <span class="fig" data-readout={id.to_string()}>{ text.to_string() }</span> },
+            Piece::Figure { id, text } => {
+                let mut span = yew::virtual_dom::VTag::new("span");
+                span.add_attribute("class", "fig");
+                span.add_attribute(attr, id.to_string());
+                span.add_child(html! { { text.to_string() } });
+                span.into()
+            }
         }) }
+    }
+}
+
+/// The step's button: a Play pressed again (the clock past 0) replays the lesson from its
+/// start, and says so (time runs backwards only at a button that names it, issue 50).
+fn button_label(s: &super::TourStep, view: Option<ViewAt>) -> String {
+    match s.action {
+        TourAction::Play(speed) if view.is_some_and(|v| v.now_ns > 0) => {
+            format!("Replay from the start at {speed}")
+        }
+        _ => s.button.clone(),
     }
 }
 

@@ -1,17 +1,18 @@
 //! hsq's dynamic depth (2023, `unisoc-hsq-2023`): depth 5 while two or more 4 KiB writes are
 //! queued, else 2, so the mmc queue window grows from 3 to 6 requests.
 
-use mmcsim_engine::calibration::SERIES;
+use mmcsim_engine::calibration::{CASES, SERIES};
 use mmcsim_engine::explain::Layer;
-use mmcsim_engine::{HsqDepth, MmcPath};
+use mmcsim_engine::scenario::Rw;
+use mmcsim_engine::{HsqDepth, MmcPath, Scenario};
 
 use super::gallery_text;
-use super::readout;
-use super::script::{StepAction as S, TryIt, WalkStep};
-use super::throughput::{run, Parts};
-use super::words::{less_more, refusal_words, so_far, speed_words};
+use super::readout::{self, so_far};
+use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
+use super::throughput::{run, Parts, Run};
+use super::words::{fig, less_more, refusal_words, run_figures, speed_words};
 use super::{Headline, SeriesData, TourInput, TourScript};
-use crate::run::session::RunError;
+use crate::run::session::{RunError, Session};
 
 pub static DATA: SeriesData = SeriesData {
     series: &SERIES[3],
@@ -103,5 +104,102 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
             pair: None,
         },
     };
-    Ok(r.script(parts, Vec::new(), None))
+    let (extra, reads) = reads_steps(&r)?;
+    let mut script = r.script(parts, extra, None);
+    script.other = Some(reads);
+    Ok(script)
+}
+
+/// The authors' other 4 KiB row, random reads, run on the same board after the writes (issue
+/// 50: the tour never showed why a deeper window helps writes but not reads): the pair, and
+/// the steps that run it and read it (a read keeps the card busy twice as long as a write
+/// into its cache, so the bus is already busy; the depth rises for writes only).
+fn reads_steps(r: &Run) -> Result<(Vec<TourStep>, (Scenario, Scenario)), RunError> {
+    let case = CASES
+        .iter()
+        .find(|c| c.series == r.case.series && c.rw == Rw::RandRead && c.bs == r.case.bs)
+        .expect("the 2023 table has the 4 KiB random reads");
+    let size = r.a.jobs.first().map_or(super::TOUR_SIZE, |j| j.size);
+    let (a, b) = (case.scenario(false, size), case.scenario(true, size));
+    let mut deep = a.clone();
+    deep.set_switch::<HsqDepth>("hsq_depth", Some(HsqDepth::Fixed(5)));
+    let (ra, rb, rd) = (
+        run_figures(case, &a)?,
+        run_figures(case, &b)?,
+        run_figures(case, &deep)?,
+    );
+    let mut s = Session::start(&b)?;
+    while !s.run_events(1 << 20) {}
+    let switched = s.snapshot().hsq_depth_changes;
+    let (ma, mb) = case.measured;
+    let unit = r.unit;
+    let steps = vec![
+        TourStep::new(
+            format!(
+                "Why only writes? The authors' other 4 KiB row is random reads: {ma} vs {mb} {unit}. The button \
+                 runs the same 8 programs reading 4 KiB at random on this board, A and B as before."
+            ),
+            "Press the button: A and B become the random reads and run to the end; the next step puts \
+             the writes back.",
+            "Run the random reads",
+            TourAction::OtherPair(true),
+        )
+        .showing(Shows::End),
+        TourStep::new(
+            format!(
+                "Random reads, run to the end: A {} vs B {} {unit}. B's window stayed at 3 (\"0/3\", {switched} \
+                 switches): the depth rises only while 4 KiB writes are queued. Deeper would not help: a \
+                 read keeps the bus and card {:.1} µs (a NAND read), a write {:.1} µs (into the card's \
+                 cache), so reads keep the bus busy {} (writes {:.0} %); hsq_depth=5 gives the reads {} {unit}.",
+                fig(ra.figure, unit),
+                fig(rb.figure, unit),
+                ra.bus_us,
+                r.fa.bus_us,
+                readout::busy(false, &ra),
+                r.fa.bus_busy_pct,
+                fig(rd.figure, unit),
+            ),
+            "Press the button to put the writes back and run both to the end.",
+            "Back to the writes",
+            TourAction::OtherPair(false),
+        )
+        .showing(Shows::EndOther),
+    ];
+    Ok((steps, (a, b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lesson::state::{Effect, TourState};
+    use crate::series::{Shows, TourAction};
+
+    /// Issue 50: the tour never ran the reads, so why a deeper window helps 4 KiB random
+    /// writes but not reads could not be seen. After the run a step runs the authors' random
+    /// read row on the same board, A and B: the whole pair changes, and the recap puts the
+    /// writes back.
+    #[test]
+    fn the_depth_tour_runs_the_random_reads_beside_the_writes() {
+        let mut t = TourState::open(super::DATA.series.id, 0).unwrap();
+        let k = t
+            .tour
+            .steps
+            .iter()
+            .position(|s| s.shows == Shows::EndOther)
+            .expect("a step reads the random reads");
+        let text = t.tour.steps[k].text();
+        assert!(text.contains("stayed at 3 (\"0/3\", 0 switches)"), "{text}");
+        assert!(text.contains("a NAND read"), "{text}");
+        let (ra, rb) = t.tour.other.clone().unwrap();
+        assert_eq!(ra.jobs[0].rw.name(), "randread");
+        assert_eq!(
+            t.go(k),
+            Some(Effect::Pair(
+                ra,
+                rb,
+                crate::watch::command::WatchAction::Seek(None)
+            ))
+        );
+        assert_eq!(t.tour.steps[k].action, TourAction::OtherPair(false));
+        assert!(matches!(t.act(), Some(Effect::Pair(a, _, _)) if a == t.tour.a));
+    }
 }

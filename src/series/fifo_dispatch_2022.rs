@@ -10,7 +10,7 @@ use mmcsim_engine::scenario::{HsqDispatch, MmcPath};
 use mmcsim_engine::{Cause, Report, Scenario, Stage};
 
 use super::gallery_text;
-use super::paused::{first_moment, Paused};
+use super::paused::{at_time, first_moment, Paused};
 use super::readout;
 use super::script::{
     pause_press, Prediction, Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep,
@@ -159,14 +159,22 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let fa = Figures::of(&ra, Some(ta.p999));
     let fb = Figures::of(&rb, Some(tb.p999));
     let ratio = tb.p999 / ta.p999.max(1e-9);
-    let (t_done, later) = followed(&a, ta.longest_id)?;
-    let follow = follow_step(&ta, t_done, later).showing(Shows::End);
-    let followed = followed_step(&ta, t_done, later);
     let speed = "1 ms/s";
-    // The moment A's slot order has kept a request waiting longer than any of B's so far.
-    let at = first_moment(&a, &b, speed, |fa, fb| {
+    // The moment A's slot order has kept a request waiting longer than any of B's so far; then
+    // on to where that request (A's longest wait so far) is reaped, so following it never
+    // takes the clock back (issue 50: it once jumped from the end back to 835.5 ms).
+    let first = first_moment(&a, &b, speed, |fa, fb| {
         fa.interrupts >= 20 && fb.interrupts >= 20 && fa.longest_wait_us > 2.0 * fb.longest_wait_us
     })?;
+    let (at, id, t_done, later) = starving(&a, &b, first.t_ns)?;
+    let waited = at.fa.longest_wait_us;
+    let middle = vec![
+        follow_step(at.t_ns, id, waited, later).showing(Shows::At {
+            t_ns: at.t_ns,
+            focus: Some(Layer::HostQueue),
+        }),
+        followed_step(&at, id, t_done, later),
+    ];
     Ok(TourScript {
         speed,
         intro: "A (next_tag) and B (fifo) run the Allwinner board's measured fio command with hsq: 8 threads reading \
@@ -177,15 +185,18 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     hints), so requests from the CPUs with low words are served first, while a request in a higher slot can sit there."
             .to_string(),
         pause_press: pause_press(
-            "a request has waited in A's host queue at least twice as long as any in B's",
+            "a request has waited in A's host queue at least twice as long as any in B's, and \
+             that request has been reaped",
+            &at,
         ),
         paused: at,
         layer: Layer::HostQueue,
         cause: cause(&at),
-        focus_press: "Press Show to outline the host queue, where the order is decided, in both pipelines.",
+        focus_press: "Press Show to outline the host queue, where the order is decided, in both pipelines, then Next.",
         prediction: prediction(ratio),
         end: end(&fa, &fb, &ta, &tb, unit),
-        extra: vec![follow, followed],
+        middle,
+        extra: Vec::new(),
         recap: format!(
             "Recap: the old slot order serves refilled low slots first and starves the others; FIFO bounds each \
              request's wait by the requests ahead of it. In this pair B/A at p99.9 is {ratio:.2}x ({:.1} vs {:.1} µs).",
@@ -208,47 +219,65 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         fb,
         unit,
         window: None,
+        other: None,
     })
 }
 
-/// The step that stands where A's longest-waiting request was reaped and follows it.
-fn follow_step(ta: &Tail, t_done: u64, later: u32) -> TourStep {
+/// A's request that has waited longest in the host queue by `t` (its id), where it is reaped
+/// and how many later requests went to the bus before it; the moment is then moved on to the
+/// reaping if it comes later, and again while a longer wait appears by then (a few times at
+/// most). Gives the pair at that moment, the request, its reaping time and the count.
+fn starving(a: &Scenario, b: &Scenario, mut t: u64) -> Result<(Paused, u64, u64, u32), RunError> {
+    let longest_at = |t: u64| -> Result<u64, RunError> {
+        let mut s = Session::watched(a)?;
+        while !s.advance_to(t, 1 << 20) {}
+        Ok(s.report().sim.longest_host_wait.1)
+    };
+    let mut found = None;
+    for _ in 0..6 {
+        let id = longest_at(t)?;
+        let (done, later) = followed(a, id)?;
+        found = Some((id, done, later));
+        if done <= t {
+            break;
+        }
+        t = done;
+    }
+    let (id, done, later) = found.expect("looked at least once");
+    Ok((at_time(a, b, t)?, id, done, later))
+}
+
+/// The step at the moment: A's longest wait so far, and the button that follows its request.
+fn follow_step(t_ns: u64, id: u64, waited_us: f64, later: u32) -> TourStep {
     TourStep::new(
         format!(
-            "Request {} of A waited longest in the host queue ({}): {later} requests that arrived after it \
-             went to the bus first. The button stands at the moment it was reaped and follows it: What is \
-             happening says why it was slow.",
-            ta.longest_id,
-            lat(ta.longest_wait)
+            "Request {id} of A has waited longest so far in the host queue ({}): {later} requests that \
+             arrived after it went to the bus first. The button follows it, the clock standing still: \
+             What is happening says why it was slow.",
+            lat(waited_us)
         ),
         "Press the button to follow the starving request.",
         "Follow the starving request",
-        TourAction::Follow {
-            t_ns: t_done,
-            id: ta.longest_id,
-        },
+        TourAction::Follow { t_ns, id },
     )
 }
 
-/// The step read while the view stands where the starving request was reaped, following it.
-fn followed_step(ta: &Tail, t_done: u64, later: u32) -> TourStep {
+/// The step read while the view stands at the moment, following the starving request.
+fn followed_step(at: &Paused, id: u64, t_done: u64, later: u32) -> TourStep {
     TourStep::new(
         format!(
-            "Both sides stand at {}, when request {} of A was reaped. What is happening, under the \
-             pipelines, follows it: it waited {} in the host queue while {later} requests that arrived \
+            "Both sides still stand at {}. What is happening, under the pipelines, follows request {id} \
+             of A (reaped at {}): it waited {} in the host queue while {later} requests that arrived \
              after it went to the bus first.",
-            readout::clock(t_done),
-            ta.longest_id,
-            lat(ta.longest_wait)
+            readout::clock(at.t_ns),
+            mmcsim_engine::scenario::units::format_clock_ns(t_done),
+            lat(at.fa.longest_wait_us)
         ),
-        "Read its story in What is happening, then press Continue: both sides run to the end for the recap.",
+        "Read its story in What is happening, then press Continue for the prediction.",
         "Continue",
         TourAction::Continue,
     )
-    .showing(Shows::Following {
-        t_ns: t_done,
-        id: ta.longest_id,
-    })
+    .showing(Shows::Following { t_ns: at.t_ns, id })
 }
 
 /// The cause at the paused moment: the longest waits so far, and the bus.

@@ -6,10 +6,10 @@ use mmcsim_engine::calibration::SERIES;
 use mmcsim_engine::explain::Layer;
 
 use super::gallery_text;
-use super::readout;
+use super::readout::{self, so_far};
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{less_more, so_far, speed_words};
+use super::words::{less_more, speed_words};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 
@@ -43,7 +43,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let (fa, fb, unit) = (r.fa, r.fb, r.unit);
     let (ca, cb) = r.columns;
     let speed = "50 µs/s";
-    // The moment each side has completed three writes and B's bus has been busier than A's.
+    // The moment each side has completed sixteen writes (`MIN_REQUESTS`) and B's bus has been
+    // busier than A's.
     let at = r.pause(speed, |fa, fb| {
         fa.interrupts >= 3 && fb.interrupts >= 3 && fb.bus_busy_pct > fa.bus_busy_pct
     })?;
@@ -59,7 +60,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     the card; B's next write leaves the host queue as soon as the interrupt comes."
             .to_string(),
         paused: at,
-        pause_words: "each side has completed sixteen requests and B's bus has been busier than A's",
+        pause_words: "B's bus has been busier than A's",
         layer: Layer::HostQueue,
         cause: format!(
             "At {}, {}: per request {:.1} vs {:.1} µs on the bus and card, {:.1} vs {:.1} µs in \

@@ -122,13 +122,14 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     dispatch it; in B the task that submitted it dispatches it at once, and now and then two tasks \
                     try at the same moment."
             .to_string(),
-        pause_press: pause_press("B has refused a request"),
+        pause_press: pause_press("B has refused a request", &at),
         paused: at,
         layer: Layer::BlkMq,
         cause: cause(&at),
-        focus_press: "Press Show to outline blk-mq, where the two kernels differ, in both pipelines.",
+        focus_press: "Press Show to outline blk-mq, where the two kernels differ, in both pipelines, then Next.",
         prediction: prediction(ratio),
         end: end(&ja, &jb, &fa, &fb, unit),
+        middle: Vec::new(),
         extra: Vec::new(),
         recap: format!(
             "Recap: moving this board from 6.1 to 6.12 cut the reader's mean latency from {} to {} ({:.1}x lower), \
@@ -162,6 +163,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         fb,
         unit,
         window: None,
+        other: None,
     })
 }
 

@@ -6,10 +6,10 @@ use mmcsim_engine::explain::Layer;
 use mmcsim_engine::Scenario;
 
 use super::gallery_text;
-use super::readout;
+use super::readout::{self, so_far};
 use super::script::{StepAction as S, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, so_far, speed_words, Figures};
+use super::words::{bus_state, speed_words, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 
@@ -68,7 +68,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let (fa, fb, unit) = (r.fa, r.fb, r.unit);
     let (ca, cb) = r.columns;
     let speed = "5 ms/s";
-    // The moment each side has completed three requests.
+    // The moment each side has completed sixteen requests (`MIN_REQUESTS`).
     let at = r.pause(speed, |fa, fb| fa.interrupts >= 3 && fb.interrupts >= 3)?;
     let (pa, pb) = (at.fa, at.fb);
     let parts = Parts {
@@ -81,12 +81,13 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     with the transfer, and the bus strips show how much of each request is the bus's."
             .to_string(),
         paused: at,
-        pause_words: "each side has completed sixteen requests",
+        pause_words: "",
         layer: Layer::HostQueue,
         cause: format!(
-            "The cause, at {} {}: per request A spends {:.0} µs on the bus and card and {:.0} µs in \
-             host software; the bus has been busy {} in A and {} in B. {}",
-            readout::clock(at.t_ns), so_far(&pa, &pb), pa.bus_us, pa.software_us, readout::busy(false, &pa), readout::busy(true, &pb),
+            "The cause, at {} {}: per request A spends {:.1} µs on the bus and card and {:.1} µs in \
+             host software, over its first transfers, all 4 KiB (mmc_test goes on to larger ones: What the \
+             run shows ends at {:.1} µs on the bus and card); the bus has been busy {} in A and {} in B. {}",
+            readout::clock(at.t_ns), so_far(&pa, &pb), pa.bus_us, pa.software_us, fa.bus_us, readout::busy(false, &pa), readout::busy(true, &pb),
             if pa.bus_us > pa.software_us {
                 "The card, not the CPU, dominates."
             } else {

@@ -6,10 +6,10 @@ use mmcsim_engine::explain::Layer;
 use mmcsim_engine::{HsqDepth, Scenario};
 
 use super::gallery_text;
-use super::readout;
+use super::readout::{self, so_far};
 use super::script::{Shows, StepAction as S, TourAction, TourStep, TryIt, WalkStep};
 use super::throughput::{run, Parts};
-use super::words::{bus_state, less_more, run_figures, shorter_longer, so_far, Figures};
+use super::words::{bus_state, fig, less_more, run_figures, shorter_longer, Figures};
 use super::{Headline, SeriesData, TourInput, TourScript};
 use crate::run::session::RunError;
 
@@ -55,7 +55,8 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let (fa, fb, unit) = (r.fa, r.fb, r.unit);
     let (ca, cb) = r.columns;
     let speed = "50 µs/s";
-    // The moment B's chains show: three completed, and its bus busier so far than A's.
+    // The moment B's chains show (three or more, but each side's first sixteen requests come
+    // later: the press sentence names the counts), and its bus busier so far than A's.
     let at = r.pause(speed, |fa, fb| {
         fb.interrupts >= 3 && fb.per_irq >= 2.0 && fb.bus_busy_pct > fa.bus_busy_pct
     })?;
@@ -70,7 +71,7 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
                     handles the interrupt; B's dots leave the controller in groups with one interrupt per group."
             .to_string(),
         paused: at,
-        pause_words: "B has completed three chains, each side sixteen requests, and B's bus has been busier than A's",
+        pause_words: "B has sent requests in chains and its bus has been busier than A's",
         layer: Layer::Controller,
         cause: format!(
             "At {}, {}: A has {} requests per interrupt and its bus busy {}; B has {} requests \
@@ -154,10 +155,10 @@ fn window_steps(fa: &Figures, fb: &Figures, f: &Figures, unit: &str) -> Vec<Tour
         TourStep::new(
             format!(
                 "The RFC does two things: it chains requests and it widens the mmc queue window to \
-                 HSQ_PACKED_QUEUE_DEPTH (64). \"Window only\" (packed=0, hsq_depth=63) gives {:.1} {unit}: of the \
+                 HSQ_PACKED_QUEUE_DEPTH (64). \"Window only\" (packed=0, hsq_depth=63) gives {} {unit}: of the \
                  gain from A to B ({gain:+.1} {unit}), the window gives {win:+.1} ({:.0} %) and chaining {:+.1} ({:.0} %) \
                  in the model. The published measurement changed both at once, so it cannot tell them apart.",
-                f.figure,
+                fig(f.figure, unit),
                 pct(win),
                 fb.figure - f.figure,
                 pct(fb.figure - f.figure)
@@ -169,9 +170,9 @@ fn window_steps(fa: &Figures, fb: &Figures, f: &Figures, unit: &str) -> Vec<Tour
         .showing(Shows::End),
         TourStep::new(
             format!(
-                "B is now \"window only\", run to the end: {:.1} {unit}, {} requests per interrupt, bus busy {}. \
+                "B is now \"window only\", run to the end: {} {unit}, {} requests per interrupt, bus busy {}. \
                  With chains B had {:.2} requests per interrupt and its bus busy {:.0} %.",
-                f.figure,
+                fig(f.figure, unit),
                 readout::per_irq(true, f),
                 readout::busy(true, f),
                 fb.per_irq,

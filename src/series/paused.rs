@@ -75,3 +75,16 @@ pub fn first_moment(
         held: false,
     })
 }
+
+/// The pair at simulated time `t_ns` (run from time zero, as the Watch runs it to a moment).
+pub fn at_time(a: &Scenario, b: &Scenario, t_ns: u64) -> Result<Paused, RunError> {
+    let (mut sa, mut sb) = (Session::watched(a)?, Session::watched(b)?);
+    while !sa.advance_to(t_ns, 1 << 20) {}
+    while !sb.advance_to(t_ns, 1 << 20) {}
+    Ok(Paused {
+        t_ns,
+        fa: figures_now(&sa),
+        fb: figures_now(&sb),
+        held: true,
+    })
+}

@@ -7,10 +7,18 @@
 
 use super::words::Figures;
 
-/// The readouts a text may name, as the Watch marks them (`data-readout`): requests per
-/// interrupt and bus busy under each pipeline, who issued its requests (shown where kblockd
-/// issued any, or the sides' kernels differ), and the clock.
-pub const READOUTS: [&str; 9] = [
+/// The readouts a text may name, as the Watch marks them (`data-readout`): requests done,
+/// requests per interrupt and bus busy under each pipeline, who issued its requests (shown where
+/// kblockd issued any, or the sides' kernels differ), the interrupts counted in each pipeline's
+/// controller column, what bfq serves and raises (in B's blk-mq column under bfq), and the
+/// clock.
+pub const READOUTS: [&str; 15] = [
+    "b.bfq-job",
+    "b.bfq-raised",
+    "a.done",
+    "b.done",
+    "a.irqs",
+    "b.irqs",
     "a.per-irq",
     "b.per-irq",
     "a.bus-busy",
@@ -56,8 +64,33 @@ pub fn by_kblockd(b: bool, f: &Figures) -> String {
     )
 }
 
-/// A figure of readout `id` in a text.
-fn mark(id: &str, text: &str) -> String {
+/// "over the run so far (A's first 40 requests, B's first 112)": what a moment's per-request
+/// figures are over, each count the readout of requests done under its pipeline.
+pub fn so_far(fa: &Figures, fb: &Figures) -> String {
+    format!(
+        "over the run so far (A's first {} requests, B's first {})",
+        done(false, fa),
+        done(true, fb)
+    )
+}
+
+/// Side A's (`b: false`) or B's requests done so far, as its readout shows it (what a
+/// moment's per-request figures are over).
+pub fn done(b: bool, f: &Figures) -> String {
+    mark(if b { "b.done" } else { "a.done" }, &f.requests.to_string())
+}
+
+/// Side A's or B's interrupts so far, as its controller column counts them.
+pub fn irqs(b: bool, f: &Figures) -> String {
+    mark(
+        if b { "b.irqs" } else { "a.irqs" },
+        &f.interrupts.to_string(),
+    )
+}
+
+/// A figure of readout `id` in a text (public for what is no `Figures`' figure: bfq's job in
+/// service and raised queues, "job 0", "job 0 ×30").
+pub fn mark(id: &str, text: &str) -> String {
     format!("{OPEN}{id}|{text}{CLOSE}")
 }
 

@@ -18,8 +18,9 @@ use crate::run::session::RunError;
 use {
     super::paused::{first_moment, Paused},
     super::readout,
-    super::script::{pause_press, Prediction, TryIt},
+    super::script::{pause_press, Prediction, Shows, TourAction, TourStep, TryIt},
     super::words::{lat, run_report as run, Figures, Jobs},
+    mmcsim_engine::BfqView,
 };
 
 /// The two jobs, as a fio job file: `size` bytes each, one second of simulated time.
@@ -98,10 +99,12 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
     let fb = Figures::of(&rb, Some(jb.read_clat_us));
     let ratio = fb.figure / fa.figure.max(1e-9);
     let speed = "25 ms/s";
-    // The moment B's reader has completed half again as many reads as A's.
-    let at = first_moment(&a, &b, speed, |fa, fb| {
+    // The moment B's reader has completed half again as many reads as A's, then on to the
+    // first moment bfq keeps B's card idle for the reader: what bfq does is on screen there.
+    let first = first_moment(&a, &b, speed, |fa, fb| {
         fa.reads >= 16 && 2 * fb.reads >= 3 * fa.reads
     })?;
+    let (at, view) = bfq_idles(&a, &b, speed, first)?;
     Ok(TourScript {
         speed,
         intro: "A (mq-deadline, the kernel's default for an eMMC) and B (bfq) run the same two fio jobs on the 2023 \
@@ -112,14 +115,18 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         watch_for: "Watch the job lanes and blk-mq's queue: in A the reader's read waits with the writer's 32 \
                     writes; bfq gives each process a queue and raises the weight of one that has just become busy."
             .to_string(),
-        pause_press: pause_press("B's reader has completed half again as many reads as A's"),
+        pause_press: pause_press(
+            "B's reader has completed half again as many reads as A's, bfq keeping B's card idle for it",
+            &at,
+        ),
         paused: at,
         layer: Layer::BlkMq,
         cause: cause(&at),
         focus_press: "Press Show to outline blk-mq, where the scheduler holds what it has not dispatched, in both \
-                      pipelines.",
+                      pipelines, then Next.",
         prediction: prediction(ratio),
         end: end(&ja, &jb, unit),
+        middle: vec![bfq_step(&at, &view)],
         extra: Vec::new(),
         recap: format!(
             "Recap: for an application waiting on its reads beside a bulk writer, bfq's low_latency cut the \
@@ -149,6 +156,82 @@ fn tour(input: &TourInput) -> Result<TourScript, RunError> {
         fb,
         unit,
         window: None,
+        other: None,
+    })
+}
+
+#[cfg(feature = "full")]
+/// From `first` on, on the same grain, the first moment bfq idles for B's reader (job 0: its
+/// queue in service, empty, the card kept for its next read): the pair there and B's bfq.
+/// None found before the end: `first` and its bfq.
+fn bfq_idles(
+    a: &Scenario,
+    b: &Scenario,
+    speed: &str,
+    first: Paused,
+) -> Result<(Paused, BfqView), RunError> {
+    use crate::run::session::Session;
+    let grain = crate::run::speed::speed_index(speed)
+        .and_then(|i| crate::run::speed::SPEEDS[i].sim_ns_per_s)
+        .map_or(1_000_000, |r| (r / 50).max(1_000));
+    let (mut sa, mut sb) = (Session::watched(a)?, Session::watched(b)?);
+    let mut t = first.t_ns;
+    loop {
+        while !sa.advance_to(t, 1 << 20) {}
+        let done = sb.advance_to(t, u64::MAX) && sb.is_finished();
+        let v = sb.snapshot().bfq.unwrap_or_default();
+        let (fa, fb) = (
+            Figures::of(&sa.report(), None),
+            Figures::of(&sb.report(), None),
+        );
+        let reads = 2 * fb.reads >= 3 * fa.reads;
+        if (reads && v.in_service == Some(0) && v.idling) || done || t >= first.t_ns + 500_000_000 {
+            let held = reads && v.idling;
+            return Ok((
+                Paused {
+                    t_ns: t,
+                    fa,
+                    fb,
+                    held: held || first.held,
+                },
+                v,
+            ));
+        }
+        t += grain;
+    }
+}
+
+#[cfg(feature = "full")]
+/// The step that reads bfq's line in B's blk-mq column at the moment: the queue it serves, its
+/// budget, the idling for the reader, the raised weights.
+fn bfq_step(at: &Paused, v: &BfqView) -> TourStep {
+    let job = v
+        .in_service
+        .map_or("no queue".to_string(), |j| format!("job {j}"));
+    let writer = if v.raised.iter().any(|&(j, _)| j == 1) {
+        "the writer's (job 1) is raised too"
+    } else {
+        "the writer's (job 1) raising has ended"
+    };
+    TourStep::new(
+        format!(
+            "B's block layer column (blk-mq) names what bfq does: it serves {} (the reader's lane), {} \
+             of its {}-sector budget used{}. The reader's read is done and its next \
+             not yet issued; bfq keeps the card for it (slice_idle) rather than turn to the writer's \
+             waiting writes. Weight raised: {}; {writer}. A's mq-deadline has no queue per process.",
+            readout::mark("b.bfq-job", &job),
+            v.service,
+            v.budget,
+            if v.idling { ", and it idles" } else { "" },
+            readout::mark("b.bfq-raised", &v.raised_text()),
+        ),
+        "Read bfq's lines in B's block layer column, then press Continue for the prediction.",
+        "Continue",
+        TourAction::Continue,
+    )
+    .showing(Shows::At {
+        t_ns: at.t_ns,
+        focus: Some(Layer::BlkMq),
     })
 }
 
@@ -226,6 +309,28 @@ mod tests {
         );
         for s in &t.steps {
             println!("{:?}\n  {}\n", s.action, s.text());
+        }
+    }
+
+    /// Issue 50: lesson 7 gave bfq's figures, not what bfq does. Before the prediction a step
+    /// reads bfq's lines in B's blk-mq column at a moment it serves the reader's queue and
+    /// idles for it, the reader raised (the readouts test checks the names against the
+    /// snapshot there).
+    #[test]
+    fn the_scheduler_tour_shows_bfq_serving_and_idling_for_the_reader() {
+        let t = tour("io-schedulers").unwrap();
+        let k = t
+            .steps
+            .iter()
+            .position(|s| {
+                s.text()
+                    .starts_with("B's block layer column (blk-mq) names what bfq does")
+            })
+            .expect("a step on bfq's mechanism");
+        assert!(k < t.predict_step, "before the prediction");
+        let text = t.steps[k].text();
+        for part in ["serves job 0", "and it idles", "Weight raised: job 0 ×30"] {
+            assert!(text.contains(part), "{part}: {text}");
         }
     }
 }

@@ -97,7 +97,8 @@ impl WalkStep {
 /// What a tour step does on the page.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TourAction {
-    /// Play the pair at this speed label (of [`crate::run::speed::SPEEDS`]).
+    /// Play the pair from time zero at this speed label (of [`crate::run::speed::SPEEDS`]),
+    /// stopping at the tour's moment (the time of its `PauseAt`).
     Play(&'static str),
     /// Pause at this simulated time, ns: the moment the tour's condition on the simulated
     /// state first holds ([`super::paused::first_moment`]), re-simulating to it.
@@ -115,6 +116,8 @@ pub enum TourAction {
     Follow { t_ns: u64, id: u64 },
     /// B becomes "window only" (true) or B again (false), run to the end.
     WindowOnly(bool),
+    /// A and B become the tour's second pair (true) or its own again (false), run to the end.
+    OtherPair(bool),
     /// Open the Lab with B as the step suggests.
     TryIt,
 }
@@ -125,6 +128,9 @@ pub enum TourAction {
 pub enum Shows {
     /// Nothing the text states depends on the moment.
     Any,
+    /// The pair at time zero, paused: a lesson's first step (what the landing played before
+    /// is no part of the lesson; from here time moves only forward).
+    Start,
     /// The pair paused at `t_ns`, the column `focus` outlined.
     At { t_ns: u64, focus: Option<Layer> },
     /// The pair paused at `t_ns`, request `id` of side A followed (its "why was it slow" in
@@ -134,6 +140,8 @@ pub enum Shows {
     End,
     /// The pair run to the end with B as the 2020 RFC's "window only".
     EndWindow,
+    /// The tour's second pair on the same board (lesson 4's random reads) run to the end.
+    EndOther,
 }
 
 /// One tour step: what the reader sees now, then what to press.
@@ -229,7 +237,9 @@ impl Prediction {
             )
         };
         format!(
-            "{verdict}. Simulated: A {fa:.1} {unit}, B {fb:.1} {unit}, B/A = {:.2}x.",
+            "{verdict}. Simulated: A {} {unit}, B {} {unit}, B/A = {:.2}x.",
+            super::words::fig(fa, unit),
+            super::words::fig(fb, unit),
             self.ratio
         )
     }
@@ -316,6 +326,9 @@ pub struct TourScript {
     pub layer: Layer,
     pub cause: String,
     pub focus_press: &'static str,
+    /// The series' own steps after Show, at the same moment or later (never earlier: time
+    /// moves only forward until the run to the end).
+    pub middle: Vec<TourStep>,
     pub prediction: Prediction,
     /// The run-to-end step.
     pub end: String,
@@ -326,20 +339,36 @@ pub struct TourScript {
     pub try_it: TryIt,
     /// The 2020 RFC's "window only" side.
     pub window: Option<(Scenario, Figures)>,
+    /// A second pair on the same board its steps run (lesson 4: the random reads).
+    pub other: Option<(Scenario, Scenario)>,
 }
 
-/// The usual press sentence of the step that goes to the script's moment, `when` saying what
-/// makes it that moment.
-pub fn pause_press(when: &str) -> String {
+/// The usual press sentence of the step that goes to the script's moment `at`, `when` saying
+/// what else makes it that moment ("" for nothing else). It names each side's counts there
+/// as the next step's readouts show them: the moment needs [`super::words::MIN_REQUESTS`] on
+/// both sides, so one side may be well past it (issue 50: "each side sixteen requests" read
+/// A 16 / B 48 on the next screen).
+pub fn pause_press(when: &str, at: &Paused) -> String {
+    use super::readout::{done, irqs};
+    let when = if when.is_empty() {
+        String::new()
+    } else {
+        format!(" and {when}")
+    };
     format!(
-        "Press the button: both sides stand still at the first moment {when}, the time on the \
-         button (the view simulates up to it, so the clock jumps there, back if it had passed it); \
-         then read the readouts and the bus strips under the pipelines."
+        "Press the button: both sides stand still at the first moment each side has completed at \
+         least {} requests{when}; the clock goes forward to the time on the button. There A has \
+         completed {} requests ({} interrupts), B {} ({} interrupts).",
+        super::words::MIN_REQUESTS,
+        done(false, &at.fa),
+        irqs(false, &at.fa),
+        done(true, &at.fb),
+        irqs(true, &at.fb)
     )
 }
 /// The usual press sentence of the Show step.
 pub const FOCUS_PRESS: &str =
-    "Press Show to outline the column where this happens in both pipelines.";
+    "Press Show to outline the column where this happens in both pipelines, then Next.";
 
 /// Prediction choices as B/A factors: "about the same", "B 2x faster", "B 2x slower".
 pub fn faster(fs: &[f64]) -> Vec<(f64, String)> {

@@ -7,7 +7,7 @@ use mmcsim_engine::Scenario;
 
 use super::paused::{first_moment, Paused, When};
 use super::script::{faster, pause_press, Prediction, TourScript, TourStep, TryIt, FOCUS_PRESS};
-use super::words::{p50_words, run_figures, Figures};
+use super::words::{fig, p50_words, run_figures, Figures};
 use super::{gallery_size, run_sizes, TourInput};
 use crate::run::session::RunError;
 
@@ -45,13 +45,37 @@ pub fn run(input: &TourInput) -> Result<Run, RunError> {
     })
 }
 
+/// Most a ratio so far may differ from the whole run's (either way) before the text says so.
+pub const SO_FAR_DIFFERS: f64 = 1.25;
+
+/// Where B/A of MiB/s so far (the A/B table's at the moment `at`) differs from the whole run's
+/// (`ratio`) by more than [`SO_FAR_DIFFERS`], the sentence that says so once, and why (issue 50:
+/// lesson 2's table said B 4.50x there, and 1.90x at the end); else nothing.
+pub fn so_far_ratio(at: &Paused, ratio: f64) -> String {
+    // (mmc_test's transfers are no fio job: no MiB/s so far to compare.)
+    if at.fa.figure <= 0.0 || at.fb.figure <= 0.0 {
+        return String::new();
+    }
+    let now = at.fb.figure / at.fa.figure;
+    let off = now / ratio.max(1e-9);
+    if off.max(1.0 / off.max(1e-9)) <= SO_FAR_DIFFERS {
+        return String::new();
+    }
+    format!(
+        " The A/B table gives B {now:.2}x A's MiB/s so far: a figure of the run's start (its first \
+         requests, as the queues fill), slower on {}'s side; the whole run's comes at the end.",
+        if off > 1.0 { "A" } else { "B" }
+    )
+}
+
 /// The sentences of a throughput tour that differ from series to series.
 pub struct Parts {
     pub speed: &'static str,
     pub intro: String,
     pub watch_for: String,
-    /// Where the tour pauses ([`Run::pause`]), and that moment in words ("B has completed
-    /// three chains"), for the Pause step's press sentence.
+    /// Where the tour pauses ([`Run::pause`]), and what else than each side's first
+    /// requests makes that moment ("B's bus has been busier than A's"; "" for nothing), for
+    /// the Pause step's press sentence.
     pub paused: Paused,
     pub pause_words: &'static str,
     pub layer: Layer,
@@ -76,7 +100,7 @@ impl Run {
         let (ma, mb) = self.case.measured;
         format!(
             "Both have run to the end; the A/B table under the pipelines shows the whole run{}. \
-             Simulated {} {}: A {:.1} {unit}, B {:.1} {unit} (B/A {:.2}x). The authors measured {ma} vs {mb} {unit} \
+             Simulated {} {}: A {} {unit}, B {} {unit} (B/A {:.2}x). The authors measured {ma} vs {mb} {unit} \
              ({:.2}x).",
             if self.a.mmc_test.is_some() {
                 " (all five mmc_test transfer sizes together; the figure here is the 4 KiB entry)"
@@ -85,8 +109,8 @@ impl Run {
             },
             self.case.label(),
             run_sizes(self.a.jobs[0].size, gallery_size(self.case.platform)),
-            self.fa.figure,
-            self.fb.figure,
+            fig(self.fa.figure, unit),
+            fig(self.fb.figure, unit),
             self.ratio,
             mb / ma
         )
@@ -105,6 +129,7 @@ impl Run {
             parts.recap,
             p50_words(&self.fa, &self.fb)
         );
+        let cause = parts.cause + &so_far_ratio(&parts.paused, self.ratio);
         TourScript {
             end: self.end(),
             prediction: Prediction {
@@ -120,15 +145,52 @@ impl Run {
             speed: parts.speed,
             intro: parts.intro,
             watch_for: parts.watch_for,
-            pause_press: pause_press(parts.pause_words),
+            pause_press: pause_press(parts.pause_words, &parts.paused),
             paused: parts.paused,
             layer: parts.layer,
-            cause: parts.cause,
+            cause,
             focus_press: FOCUS_PRESS,
+            middle: Vec::new(),
             extra,
             recap,
             try_it: parts.try_it,
             window,
+            other: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::words::fig;
+
+    /// Issue 50: partway through lesson 2 the A/B table gave B 4.50x A's MiB/s, the end 1.90x,
+    /// with no word why. The moment's text says once that it is a figure of the run's start; a
+    /// lesson whose ratio so far is the whole run's says nothing.
+    #[test]
+    fn a_ratio_so_far_unlike_the_whole_runs_is_labelled_once() {
+        let said = |id: &str| {
+            let t = crate::lesson::tour(id).unwrap();
+            t.steps
+                .iter()
+                .filter(|s| {
+                    s.text()
+                        .contains("MiB/s so far: a figure of the run's start")
+                })
+                .count()
+        };
+        assert_eq!(said("hsq-intro-2020"), 1);
+        assert_eq!(said("unisoc-hsq-2023"), 0);
+    }
+
+    /// A tour's MiB/s is the A/B table's, to its rounding (a step once said 86.1 beside the
+    /// table's 85.76): two decimals, as `mmcsim_components::format::mib_s` (a wasm-only crate:
+    /// its own test gives the same three cases).
+    #[test]
+    fn a_mib_s_figure_is_printed_as_the_ab_table_prints_it() {
+        assert_eq!(fig(60.675, "MiB/s"), "60.67");
+        assert_eq!(fig(229.6, "MiB/s"), "229.60");
+        assert_eq!(fig(0.0, "MiB/s"), "0.00");
+        assert_eq!(fig(2813.64, "KiB/s"), "2813.6");
     }
 }

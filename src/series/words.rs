@@ -76,15 +76,6 @@ impl Figures {
 /// than each side's this many finished requests (an average of three says little).
 pub const MIN_REQUESTS: u64 = 16;
 
-/// "over the run so far (A's first 40 requests, B's first 112)": what a moment's per-request
-/// figures are over.
-pub fn so_far(fa: &Figures, fb: &Figures) -> String {
-    format!(
-        "over the run so far (A's first {} requests, B's first {})",
-        fa.requests, fb.requests
-    )
-}
-
 /// At or above this share of busy time the bus strip reads as solid: the bus and card are the
 /// bottleneck, and a text may not call the bus idle.
 pub const BUS_BOUND_PCT: f64 = 80.0;
@@ -105,7 +96,17 @@ pub fn bus_state(f: &Figures) -> String {
     }
 }
 
-/// "B 1.05x faster (A 82.9 vs B 87.1 MiB/s)": the word from the two figures (within 1 %:
+/// A figure in `unit` as the page's tables print it: MiB/s with two decimals (the A/B table's
+/// and the results' rounding, issue 50: a text's 86.1 beside the table's 85.76), else one.
+pub fn fig(v: f64, unit: &str) -> String {
+    if unit == "MiB/s" {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// "B 1.05x faster (A 82.90 vs B 87.10 MiB/s)": the word from the two figures (within 1 %:
 /// "about as fast").
 pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
     let r = fb / fa.max(1e-9);
@@ -116,7 +117,7 @@ pub fn speed_words(fa: f64, fb: f64, unit: &str) -> String {
     } else {
         "B about as fast".to_string()
     };
-    format!("{word} (A {fa:.1} vs B {fb:.1} {unit})")
+    format!("{word} (A {} vs B {} {unit})", fig(fa, unit), fig(fb, unit))
 }
 
 /// Refusals of B against A, the word from the counts: "B had about as many refusals as A

@@ -210,7 +210,18 @@ impl App {
                 self.watch.send(a);
             }
             Some(Effect::Stand(b, then)) => {
-                self.pair.set_b(&b);
+                // A step of the tour's own pair: its A too, after a step that ran another pair
+                // (lesson 4's random reads).
+                match self.tour.as_ref().map(|t| t.tour.a.clone()) {
+                    Some(a) if a != self.pair.a => {
+                        self.load(a, Some(b));
+                    }
+                    _ => self.pair.set_b(&b),
+                }
+                self.watch.send(then);
+            }
+            Some(Effect::Pair(a, b, then)) => {
+                self.load(a, Some(b));
                 self.watch.send(then);
             }
             Some(Effect::TryIt(a, b)) => {
@@ -245,6 +256,10 @@ impl App {
                     return false;
                 }
                 self.landing = false;
+                // The lesson starts where its first step stands (time 0, paused: the
+                // landing's own play is no part of it).
+                let effect = self.tour.as_mut().and_then(|t| t.go(0));
+                self.tour_effect(ctx, effect);
                 self.sync_url(true);
                 scroll_to("watch");
                 return true;

@@ -31,6 +31,13 @@ pub enum WatchAction {
         play: bool,
         focus: Option<Target>,
     },
+    /// Play from time zero at this speed (an index of [`SPEEDS`](crate::run::speed::SPEEDS);
+    /// None: the current one), then stop at simulated time `until` ns: a tour's Play, which
+    /// stops where its next steps read the pair, so going there never takes the clock back.
+    PlayFromStart {
+        speed: Option<usize>,
+        until: u64,
+    },
     /// Cut the power of the watched run now (A, and B of a comparison).
     PullPlug,
 }

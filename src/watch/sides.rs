@@ -88,6 +88,7 @@ impl Side {
                           on_hover={p.on_hover.clone()} on_select={p.on_select[side_b as usize].clone()} />
                 <p class="readout" data-side={name} aria-live="off">
                     if let Some(f) = readout {
+                        <span class="done"><b data-readout={format!("{name}.done")}>{ f.requests }</b>{ " done · " }</span>
                         <span class="per-irq"><b data-readout={format!("{name}.per-irq")}>{ readout::per_irq_text(&f) }</b>{ " requests per interrupt" }</span>
                         <span class="busy">{ " · bus busy " }<b data-readout={format!("{name}.bus-busy")}>{ readout::busy_text(&f) }</b></span>
                         if p.show_issued {

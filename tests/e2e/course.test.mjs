@@ -1,11 +1,13 @@
 // End-to-end test of the tours as a course (release build in dist/): a student who starts the
 // landing's tour and presses nothing but Next meets every series' lesson, and at every step each
 // figure the text gives of a readout (its span names the readout: data-readout) is what that
-// readout shows on screen once the view stands where the step says.
+// readout shows on screen once the view stands where the step says; each count a press sentence
+// names (data-next-readout: "A has completed 16 requests, B 48") is what the next step's screen
+// shows; and within a lesson the clock never goes back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshotPath, start } from './harness.mjs';
-import { figures, settled } from './figures.mjs';
+import { clockForward, lessonStarts, nextFigures, settled, settledNext, watchClock } from './figures.mjs';
 
 let env;
 
@@ -22,12 +24,14 @@ const SERIES = ['sprd-hs400es-2020', 'unisoc-fua-2022', 'u300-mmci-2011', 'uniso
 async function walk(width, height, present, shots) {
     const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width, height } });
     if (present) await page.click('#present');
+    await watchClock(page);
     await page.click('#start-tour');
     await page.waitForSelector('#tour[data-tour="sprd-hs400es-2020"][data-step="1"]');
     // The landing's tour is the course's first lesson.
     assert.match(await page.textContent('.tour-head'), new RegExp(`^Lesson 1 of ${SERIES.length} · `));
     const met = [];
     let compared = 0;
+    let counts = 0;
     for (let lesson = 0; lesson < SERIES.length; lesson++) {
         const id = await page.getAttribute('#tour', 'data-tour');
         met.push(id);
@@ -37,12 +41,19 @@ async function walk(width, height, present, shots) {
         const terms = await page.$$eval('#tour-terms a', (as) => as.map((a) => a.getAttribute('href')));
         assert.ok(terms.length >= 3, `${id}: ${terms.length} glossary terms`);
         for (const href of terms) assert.ok(await page.$(href), `${id}: ${href} is in the glossary`);
+        let said = [];
         for (let k = 1; k <= n; k++) {
             await page.waitForSelector(`#tour[data-tour="${id}"][data-step="${k}"]`);
             const where = `${id} step ${k}`;
+            // The lesson starts at time 0; from there time moves only forward.
+            if (k === 1) await lessonStarts(page);
             // The step's text once the view stands where it reads (while the view runs to a
-            // moment the step says so instead): each figure in it is its readout.
+            // moment the step says so instead): each figure in it is its readout, and each
+            // count the step before promised is on screen.
             compared += await settled(page, k, where);
+            counts += await settledNext(page, said, where);
+            said = await nextFigures(page);
+            await clockForward(page, where);
             assert.ok(!(await page.isDisabled('#tour-next')), `${where}: Next is no dead end`);
             // Every lesson's first and last step as the student sees it (docs/ with make
             // screenshots: what the closing notes describe lesson by lesson).
@@ -67,8 +78,9 @@ async function walk(width, height, present, shots) {
     }
     assert.deepEqual([...met].sort(), [...SERIES].sort(), `met: ${met.join(', ')}`);
     assert.equal(await page.getAttribute('#tour', 'data-tour'), met[0], 'the course comes round to where it started');
-    console.log(`course at ${width}x${height}${present ? ' (Present)' : ''}: ${met.join(' -> ')}; ${compared} figures equal to their readouts`);
-    assert.ok(compared >= 20, `${compared} figures compared`);
+    console.log(`course at ${width}x${height}${present ? ' (Present)' : ''}: ${met.join(' -> ')}; ${compared} figures equal to their readouts, ${counts} promised counts on the next screen`);
+    assert.ok(compared >= 40, `${compared} figures compared`);
+    assert.ok(counts >= 24, `${counts} promised counts compared`);
     assert.deepEqual(problems, []);
     await page.close();
 }
@@ -104,8 +116,8 @@ test('a link to a tour step stands where the step says: its figures are the read
 });
 
 test('Try it yourself opens the Lab far below the tour; a dock brings the tour and its Next lesson back', async () => {
-    const { page, problems } = await openPage(env.browser, env.base, '?tour=unisoc-hsq-2023&step=7', { viewport: { width: 1366, height: 768 } });
-    await page.waitForSelector('#tour[data-step="7"]');
+    const { page, problems } = await openPage(env.browser, env.base, '?tour=unisoc-hsq-2023&step=9', { viewport: { width: 1366, height: 768 } });
+    await page.waitForSelector('#tour[data-step="9"]');
     assert.equal(await page.$('#tour-dock'), null, 'no dock before the Lab is opened');
     assert.match(await page.textContent('#tour-act'), /^Try /);
     await page.click('#tour-act');
@@ -140,7 +152,9 @@ async function buttons(width, height, present) {
     for (const series of SERIES) {
         const { page, problems } = await openPage(env.browser, env.base, `?tour=${series}&step=1`, { viewport: { width, height } });
         if (present) await page.click('#present');
+        await watchClock(page);
         await page.waitForSelector(`#tour[data-tour="${series}"][data-step="1"]`, { timeout: 90_000 });
+        await lessonStarts(page);
         const n = Number((await page.textContent('.tour-head')).match(/step \d+ of (\d+)/)[1]);
         for (let k = 1; k < n; k++) {
             await page.waitForSelector(`#tour[data-step="${k}"]`);
@@ -151,9 +165,24 @@ async function buttons(width, height, present) {
                 continue;
             }
             const label = await page.textContent('#tour-act');
+            const said = await nextFigures(page);
             await page.click('#tour-act');
-            if (/Play/.test(label)) continue;
+            await clockForward(page, `${where} after "${label}"`);
+            // Play and Show stay on the step that explains what they show, until Next
+            // (issue 50: the outlined column showed only under the next step's question).
+            if (/^(Play|Replay|Show the column)/.test(label)) {
+                // The column outlined while its explanation is still on screen.
+                if (/^Show the column/.test(label)) {
+                    await page.waitForSelector('#watch g.stage.focused', { state: 'attached', timeout: 10_000 })
+                        .catch(() => assert.fail(`${where}: "${label}" outlines no column`));
+                }
+                else await page.waitForTimeout(300);
+                assert.equal(await page.getAttribute('#tour', 'data-step'), String(k), `${where}: "${label}" stays on its step`);
+                await page.click('#tour-next');
+            }
             compared += await settled(page, k + 1, `${where} after "${label}"`);
+            compared += await settledNext(page, said, `${where} after "${label}"`);
+            await clockForward(page, `${where} after "${label}"`);
         }
         assert.match(await page.textContent('#tour-act'), /^Try /, `${series}: the last step offers the Lab`);
         assert.deepEqual(problems, []);

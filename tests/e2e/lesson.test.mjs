@@ -79,10 +79,14 @@ for (const [w, h] of [[1366, 768], [1280, 720]]) {
         // The tour starts on the same pair, in the same viewport: play, pause, the cause.
         await page.click('#start-tour');
         await page.waitForSelector('#tour[data-step="1"]');
+        // Play and Show stay on their step until Next (issue 50).
         await page.click('#tour-act');
         await page.waitForTimeout(1500);
+        await page.click('#tour-next');
         await page.click('#tour-act');
+        await page.waitForSelector('#tour[data-step="3"]');
         await page.click('#tour-act');
+        await page.click('#tour-next');
         await page.waitForSelector('#tour[data-step="4"]');
         for (const sel of ['#tour', '.side.a .pipeline', '.side.b .pipeline']) {
             assert.ok(await inView(page, sel, 0.9), `${sel} in view during the tour at ${w}x${h}`);
@@ -138,6 +142,8 @@ for (const series of SERIES) {
                     await page.waitForFunction(() => / 100 %/.test(document.querySelector('#sim-clock').textContent), null, { timeout: 60_000 });
                 }
                 if (/Play/.test(label)) await page.waitForTimeout(800);
+                // Play and Show stay on the step that explains what they show, until Next.
+                if (/^(Play|Replay|Show the column)/.test(label)) await page.click('#tour-next');
                 // After the step's own button: the next step's figures, once the view stands
                 // where that step reads them, are the readouts on screen.
                 if (!/Play|Try/.test(label)) compared += await settled(page, k + 1, `${series} after "${label}"`);
@@ -262,7 +268,7 @@ test('gallery and tour links change the URL with history entries, without reload
     await page.waitForFunction(() => /platform=unisoc-fua-2022/.test(location.search) && /b\.fua=1/.test(location.search));
     await page.click('.take-tour[data-tour="unisoc-fua-2022"]');
     await page.waitForFunction(() => /tour=unisoc-fua-2022&step=1/.test(location.search));
-    await page.click('#tour-act');
+    await page.click('#tour-next');
     await page.waitForFunction(() => /step=2/.test(location.search));
     assert.ok(await page.evaluate(() => history.length) > h0, 'history entries');
     await page.goBack();

@@ -102,7 +102,8 @@ impl PartView for Controller {
                     </text>
                 }
                 <circle class={classes!("irq", self.in_irq.then_some("on"))} id={format!("{side}-irq")} cx={f(c.x + 18.0)} cy={f(BOTTOM - 14.0)} r="7" />
-                { text(c.x + 30.0, BOTTOM - 10.0, "small", if self.compact { format!("IRQ · {}", self.interrupts) } else { format!("IRQ · {} so far", self.interrupts) }) }
+                // The count is a readout a tour's text may name (`a.irqs`: "B's 7 interrupts").
+                <text x={f(c.x + 30.0)} y={f(BOTTOM - 10.0)} class="small">{ "IRQ · " }<tspan data-readout={format!("{side}.irqs")}>{ self.interrupts }</tspan>{ if self.compact { "" } else { " so far" } }</text>
             </g>
         }
     }

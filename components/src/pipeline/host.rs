@@ -83,7 +83,39 @@ pub(super) struct Blk {
     /// Requests handed to the driver by the submitting tasks and by kblockd so far.
     pub(super) issued: (u64, u64),
     pub(super) hidden: usize,
+    /// bfq's queue in service, budget, idling and weight raising (None: another scheduler).
+    pub(super) bfq: Option<mmcsim_engine::BfqView>,
     pub(super) compact: bool,
+}
+
+/// What bfq does now, in the scheduler's box: the job whose queue it serves, whether the
+/// device idles for it, of which budget (sectors, not in the compact view), and the queues it
+/// weight-raises. The job and the raised queues are readouts a tour's text may name
+/// (`b.bfq-job`, `b.bfq-raised`).
+fn bfq_lines(side: &AttrValue, v: &mmcsim_engine::BfqView, x: f64, y: f64, compact: bool) -> Html {
+    let job = v
+        .in_service
+        .map_or("no queue".to_string(), |j| format!("job {j}"));
+    let (class, dy) = if compact {
+        ("small", 24.0)
+    } else {
+        ("tiny", 12.0)
+    };
+    let idle = match (v.idling, compact) {
+        (false, _) => "",
+        (true, true) => " · idle",
+        (true, false) => " · idling for it",
+    };
+    let y = if compact { y + 10.0 } else { y };
+    html! {
+        <g id={format!("{side}-bfq")} class="bfq" data-idling={v.idling.to_string()}>
+            <text x={f(x)} y={f(y)} {class}>{ if compact { "bfq: " } else { "bfq serves " } }<tspan data-readout={format!("{side}.bfq-job")}>{ job }</tspan>{ idle }</text>
+            if !compact && v.in_service.is_some() {
+                <text x={f(x)} y={f(y + dy)} {class}>{ format!("budget: {} of {} sectors", v.service, v.budget) }</text>
+            }
+            <text x={f(x)} y={f(y + if compact { dy } else { 2.0 * dy })} {class}>{ "raised: " }<tspan data-readout={format!("{side}.bfq-raised")}>{ v.raised_text() }</tspan></text>
+        </g>
+    }
 }
 
 impl PartView for Blk {
@@ -100,6 +132,7 @@ impl PartView for Blk {
                 <rect class="gauge-fill" id={format!("{side}-tags")} x={f(c.x + 8.0)} y={f(TOP + 18.0)} width={f((c.w - 16.0) * frac)} height="7" rx="2" />
                 <rect class="box" x={f(sw.0)} y={f(sw.1)} width={f(sw.2)} height={f(sw.3)} rx="4" />
                 { text(sw.0 + 6.0, sw.1 + 12.0, "small", format!("queued · {}", self.queued)) }
+                if let Some(v) = self.bfq.as_ref().filter(|_| mmcsim_engine::HAS_BFQ) { { bfq_lines(side, v, sw.0 + 6.0, sw.1 + 26.0, self.compact) } }
                 <text key={self.merges} x={f(sw.0 + 6.0)} y={f(sw.1 + sw.3 - 6.0)} class={classes!("small", "merges", (self.merges > 0).then_some("flash"))} id={format!("{side}-merges")}>
                     { format!("bios merged: {}", self.merges) }
                     <title>{ "Bios that joined a waiting request instead of becoming one (plug, software-queue and scheduler merges, block/blk-merge.c): fio's merge= count; such a request has a halo" }</title>

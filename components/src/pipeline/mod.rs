@@ -312,7 +312,7 @@ pub fn pipeline(props: &PipelineProps) -> Html {
                 <Part<Frames> deps={Frames { cfg, platform: props.platform.clone(), focus: props.focus, compact }} />
                 <Part<Lanes> deps={Lanes(s.jobs.iter().map(|j| (j.index, j.inflight, j.outstanding_max)).collect(), compact)} />
                 <Part<Blk> deps={Blk { side: side.clone(), tags: (s.tags_in_use, s.tags_total), queued: s.sw_queue.len(), dispatch: s.dispatch_list.len(),
-                                       requeues: s.requeues, merges: s.merges, issued: (s.issued_by_task, s.issued_by_kblockd), hidden: hidden.get(&Layer::BlkMq).copied().unwrap_or(0), compact }} />
+                                       requeues: s.requeues, merges: s.merges, issued: (s.issued_by_task, s.issued_by_kblockd), hidden: hidden.get(&Layer::BlkMq).copied().unwrap_or(0), bfq: s.bfq.clone(), compact }} />
                 <Part<Window> deps={Window { side: side.clone(), cfg, window: s.window, in_flight: s.in_flight, depth: s.hsq_depth,
                                              dynamic: s.hsq_dynamic, changes: s.hsq_depth_changes, compact }} />
                 <Part<Slots> deps={Slots { cfg, occupied: lay::occupied_slots(s, cfg.mmc_path), waiting: s.host_queue.len(), compact }} />

@@ -39,6 +39,41 @@ pub struct JobView {
     pub issued: u64,
 }
 
+/// What bfq is doing at a moment (the pipeline's blk-mq column draws it; None in a
+/// [`Snapshot`] under another scheduler): block/bfq-iosched.c serves one process's queue at a
+/// time, for a budget, may keep the device idle for it, and raises the weight of a queue that
+/// has just become busy (`low_latency`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BfqView {
+    /// The job whose queue is in service (`bfqd->in_service_queue`), if any.
+    pub in_service: Option<u32>,
+    /// That queue's budget and the service it has had of it this turn, sectors
+    /// (`entity->budget`, `entity->service`).
+    pub budget: u64,
+    pub service: u64,
+    /// The device idles for that queue, waiting for its next request (`BFQQF_wait_request`,
+    /// armed by `bfq_arm_slice_timer`).
+    pub idling: bool,
+    /// The jobs whose queue is weight-raised now (`bfqq->wr_coeff` > 1), with the coefficient.
+    pub raised: Vec<(u32, u64)>,
+}
+
+impl BfqView {
+    /// The raised queues in words, as the pipeline shows them: "job 0 ×30, job 1 ×30", or
+    /// "none".
+    pub fn raised_text(&self) -> String {
+        if self.raised.is_empty() {
+            return "none".to_string();
+        }
+        let each: Vec<String> = self
+            .raised
+            .iter()
+            .map(|(j, c)| format!("job {j} ×{c}"))
+            .collect();
+        each.join(", ")
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
     pub now_ns: u64,
@@ -88,6 +123,8 @@ pub struct Snapshot {
     pub issued_by_kblockd: u64,
     /// Flush requests completed so far (REQ_OP_FLUSH, block/blk-flush.c).
     pub flushes: u64,
+    /// bfq's queue in service, its budget, idling and weight raising (None: another scheduler).
+    pub bfq: Option<BfqView>,
 }
 
 impl Simulator {
@@ -180,6 +217,7 @@ impl Simulator {
             issued_by_task: self.stats.issued_direct,
             issued_by_kblockd: self.stats.issued_by_kblockd,
             flushes: self.stats.flushes,
+            bfq: self.blk.elv.bfq_view(),
             requests,
         }
     }

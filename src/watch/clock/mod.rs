@@ -72,6 +72,8 @@ pub struct Clock {
     slicers: [Slicer; 2],
     /// Where a seek is going (ns, or [`END`]).
     seek_to: Option<u64>,
+    /// Where playing at a timed speed stops (a tour's Play: [`Clock::stop_at`]).
+    stop_at: Option<u64>,
 }
 
 impl Default for Clock {
@@ -83,6 +85,7 @@ impl Default for Clock {
             last_ts: None,
             slicers: Default::default(),
             seek_to: None,
+            stop_at: None,
         }
     }
 }
@@ -176,6 +179,13 @@ impl Clock {
     pub fn seek(&mut self, t: Option<u64>) {
         self.seek_to = Some(t.unwrap_or(END));
         self.last_ts = None;
+        self.stop_at = None;
+    }
+
+    /// Playing at a timed speed stops at simulated time `t` ns: the frame that reaches it
+    /// arrives there as a seek does ([`Clock::frame`] says so). A seek forgets it.
+    pub fn stop_at(&mut self, t: u64) {
+        self.stop_at = Some(t);
     }
 
     /// Real time the frame at `ts` (ms) accounts for.
@@ -191,7 +201,7 @@ impl Clock {
     /// speed maps the frame's real time to, for the engine's share of the frame at "as fast as
     /// possible" and while seeking (`last_draw_ms`: what drawing the last frame of its kind
     /// took; [`engine_budget_ms`], [`seek_budget_ms`]; `wall`: a wall clock in ms). True when a
-    /// seek arrived in this frame.
+    /// seek arrived in this frame, or playing reached where it stops ([`Clock::stop_at`]).
     pub fn frame(
         &mut self,
         ts: f64,
@@ -229,7 +239,11 @@ impl Clock {
         }
         match self.rate_ns() {
             Some(rate) => {
-                let target = self.now_ns + (rate as f64 * dt / 1e3) as u64;
+                let mut target = self.now_ns + (rate as f64 * dt / 1e3) as u64;
+                let stop = self.stop_at.filter(|&s| target >= s);
+                if let Some(s) = stop {
+                    target = s;
+                }
                 let ra = a.advance_to(target, MAX_EVENTS_PER_FRAME);
                 let rb = b
                     .as_deref_mut()
@@ -240,6 +254,10 @@ impl Clock {
                 } else {
                     span(a, b.as_deref()).0
                 };
+                if stop.is_some() && ra && rb {
+                    self.stop_at = None;
+                    return true;
+                }
             }
             None => {
                 self.slicers[0].run_slice(|n| a.run_events(n), &wall, share);

@@ -223,3 +223,31 @@ fn a_derived_speed_plays_until_a_preset_is_chosen_and_survives_a_restart() {
     c.clear_follow();
     assert_eq!((c.speed(), c.following()), (DEFAULT_SPEED, None));
 }
+
+/// A tour's Play stops where its next steps read the pair (issue 50: going there afterwards
+/// once took the clock back): the frame that would pass the stop arrives exactly at it, and
+/// a seek forgets it.
+#[test]
+fn playing_stops_at_its_stop_and_a_seek_forgets_it() {
+    let (mut a, mut b) = (session(&[("size", "4m")]), session(&[("size", "4m")]));
+    let mut c = Clock::default();
+    c.set_speed(speed_index("1 ms/s").unwrap());
+    c.stop_at(40_000);
+    assert!(!c.frame(1000.0, 0.0, &mut a, Some(&mut b), || 0.0));
+    assert_eq!(c.now(), 16_666);
+    assert!(
+        c.frame(1050.0, 0.0, &mut a, Some(&mut b), || 0.0),
+        "arrived at the stop"
+    );
+    assert_eq!((c.now(), a.now(), b.now()), (40_000, 40_000, 40_000));
+    // Playing on from there goes past it: the stop is used up.
+    assert!(!c.frame(1100.0, 0.0, &mut a, Some(&mut b), || 0.0));
+    assert!(c.now() > 40_000);
+    c.stop_at(200_000);
+    c.seek(Some(100_000));
+    while !c.frame(1200.0, 0.0, &mut a, Some(&mut b), || 0.0) {}
+    c.resume();
+    c.frame(1300.0, 0.0, &mut a, Some(&mut b), || 0.0);
+    c.frame(1400.0, 0.0, &mut a, Some(&mut b), || 0.0);
+    assert!(c.now() > 200_000, "no stop after the seek: {}", c.now());
+}

@@ -248,6 +248,15 @@ impl Watch {
                 });
                 self.refresh_views(now_ms());
             }
+            WatchAction::PlayFromStart { speed, until } => {
+                if let Some(i) = speed {
+                    self.set_speed(i);
+                }
+                self.first_play_speed(ctx);
+                self.seek(ctx, Some(0));
+                self.run.play_after_seek = true;
+                self.run.clock.stop_at(until);
+            }
             WatchAction::PullPlug => self.pull_plug(ctx),
             WatchAction::Focus(target) => {
                 self.selected = target.map(|t| match t {

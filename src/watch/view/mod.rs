@@ -339,7 +339,7 @@ impl Component for Watch {
         let labels = self.sides.as_ref().map(Sides::labels).unwrap_or_default();
         html! {
             <section class={classes!("panel", "watch", no_glide.then_some("no-glide"))} style={format!("--glide: {GLIDE_MS}ms")}
-                     id="watch" aria-label="Watch the pipeline" ref={self.node.clone()}>
+                     id="watch" aria-label="Watch the pipeline" ref={self.node.clone()} data-pair={p.link_base.clone()}>
                 { p.children.clone() }
                 <div class="watch-head">
                     <h2>{ "Watch the pipeline" }</h2>

@@ -52,6 +52,9 @@ impl Bfq {
     pub fn completed(&mut self, _: u32, _: u64, _: u64) {
         match *self {}
     }
+    pub fn view(&self) -> crate::sim::observe::BfqView {
+        match *self {}
+    }
     pub fn timer_at(&self) -> Option<u64> {
         match *self {}
     }

@@ -252,6 +252,14 @@ impl Elevator {
 
     /// `e->type->ops.has_work`.
     #[inline]
+    /// bfq's state for the snapshot (None under another scheduler).
+    pub fn bfq_view(&self) -> Option<crate::sim::observe::BfqView> {
+        match self {
+            Elevator::Bfq(b) => Some(b.view()),
+            _ => None,
+        }
+    }
+
     pub fn has_work(&self) -> bool {
         match self {
             Elevator::None(q) => q.has_work(),

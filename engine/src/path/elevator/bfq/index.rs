@@ -276,7 +276,6 @@ impl Queues {
         self.count
     }
 
-    #[cfg(test)]
     pub(super) fn iter(&self) -> impl Iterator<Item = (u32, &Queue)> {
         self.by_job
             .iter()

@@ -30,6 +30,7 @@ mod inject;
 mod prio;
 #[cfg(test)]
 mod tests;
+mod view;
 mod wf2q;
 mod wr;
 

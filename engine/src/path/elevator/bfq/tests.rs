@@ -280,3 +280,33 @@ fn bfq_asymmetric_scenario_counts_groups_as_each_kernel_does() {
         );
     }
 }
+
+/// The snapshot's view of bfq (issue 50: lesson 7 showed bfq's figures, not what it does): the
+/// queue in service with its budget and service, idling for it once it empties with a request
+/// in flight, and the queues raised on becoming busy.
+#[test]
+fn the_view_shows_the_queue_in_service_its_budget_idling_and_raising() {
+    let mut reqs = Slab::default();
+    let mut b = bfq(true);
+    assert_eq!(b.view(), crate::BfqView::default(), "nothing yet");
+    let r = add(&mut reqs, Op::Read, 1, 0);
+    b.insert(r, &reqs, 0);
+    assert_eq!(b.dispatch(&reqs, 0), Some(r));
+    let v = b.view();
+    assert_eq!(v.in_service, Some(1));
+    assert_eq!(v.service, 8, "one 4 KiB read served");
+    assert!(v.budget > v.service && v.budget <= MAX_BUDGET, "{v:?}");
+    assert_eq!(v.raised, vec![(1, WR_COEFF)], "a new queue is raised");
+    assert_eq!(v.raised_text(), "job 1 ×30");
+    // Its read done and nothing queued: the device idles for the synchronous reader (its
+    // slice timer armed at the completion), and the view says so.
+    assert_eq!(b.dispatch(&reqs, 0), None);
+    assert!(!b.view().idling);
+    b.completed(1, 0, 100_000);
+    assert!(b.view().idling, "{:?}", b.view());
+    let mut off = bfq(false);
+    let r = add(&mut reqs, Op::Read, 1, 4096);
+    off.insert(r, &reqs, 0);
+    assert_eq!(off.view().raised, vec![], "low_latency=0 raises nothing");
+    assert_eq!(off.view().raised_text(), "none");
+}
