@@ -8,10 +8,11 @@ import path from 'node:path';
 import { gzip } from '../../scripts/compress-dist.mjs';
 import { openPage, root, start } from './harness.mjs';
 
-/** The landing's wasm gzipped (zlib level 9), at most 408 KB of 1024 bytes: docs/performance.md
+/** The landing's wasm gzipped (zlib level 9), at most 420 KB of 1024 bytes: docs/performance.md
  * "Loading" (400 KB until December 2026, raised for the kernel choice, priorities, host drivers
- * and the eighth lesson after trimming what the landing never shows). */
-const LANDING_GZIP_MAX = 408 * 1024;
+ * and the eighth lesson after trimming what the landing never shows; 408 KB until the course's
+ * per-side counts, forward-only clock, lesson 4's reads and lesson 7's bfq state). */
+const LANDING_GZIP_MAX = 420 * 1024;
 
 let env;
 before(async () => {
