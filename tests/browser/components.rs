@@ -23,6 +23,7 @@ fn read_stats(ios: u64, runtime_ns: u64, lat_ns: &[u64]) -> DirStats {
         total_ios: ios,
         runtime_ns,
         clat,
+        prios: Vec::new(),
     }
 }
 
