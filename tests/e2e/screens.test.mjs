@@ -274,6 +274,26 @@ test('present at 1280x720: the landing and every tour step on one screen, pipeli
     await page.close();
 });
 
+// Lessons whose readouts also say who issued the requests (two lines at 1280x720): B's second
+// line and its bus strip stay on the projector's screen (the pipelines give the line back).
+test('present at 1280x720: lessons 4 and 7 keep both readouts and strips on one screen', async () => {
+    for (const tour of ['unisoc-hsq-2023', 'io-schedulers']) {
+        const { page, problems } = await openPage(env.browser, env.base, `?tour=${tour}&step=4`, { viewport: { width: 1280, height: 720 } });
+        await page.waitForSelector('#tour[data-step="4"]');
+        await page.waitForSelector('.side.b .readout .issued');
+        await page.click('#present');
+        await page.waitForTimeout(500);
+        const m = await page.evaluate(projector);
+        assert.deepEqual(m.outside, [], `${tour}: every box within the viewport`);
+        const bottom = await page.evaluate(() => Math.max(...[...document.querySelectorAll('.side.b .readout, .side.b canvas')]
+            .map((e) => e.getBoundingClientRect().bottom)));
+        assert.ok(bottom <= 720.5, `${tour}: B's readout and strip end at ${bottom}`);
+        if (tour === 'unisoc-hsq-2023') await page.screenshot({ path: await screenshotPath('present-lesson4-1280x720.png') });
+        assert.deepEqual(problems, []);
+        await page.close();
+    }
+});
+
 test('present at 1920x1080: the landing on one screen, its pipeline text larger than at 1280x720', async () => {
     const { page, problems } = await openPage(env.browser, env.base, '', { viewport: { width: 1920, height: 1080 } });
     await page.click('#present');

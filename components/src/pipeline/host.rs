@@ -96,8 +96,11 @@ fn bfq_lines(side: &AttrValue, v: &mmcsim_engine::BfqView, x: f64, y: f64, compa
     let job = v
         .in_service
         .map_or("no queue".to_string(), |j| format!("job {j}"));
+    // Compact (the landing, the phone, Present): two lines between the queued label and the
+    // merges, in a smaller type than the column's other labels (lesson.css `.bfq`), so they
+    // stay inside the column.
     let (class, dy) = if compact {
-        ("small", 24.0)
+        ("small", 28.0)
     } else {
         ("tiny", 12.0)
     };
@@ -106,7 +109,7 @@ fn bfq_lines(side: &AttrValue, v: &mmcsim_engine::BfqView, x: f64, y: f64, compa
         (true, true) => " · idle",
         (true, false) => " · idling for it",
     };
-    let y = if compact { y + 10.0 } else { y };
+    let y = if compact { y + 18.0 } else { y };
     html! {
         <g id={format!("{side}-bfq")} class="bfq" data-idling={v.idling.to_string()}>
             <text x={f(x)} y={f(y)} {class}>{ if compact { "bfq: " } else { "bfq serves " } }<tspan data-readout={format!("{side}.bfq-job")}>{ job }</tspan>{ idle }</text>
