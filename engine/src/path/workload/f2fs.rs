@@ -6,6 +6,7 @@
 //!
 //! The steps, what they simplify and why: docs/model-durability.md, "F2FS: what a sync sends".
 
+use super::reap::DoneIo;
 use super::{Job, SyncingWrite};
 use crate::scenario::SyncModel;
 use crate::sim::request::Request;
@@ -87,16 +88,7 @@ impl Simulator {
             let now = self.now;
             // A synchronous engine's write: the thread's priority (no command priority).
             let j = &mut self.jobs[job as usize];
-            let ioprio = j.prio.thread();
-            let (t_issue, op, offset, len) = (w.t_issue, w.op, w.offset, w.len);
-            let io = super::reap::DoneIo {
-                t_issue,
-                op,
-                offset,
-                len,
-                failed,
-                ioprio,
-            };
+            let io = DoneIo::new(w.t_issue, w.op, w.offset, w.len, failed, j.prio.thread());
             j.complete(now, io);
             return self.job_kick(job);
         }

@@ -114,15 +114,7 @@ impl Simulator {
                 // device; the thread goes on with its next I/O.
                 self.jobs[ju].log_queued(op, o, l);
                 let ioprio = self.jobs[ju].prio.thread();
-                let (offset, len, failed) = (o, l, false);
-                let io = super::reap::DoneIo {
-                    t_issue: now,
-                    op,
-                    offset,
-                    len,
-                    failed,
-                    ioprio,
-                };
+                let io = super::reap::DoneIo::new(now, op, o, l, false, ioprio);
                 self.jobs[ju].complete(now, io);
                 return self.job_queue_next(j, now);
             }

@@ -18,6 +18,19 @@ pub(super) struct DoneIo {
     pub ioprio: IoPrio,
 }
 
+impl DoneIo {
+    pub fn new(t_issue: u64, op: Op, offset: u64, len: u64, failed: bool, ioprio: IoPrio) -> Self {
+        DoneIo {
+            t_issue,
+            op,
+            offset,
+            len,
+            failed,
+            ioprio,
+        }
+    }
+}
+
 impl Job {
     /// What the job's completions add up to: fio's per-job report.
     pub fn report(&self) -> JobReport {
@@ -156,18 +169,8 @@ impl Simulator {
         {
             (offset, len) = (g.own_offset, g.own_len);
             for b in g.bios {
-                let j = &mut self.jobs[b.job as usize];
-                let (t_issue, op, offset, len) = (b.t_issue, b.op, b.offset, b.len);
-                let ioprio = r.ioprio;
-                let io = DoneIo {
-                    t_issue,
-                    op,
-                    offset,
-                    len,
-                    failed,
-                    ioprio,
-                };
-                j.complete(now, io);
+                let io = DoneIo::new(b.t_issue, b.op, b.offset, b.len, failed, r.ioprio);
+                self.jobs[b.job as usize].complete(now, io);
                 self.job_kick(b.job);
             }
         }
@@ -214,15 +217,7 @@ impl Simulator {
         if !failed && op == Op::Write && fua && self.queue_has_fua() {
             self.acked_reliable_writes += 1;
         }
-        let ioprio = r.ioprio;
-        let io = DoneIo {
-            t_issue,
-            op,
-            offset,
-            len,
-            failed,
-            ioprio,
-        };
+        let io = DoneIo::new(t_issue, op, offset, len, failed, r.ioprio);
         self.jobs[r.job as usize].complete(now, io);
         self.job_kick(r.job);
     }
